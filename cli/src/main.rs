@@ -1,0 +1,211 @@
+//! `quotasim`: run, validate and generate quota-management scenarios from the command line.
+//!
+//! Exit codes: 0 success, 1 invalid scenario (problems on standard error), 2 usage error.
+
+use std::io::{self, Read, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use quotasim::json::{load_scenario, to_json};
+use quotasim::{generate, GenerateOptions, Options, Problem, Simulation};
+
+mod bench;
+mod text;
+
+#[derive(Parser)]
+#[command(
+    name = "quotasim",
+    version,
+    about = "Simulate AWS Batch quota management for SageMaker Training job queues"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum Format {
+    Json,
+    Text,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a scenario and print the result.
+    Run {
+        /// Scenario JSON file, or - for standard input.
+        scenario: String,
+        /// Stop at time T (seconds) and report every job's status at T.
+        #[arg(long, value_name = "T")]
+        until: Option<u64>,
+        /// json: the result JSON; text: a readable table per quota share.
+        #[arg(long, value_enum, default_value = "json")]
+        format: Format,
+        /// Print only formatVersion, endedAt and summary.
+        #[arg(long)]
+        summary: bool,
+        /// Indent the JSON.
+        #[arg(long)]
+        pretty: bool,
+    },
+    /// Check a scenario; print every problem with its field path.
+    Validate {
+        /// Scenario JSON file, or - for standard input.
+        scenario: String,
+    },
+    /// Print a synthetic, deterministic scenario as compact JSON.
+    Generate {
+        #[arg(long, default_value_t = 1000)]
+        jobs: u64,
+        #[arg(long, default_value_t = 4)]
+        shares: u32,
+        #[arg(long = "instance-types", default_value_t = 2)]
+        instance_types: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Offered load, percent of the capacity the shares own.
+        #[arg(long = "load-percent", default_value_t = 95)]
+        load_percent: u32,
+        /// Percentage of jobs that checkpoint.
+        #[arg(long = "checkpoint-percent", default_value_t = 80)]
+        checkpoint_percent: u32,
+    },
+    /// Time the simulation of generated workloads (generation and JSON excluded).
+    Bench {
+        /// Job counts to run, comma-separated.
+        #[arg(long, value_delimiter = ',', default_value = "10000,100000,1000000")]
+        jobs: Vec<u64>,
+        /// Repetitions per size (the best is reported).
+        #[arg(long, default_value_t = 3)]
+        repeat: u32,
+    },
+}
+
+fn read_input(path: &str) -> Result<String, String> {
+    let mut s = String::new();
+    if path == "-" {
+        io::stdin().read_to_string(&mut s).map_err(|e| format!("cannot read standard input: {e}"))?;
+    } else {
+        s = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    }
+    Ok(s)
+}
+
+fn print_problems(problems: &[Problem]) {
+    let mut err = io::stderr().lock();
+    for p in problems {
+        let _ = writeln!(err, "{p}");
+    }
+}
+
+fn write_out(s: &str) -> ExitCode {
+    let mut out = io::stdout().lock();
+    if out.write_all(s.as_bytes()).and_then(|_| out.write_all(b"\n")).and_then(|_| out.flush()).is_err() {
+        return ExitCode::from(2);
+    }
+    ExitCode::SUCCESS
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match cli.command {
+        Command::Run { scenario, until, format, summary, pretty } => {
+            let text = match read_input(&scenario) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("quotasim: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let valid = match load_scenario(&text) {
+                Ok(v) => v,
+                Err(problems) => {
+                    print_problems(&problems);
+                    return ExitCode::from(1);
+                }
+            };
+            print_problems(&valid.warnings);
+            let record = !summary && format == Format::Json;
+            let mut sim = Simulation::with_options(valid, Options { record_events: record });
+            match until {
+                Some(t) => sim.run_until(t),
+                None => sim.run(),
+            }
+            let out = match (format, summary) {
+                (Format::Text, _) => text::table(&sim),
+                (Format::Json, true) => json(&sim.summary_result(), pretty),
+                (Format::Json, false) => json(&sim.result(), pretty),
+            };
+            write_out(&out)
+        }
+        Command::Validate { scenario } => {
+            let text = match read_input(&scenario) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("quotasim: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            match load_scenario(&text) {
+                Ok(v) => {
+                    for p in &v.warnings {
+                        println!("{p}");
+                    }
+                    if v.warnings.is_empty() {
+                        println!(
+                            "ok: {} quota shares, {} jobs, {} actions",
+                            v.shares.len(),
+                            v.jobs.len(),
+                            v.actions.len()
+                        );
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(problems) => {
+                    for p in &problems {
+                        println!("{p}");
+                    }
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Command::Generate { jobs, shares, instance_types, seed, load_percent, checkpoint_percent } => {
+            let mut o = GenerateOptions::new(jobs, shares, instance_types, seed);
+            o.load_percent = load_percent;
+            o.checkpoint_percent = checkpoint_percent;
+            if let Err((field, msg)) = o.check() {
+                eprintln!("quotasim: --{}: {msg}", kebab(field));
+                return ExitCode::from(2);
+            }
+            write_out(&to_json(&generate(&o)))
+        }
+        Command::Bench { jobs, repeat } => bench::run(&jobs, repeat.max(1)),
+    }
+}
+
+fn json<T: serde::Serialize>(v: &T, pretty: bool) -> String {
+    if pretty {
+        quotasim::json::to_json_pretty(v)
+    } else {
+        to_json(v)
+    }
+}
+
+fn kebab(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('-');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}

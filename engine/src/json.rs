@@ -1,0 +1,57 @@
+//! JSON in and out, with field paths in errors (behind the `serde` feature).
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use crate::model::Scenario;
+use crate::validate::{validate, Problem, ValidScenario};
+
+/// Parses scenario JSON. A syntax error, a wrong type or an unknown field is one problem with
+/// the field's path and the line and column where the parser stopped.
+pub fn parse_scenario(text: &str) -> Result<Scenario, Problem> {
+    let de = &mut serde_json::Deserializer::from_str(text);
+    match serde_path_to_error::deserialize::<_, Scenario>(de) {
+        Ok(s) => Ok(s),
+        Err(e) => {
+            let path = e.path().to_string();
+            let path = if path == "." { String::new() } else { path };
+            let inner = e.into_inner();
+            let msg = strip_position(&format!("{inner}"));
+            let where_ = if inner.line() > 0 {
+                format!(" (line {}, column {})", inner.line(), inner.column())
+            } else {
+                String::new()
+            };
+            let msg = if inner.is_syntax() || inner.is_eof() {
+                format!("invalid JSON: {msg}{where_}")
+            } else {
+                format!("{msg}{where_}")
+            };
+            Err(Problem::error(path, msg))
+        }
+    }
+}
+
+fn strip_position(s: &str) -> String {
+    match s.rfind(" at line ") {
+        Some(i) => String::from(&s[..i]),
+        None => String::from(s),
+    }
+}
+
+/// Parses and validates: the scenario with its warnings, or every problem.
+pub fn load_scenario(text: &str) -> Result<ValidScenario, Vec<Problem>> {
+    let s = parse_scenario(text).map_err(|p| alloc::vec![p])?;
+    validate(&s)
+}
+
+/// Compact JSON of any result shape; deterministic (R27).
+pub fn to_json<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_string(v).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+}
+
+/// Pretty JSON (two-space indent).
+pub fn to_json_pretty<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+}

@@ -1,0 +1,43 @@
+//! # Quotasim engine
+//!
+//! A deterministic discrete-event simulator of AWS Batch *quota management* for SageMaker
+//! Training job queues: quota shares with `RESERVE`, `LEND` and `LEND_AND_BORROW` strategies,
+//! borrowing from a lending pool, cross-share reclaim, in-share priority preemption, grace
+//! periods, checkpoints and lost work. The rules it implements are numbered R1-R27 in the
+//! project's semantics spec and named in the doc comments below.
+//!
+//! The crate is `#![no_std]` with `alloc`: no I/O, no platform dependencies, integer time.
+//!
+//! ```
+//! use quotasim::model::*;
+//! use quotasim::{validate, Simulation};
+//!
+//! let mut s = Scenario::default();
+//! s.service_environment.capacity_limits = vec![CapacityLimit::new("ml.g5.xlarge", 2)];
+//! s.quota_shares = vec![QuotaShare::new("team-a", Strategy::Lend, vec![CapacityLimit::new("ml.g5.xlarge", 2)])];
+//! s.jobs = vec![Job::new("train", "team-a", "ml.g5.xlarge", 1, 0, 3600)];
+//! let mut sim = Simulation::new(validate(&s).unwrap());
+//! sim.run();
+//! assert_eq!(sim.now(), 3600);
+//! ```
+#![no_std]
+#![forbid(unsafe_code)]
+
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod generate;
+#[cfg(feature = "serde")]
+pub mod json;
+pub mod model;
+pub mod result;
+#[cfg(feature = "serde")]
+mod serde_impls;
+pub mod sim;
+pub mod validate;
+
+pub use generate::{generate, GenerateOptions};
+pub use result::{Event, EventType, JobResult, PreemptionKind, SimResult, Snapshot, Status, Summary};
+pub use sim::{Options, PreemptionRecord, Simulation};
+pub use validate::{validate, Problem, Severity, ValidScenario};

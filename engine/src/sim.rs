@@ -1,0 +1,2277 @@
+//! The discrete-event simulation: [`Simulation`].
+//!
+//! # Lifecycle
+//! `Simulation::new(valid)` starts at time 0 with nothing submitted. [`Simulation::step`]
+//! processes the next instant at which anything happens (R10), [`Simulation::run_until`] every
+//! instant up to a time, [`Simulation::run`] everything (or up to `settings.horizonSeconds`).
+//! Between calls the state can be read: [`Simulation::snapshot`] (R25), the event list (R24),
+//! [`Simulation::jobs`] and [`Simulation::summary`] (R26). `Simulation` is `Clone`, so a caller
+//! can fork a what-if at any instant.
+//!
+//! # Accounting
+//! Two usages are kept per share and instance type:
+//! - *held* (`phys`): instances held by the share's jobs, `SCHEDULED` to release (R6). This is
+//!   what reports show and what the service environment limit bounds physically.
+//! - *committed* (`dec`): what decisions see. A job being preempted has already handed the part
+//!   of its instances its preemptor counted on (its *credit*) to the preemptor's earmark (R21),
+//!   which is committed to the preemptor's share. So `free = C - sum(dec) - holds` and
+//!   `pool available = sum over lenders (Q - dec)`.
+//!
+//! No floating point is used in any decision; ratios are compared by cross-multiplication and
+//! every tie is broken by input order (R27).
+
+use alloc::collections::{BTreeSet, BinaryHeap};
+use alloc::string::String;
+use alloc::sync::Arc;
+use alloc::vec;
+use alloc::vec::Vec;
+use core::cmp::{Ordering, Reverse};
+
+use crate::model::{Strategy, VictimOrder};
+use crate::result::*;
+use crate::validate::{ActionCfg, JobId, ShareId, TypeId, ValidScenario};
+
+const NONE: u32 = u32::MAX;
+const NOT_RUNNING: u64 = u64::MAX;
+
+/// Why a job is where it is; rendered to the spec's strings only for output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reason {
+    None,
+    /// `terminateServiceJob` with the reason of action `n` (index into `terminate_reasons`).
+    Terminated(u32),
+    Timeout,
+    /// Submission to a `DISABLED` share.
+    Rejected,
+    /// A preemption, by index into the preemption log.
+    Preempted(u32),
+    /// The retry limit was reached on the preemption of this log index (R7).
+    RetryLimit(u32),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TimerKind {
+    /// `SCHEDULED` -> `STARTING` or `STARTING` -> `RUNNING`.
+    Advance,
+    /// End of the remaining training (success) or the attempt's timeout (R9).
+    Finish,
+    /// A victim's grace period ends (R21).
+    Release,
+    /// An earmark's victims have all released (R21); `job` holds the earmark id.
+    Mature,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Timer {
+    at: u64,
+    seq: u64,
+    kind: TimerKind,
+    job: u32,
+    gen: u32,
+}
+
+impl Ord for Timer {
+    fn cmp(&self, other: &Self) -> Ordering {
+        (self.at, self.seq).cmp(&(other.at, other.seq))
+    }
+}
+impl PartialOrd for Timer {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// A job being preempted, from `Preemption Started` to `Preemption Completed`.
+#[derive(Clone, Copy, Debug)]
+struct Preempting {
+    log: u32,
+    /// Instances of this victim already committed to its preemptor's earmark.
+    credit: u64,
+}
+
+#[derive(Clone, Debug)]
+struct AttemptRaw {
+    started: u64,
+    stopped: Option<u64>,
+    borrowed: u64,
+    reason: Reason,
+}
+
+#[derive(Clone, Debug)]
+struct JobDyn {
+    status: Option<Status>,
+    priority: u32,
+    gen: u32,
+    /// Training saved by checkpoints (R8).
+    saved: u64,
+    lost: u64,
+    /// Training time over all attempts.
+    trained: u64,
+    running_since: u64,
+    preempted_count: u32,
+    attempts: Vec<AttemptRaw>,
+    first_running: Option<u64>,
+    stopped_at: Option<u64>,
+    reason: Reason,
+    preempting: Option<Preempting>,
+    /// Free instances held for this job (R16 phase 1, oversubscription).
+    hold: u64,
+    run_pos: u32,
+    /// Terminated before its `submitAt`: never submitted.
+    cancelled: bool,
+}
+
+/// A record of one victim's preemption, kept for explanations and R24 events.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PreemptionRecord {
+    pub victim: JobId,
+    pub preemptor: Option<JobId>,
+    pub kind: PreemptionKind,
+    pub decided_at: u64,
+    pub releases_at: u64,
+    /// The victim's `preemptedAttemptCount`, this preemption included.
+    pub count: u32,
+    pub lost: u64,
+    /// Candidates in the order R19/R20 considered them (the first few).
+    pub considered: Vec<JobId>,
+    /// The preemptor's earmark (R21), in instances.
+    pub earmarked: u64,
+}
+
+#[derive(Clone, Debug)]
+struct Earmark {
+    job: JobId,
+    share: ShareId,
+    ty: TypeId,
+    n: u64,
+    victims: Vec<JobId>,
+    /// When the victims release (R21).
+    due: u64,
+    live: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct RawEvent {
+    at: u64,
+    job: u32,
+    etype: EventType,
+    status: Option<Status>,
+    reason: Reason,
+}
+
+#[derive(Clone, Debug)]
+struct ShareDyn {
+    quota: Vec<u64>,
+    strategy: Strategy,
+    borrow_limit: i64,
+    in_share: bool,
+    enabled: bool,
+    /// The share's pending preemptor's earmark (R21): the share is blocked meanwhile.
+    earmark: u32,
+    /// Per type: over quota because of an update (R22); cleared when back within quota.
+    reduced: Vec<bool>,
+}
+
+/// Queue key, R11: highest priority, then earliest `submitAt`, then input order.
+type QKey = (Reverse<u32>, u64, u32);
+
+/// Per share and type: integrals over time, for R26.
+#[derive(Clone, Debug, Default)]
+struct Acc {
+    used: u64,
+    own: u64,
+    borrowed: u64,
+    lent: u64,
+    quota: u64,
+}
+
+/// Options that change what is recorded, not what happens.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Record the R24 event list (off for very large summary-only runs).
+    pub record_events: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { record_events: true }
+    }
+}
+
+/// Phase of a pass (R16), for the front-job rule with backfill.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    WithinQuota,
+    Borrow,
+}
+
+/// A preemption plan: victims with their credits, and the kinds.
+struct Plan {
+    victims: Vec<(JobId, u64, PreemptionKind)>,
+    considered: Vec<JobId>,
+}
+
+/// The simulation. See the module documentation.
+#[derive(Clone, Debug)]
+pub struct Simulation {
+    cfg: Arc<ValidScenario>,
+    opts: Options,
+    now: u64,
+    started: bool,
+    nt: usize,
+    shares: Vec<ShareDyn>,
+    cap: Vec<Option<u64>>,
+    dec: Vec<u64>,
+    phys: Vec<u64>,
+    total_dec: Vec<u64>,
+    pool_cap: Vec<u64>,
+    pool_dec: Vec<u64>,
+    holds_total: Vec<u64>,
+    jobs: Vec<JobDyn>,
+    queues: Vec<BTreeSet<QKey>>,
+    running: Vec<Vec<JobId>>,
+    holds: Vec<JobId>,
+    earmarks: Vec<Earmark>,
+    heap: BinaryHeap<Reverse<Timer>>,
+    seq: u64,
+    submit_order: Arc<Vec<JobId>>,
+    next_submit: usize,
+    next_action: usize,
+    dirty: bool,
+    events: Vec<RawEvent>,
+    preemptions: Vec<PreemptionRecord>,
+    terminate_reasons: Vec<String>,
+    acc: Vec<Acc>,
+    acc_cap: Vec<u64>,
+    last_t: Vec<u64>,
+    last_instant: u64,
+}
+
+fn ratio_lt(a_num: u64, a_den: u64, b_num: u64, b_den: u64) -> Ordering {
+    // R16: lowest U/Q first; Q = 0 after all others.
+    match (a_den == 0, b_den == 0) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Greater,
+        (false, true) => Ordering::Less,
+        _ => ((a_num as u128) * (b_den as u128)).cmp(&((b_num as u128) * (a_den as u128))),
+    }
+}
+
+impl Simulation {
+    /// A new simulation at time 0.
+    pub fn new(scenario: ValidScenario) -> Self {
+        Self::with_options(scenario, Options::default())
+    }
+
+    pub fn with_options(scenario: ValidScenario, opts: Options) -> Self {
+        let nt = scenario.types.len();
+        let ns = scenario.shares.len();
+        let shares: Vec<ShareDyn> = scenario
+            .shares
+            .iter()
+            .map(|s| ShareDyn {
+                quota: s.quota.clone(),
+                strategy: s.strategy,
+                borrow_limit: s.borrow_limit,
+                in_share: s.in_share_preemption,
+                enabled: s.enabled,
+                earmark: NONE,
+                reduced: vec![false; nt],
+            })
+            .collect();
+        let jobs: Vec<JobDyn> = scenario
+            .jobs
+            .iter()
+            .map(|j| JobDyn {
+                status: None,
+                priority: j.priority,
+                gen: 0,
+                saved: 0,
+                lost: 0,
+                trained: 0,
+                running_since: NOT_RUNNING,
+                preempted_count: 0,
+                attempts: Vec::new(),
+                first_running: None,
+                stopped_at: None,
+                reason: Reason::None,
+                preempting: None,
+                hold: 0,
+                run_pos: NONE,
+                cancelled: false,
+            })
+            .collect();
+        let mut order: Vec<JobId> = (0..scenario.jobs.len() as u32).collect();
+        order.sort_by_key(|&j| (scenario.jobs[j as usize].submit_at, j));
+        let cap = scenario.capacity.clone();
+        let mut sim = Simulation {
+            opts,
+            now: 0,
+            started: false,
+            nt,
+            shares,
+            cap,
+            dec: vec![0; ns * nt],
+            phys: vec![0; ns * nt],
+            total_dec: vec![0; nt],
+            pool_cap: vec![0; nt],
+            pool_dec: vec![0; nt],
+            holds_total: vec![0; nt],
+            jobs,
+            queues: vec![BTreeSet::new(); ns],
+            running: vec![Vec::new(); ns * nt],
+            holds: Vec::new(),
+            earmarks: Vec::new(),
+            heap: BinaryHeap::new(),
+            seq: 0,
+            submit_order: Arc::new(order),
+            next_submit: 0,
+            next_action: 0,
+            dirty: false,
+            events: Vec::new(),
+            preemptions: Vec::new(),
+            terminate_reasons: Vec::new(),
+            acc: vec![Acc::default(); ns * nt],
+            acc_cap: vec![0; nt],
+            last_t: vec![0; nt],
+            last_instant: 0,
+            cfg: Arc::new(scenario),
+        };
+        sim.recompute_pool();
+        sim
+    }
+
+    // ----- small accessors -------------------------------------------------------------
+
+    /// The scenario being simulated.
+    pub fn scenario(&self) -> &ValidScenario {
+        &self.cfg
+    }
+
+    /// The current simulated time, in seconds.
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// Whether anything is left to happen.
+    pub fn is_done(&self) -> bool {
+        self.next_instant().is_none()
+    }
+
+    /// The preemption log: every victim's preemption in decision order.
+    pub fn preemptions(&self) -> &[PreemptionRecord] {
+        &self.preemptions
+    }
+
+    #[inline]
+    fn st(&self, s: ShareId, t: TypeId) -> usize {
+        s as usize * self.nt + t as usize
+    }
+
+    fn job_cfg(&self, j: JobId) -> &crate::validate::JobCfg {
+        &self.cfg.jobs[j as usize]
+    }
+
+    fn push_timer(&mut self, at: u64, kind: TimerKind, job: u32) {
+        let gen = if matches!(kind, TimerKind::Mature) { 0 } else { self.jobs[job as usize].gen };
+        self.seq += 1;
+        self.heap.push(Reverse(Timer { at, seq: self.seq, kind, job, gen }));
+    }
+
+    fn event(&mut self, j: JobId, etype: EventType, status: Option<Status>, reason: Reason) {
+        if self.opts.record_events {
+            self.events.push(RawEvent { at: self.now, job: j, etype, status, reason });
+        }
+    }
+
+    fn set_status(&mut self, j: JobId, status: Status, reason: Reason) {
+        self.jobs[j as usize].status = Some(status);
+        self.event(j, EventType::StateChange, Some(status), reason);
+    }
+
+    // ----- accounting (R13) ------------------------------------------------------------
+
+    fn recompute_pool(&mut self) {
+        for t in 0..self.nt {
+            let mut cap = 0;
+            let mut used = 0;
+            for (s, sh) in self.shares.iter().enumerate() {
+                if sh.strategy.lends() {
+                    cap += sh.quota[t];
+                    used += self.dec[s * self.nt + t];
+                }
+            }
+            self.pool_cap[t] = cap;
+            self.pool_dec[t] = used;
+        }
+    }
+
+    fn add_dec(&mut self, s: ShareId, t: TypeId, n: u64) {
+        let i = self.st(s, t);
+        self.dec[i] += n;
+        self.total_dec[t as usize] += n;
+        if self.shares[s as usize].strategy.lends() {
+            self.pool_dec[t as usize] += n;
+        }
+    }
+
+    fn sub_dec(&mut self, s: ShareId, t: TypeId, n: u64) {
+        self.sub_dec_raw(s, t, n);
+        self.clear_reduced(s, t);
+    }
+
+    fn sub_dec_raw(&mut self, s: ShareId, t: TypeId, n: u64) {
+        let i = self.st(s, t);
+        debug_assert!(self.dec[i] >= n, "committed usage below zero");
+        self.dec[i] -= n;
+        self.total_dec[t as usize] -= n;
+        if self.shares[s as usize].strategy.lends() {
+            self.pool_dec[t as usize] -= n;
+        }
+    }
+
+    /// R22: a share is over quota because of an update until it is back within quota.
+    fn clear_reduced(&mut self, s: ShareId, t: TypeId) {
+        let i = self.st(s, t);
+        if self.shares[s as usize].reduced[t as usize]
+            && self.dec[i] <= self.shares[s as usize].quota[t as usize]
+        {
+            self.shares[s as usize].reduced[t as usize] = false;
+        }
+    }
+
+    fn change_phys(&mut self, s: ShareId, t: TypeId, add: u64, sub: u64) {
+        self.integrate(t);
+        let i = self.st(s, t);
+        self.phys[i] = self.phys[i] + add - sub;
+    }
+
+    fn allowance(&self, s: ShareId, t: TypeId) -> Option<u64> {
+        let sh = &self.shares[s as usize];
+        if sh.borrow_limit < 0 {
+            None
+        } else {
+            let q = sh.quota[t as usize] as u128;
+            Some(((q * sh.borrow_limit as u128) / 100).min(u64::MAX as u128 / 4) as u64)
+        }
+    }
+
+    fn free_for(&self, j: JobId, t: TypeId) -> i64 {
+        match self.cap[t as usize] {
+            None => i64::MIN / 4,
+            Some(c) => {
+                c as i64 - self.total_dec[t as usize] as i64 - self.holds_total[t as usize] as i64
+                    + self.jobs[j as usize].hold as i64
+            }
+        }
+    }
+
+    fn pool_avail(&self, t: TypeId) -> i64 {
+        self.pool_cap[t as usize] as i64 - self.pool_dec[t as usize] as i64
+    }
+
+    /// R14 with adjustments: `own_release` instances of the job's own share and `extra_free`
+    /// / `extra_pool` instances elsewhere count as released. `within` asks for a fit within
+    /// quota (R16 phase 1).
+    fn fits_adj(&self, j: JobId, own_release: u64, extra_free: i64, extra_pool: i64, within: bool) -> bool {
+        let jc = self.job_cfg(j);
+        let (s, t, n) = (jc.share, jc.ty, jc.count);
+        let sh = &self.shares[s as usize];
+        if self.cap[t as usize].is_none() {
+            return false;
+        }
+        let u = self.dec[self.st(s, t)] - own_release.min(self.dec[self.st(s, t)]);
+        let q = sh.quota[t as usize];
+        let lends = sh.strategy.lends();
+        let free = self.free_for(j, t) + own_release as i64 + extra_free;
+        if free < n as i64 {
+            return false;
+        }
+        let pool_ok =
+            || self.pool_avail(t) + if lends { own_release as i64 } else { 0 } + extra_pool >= n as i64;
+        if u + n <= q {
+            return !lends || pool_ok();
+        }
+        if within || sh.strategy != Strategy::LendAndBorrow {
+            return false;
+        }
+        let limit_ok = match self.allowance(s, t) {
+            None => true,
+            Some(a) => u + n <= q + a,
+        };
+        limit_ok && pool_ok()
+    }
+
+    fn fits(&self, j: JobId, within: bool) -> bool {
+        self.fits_adj(j, 0, 0, 0, within)
+    }
+
+    /// R17: the `MISCONFIGURATION` reason of a job that can never fit, if any.
+    pub fn never_runnable_reason(&self, j: JobId) -> Option<&'static str> {
+        let jc = self.job_cfg(j);
+        let (s, t, n) = (jc.share, jc.ty, jc.count);
+        let sh = &self.shares[s as usize];
+        match self.cap[t as usize] {
+            None => return Some(MISCONFIG_SE),
+            Some(c) if n > c => return Some(MISCONFIG_SE),
+            _ => {}
+        }
+        let q = sh.quota[t as usize];
+        match sh.strategy {
+            Strategy::Reserve | Strategy::Lend => {
+                if n > q {
+                    return Some(MISCONFIG_QUOTA);
+                }
+            }
+            Strategy::LendAndBorrow => {
+                if let Some(a) = self.allowance(s, t) {
+                    if n > q + a {
+                        return Some(MISCONFIG_BORROW_LIMIT);
+                    }
+                }
+                if n > self.pool_cap[t as usize] {
+                    return Some(MISCONFIG_POOL);
+                }
+            }
+        }
+        None
+    }
+
+    // ----- time ------------------------------------------------------------------------
+
+    fn next_instant(&self) -> Option<u64> {
+        let mut t: Option<u64> = self.heap.peek().map(|r| r.0.at);
+        if let Some(&j) = self.submit_order.get(self.next_submit) {
+            let a = self.cfg.jobs[j as usize].submit_at;
+            t = Some(t.map_or(a, |x| x.min(a)));
+        }
+        if let Some((a, _)) = self.cfg.actions.get(self.next_action) {
+            t = Some(t.map_or(*a, |x| x.min(*a)));
+        }
+        t
+    }
+
+    /// Processes the next instant at which anything happens (R10). Returns its time, or
+    /// `None` when nothing is left to happen.
+    pub fn step(&mut self) -> Option<u64> {
+        let t = self.next_instant()?;
+        self.process_instant(t);
+        Some(t)
+    }
+
+    /// Processes every instant up to and including `t`, then stands at `t`.
+    pub fn run_until(&mut self, t: u64) {
+        while let Some(next) = self.next_instant() {
+            if next > t {
+                break;
+            }
+            self.process_instant(next);
+        }
+        if t > self.now {
+            self.advance_clock(t);
+        }
+    }
+
+    /// Runs until nothing is left to happen, or to `settings.horizonSeconds`.
+    pub fn run(&mut self) {
+        match self.cfg.settings.horizon {
+            Some(h) => self.run_until(h),
+            None => while self.step().is_some() {},
+        }
+    }
+
+    fn advance_clock(&mut self, t: u64) {
+        self.now = t;
+    }
+
+    fn process_instant(&mut self, t: u64) {
+        self.advance_clock(t);
+        self.started = true;
+        self.last_instant = t;
+        // Releases and other timers due now, in the order they were scheduled.
+        self.apply_due_timers();
+        // Actions in file order.
+        while let Some((at, _)) = self.cfg.actions.get(self.next_action) {
+            if *at != t {
+                break;
+            }
+            let a = self.cfg.actions[self.next_action].1.clone();
+            self.next_action += 1;
+            self.apply_action(&a);
+            self.dirty = true;
+        }
+        // Submissions in file order.
+        while let Some(&j) = self.submit_order.get(self.next_submit) {
+            if self.cfg.jobs[j as usize].submit_at != t {
+                break;
+            }
+            self.next_submit += 1;
+            self.submit(j);
+        }
+        loop {
+            if self.dirty {
+                self.dirty = false;
+                self.pass();
+            }
+            if self.heap.peek().is_some_and(|r| r.0.at == t) {
+                self.apply_due_timers();
+            } else {
+                break;
+            }
+            if !self.dirty {
+                break;
+            }
+        }
+    }
+
+    fn apply_due_timers(&mut self) {
+        while let Some(Reverse(tm)) = self.heap.peek().copied() {
+            if tm.at != self.now {
+                break;
+            }
+            self.heap.pop();
+            match tm.kind {
+                TimerKind::Mature => {
+                    self.dirty = true;
+                }
+                _ => {
+                    if self.jobs[tm.job as usize].gen != tm.gen {
+                        continue; // stale
+                    }
+                    match tm.kind {
+                        TimerKind::Advance => self.advance(tm.job),
+                        TimerKind::Finish => self.finish(tm.job),
+                        TimerKind::Release => self.release_victim(tm.job),
+                        TimerKind::Mature => {}
+                    }
+                }
+            }
+        }
+    }
+
+    // ----- job lifecycle (R6-R9) ------------------------------------------------------------
+
+    fn submit(&mut self, j: JobId) {
+        if self.jobs[j as usize].cancelled {
+            return;
+        }
+        let s = self.job_cfg(j).share;
+        if !self.shares[s as usize].enabled {
+            self.jobs[j as usize].reason = Reason::Rejected;
+            self.jobs[j as usize].stopped_at = Some(self.now);
+            self.set_status(j, Status::Failed, Reason::Rejected);
+            return;
+        }
+        self.set_status(j, Status::Submitted, Reason::None);
+        self.set_status(j, Status::Runnable, Reason::None);
+        self.enqueue(j);
+        self.dirty = true;
+    }
+
+    fn qkey(&self, j: JobId) -> QKey {
+        (Reverse(self.jobs[j as usize].priority), self.job_cfg(j).submit_at, j)
+    }
+
+    fn enqueue(&mut self, j: JobId) {
+        let k = self.qkey(j);
+        let s = self.job_cfg(j).share;
+        self.queues[s as usize].insert(k);
+    }
+
+    fn dequeue(&mut self, j: JobId) {
+        let k = self.qkey(j);
+        let s = self.job_cfg(j).share;
+        self.queues[s as usize].remove(&k);
+        self.drop_hold(j);
+    }
+
+    fn drop_hold(&mut self, j: JobId) {
+        let h = self.jobs[j as usize].hold;
+        if h > 0 {
+            let t = self.job_cfg(j).ty;
+            self.holds_total[t as usize] -= h;
+            self.jobs[j as usize].hold = 0;
+        }
+        if let Some(p) = self.holds.iter().position(|&x| x == j) {
+            self.holds.remove(p);
+        }
+    }
+
+    /// Starts an attempt: the job takes its instances (R6).
+    fn dispatch(&mut self, j: JobId) {
+        self.dequeue(j);
+        let jc = self.job_cfg(j);
+        let (s, t, n) = (jc.share, jc.ty, jc.count);
+        let i = self.st(s, t);
+        let q = self.shares[s as usize].quota[t as usize];
+        let u = self.dec[i];
+        // R14: the part above its quota.
+        let borrowed = (u + n).saturating_sub(q) - u.saturating_sub(q);
+        self.add_dec(s, t, n);
+        self.change_phys(s, t, n, 0);
+        let run = &mut self.running[i];
+        self.jobs[j as usize].run_pos = run.len() as u32;
+        run.push(j);
+        let now = self.now;
+        let jd = &mut self.jobs[j as usize];
+        jd.attempts.push(AttemptRaw { started: now, stopped: None, borrowed, reason: Reason::None });
+        jd.gen = jd.gen.wrapping_add(1);
+        self.set_status(j, Status::Scheduled, Reason::None);
+        let sched = self.cfg.settings.scheduled;
+        if sched > 0 {
+            self.push_timer(now.saturating_add(sched), TimerKind::Advance, j);
+        } else {
+            self.advance(j);
+        }
+    }
+
+    fn advance(&mut self, j: JobId) {
+        match self.jobs[j as usize].status {
+            Some(Status::Scheduled) => {
+                self.set_status(j, Status::Starting, Reason::None);
+                let st = self.cfg.settings.starting;
+                if st > 0 {
+                    self.push_timer(self.now.saturating_add(st), TimerKind::Advance, j);
+                } else {
+                    self.start_running(j);
+                }
+            }
+            Some(Status::Starting) => self.start_running(j),
+            _ => {}
+        }
+    }
+
+    fn start_running(&mut self, j: JobId) {
+        let now = self.now;
+        self.set_status(j, Status::Running, Reason::None);
+        let jc = self.job_cfg(j);
+        let remaining = jc.duration - self.jobs[j as usize].saved;
+        let timeout = jc.timeout;
+        let jd = &mut self.jobs[j as usize];
+        jd.running_since = now;
+        if jd.first_running.is_none() {
+            jd.first_running = Some(now);
+        }
+        match timeout {
+            // R9: a timeout equal to the remaining work is a success.
+            Some(tau) if tau < remaining => self.push_timer(now.saturating_add(tau), TimerKind::Finish, j),
+            _ if remaining == 0 => self.finish(j),
+            _ => self.push_timer(now.saturating_add(remaining), TimerKind::Finish, j),
+        }
+    }
+
+    fn remove_running(&mut self, j: JobId) {
+        let jc = self.job_cfg(j);
+        let i = self.st(jc.share, jc.ty);
+        let p = self.jobs[j as usize].run_pos;
+        if p == NONE {
+            return;
+        }
+        let run = &mut self.running[i];
+        let last = run.pop().expect("running list holds the job");
+        if last != j {
+            run[p as usize] = last;
+            self.jobs[last as usize].run_pos = p;
+        }
+        self.jobs[j as usize].run_pos = NONE;
+    }
+
+    /// Training time of the current attempt so far.
+    fn attempt_training(&self, j: JobId) -> u64 {
+        let rs = self.jobs[j as usize].running_since;
+        if rs == NOT_RUNNING {
+            0
+        } else {
+            self.now - rs
+        }
+    }
+
+    /// Completion or timeout (R9) of a running job.
+    fn finish(&mut self, j: JobId) {
+        let jc = self.job_cfg(j);
+        let (s, t, n, duration, timeout) = (jc.share, jc.ty, jc.count, jc.duration, jc.timeout);
+        let trained = self.attempt_training(j);
+        let remaining = duration - self.jobs[j as usize].saved;
+        let success = timeout.is_none_or(|tau| tau >= remaining);
+        self.remove_running(j);
+        self.sub_dec(s, t, n);
+        self.change_phys(s, t, 0, n);
+        let now = self.now;
+        let jd = &mut self.jobs[j as usize];
+        jd.trained += trained;
+        jd.running_since = NOT_RUNNING;
+        jd.stopped_at = Some(now);
+        jd.gen = jd.gen.wrapping_add(1);
+        let reason = if success { Reason::None } else { Reason::Timeout };
+        if let Some(a) = jd.attempts.last_mut() {
+            a.stopped = Some(now);
+            a.reason = reason;
+        }
+        jd.reason = reason;
+        if success {
+            jd.saved = duration;
+            self.set_status(j, Status::Succeeded, Reason::None);
+        } else {
+            self.set_status(j, Status::Failed, Reason::Timeout);
+        }
+        self.dirty = true;
+    }
+
+    // ----- preemption (R18-R21) ----------------------------------------------------------
+
+    /// Victim order key, R19 steps 1, 2 and 4 (step 3 depends on the shortfall).
+    fn victim_static_key(&self, v: JobId) -> (u32, u64, Reverse<u64>, Reverse<u32>) {
+        let jd = &self.jobs[v as usize];
+        let step2 = match self.cfg.settings.victim_order {
+            // Most recently dispatched first: larger start time sorts first.
+            VictimOrder::Aws => u64::MAX - jd.attempts.last().map_or(0, |a| a.started),
+            VictimOrder::LeastLostWork => {
+                let tr = self.attempt_training(v);
+                match self.job_cfg(v).checkpoint_interval {
+                    Some(c) => tr % c,
+                    None => tr,
+                }
+            }
+        };
+        (jd.priority, step2, Reverse(self.job_cfg(v).submit_at), Reverse(v))
+    }
+
+    /// Picks the next victim among `cands` in R19 order; `cover(c)` gives step 3's
+    /// `(covers, returns)` for a candidate.
+    fn pick_victim(
+        &self,
+        cands: &[JobId],
+        mut step3: impl FnMut(JobId) -> (bool, u64, u64),
+    ) -> Option<usize> {
+        if cands.is_empty() {
+            return None;
+        }
+        // Steps 1-2 first: only the best group needs step 3.
+        let best12 = cands
+            .iter()
+            .map(|&c| {
+                let k = self.victim_static_key(c);
+                (k.0, k.1)
+            })
+            .min()?;
+        let mut best: Option<(usize, (u8, u64, Reverse<u64>, Reverse<u32>))> = None;
+        for (i, &c) in cands.iter().enumerate() {
+            let k = self.victim_static_key(c);
+            if (k.0, k.1) != best12 {
+                continue;
+            }
+            let (covers, returns, excess) = step3(c);
+            // Covering candidates by least excess, then the others by most returned.
+            let k3 = if covers { (0u8, excess) } else { (1u8, u64::MAX - returns) };
+            let key = (k3.0, k3.1, k.2, k.3);
+            if best.as_ref().is_none_or(|(_, b)| key < *b) {
+                best = Some((i, key));
+            }
+        }
+        best.map(|(i, _)| i)
+    }
+
+    /// R18/R19: plans reclaim for front job `j`, with `own_release` instances of its own
+    /// share counted as released (in-share victims, R20). `Some(victims)` when the job fits
+    /// (with no victims if it fits already); `None` when even all candidates would not do.
+    fn plan_reclaim(
+        &self,
+        j: JobId,
+        own_release: u64,
+        considered: &mut Vec<JobId>,
+    ) -> Option<Vec<(JobId, u64)>> {
+        let jc = self.job_cfg(j);
+        let (s, t, n) = (jc.share, jc.ty, jc.count);
+        let cap = self.cap[t as usize]?;
+        let _ = cap;
+        let u = self.dec[self.st(s, t)].saturating_sub(own_release);
+        let q = self.shares[s as usize].quota[t as usize];
+        let lends = self.shares[s as usize].strategy.lends();
+        if self.fits_adj(j, own_release, 0, 0, false) {
+            return Some(Vec::new());
+        }
+        if u + n > q {
+            // A job that needs borrowing never triggers reclaim.
+            return None;
+        }
+        let free = self.free_for(j, t) + own_release as i64;
+        let pool = self.pool_avail(t) + if lends { own_release as i64 } else { 0 };
+        let mut fs: i64 = (n as i64 - free).max(0);
+        let mut ps: i64 = if lends { (n as i64 - pool).max(0) } else { 0 };
+        // Over quota per share, in committed terms; victims being preempted are excluded.
+        let ns = self.shares.len();
+        let mut over: Vec<u64> = (0..ns)
+            .map(|b| {
+                let i = b * self.nt + t as usize;
+                self.dec[i].saturating_sub(self.shares[b].quota[t as usize])
+            })
+            .collect();
+        // Short of free: over-quota jobs of any share; short of the pool only: of lenders.
+        let free_short = fs > 0;
+        let eligible = |b: usize| b != s as usize && (free_short || self.shares[b].strategy.lends());
+        // Quick rejection: all returnable capacity together.
+        let (mut all_f, mut all_p) = (0i64, 0i64);
+        for b in 0..ns {
+            if eligible(b) && over[b] > 0 {
+                all_f += over[b] as i64;
+                if self.shares[b].strategy.lends() {
+                    all_p += over[b] as i64;
+                }
+            }
+        }
+        if all_f < fs || all_p < ps {
+            return None;
+        }
+        let mut cands: Vec<JobId> = Vec::new();
+        for b in 0..ns {
+            if eligible(b) && over[b] > 0 {
+                for &v in &self.running[b * self.nt + t as usize] {
+                    if self.jobs[v as usize].preempting.is_none() {
+                        cands.push(v);
+                    }
+                }
+            }
+        }
+        let mut taken: Vec<JobId> = Vec::new();
+        while fs > 0 || ps > 0 {
+            let idx = self.pick_victim(&cands, |c| {
+                let b = self.job_cfg(c).share as usize;
+                let ret = self.job_cfg(c).count.min(over[b]) as i64;
+                let lend_b = self.shares[b].strategy.lends();
+                let need = fs.max(if lend_b { ps } else { 0 });
+                let covers = ret >= fs && (!lend_b && ps == 0 || lend_b && ret >= ps);
+                (covers, ret as u64, (ret - need).max(0) as u64)
+            })?;
+            let c = cands.swap_remove(idx);
+            let b = self.job_cfg(c).share as usize;
+            let ret = self.job_cfg(c).count.min(over[b]);
+            if ret == 0 {
+                continue;
+            }
+            if considered.len() < 16 {
+                considered.push(c);
+            }
+            over[b] -= ret;
+            fs = (fs - ret as i64).max(0);
+            if self.shares[b].strategy.lends() {
+                ps = (ps - ret as i64).max(0);
+            }
+            taken.push(c);
+            // Drop candidates of shares no longer over quota.
+            cands.retain(|&x| over[self.job_cfg(x).share as usize] > 0);
+        }
+        // Minimal set: from the last taken back, drop every victim not needed.
+        let returns_ok = |set: &[JobId]| -> bool {
+            let mut per: Vec<u64> = vec![0; ns];
+            for &v in set {
+                per[self.job_cfg(v).share as usize] += self.job_cfg(v).count;
+            }
+            let (mut f, mut p) = (0i64, 0i64);
+            for b in 0..ns {
+                let over_b =
+                    self.dec[b * self.nt + t as usize].saturating_sub(self.shares[b].quota[t as usize]);
+                let r = per[b].min(over_b) as i64;
+                f += r;
+                if self.shares[b].strategy.lends() {
+                    p += r;
+                }
+            }
+            free + f >= n as i64 && (!lends || pool + p >= n as i64)
+        };
+        let mut k = taken.len();
+        while k > 0 {
+            k -= 1;
+            let mut trial = taken.clone();
+            trial.remove(k);
+            if returns_ok(&trial) {
+                taken = trial;
+            }
+        }
+        // Credits in pick order.
+        let mut over2: Vec<u64> = (0..ns)
+            .map(|b| self.dec[b * self.nt + t as usize].saturating_sub(self.shares[b].quota[t as usize]))
+            .collect();
+        Some(
+            taken
+                .into_iter()
+                .map(|v| {
+                    let b = self.job_cfg(v).share as usize;
+                    let r = self.job_cfg(v).count.min(over2[b]);
+                    over2[b] -= r;
+                    (v, r)
+                })
+                .collect(),
+        )
+    }
+
+    /// R18 then R20 for a front job that does not fit even with borrowing.
+    fn plan_preemption(&self, j: JobId) -> Option<Plan> {
+        let jc = self.job_cfg(j);
+        let (s, t) = (jc.share, jc.ty);
+        let mut considered = Vec::new();
+        if let Some(v) = self.plan_reclaim(j, 0, &mut considered) {
+            if !v.is_empty() {
+                return Some(self.to_plan(v, Vec::new(), considered));
+            }
+            return None; // fits already: nothing to preempt
+        }
+        if !self.shares[s as usize].in_share {
+            return None;
+        }
+        // R20: running jobs of the same share with strictly lower priority.
+        let prio = self.jobs[j as usize].priority;
+        let mut cands: Vec<JobId> = self.running[self.st(s, t)]
+            .iter()
+            .copied()
+            .filter(|&v| self.jobs[v as usize].preempting.is_none() && self.jobs[v as usize].priority < prio)
+            .collect();
+        let mut chosen: Vec<JobId> = Vec::new();
+        let mut released = 0u64;
+        let found = loop {
+            let idx = self.pick_victim(&cands, |c| {
+                let ret = self.job_cfg(c).count;
+                let covers = self.plan_reclaim(j, released + ret, &mut Vec::new()).is_some();
+                (covers, ret, ret)
+            });
+            let Some(idx) = idx else { break None };
+            let c = cands.swap_remove(idx);
+            if considered.len() < 16 {
+                considered.push(c);
+            }
+            released += self.job_cfg(c).count;
+            chosen.push(c);
+            if let Some(cross) = self.plan_reclaim(j, released, &mut Vec::new()) {
+                break Some(cross);
+            }
+        };
+        let mut cross = found?;
+        // Minimal: drop in-share victims from the last one back while it still fits.
+        let mut k = chosen.len();
+        while k > 0 {
+            k -= 1;
+            let without = released - self.job_cfg(chosen[k]).count;
+            if let Some(c2) = self.plan_reclaim(j, without, &mut Vec::new()) {
+                chosen.remove(k);
+                released = without;
+                cross = c2;
+            }
+        }
+        let inshare: Vec<(JobId, u64)> = chosen.iter().map(|&v| (v, self.job_cfg(v).count)).collect();
+        Some(self.to_plan(cross, inshare, considered))
+    }
+
+    fn to_plan(&self, cross: Vec<(JobId, u64)>, inshare: Vec<(JobId, u64)>, considered: Vec<JobId>) -> Plan {
+        let mut victims = Vec::new();
+        for (v, r) in inshare {
+            victims.push((v, r, PreemptionKind::InShare));
+        }
+        for (v, r) in cross {
+            let jc = self.job_cfg(v);
+            let kind = if self.shares[jc.share as usize].reduced[jc.ty as usize] {
+                PreemptionKind::CapacityReduced
+            } else {
+                PreemptionKind::CrossShare
+            };
+            victims.push((v, r, kind));
+        }
+        Plan { victims, considered }
+    }
+
+    /// Tells victims to stop (`Preemption Started`, R21) and earmarks the preemptor's need.
+    fn execute(&mut self, preemptor: Option<JobId>, plan: Plan) {
+        let release_at = self.now.saturating_add(self.cfg.settings.grace);
+        let em = if let Some(p) = preemptor {
+            let jc = self.job_cfg(p);
+            let (s, t, n) = (jc.share, jc.ty, jc.count);
+            self.drop_hold(p);
+            let id = self.earmarks.len() as u32;
+            self.earmarks.push(Earmark {
+                job: p,
+                share: s,
+                ty: t,
+                n,
+                victims: Vec::new(),
+                due: release_at,
+                live: true,
+            });
+            self.shares[s as usize].earmark = id;
+            Some(id)
+        } else {
+            None
+        };
+        for (v, credit, kind) in plan.victims {
+            self.start_preemption(v, preemptor, kind, credit, release_at, &plan.considered, em);
+        }
+        if let Some(id) = em {
+            let e = &self.earmarks[id as usize];
+            let (s, t, n) = (e.share, e.ty, e.n);
+            self.add_dec(s, t, n);
+            self.seq += 1;
+            self.heap.push(Reverse(Timer {
+                at: release_at,
+                seq: self.seq,
+                kind: TimerKind::Mature,
+                job: id,
+                gen: 0,
+            }));
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn start_preemption(
+        &mut self,
+        v: JobId,
+        preemptor: Option<JobId>,
+        kind: PreemptionKind,
+        credit: u64,
+        release_at: u64,
+        considered: &[JobId],
+        em: Option<u32>,
+    ) {
+        let jc = self.job_cfg(v);
+        let (s, t, ckpt) = (jc.share, jc.ty, jc.checkpoint_interval);
+        // R8: training stops now; keep what the last checkpoint saved.
+        let trained = self.attempt_training(v);
+        let st = &self.cfg.settings;
+        let kept = match ckpt {
+            Some(_) if st.checkpoint_on_stop && st.grace >= st.checkpoint_save => trained,
+            Some(c) => trained / c * c,
+            None => 0,
+        };
+        let lost = trained - kept;
+        let count = self.jobs[v as usize].preempted_count + 1;
+        let log = self.preemptions.len() as u32;
+        self.preemptions.push(PreemptionRecord {
+            victim: v,
+            preemptor,
+            kind,
+            decided_at: self.now,
+            releases_at: release_at,
+            count,
+            lost,
+            considered: considered.to_vec(),
+            earmarked: preemptor.map_or(0, |p| self.job_cfg(p).count),
+        });
+        {
+            let jd = &mut self.jobs[v as usize];
+            jd.trained += trained;
+            jd.lost += lost;
+            if ckpt.is_some() {
+                jd.saved += kept;
+            } else {
+                jd.saved = 0;
+            }
+            jd.running_since = NOT_RUNNING;
+            jd.gen = jd.gen.wrapping_add(1);
+            jd.preempting = Some(Preempting { log, credit });
+        }
+        if let Some(id) = em {
+            self.earmarks[id as usize].victims.push(v);
+        }
+        self.sub_dec(s, t, credit);
+        let status = self.jobs[v as usize].status;
+        self.event(v, EventType::PreemptionStarted, status, Reason::Preempted(log));
+        self.push_timer(release_at, TimerKind::Release, v);
+    }
+
+    /// `Preemption Completed` (R21): the victim releases and becomes `RUNNABLE` or `FAILED`.
+    fn release_victim(&mut self, v: JobId) {
+        let Some(pre) = self.jobs[v as usize].preempting else { return };
+        let jc = self.job_cfg(v);
+        let (s, t, n, retries) = (jc.share, jc.ty, jc.count, jc.retries);
+        self.remove_running(v);
+        self.sub_dec(s, t, n - pre.credit);
+        self.change_phys(s, t, 0, n);
+        let now = self.now;
+        let jd = &mut self.jobs[v as usize];
+        jd.preempting = None;
+        jd.preempted_count += 1;
+        jd.gen = jd.gen.wrapping_add(1);
+        if let Some(a) = jd.attempts.last_mut() {
+            a.stopped = Some(now);
+            a.reason = Reason::Preempted(pre.log);
+        }
+        let failed = retries.is_some_and(|r| jd.preempted_count as u64 > r);
+        if failed {
+            jd.reason = Reason::RetryLimit(pre.log);
+            jd.stopped_at = Some(now);
+            self.jobs[v as usize].status = Some(Status::Failed);
+            self.event(v, EventType::PreemptionCompleted, Some(Status::Failed), Reason::RetryLimit(pre.log));
+            self.event(v, EventType::StateChange, Some(Status::Failed), Reason::RetryLimit(pre.log));
+        } else {
+            self.jobs[v as usize].status = Some(Status::Runnable);
+            self.event(v, EventType::PreemptionCompleted, Some(Status::Runnable), Reason::Preempted(pre.log));
+            self.event(v, EventType::StateChange, Some(Status::Runnable), Reason::Preempted(pre.log));
+            self.enqueue(v);
+        }
+        self.dirty = true;
+    }
+
+    /// R21: an earmark lapses; victims still in their grace take their credit back.
+    fn lapse_earmark(&mut self, id: u32) {
+        let e = &mut self.earmarks[id as usize];
+        if !e.live {
+            return;
+        }
+        e.live = false;
+        let (s, t, n) = (e.share, e.ty, e.n);
+        let victims = core::mem::take(&mut e.victims);
+        self.sub_dec(s, t, n);
+        if self.shares[s as usize].earmark == id {
+            self.shares[s as usize].earmark = NONE;
+        }
+        for v in victims {
+            if let Some(p) = self.jobs[v as usize].preempting {
+                if p.credit > 0 {
+                    let vc = self.job_cfg(v);
+                    let (vs, vt) = (vc.share, vc.ty);
+                    self.add_dec(vs, vt, p.credit);
+                    self.jobs[v as usize].preempting = Some(Preempting { log: p.log, credit: 0 });
+                }
+            }
+        }
+        self.dirty = true;
+    }
+
+    /// R21: after an update, every earmark must still fit, in decision order: R14 for the
+    /// preemptor once every job being preempted has released and earlier earmarks are taken.
+    fn check_earmarks(&mut self) {
+        let live: Vec<u32> =
+            (0..self.earmarks.len() as u32).filter(|&i| self.earmarks[i as usize].live).collect();
+        if live.is_empty() {
+            return;
+        }
+        for &id in &live {
+            let e = &self.earmarks[id as usize];
+            let (s, t, n) = (e.share, e.ty, e.n);
+            self.sub_dec_raw(s, t, n);
+        }
+        let mut pending: Vec<(ShareId, TypeId, u64)> = Vec::new();
+        for b in 0..self.shares.len() {
+            for t in 0..self.nt {
+                for &v in &self.running[b * self.nt + t] {
+                    if let Some(p) = self.jobs[v as usize].preempting {
+                        pending.push((b as ShareId, t as TypeId, self.job_cfg(v).count - p.credit));
+                    }
+                }
+            }
+        }
+        for &(b, t, r) in &pending {
+            self.sub_dec_raw(b, t, r);
+        }
+        let mut lapsed = Vec::new();
+        for &id in &live {
+            let e = &self.earmarks[id as usize];
+            let (p, s, t, n) = (e.job, e.share, e.ty, e.n);
+            if self.fits(p, false) {
+                self.add_dec(s, t, n);
+            } else {
+                lapsed.push(id);
+            }
+        }
+        for &(b, t, r) in &pending {
+            self.add_dec(b, t, r);
+        }
+        for id in lapsed {
+            let e = &self.earmarks[id as usize];
+            let (s, t, n) = (e.share, e.ty, e.n);
+            self.add_dec(s, t, n);
+            self.lapse_earmark(id);
+        }
+    }
+
+    // ----- actions (R23) ---------------------------------------------------------------
+
+    fn apply_action(&mut self, a: &ActionCfg) {
+        match a {
+            ActionCfg::UpdatePriority { job, priority } => {
+                let j = *job;
+                let queued = self.jobs[j as usize].status == Some(Status::Runnable)
+                    && self.queues[self.job_cfg(j).share as usize].contains(&self.qkey(j));
+                if queued {
+                    let k = self.qkey(j);
+                    let s = self.job_cfg(j).share as usize;
+                    self.queues[s].remove(&k);
+                }
+                self.jobs[j as usize].priority = *priority;
+                if queued {
+                    self.enqueue(j);
+                }
+            }
+            ActionCfg::Terminate { job, reason } => {
+                let idx = self.terminate_reasons.len() as u32;
+                self.terminate_reasons.push(reason.clone());
+                self.terminate(*job, Reason::Terminated(idx));
+            }
+            ActionCfg::UpdateShare(u) => {
+                let s = u.share as usize;
+                let old_quota = self.shares[s].quota.clone();
+                let old_strategy = self.shares[s].strategy;
+                for t in 0..self.nt {
+                    self.integrate(t as TypeId);
+                }
+                if let Some(q) = &u.quota {
+                    self.shares[s].quota = q.clone();
+                }
+                if let Some((st, bl)) = u.sharing {
+                    self.shares[s].strategy = st;
+                    self.shares[s].borrow_limit = bl;
+                }
+                if let Some(isp) = u.in_share_preemption {
+                    self.shares[s].in_share = isp;
+                }
+                if let Some(en) = u.enabled {
+                    self.shares[s].enabled = en;
+                }
+                self.recompute_pool();
+                // R22: over quota because of the update.
+                for t in 0..self.nt {
+                    let used = self.dec[s * self.nt + t];
+                    let q = self.shares[s].quota[t];
+                    if used > q {
+                        let lowered = q < old_quota[t];
+                        let lost_borrowing = old_strategy == Strategy::LendAndBorrow
+                            && self.shares[s].strategy != Strategy::LendAndBorrow;
+                        let beyond = match self.allowance(s as ShareId, t as TypeId) {
+                            _ if self.shares[s].strategy != Strategy::LendAndBorrow => true,
+                            None => false,
+                            Some(a) => used > q + a,
+                        };
+                        if lowered || lost_borrowing || beyond {
+                            self.shares[s].reduced[t] = true;
+                        }
+                    }
+                }
+                self.check_earmarks();
+            }
+            ActionCfg::UpdateCapacity { limits } => {
+                for t in 0..self.nt {
+                    self.integrate(t as TypeId);
+                }
+                self.cap = limits.clone();
+                for t in 0..self.nt {
+                    self.shrink_capacity(t as TypeId);
+                }
+                self.check_earmarks();
+            }
+        }
+    }
+
+    /// R23 `updateServiceEnvironment`: when usage is above the new limit, victims are chosen
+    /// at once: over-quota jobs first, then any job, each group in R19 order, minimal set.
+    fn shrink_capacity(&mut self, t: TypeId) {
+        let cap = self.cap[t as usize].unwrap_or(0);
+        let ns = self.shares.len();
+        // In use: jobs already being preempted count as released.
+        let mut in_use: Vec<u64> = vec![0; ns];
+        for (b, u) in in_use.iter_mut().enumerate() {
+            for &v in &self.running[b * self.nt + t as usize] {
+                if self.jobs[v as usize].preempting.is_none() {
+                    *u += self.job_cfg(v).count;
+                }
+            }
+        }
+        let total: u64 = in_use.iter().sum();
+        if total <= cap {
+            return;
+        }
+        let mut short = (total - cap) as i64;
+        let mut over: Vec<u64> =
+            (0..ns).map(|b| in_use[b].saturating_sub(self.shares[b].quota[t as usize])).collect();
+        let mut taken: Vec<JobId> = Vec::new();
+        let mut considered: Vec<JobId> = Vec::new();
+        for group in 0..2 {
+            let mut cands: Vec<JobId> = Vec::new();
+            for b in 0..ns {
+                if group == 0 && over[b] == 0 {
+                    continue;
+                }
+                for &v in &self.running[b * self.nt + t as usize] {
+                    if self.jobs[v as usize].preempting.is_none() && !taken.contains(&v) {
+                        cands.push(v);
+                    }
+                }
+            }
+            while short > 0 {
+                let Some(idx) = self.pick_victim(&cands, |c| {
+                    let r = self.job_cfg(c).count as i64;
+                    (r >= short, r as u64, (r - short).max(0) as u64)
+                }) else {
+                    break;
+                };
+                let c = cands.swap_remove(idx);
+                let b = self.job_cfg(c).share as usize;
+                let r = self.job_cfg(c).count;
+                short -= r as i64;
+                over[b] = over[b].saturating_sub(r);
+                if considered.len() < 16 {
+                    considered.push(c);
+                }
+                taken.push(c);
+                if group == 0 {
+                    cands.retain(|&x| over[self.job_cfg(x).share as usize] > 0);
+                }
+            }
+        }
+        // Minimal set.
+        let need = (total - cap) as i64;
+        let mut k = taken.len();
+        while k > 0 {
+            k -= 1;
+            let sum: i64 = taken
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != k)
+                .map(|(_, &v)| self.job_cfg(v).count as i64)
+                .sum();
+            if sum >= need {
+                taken.remove(k);
+            }
+        }
+        let victims =
+            taken.into_iter().map(|v| (v, self.job_cfg(v).count, PreemptionKind::CapacityReduced)).collect();
+        self.execute(None, Plan { victims, considered });
+    }
+
+    fn terminate(&mut self, j: JobId, reason: Reason) {
+        let now = self.now;
+        match self.jobs[j as usize].status {
+            None => {
+                let jd = &mut self.jobs[j as usize];
+                jd.cancelled = true;
+                jd.reason = reason;
+                jd.stopped_at = Some(now);
+                self.set_status(j, Status::Failed, reason);
+            }
+            Some(Status::Submitted) | Some(Status::Runnable) => {
+                self.dequeue(j);
+                let s = self.job_cfg(j).share;
+                let em = self.shares[s as usize].earmark;
+                if em != NONE && self.earmarks[em as usize].job == j {
+                    self.lapse_earmark(em);
+                }
+                let jd = &mut self.jobs[j as usize];
+                jd.reason = reason;
+                jd.stopped_at = Some(now);
+                self.set_status(j, Status::Failed, reason);
+            }
+            Some(st) if st.holds_capacity() => {
+                let jc = self.job_cfg(j);
+                let (s, t, n) = (jc.share, jc.ty, jc.count);
+                let trained = self.attempt_training(j);
+                let credit = self.jobs[j as usize].preempting.map(|p| p.credit);
+                self.remove_running(j);
+                match credit {
+                    // Being preempted: the earmark stays until the preemption would complete.
+                    Some(c) => self.sub_dec(s, t, n - c),
+                    None => self.sub_dec(s, t, n),
+                }
+                self.change_phys(s, t, 0, n);
+                let jd = &mut self.jobs[j as usize];
+                jd.trained += trained;
+                jd.running_since = NOT_RUNNING;
+                jd.preempting = None;
+                jd.gen = jd.gen.wrapping_add(1);
+                if let Some(a) = jd.attempts.last_mut() {
+                    a.stopped = Some(now);
+                    a.reason = reason;
+                }
+                jd.reason = reason;
+                jd.stopped_at = Some(now);
+                self.set_status(j, Status::Failed, reason);
+            }
+            _ => {}
+        }
+        self.dirty = true;
+    }
+
+    // ----- the scheduling pass (R16) -----------------------------------------------------
+
+    /// The share's first job in R11 order that is not never-runnable (with backfill), or
+    /// simply its first job (without).
+    fn first_job(&self, s: ShareId) -> Option<JobId> {
+        let q = &self.queues[s as usize];
+        if self.cfg.settings.backfill {
+            q.iter().map(|k| k.2).find(|&j| self.never_runnable_reason(j).is_none())
+        } else {
+            let j = q.first()?.2;
+            if self.never_runnable_reason(j).is_some() {
+                None
+            } else {
+                Some(j)
+            }
+        }
+    }
+
+    /// With backfill: the first job of the share that fits in `phase`'s sense.
+    fn first_fitting(&self, s: ShareId, phase: Phase) -> Option<JobId> {
+        self.queues[s as usize].iter().map(|k| k.2).find(|&j| self.fits(j, phase == Phase::WithinQuota))
+    }
+
+    /// The front job at an earmark's release, determined as in phases 2 and 3.
+    fn front_for_release(&self, s: ShareId) -> Option<JobId> {
+        if self.cfg.settings.backfill {
+            self.first_fitting(s, Phase::Borrow).or_else(|| self.first_job(s))
+        } else {
+            self.first_job(s)
+        }
+    }
+
+    fn pass(&mut self) {
+        self.pass_earmarks();
+        self.pass_holds();
+        let ns = self.shares.len();
+        // Share order, once per pass: lowest U/Q for the front job's type.
+        let mut order: Vec<(ShareId, u64, u64)> = Vec::with_capacity(ns);
+        for s in 0..ns as ShareId {
+            if self.shares[s as usize].earmark != NONE {
+                continue;
+            }
+            if let Some(j) = self.first_job(s) {
+                let t = self.job_cfg(j).ty;
+                order.push((s, self.dec[self.st(s, t)], self.shares[s as usize].quota[t as usize]));
+            }
+        }
+        order.sort_by(|a, b| ratio_lt(a.1, a.2, b.1, b.2).then(a.0.cmp(&b.0)));
+        let backfill = self.cfg.settings.backfill;
+        let mut no_backfill = vec![false; ns];
+        // Phase 1: within-quota dispatch.
+        for &(s, _, _) in &order {
+            while self.shares[s as usize].earmark == NONE {
+                let Some(f) = self.first_job(s) else { break };
+                if self.fits(f, true) {
+                    self.dispatch(f);
+                    continue;
+                }
+                self.maybe_hold(f);
+                if !backfill {
+                    break;
+                }
+                if self.fits(f, false) || self.plan_preemption(f).is_some() {
+                    no_backfill[s as usize] = true;
+                    break;
+                }
+                match self.first_fitting(s, Phase::WithinQuota) {
+                    Some(b) => self.dispatch(b),
+                    None => break,
+                }
+            }
+        }
+        // Phase 2: preemption, reclaim then in-share.
+        for &(s, _, _) in &order {
+            if self.shares[s as usize].earmark != NONE {
+                continue;
+            }
+            let front = if backfill && !no_backfill[s as usize] {
+                match self.first_fitting(s, Phase::Borrow) {
+                    Some(_) => continue,
+                    None => self.first_job(s),
+                }
+            } else {
+                self.first_job(s)
+            };
+            let Some(f) = front else { continue };
+            if self.fits(f, false) {
+                continue;
+            }
+            if let Some(plan) = self.plan_preemption(f) {
+                self.execute(Some(f), plan);
+            }
+        }
+        // Phase 3: borrowing, FIFO across shares.
+        loop {
+            let mut best: Option<(u64, JobId)> = None;
+            for s in 0..ns as ShareId {
+                if self.shares[s as usize].earmark != NONE {
+                    continue;
+                }
+                let f = if backfill && !no_backfill[s as usize] {
+                    self.first_fitting(s, Phase::Borrow)
+                } else {
+                    self.first_job(s).filter(|&f| self.fits(f, false))
+                };
+                if let Some(f) = f {
+                    let key = (self.job_cfg(f).submit_at, f);
+                    if best.is_none_or(|b| key < b) {
+                        best = Some(key);
+                    }
+                }
+            }
+            match best {
+                Some((_, f)) => self.dispatch(f),
+                None => break,
+            }
+        }
+    }
+
+    /// R21 at release: the share's front job is dispatched first on the earmark if it fits;
+    /// otherwise the earmark lapses.
+    fn pass_earmarks(&mut self) {
+        if self.earmarks.is_empty() {
+            return;
+        }
+        let mut changed = false;
+        for id in 0..self.earmarks.len() as u32 {
+            let e = &self.earmarks[id as usize];
+            if !e.live || e.due > self.now {
+                changed |= !e.live;
+                continue;
+            }
+            changed = true;
+            let s = e.share;
+            self.lapse_earmark(id);
+            if let Some(f) = self.front_for_release(s) {
+                if self.fits(f, false) {
+                    self.dispatch(f);
+                }
+            }
+        }
+        if changed {
+            self.earmarks.retain(|e| e.live);
+            for sh in self.shares.iter_mut() {
+                sh.earmark = NONE;
+            }
+            for (i, e) in self.earmarks.iter().enumerate() {
+                self.shares[e.share as usize].earmark = i as u32;
+            }
+        }
+    }
+
+    /// R16 phase 1: a front job that fits its quota and the pool but not `free` holds the
+    /// free instances it waits for.
+    fn maybe_hold(&mut self, f: JobId) {
+        let jc = self.job_cfg(f);
+        let (s, t, n) = (jc.share, jc.ty, jc.count);
+        let Some(cap) = self.cap[t as usize] else { return };
+        let u = self.dec[self.st(s, t)];
+        let q = self.shares[s as usize].quota[t as usize];
+        let lends = self.shares[s as usize].strategy.lends();
+        if u + n > q || (lends && self.pool_avail(t) < n as i64) || n > cap {
+            return;
+        }
+        let free = self.free_for(f, t).max(0) as u64;
+        let want = free.min(n);
+        let old = self.jobs[f as usize].hold;
+        if want > old {
+            self.holds_total[t as usize] += want - old;
+            self.jobs[f as usize].hold = want;
+        }
+        if !self.holds.contains(&f) {
+            self.holds.push(f);
+        }
+    }
+
+    /// Start of a pass: holds, oldest first, are revalidated and take newly free instances.
+    fn pass_holds(&mut self) {
+        if self.holds.is_empty() {
+            return;
+        }
+        let holds = core::mem::take(&mut self.holds);
+        for &h in &holds {
+            let hv = self.jobs[h as usize].hold;
+            let t = self.job_cfg(h).ty as usize;
+            self.holds_total[t] -= hv;
+            self.jobs[h as usize].hold = 0;
+        }
+        for h in holds {
+            let jc = self.job_cfg(h);
+            let (s, t, n) = (jc.share, jc.ty, jc.count);
+            let still_front = self.jobs[h as usize].status == Some(Status::Runnable)
+                && self.queues[s as usize].contains(&self.qkey(h))
+                && self.first_job(s) == Some(h);
+            let u = self.dec[self.st(s, t)];
+            let q = self.shares[s as usize].quota[t as usize];
+            let lends = self.shares[s as usize].strategy.lends();
+            if !still_front || u + n > q || (lends && self.pool_avail(t) < n as i64) {
+                continue;
+            }
+            let free = self.free_for(h, t).max(0) as u64;
+            let take = free.min(n);
+            self.jobs[h as usize].hold = take;
+            self.holds_total[t as usize] += take;
+            self.holds.push(h);
+        }
+    }
+
+    // ----- metrics (R26) -----------------------------------------------------------------
+
+    /// R15: attributes type `t`'s borrowed instances to lenders; returns per share
+    /// (borrowed, lent) and the flows `(borrower, lender, n)`.
+    fn attribution(&self, t: TypeId) -> (Vec<(u64, u64)>, Vec<(ShareId, ShareId, u64)>, u64) {
+        let ns = self.shares.len();
+        let mut per = vec![(0u64, 0u64); ns];
+        let mut flows = Vec::new();
+        let mut idle: Vec<u64> = (0..ns)
+            .map(|l| {
+                if self.shares[l].strategy.lends() {
+                    self.shares[l].quota[t as usize].saturating_sub(self.phys[l * self.nt + t as usize])
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let mut lender = 0usize;
+        let mut unattributed = 0;
+        for b in 0..ns {
+            let mut x = self.phys[b * self.nt + t as usize].saturating_sub(self.shares[b].quota[t as usize]);
+            per[b].0 = x;
+            while x > 0 {
+                while lender < ns && idle[lender] == 0 {
+                    lender += 1;
+                }
+                if lender >= ns {
+                    unattributed += x;
+                    break;
+                }
+                let k = x.min(idle[lender]);
+                idle[lender] -= k;
+                per[lender].1 += k;
+                flows.push((b as ShareId, lender as ShareId, k));
+                x -= k;
+            }
+        }
+        (per, flows, unattributed)
+    }
+
+    /// Accumulates the time since the last change of type `t` into the R26 integrals.
+    fn integrate(&mut self, t: TypeId) {
+        let ti = t as usize;
+        let dt = self.now - self.last_t[ti];
+        if dt == 0 {
+            return;
+        }
+        self.last_t[ti] = self.now;
+        let mut acc = core::mem::take(&mut self.acc);
+        self.acc_cap[ti] += self.accumulate(t, dt, &mut acc);
+        self.acc = acc;
+    }
+
+    /// Adds `dt` seconds of type `t`'s current use to `acc`; returns capacity-seconds.
+    fn accumulate(&self, t: TypeId, dt: u64, acc: &mut [Acc]) -> u64 {
+        let ti = t as usize;
+        let ns = self.shares.len();
+        let any = (0..ns).any(|s| self.phys[s * self.nt + ti] > 0);
+        let per = if any { self.attribution(t).0 } else { vec![(0, 0); ns] };
+        for (s, &(borrowed, lent)) in per.iter().enumerate() {
+            let i = s * self.nt + ti;
+            let u = self.phys[i];
+            let q = self.shares[s].quota[ti];
+            let a = &mut acc[i];
+            a.used += u * dt;
+            a.own += u.min(q) * dt;
+            a.borrowed += borrowed * dt;
+            a.lent += lent * dt;
+            a.quota += q * dt;
+        }
+        self.cap[ti].unwrap_or(0) * dt
+    }
+
+    // ----- output ----------------------------------------------------------------------
+
+    /// The reason shown for a job now: terminal reasons, preemption in progress, R17.
+    pub fn status_reason(&self, j: JobId) -> Option<String> {
+        let jd = &self.jobs[j as usize];
+        if let Some(p) = jd.preempting {
+            let kind = self.preemptions[p.log as usize].kind;
+            return Some(alloc::format!("PREEMPTION_IN_PROGRESS: {}", kind.reason()));
+        }
+        match jd.status {
+            None => None,
+            Some(Status::Runnable) | Some(Status::Submitted) => Some(self.waiting_reason(j)),
+            Some(Status::Failed) | Some(Status::Succeeded) => self.reason_text(jd.reason),
+            _ => None,
+        }
+    }
+
+    fn reason_text(&self, r: Reason) -> Option<String> {
+        match r {
+            Reason::None => None,
+            Reason::Terminated(i) => Some(self.terminate_reasons[i as usize].clone()),
+            Reason::Timeout => Some(String::from(TIMEOUT_REASON)),
+            Reason::Rejected => Some(String::from(REJECTED_REASON)),
+            Reason::Preempted(l) => Some(String::from(self.preemptions[l as usize].kind.reason())),
+            Reason::RetryLimit(l) => Some(alloc::format!(
+                "Preemption retry limit reached: {}",
+                self.preemptions[l as usize].kind.reason()
+            )),
+        }
+    }
+
+    /// R17: why a `RUNNABLE` job waits.
+    fn waiting_reason(&self, j: JobId) -> String {
+        if let Some(r) = self.never_runnable_reason(j) {
+            return String::from(r);
+        }
+        let jc = self.job_cfg(j);
+        let s = jc.share;
+        let em = self.shares[s as usize].earmark;
+        if em != NONE && self.earmarks[em as usize].job == j {
+            return String::from(WAIT_PREEMPTION);
+        }
+        let front = self.first_job(s).or_else(|| self.front_job(s));
+        if let Some(f) = front.filter(|&f| f != j) {
+            return alloc::format!("CAPACITY: waiting behind {}", self.job_cfg(f).name);
+        }
+        if em != NONE {
+            return String::from(WAIT_PREEMPTION);
+        }
+        let (t, n) = (jc.ty, jc.count);
+        let sh = &self.shares[s as usize];
+        let u = self.dec[self.st(s, t)];
+        let q = sh.quota[t as usize];
+        let within = u + n <= q;
+        let borrow_ok =
+            sh.strategy == Strategy::LendAndBorrow && self.allowance(s, t).is_none_or(|a| u + n <= q + a);
+        if !within && !borrow_ok {
+            String::from(WAIT_QUOTA)
+        } else if sh.strategy.lends() && self.pool_avail(t) < n as i64 {
+            String::from(WAIT_POOL)
+        } else if self.free_for(j, t) < n as i64 {
+            String::from(WAIT_FREE)
+        } else {
+            String::from(WAIT_QUOTA)
+        }
+    }
+
+    /// R25: utilization now, per share and type, with pool and service environment totals.
+    pub fn snapshot(&self) -> Snapshot {
+        let mut types = Vec::new();
+        let mut shares = Vec::new();
+        for t in 0..self.nt as TypeId {
+            let ti = t as usize;
+            let (per, flows, unattributed) = self.attribution(t);
+            let usage: u64 = (0..self.shares.len()).map(|s| self.phys[s * self.nt + ti]).sum();
+            let pool_usage: u64 = (0..self.shares.len())
+                .filter(|&s| self.shares[s].strategy.lends())
+                .map(|s| self.phys[s * self.nt + ti])
+                .sum();
+            let relevant = self.cap[ti].is_some() || usage > 0 || self.shares.iter().any(|s| s.quota[ti] > 0);
+            if !relevant {
+                continue;
+            }
+            let tc = &self.cfg.types[ti];
+            types.push(TypeTotals {
+                capacity_unit: tc.name.clone(),
+                gpus_per_instance: tc.gpus,
+                service_environment_capacity: self.cap[ti],
+                usage,
+                free: self.cap[ti].unwrap_or(0) as i64 - usage as i64,
+                pool_capacity: self.pool_cap[ti],
+                pool_usage,
+                pool_available: self.pool_cap[ti] as i64 - pool_usage as i64,
+                borrowed: per.iter().map(|p| p.0).sum(),
+                unattributed_borrowed: unattributed,
+            });
+            for (s, sh) in self.shares.iter().enumerate() {
+                let u = self.phys[s * self.nt + ti];
+                let q = sh.quota[ti];
+                if q == 0 && u == 0 {
+                    continue;
+                }
+                let name = |x: ShareId| self.cfg.shares[x as usize].name.clone();
+                let earmarked = if sh.earmark != NONE && self.earmarks[sh.earmark as usize].ty == t {
+                    self.earmarks[sh.earmark as usize].n
+                } else {
+                    0
+                };
+                shares.push(ShareTypeUsage {
+                    quota_share_name: name(s as ShareId),
+                    capacity_unit: tc.name.clone(),
+                    quota: q,
+                    usage: u,
+                    within_quota: u.min(q),
+                    over_quota: u.saturating_sub(q),
+                    borrowed: per[s].0,
+                    borrowed_from: flows
+                        .iter()
+                        .filter(|f| f.0 == s as ShareId)
+                        .map(|f| Flow { quota_share_name: name(f.1), instances: f.2 })
+                        .collect(),
+                    lent: per[s].1,
+                    lent_to: flows
+                        .iter()
+                        .filter(|f| f.1 == s as ShareId)
+                        .map(|f| Flow { quota_share_name: name(f.0), instances: f.2 })
+                        .collect(),
+                    idle: if sh.strategy.lends() {
+                        q.saturating_sub(u).saturating_sub(per[s].1)
+                    } else {
+                        q.saturating_sub(u)
+                    },
+                    earmarked,
+                });
+            }
+        }
+        let mut jc = JobCounts::default();
+        for jd in &self.jobs {
+            match jd.status {
+                None => jc.not_submitted += 1,
+                Some(Status::Submitted) | Some(Status::Runnable) => jc.runnable += 1,
+                Some(Status::Scheduled) => jc.scheduled += 1,
+                Some(Status::Starting) => jc.starting += 1,
+                Some(Status::Running) => jc.running += 1,
+                Some(Status::Succeeded) => jc.succeeded += 1,
+                Some(Status::Failed) => jc.failed += 1,
+            }
+        }
+        Snapshot { at: self.now, types, shares, job_counts: jc }
+    }
+
+    /// One job as the result shows it now.
+    pub fn job_result(&self, j: JobId) -> JobResult {
+        let jd = &self.jobs[j as usize];
+        let jc = self.job_cfg(j);
+        let attempts: Vec<Attempt> = jd
+            .attempts
+            .iter()
+            .map(|a| Attempt {
+                started_at: a.started,
+                stopped_at: a.stopped,
+                borrowed_instances: a.borrowed,
+                status_reason: self.reason_text(a.reason),
+            })
+            .collect();
+        let recent: Vec<PreemptedAttempt> = jd
+            .attempts
+            .iter()
+            .filter(|a| matches!(a.reason, Reason::Preempted(_)) && a.stopped.is_some())
+            .map(|a| PreemptedAttempt {
+                started_at: a.started,
+                stopped_at: a.stopped.unwrap_or(0),
+                status_reason: self.reason_text(a.reason).unwrap_or_default(),
+            })
+            .collect();
+        JobResult {
+            job_name: jc.name.clone(),
+            quota_share_name: self.cfg.shares[jc.share as usize].name.clone(),
+            status: jd.status,
+            status_reason: self.status_reason(j),
+            scheduling_priority: jd.priority,
+            submit_at: jc.submit_at,
+            first_started_at: jd.attempts.first().map(|a| a.started),
+            stopped_at: if jd.status.is_some_and(|s| s.is_terminal()) { jd.stopped_at } else { None },
+            preemption_summary: PreemptionSummary {
+                preempted_attempt_count: jd.preempted_count,
+                recent_preempted_attempts: recent,
+            },
+            attempts,
+            lost_work_seconds: jd.lost,
+        }
+    }
+
+    /// Every job as the result shows it now, in input order.
+    pub fn jobs(&self) -> Vec<JobResult> {
+        (0..self.jobs.len() as u32).map(|j| self.job_result(j)).collect()
+    }
+
+    /// Number of recorded events.
+    pub fn event_count(&self) -> usize {
+        self.events.len()
+    }
+
+    /// The R24 events from index `from` on.
+    pub fn events_from(&self, from: usize) -> Vec<Event> {
+        self.events[from.min(self.events.len())..].iter().map(|e| self.render_event(e)).collect()
+    }
+
+    /// The R24 event list so far.
+    pub fn events(&self) -> Vec<Event> {
+        self.events_from(0)
+    }
+
+    fn render_event(&self, e: &RawEvent) -> Event {
+        let jc = self.job_cfg(e.job);
+        let mut ev = Event {
+            at: e.at,
+            job_name: jc.name.clone(),
+            quota_share_name: self.cfg.shares[jc.share as usize].name.clone(),
+            event_type: e.etype,
+            status: e.status,
+            status_reason: self.reason_text(e.reason),
+            preempted_by: None,
+            reason: None,
+            preempted_attempt_count: None,
+            lost_work_seconds: None,
+        };
+        if e.etype != EventType::StateChange {
+            if let Reason::Preempted(l) | Reason::RetryLimit(l) = e.reason {
+                let p = &self.preemptions[l as usize];
+                ev.preempted_by = Some(p.preemptor.map(|x| self.job_cfg(x).name.clone()));
+                ev.reason = Some(String::from(p.kind.reason()));
+                ev.preempted_attempt_count = Some(p.count);
+                ev.lost_work_seconds = Some(p.lost);
+                if e.etype == EventType::PreemptionStarted {
+                    ev.status_reason = Some(alloc::format!("PREEMPTION_IN_PROGRESS: {}", p.kind.reason()));
+                }
+            }
+        }
+        ev
+    }
+
+    /// Training time of a job over all its attempts, so far (for checking R8).
+    pub fn training_seconds(&self, j: JobId) -> u64 {
+        self.jobs[j as usize].trained + self.attempt_training(j)
+    }
+
+    /// R26: the summary metrics as of now.
+    pub fn summary(&self) -> Summary {
+        let mut me = self.clone_for_metrics();
+        for t in 0..me.nt {
+            me.integrate(t as TypeId);
+        }
+        me.build_summary()
+    }
+
+    fn clone_for_metrics(&self) -> MetricsView<'_> {
+        MetricsView {
+            acc: self.acc.clone(),
+            acc_cap: self.acc_cap.clone(),
+            last_t: self.last_t.clone(),
+            sim: self,
+            nt: self.nt,
+        }
+    }
+
+    /// The whole result (format spec) as of now.
+    pub fn result(&self) -> SimResult {
+        SimResult {
+            format_version: 1,
+            ended_at: self.ended_at(),
+            jobs: self.jobs(),
+            events: self.events(),
+            summary: self.summary(),
+        }
+    }
+
+    /// `--summary`: the result without jobs and events.
+    pub fn summary_result(&self) -> SummaryResult {
+        SummaryResult { format_version: 1, ended_at: self.ended_at(), summary: self.summary() }
+    }
+
+    /// `endedAt`: the current time.
+    pub fn ended_at(&self) -> u64 {
+        self.now
+    }
+
+    // ----- read-only helpers for tests and the playground --------------------------------
+
+    /// Held instances of a share and type now (R25 `usage`).
+    pub fn usage(&self, share: ShareId, ty: TypeId) -> u64 {
+        self.phys[self.st(share, ty)]
+    }
+
+    /// Current quota of a share for a type.
+    pub fn quota(&self, share: ShareId, ty: TypeId) -> u64 {
+        self.shares[share as usize].quota[ty as usize]
+    }
+
+    /// Current service environment limit of a type.
+    pub fn capacity(&self, ty: TypeId) -> Option<u64> {
+        self.cap[ty as usize]
+    }
+
+    /// Current strategy of a share.
+    pub fn strategy(&self, share: ShareId) -> Strategy {
+        self.shares[share as usize].strategy
+    }
+
+    /// Current borrow allowance of a share for a type (`None`: unlimited).
+    pub fn borrow_allowance(&self, share: ShareId, ty: TypeId) -> Option<u64> {
+        self.allowance(share, ty)
+    }
+
+    /// Whether a share's usage of a type is over quota because of an update (R22).
+    pub fn over_quota_by_update(&self, share: ShareId, ty: TypeId) -> bool {
+        self.shares[share as usize].reduced[ty as usize]
+    }
+
+    /// Whether any limit was lowered so far (service environment or quota share).
+    pub fn status_of(&self, j: JobId) -> Option<Status> {
+        self.jobs[j as usize].status
+    }
+
+    /// Whether the job is being preempted (between `Preemption Started` and `Completed`).
+    pub fn is_being_preempted(&self, j: JobId) -> bool {
+        self.jobs[j as usize].preempting.is_some()
+    }
+
+    /// The earmarked preemptor of a share, if it waits for its victims (R21).
+    pub fn waiting_preemptor(&self, share: ShareId) -> Option<JobId> {
+        let e = self.shares[share as usize].earmark;
+        (e != NONE).then(|| self.earmarks[e as usize].job)
+    }
+
+    /// Front job of a share now (R16), if any.
+    pub fn front_job(&self, share: ShareId) -> Option<JobId> {
+        self.queues[share as usize].first().map(|k| k.2)
+    }
+
+    /// Jobs of a share waiting now, in R11 order.
+    pub fn queued(&self, share: ShareId) -> Vec<JobId> {
+        self.queues[share as usize].iter().map(|k| k.2).collect()
+    }
+}
+
+/// A view for computing R26 metrics without touching the simulation.
+struct MetricsView<'a> {
+    acc: Vec<Acc>,
+    acc_cap: Vec<u64>,
+    last_t: Vec<u64>,
+    sim: &'a Simulation,
+    nt: usize,
+}
+
+impl MetricsView<'_> {
+    fn integrate(&mut self, t: TypeId) {
+        let ti = t as usize;
+        let dt = self.sim.now - self.last_t[ti];
+        if dt == 0 {
+            return;
+        }
+        self.last_t[ti] = self.sim.now;
+        self.acc_cap[ti] += self.sim.accumulate(t, dt, &mut self.acc);
+    }
+
+    fn build_summary(&self) -> Summary {
+        let sim = self.sim;
+        let ns = sim.shares.len();
+        let mut per: Vec<Metrics> = vec![Metrics::default(); ns];
+        let mut overall = Metrics::default();
+        let mut waits: Vec<Vec<u64>> = vec![Vec::new(); ns];
+        let mut comps: Vec<Vec<u64>> = vec![Vec::new(); ns];
+        let mut good: Vec<u64> = vec![0; ns];
+        let mut lost_gpu: Vec<u64> = vec![0; ns];
+        for (j, jd) in sim.jobs.iter().enumerate() {
+            let jc = &sim.cfg.jobs[j];
+            let s = jc.share as usize;
+            let m = &mut per[s];
+            m.jobs += 1;
+            match jd.status {
+                Some(Status::Succeeded) => {
+                    m.succeeded += 1;
+                    good[s] += jc.duration * jc.count;
+                    if let Some(st) = jd.stopped_at {
+                        comps[s].push(st - jc.submit_at);
+                    }
+                }
+                Some(Status::Failed) => m.failed += 1,
+                _ => {
+                    m.unfinished += 1;
+                    if jd.status == Some(Status::Runnable) && sim.never_runnable_reason(j as u32).is_some() {
+                        m.never_runnable += 1;
+                    }
+                }
+            }
+            if let Some(fr) = jd.first_running {
+                waits[s].push(fr - jc.submit_at);
+            }
+            m.lost_instance_seconds += jd.lost * jc.count;
+            lost_gpu[s] += jd.lost * jc.count * sim.cfg.types[jc.ty as usize].gpus;
+        }
+        for p in &sim.preemptions {
+            let s = sim.cfg.jobs[p.victim as usize].share as usize;
+            let pc = &mut per[s].preemptions;
+            match p.kind {
+                PreemptionKind::CrossShare => pc.cross_share += 1,
+                PreemptionKind::InShare => pc.in_share += 1,
+                PreemptionKind::CapacityReduced => pc.capacity_limit_reduced += 1,
+            }
+            pc.total += 1;
+        }
+        let mut all_waits = Vec::new();
+        let mut all_comps = Vec::new();
+        let (mut gpu_all, mut gpu_own_all, mut gpu_b_all) = (0u64, 0u64, 0u64);
+        let mut quota_total = 0u64;
+        for s in 0..ns {
+            let (mut gpu, mut gpu_own, mut gpu_b) = (0u64, 0u64, 0u64);
+            let mut quota_s = 0u64;
+            for t in 0..self.nt {
+                let a = &self.acc[s * self.nt + t];
+                let g = sim.cfg.types[t].gpus;
+                let m = &mut per[s];
+                m.instance_seconds += a.used;
+                m.instance_seconds_own += a.own;
+                m.instance_seconds_borrowed += a.borrowed;
+                m.instance_seconds_lent += a.lent;
+                gpu += a.used * g;
+                gpu_own += a.own * g;
+                gpu_b += a.borrowed * g;
+                quota_s += a.quota;
+            }
+            quota_total += quota_s;
+            let m = &mut per[s];
+            m.instance_hours = m.instance_seconds as f64 / 3600.0;
+            m.gpu_hours = gpu as f64 / 3600.0;
+            m.gpu_hours_own = gpu_own as f64 / 3600.0;
+            m.gpu_hours_borrowed = gpu_b as f64 / 3600.0;
+            m.lost_gpu_hours = lost_gpu[s] as f64 / 3600.0;
+            m.utilization = ratio(m.instance_seconds, quota_s);
+            m.goodput = ratio(good[s], m.instance_seconds);
+            gpu_all += gpu;
+            gpu_own_all += gpu_own;
+            gpu_b_all += gpu_b;
+            all_waits.extend_from_slice(&waits[s]);
+            all_comps.extend_from_slice(&comps[s]);
+            m.wait_seconds = percentiles(&mut waits[s]);
+            m.completion_seconds = percentiles(&mut comps[s]);
+            // Overall sums.
+            overall.jobs += m.jobs;
+            overall.succeeded += m.succeeded;
+            overall.failed += m.failed;
+            overall.never_runnable += m.never_runnable;
+            overall.unfinished += m.unfinished;
+            overall.instance_seconds += m.instance_seconds;
+            overall.instance_seconds_own += m.instance_seconds_own;
+            overall.instance_seconds_borrowed += m.instance_seconds_borrowed;
+            overall.instance_seconds_lent += m.instance_seconds_lent;
+            overall.lost_instance_seconds += m.lost_instance_seconds;
+            overall.preemptions.cross_share += m.preemptions.cross_share;
+            overall.preemptions.in_share += m.preemptions.in_share;
+            overall.preemptions.capacity_limit_reduced += m.preemptions.capacity_limit_reduced;
+            overall.preemptions.total += m.preemptions.total;
+        }
+        let _ = quota_total;
+        let cap_total: u64 = self.acc_cap.iter().sum();
+        overall.instance_hours = overall.instance_seconds as f64 / 3600.0;
+        overall.gpu_hours = gpu_all as f64 / 3600.0;
+        overall.gpu_hours_own = gpu_own_all as f64 / 3600.0;
+        overall.gpu_hours_borrowed = gpu_b_all as f64 / 3600.0;
+        overall.lost_gpu_hours = lost_gpu.iter().sum::<u64>() as f64 / 3600.0;
+        overall.utilization = ratio(overall.instance_seconds, cap_total);
+        overall.goodput = ratio(good.iter().sum(), overall.instance_seconds);
+        overall.wait_seconds = percentiles(&mut all_waits);
+        overall.completion_seconds = percentiles(&mut all_comps);
+        Summary { per_quota_share: sim.cfg.shares.iter().map(|s| s.name.clone()).zip(per).collect(), overall }
+    }
+}
+
+fn ratio(a: u64, b: u64) -> Option<f64> {
+    if b == 0 {
+        None
+    } else {
+        Some(a as f64 / b as f64)
+    }
+}
+
+/// Nearest-rank percentiles.
+fn percentiles(v: &mut [u64]) -> Percentiles {
+    if v.is_empty() {
+        return Percentiles::default();
+    }
+    v.sort_unstable();
+    let n = v.len();
+    let rank = |p: usize| -> u64 { v[(n * p).div_ceil(100).max(1) - 1] };
+    Percentiles { count: n as u64, p50: Some(rank(50)), p95: Some(rank(95)), max: Some(v[n - 1]) }
+}
+
+pub const MISCONFIG_SE: &str = "MISCONFIGURATION:SERVICE_ENVIRONMENT_MAX_RESOURCE";
+pub const MISCONFIG_QUOTA: &str =
+    "MISCONFIGURATION:QUOTA_MANAGEMENT_LIMIT_EXCEEDED - Job requirements exceed quota share capacity limits.";
+pub const MISCONFIG_BORROW_LIMIT: &str = "MISCONFIGURATION:QUOTA_MANAGEMENT_LIMIT_EXCEEDED - Job requirements exceed quota share capacity limits and borrow limits.";
+pub const MISCONFIG_POOL: &str = "MISCONFIGURATION:QUOTA_MANAGEMENT_LIMIT_EXCEEDED - Job requires borrowing that exceeds all configured borrowable capacity.";
+pub const WAIT_QUOTA: &str = "CAPACITY: waiting for quota";
+pub const WAIT_POOL: &str = "CAPACITY: waiting for lendable capacity";
+pub const WAIT_FREE: &str = "CAPACITY: waiting for service environment capacity";
+pub const WAIT_PREEMPTION: &str = "CAPACITY: waiting for preemption to complete";
+pub const TIMEOUT_REASON: &str = "Job attempt duration exceeded timeout";
+pub const REJECTED_REASON: &str = "Quota share is DISABLED: submission rejected";

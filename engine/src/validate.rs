@@ -1,0 +1,723 @@
+//! Validation: `Scenario` -> [`ValidScenario`], or every problem at once.
+//!
+//! Each [`Problem`] names the offending field by its path in the scenario JSON
+//! (`quotaShares[2].resourceSharingConfiguration.borrowLimit`), has a severity and a message a
+//! person understands. Errors stop a run; warnings (R3 oversubscription, R13 capacity owned by
+//! no share, ...) do not. Validation never panics, whatever the input.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::model::*;
+
+/// The largest time or count a scenario may hold: JavaScript numbers carry it exactly.
+pub const MAX_SAFE: i64 = (1i64 << 53) - 1;
+/// AWS: at most 20 quota shares per job queue.
+pub const MAX_SHARES: usize = 20;
+/// AWS: 1 to 5 capacity limits per quota share.
+pub const MAX_SHARE_LIMITS: usize = 5;
+/// AWS: scheduling priorities 0 to 9999.
+pub const MAX_PRIORITY: i64 = 9999;
+/// AWS: names up to 128 characters.
+pub const MAX_NAME: usize = 128;
+/// A `CheckpointConfig` without `checkpointIntervalSeconds` checkpoints this often.
+pub const DEFAULT_PAYLOAD_CHECKPOINT: u64 = 600;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// One thing wrong (or worth knowing) about a scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Problem {
+    /// Path of the field in the scenario JSON, e.g. `jobs[3].instanceCount`; empty for the root.
+    pub path: String,
+    pub severity: Severity,
+    pub message: String,
+}
+
+impl Problem {
+    pub fn error(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Problem { path: path.into(), severity: Severity::Error, message: message.into() }
+    }
+    pub fn warning(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Problem { path: path.into(), severity: Severity::Warning, message: message.into() }
+    }
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sev = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        if self.path.is_empty() {
+            write!(f, "{sev}: {}", self.message)
+        } else {
+            write!(f, "{sev}: {}: {}", self.path, self.message)
+        }
+    }
+}
+
+/// Dense index of an instance type.
+pub type TypeId = u32;
+/// Dense index of a quota share (its position in the input).
+pub type ShareId = u32;
+/// Dense index of a job (its position in the input).
+pub type JobId = u32;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeCfg {
+    pub name: String,
+    pub gpus: u64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShareCfg {
+    pub name: String,
+    /// Own quota per instance type (indexed by `TypeId`; 0 where the share has no limit).
+    pub quota: Vec<u64>,
+    pub strategy: Strategy,
+    /// -1 = unlimited.
+    pub borrow_limit: i64,
+    pub in_share_preemption: bool,
+    pub enabled: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobCfg {
+    pub name: String,
+    pub share: ShareId,
+    pub priority: u32,
+    pub ty: TypeId,
+    pub count: u64,
+    pub submit_at: u64,
+    pub duration: u64,
+    pub checkpoint_interval: Option<u64>,
+    pub timeout: Option<u64>,
+    pub retries: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShareUpdateCfg {
+    pub share: ShareId,
+    pub quota: Option<Vec<u64>>,
+    pub sharing: Option<(Strategy, i64)>,
+    pub in_share_preemption: Option<bool>,
+    pub enabled: Option<bool>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ActionCfg {
+    UpdatePriority {
+        job: JobId,
+        priority: u32,
+    },
+    Terminate {
+        job: JobId,
+        reason: String,
+    },
+    UpdateShare(ShareUpdateCfg),
+    /// New service environment limit per type (`None`: no limit, the type cannot run).
+    UpdateCapacity {
+        limits: Vec<Option<u64>>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SettingsCfg {
+    pub grace: u64,
+    pub scheduled: u64,
+    pub starting: u64,
+    pub backfill: bool,
+    pub victim_order: VictimOrder,
+    pub checkpoint_on_stop: bool,
+    pub checkpoint_save: u64,
+    pub horizon: Option<u64>,
+}
+
+/// A scenario that passed validation, with every name resolved to a dense id.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValidScenario {
+    pub name: Option<String>,
+    pub settings: SettingsCfg,
+    pub types: Vec<TypeCfg>,
+    /// Service environment limit per type; `None` where it has none (R1: such jobs never run).
+    pub capacity: Vec<Option<u64>>,
+    pub shares: Vec<ShareCfg>,
+    pub jobs: Vec<JobCfg>,
+    /// Sorted by time, stably (file order within an instant).
+    pub actions: Vec<(u64, ActionCfg)>,
+    /// Warnings found while validating.
+    pub warnings: Vec<Problem>,
+}
+
+fn valid_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars().count() <= MAX_NAME
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+const NAME_RULE: &str = "must be 1 to 128 characters of letters, digits, '-' and '_'";
+
+struct Checker {
+    problems: Vec<Problem>,
+    types: Vec<TypeCfg>,
+    type_ids: BTreeMap<String, TypeId>,
+}
+
+impl Checker {
+    fn err(&mut self, path: impl Into<String>, msg: impl Into<String>) {
+        self.problems.push(Problem::error(path, msg));
+    }
+    fn warn(&mut self, path: impl Into<String>, msg: impl Into<String>) {
+        self.problems.push(Problem::warning(path, msg));
+    }
+
+    fn type_id(&mut self, name: &str) -> TypeId {
+        if let Some(&id) = self.type_ids.get(name) {
+            return id;
+        }
+        let id = self.types.len() as TypeId;
+        self.types
+            .push(TypeCfg { name: name.to_string(), gpus: catalogue_gpus(name).unwrap_or(0).max(0) as u64 });
+        self.type_ids.insert(name.to_string(), id);
+        id
+    }
+
+    /// A whole number in `min..=MAX_SAFE`.
+    fn number(&mut self, path: &str, v: i64, min: i64, what: &str) -> u64 {
+        if v < min {
+            self.err(path, format!("{what} must be at least {min}, not {v}"));
+            0
+        } else if v > MAX_SAFE {
+            self.err(path, format!("{what} must be at most 2^53 - 1 ({MAX_SAFE}), not {v}"));
+            0
+        } else {
+            v as u64
+        }
+    }
+
+    fn instance_type_name(&mut self, path: &str, name: &str) -> bool {
+        if name.is_empty()
+            || name.len() > MAX_NAME
+            || name.chars().any(|c| c.is_whitespace() || c.is_control())
+        {
+            self.err(
+                path,
+                "an instance type must be a non-empty name without spaces, at most 128 characters",
+            );
+            false
+        } else {
+            true
+        }
+    }
+
+    /// Capacity limits as a per-type vector; `min` is the smallest allowed `maxCapacity`.
+    fn limits(&mut self, path: &str, limits: &[CapacityLimit], min: i64) -> Vec<(TypeId, u64)> {
+        let mut out: Vec<(TypeId, u64)> = Vec::new();
+        for (i, l) in limits.iter().enumerate() {
+            let p = format!("{path}[{i}]");
+            if !self.instance_type_name(&format!("{p}.capacityUnit"), &l.capacity_unit) {
+                continue;
+            }
+            let n = self.number(&format!("{p}.maxCapacity"), l.max_capacity, min, "maxCapacity");
+            let t = self.type_id(&l.capacity_unit);
+            if out.iter().any(|(u, _)| *u == t) {
+                self.err(
+                    format!("{p}.capacityUnit"),
+                    format!("instance type {} is listed twice; give each type one limit", l.capacity_unit),
+                );
+                continue;
+            }
+            out.push((t, n));
+        }
+        out
+    }
+
+    fn share_limits(&mut self, path: &str, limits: &[CapacityLimit]) -> Vec<(TypeId, u64)> {
+        if limits.is_empty() {
+            self.err(path, "a quota share needs 1 to 5 capacity limits, and has none");
+        } else if limits.len() > MAX_SHARE_LIMITS {
+            self.err(path, format!("a quota share takes at most 5 capacity limits, not {}", limits.len()));
+        }
+        self.limits(path, limits, 1)
+    }
+
+    fn sharing(&mut self, path: &str, r: &ResourceSharing) -> (Strategy, i64) {
+        let bl = match r.borrow_limit {
+            None => -1,
+            Some(b) => {
+                if r.strategy != Strategy::LendAndBorrow {
+                    self.err(
+                        format!("{path}.borrowLimit"),
+                        format!(
+                            "borrowLimit applies only to the LEND_AND_BORROW strategy; this share is {}",
+                            r.strategy.as_str()
+                        ),
+                    );
+                    -1
+                } else if b < -1 {
+                    self.err(
+                        format!("{path}.borrowLimit"),
+                        format!("borrowLimit must be -1 (unlimited) or a percentage >= 0, not {b}"),
+                    );
+                    -1
+                } else if b > MAX_SAFE {
+                    self.err(format!("{path}.borrowLimit"), format!("borrowLimit is too large: {b}"));
+                    -1
+                } else {
+                    b
+                }
+            }
+        };
+        (r.strategy, bl)
+    }
+
+    fn priority(&mut self, path: &str, p: i64) -> u32 {
+        if !(0..=MAX_PRIORITY).contains(&p) {
+            self.err(path, format!("schedulingPriority must be between 0 and 9999, not {p}"));
+            0
+        } else {
+            p as u32
+        }
+    }
+}
+
+fn per_type(types: usize, limits: &[(TypeId, u64)]) -> Vec<u64> {
+    let mut v = alloc::vec![0u64; types];
+    for &(t, n) in limits {
+        v[t as usize] = n;
+    }
+    v
+}
+
+fn per_type_opt(types: usize, limits: &[(TypeId, u64)]) -> Vec<Option<u64>> {
+    let mut v = alloc::vec![None; types];
+    for &(t, n) in limits {
+        v[t as usize] = Some(n);
+    }
+    v
+}
+
+/// Checks a scenario against the format spec and the AWS limits (semantics section 8).
+///
+/// Returns the checked scenario (with its warnings) or every problem found, errors and
+/// warnings, in the order of the fields in the file.
+pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
+    let mut c = Checker { problems: Vec::new(), types: Vec::new(), type_ids: BTreeMap::new() };
+
+    if s.format_version != 1 {
+        c.err("formatVersion", format!("formatVersion must be 1, not {}", s.format_version));
+    }
+
+    // Settings.
+    let st = &s.settings;
+    let settings = SettingsCfg {
+        grace: c.number(
+            "settings.preemptionGraceSeconds",
+            st.preemption_grace_seconds,
+            0,
+            "preemptionGraceSeconds",
+        ),
+        scheduled: c.number("settings.scheduledSeconds", st.scheduled_seconds, 0, "scheduledSeconds"),
+        starting: c.number("settings.startingSeconds", st.starting_seconds, 0, "startingSeconds"),
+        backfill: st.backfill,
+        victim_order: st.victim_order,
+        checkpoint_on_stop: st.checkpoint_on_stop,
+        checkpoint_save: c.number(
+            "settings.checkpointSaveSeconds",
+            st.checkpoint_save_seconds,
+            0,
+            "checkpointSaveSeconds",
+        ),
+        horizon: st.horizon_seconds.map(|h| c.number("settings.horizonSeconds", h, 0, "horizonSeconds")),
+    };
+
+    if let Some(sp) = &s.scheduling_policy {
+        if let Some(qp) = &sp.quota_share_policy {
+            if let Some(strat) = &qp.idle_resource_assignment_strategy {
+                if strat != "FIFO" {
+                    c.err(
+                        "schedulingPolicy.quotaSharePolicy.idleResourceAssignmentStrategy",
+                        format!("FIFO is the only idle resource assignment strategy, not {strat}"),
+                    );
+                }
+            }
+        }
+    }
+
+    // Instance types (GPU counts): declared first so their ids follow the file.
+    let mut declared: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, it) in s.instance_types.iter().enumerate() {
+        let p = format!("instanceTypes[{i}]");
+        if !c.instance_type_name(&format!("{p}.name"), &it.name) {
+            continue;
+        }
+        if let Some(first) = declared.get(&it.name) {
+            c.err(
+                format!("{p}.name"),
+                format!("instance type {} is already listed at instanceTypes[{first}]", it.name),
+            );
+            continue;
+        }
+        declared.insert(it.name.clone(), i);
+        let g = c.number(&format!("{p}.gpus"), it.gpus, 0, "gpus");
+        let t = c.type_id(&it.name);
+        c.types[t as usize].gpus = g;
+    }
+
+    // Service environment.
+    let se = c.limits("serviceEnvironment.capacityLimits", &s.service_environment.capacity_limits, 0);
+    if s.service_environment.capacity_limits.is_empty() {
+        c.warn(
+            "serviceEnvironment.capacityLimits",
+            "the service environment has no capacity: no job can run",
+        );
+    }
+
+    // Quota shares.
+    if s.quota_shares.is_empty() {
+        c.err("quotaShares", "a scenario needs at least one quota share");
+    } else if s.quota_shares.len() > MAX_SHARES {
+        c.err("quotaShares", format!("at most 20 quota shares are allowed, not {}", s.quota_shares.len()));
+    }
+    let mut share_ids: BTreeMap<String, ShareId> = BTreeMap::new();
+    let mut shares_raw: Vec<(String, Vec<(TypeId, u64)>, Strategy, i64, bool, bool)> = Vec::new();
+    for (i, q) in s.quota_shares.iter().enumerate() {
+        let p = format!("quotaShares[{i}]");
+        if !valid_name(&q.quota_share_name) {
+            c.err(format!("{p}.quotaShareName"), format!("quotaShareName {NAME_RULE}"));
+        } else if let Some(first) = share_ids.get(&q.quota_share_name) {
+            c.err(
+                format!("{p}.quotaShareName"),
+                format!("quota share {} is already defined at quotaShares[{first}]", q.quota_share_name),
+            );
+        }
+        share_ids.entry(q.quota_share_name.clone()).or_insert(i as ShareId);
+        let limits = c.share_limits(&format!("{p}.capacityLimits"), &q.capacity_limits);
+        let (strategy, bl) =
+            c.sharing(&format!("{p}.resourceSharingConfiguration"), &q.resource_sharing_configuration);
+        shares_raw.push((
+            q.quota_share_name.clone(),
+            limits,
+            strategy,
+            bl,
+            q.preemption_configuration.in_share_preemption == Toggle::Enabled,
+            q.state == ShareState::Enabled,
+        ));
+    }
+
+    // Jobs.
+    let mut job_ids: BTreeMap<&str, JobId> = BTreeMap::new();
+    let mut jobs_raw: Vec<(
+        usize,
+        String,
+        Option<ShareId>,
+        u32,
+        Option<TypeId>,
+        u64,
+        u64,
+        u64,
+        Option<u64>,
+        Option<u64>,
+        Option<u64>,
+    )> = Vec::with_capacity(s.jobs.len());
+    for (i, j) in s.jobs.iter().enumerate() {
+        let p = format!("jobs[{i}]");
+        if !valid_name(&j.job_name) {
+            c.err(format!("{p}.jobName"), format!("jobName {NAME_RULE}"));
+        } else if let Some(first) = job_ids.get(j.job_name.as_str()) {
+            c.err(format!("{p}.jobName"), format!("job {} is already defined at jobs[{first}]", j.job_name));
+        }
+        job_ids.entry(j.job_name.as_str()).or_insert(i as JobId);
+        let share = match share_ids.get(&j.quota_share_name) {
+            Some(&id) => Some(id),
+            None => {
+                if j.quota_share_name.is_empty() {
+                    c.err(format!("{p}.quotaShareName"), "a job needs a quotaShareName");
+                } else {
+                    c.err(
+                        format!("{p}.quotaShareName"),
+                        format!("no quota share is named {}", j.quota_share_name),
+                    );
+                }
+                None
+            }
+        };
+        let prio = c.priority(&format!("{p}.schedulingPriority"), j.scheduling_priority);
+        let payload = j.service_request_payload.as_ref();
+        let pp = format!("{p}.serviceRequestPayload");
+        // Instance type: direct, or from the payload; both must agree.
+        let ty_name: Option<(String, String)> = match (
+            &j.instance_type,
+            payload.and_then(|x| x.instance_type.as_ref()),
+        ) {
+            (Some(a), Some(b)) if a != b => {
+                c.err(
+                    format!("{p}.instanceType"),
+                    format!("instanceType {a} disagrees with serviceRequestPayload.ResourceConfig.InstanceType {b}"),
+                );
+                None
+            }
+            (Some(a), _) => Some((a.clone(), format!("{p}.instanceType"))),
+            (None, Some(b)) => Some((b.clone(), format!("{pp}.ResourceConfig.InstanceType"))),
+            (None, None) => {
+                c.err(
+                    format!("{p}.instanceType"),
+                    "a job needs an instanceType (or serviceRequestPayload.ResourceConfig.InstanceType)",
+                );
+                None
+            }
+        };
+        let ty = match ty_name {
+            Some((name, path)) => {
+                if c.instance_type_name(&path, &name) {
+                    Some(c.type_id(&name))
+                } else {
+                    None
+                }
+            }
+            None => None,
+        };
+        let count = match (j.instance_count, payload.and_then(|x| x.instance_count)) {
+            (Some(a), Some(b)) if a != b => {
+                c.err(
+                    format!("{p}.instanceCount"),
+                    format!("instanceCount {a} disagrees with serviceRequestPayload.ResourceConfig.InstanceCount {b}"),
+                );
+                1
+            }
+            (Some(a), _) => c.number(&format!("{p}.instanceCount"), a, 1, "instanceCount"),
+            (None, Some(b)) => c.number(&format!("{pp}.ResourceConfig.InstanceCount"), b, 1, "InstanceCount"),
+            (None, None) => 1,
+        };
+        let submit = c.number(&format!("{p}.submitAt"), j.submit_at, 0, "submitAt");
+        let duration = c.number(&format!("{p}.durationSeconds"), j.duration_seconds, 0, "durationSeconds");
+        let ckpt = match j.checkpoint_interval_seconds {
+            Some(v) => {
+                Some(c.number(&format!("{p}.checkpointIntervalSeconds"), v, 1, "checkpointIntervalSeconds"))
+            }
+            None if payload.is_some_and(|x| x.has_checkpoint_config) => Some(DEFAULT_PAYLOAD_CHECKPOINT),
+            None => None,
+        };
+        let timeout = match (j.timeout_seconds, payload.and_then(|x| x.max_runtime_in_seconds)) {
+            (Some(a), Some(b)) if a != b => {
+                c.err(
+                    format!("{p}.timeoutSeconds"),
+                    format!("timeoutSeconds {a} disagrees with serviceRequestPayload.StoppingCondition.MaxRuntimeInSeconds {b}"),
+                );
+                None
+            }
+            (Some(a), _) => Some(c.number(&format!("{p}.timeoutSeconds"), a, 1, "timeoutSeconds")),
+            (None, Some(b)) => Some(c.number(
+                &format!("{pp}.StoppingCondition.MaxRuntimeInSeconds"),
+                b,
+                1,
+                "MaxRuntimeInSeconds",
+            )),
+            (None, None) => None,
+        };
+        let retries =
+            j.preemption_configuration.as_ref().and_then(|x| x.preemption_retries_before_termination).map(
+                |r| {
+                    c.number(
+                        &format!("{p}.preemptionConfiguration.preemptionRetriesBeforeTermination"),
+                        r,
+                        0,
+                        "preemptionRetriesBeforeTermination",
+                    )
+                },
+            );
+        jobs_raw.push((
+            i,
+            j.job_name.clone(),
+            share,
+            prio,
+            ty,
+            count,
+            submit,
+            duration,
+            ckpt,
+            timeout,
+            retries,
+        ));
+    }
+
+    // Actions.
+    let mut actions_raw: Vec<(u64, usize, ActionRawCfg)> = Vec::new();
+    for (i, a) in s.actions.iter().enumerate() {
+        let p = format!("actions[{i}]");
+        let at = c.number(&format!("{p}.at"), a.at, 0, "at");
+        let resolved = match &a.kind {
+            ActionKind::UpdateServiceJob { job_name, scheduling_priority } => {
+                let pr =
+                    c.priority(&format!("{p}.updateServiceJob.schedulingPriority"), *scheduling_priority);
+                match job_ids.get(job_name.as_str()) {
+                    Some(&j) => Some(ActionRawCfg::Priority(j, pr)),
+                    None => {
+                        c.err(format!("{p}.updateServiceJob.jobName"), format!("no job is named {job_name}"));
+                        None
+                    }
+                }
+            }
+            ActionKind::TerminateServiceJob { job_name, reason } => match job_ids.get(job_name.as_str()) {
+                Some(&j) => Some(ActionRawCfg::Terminate(j, reason.clone())),
+                None => {
+                    c.err(format!("{p}.terminateServiceJob.jobName"), format!("no job is named {job_name}"));
+                    None
+                }
+            },
+            ActionKind::UpdateQuotaShare(u) => {
+                let pq = format!("{p}.updateQuotaShare");
+                let share = share_ids.get(&u.quota_share_name).copied();
+                if share.is_none() {
+                    c.err(
+                        format!("{pq}.quotaShareName"),
+                        format!("no quota share is named {}", u.quota_share_name),
+                    );
+                }
+                let limits =
+                    u.capacity_limits.as_ref().map(|l| c.share_limits(&format!("{pq}.capacityLimits"), l));
+                let sharing = u
+                    .resource_sharing_configuration
+                    .as_ref()
+                    .map(|r| c.sharing(&format!("{pq}.resourceSharingConfiguration"), r));
+                share.map(|sh| {
+                    ActionRawCfg::Share(
+                        sh,
+                        limits,
+                        sharing,
+                        u.preemption_configuration.as_ref().map(|x| x.in_share_preemption == Toggle::Enabled),
+                        u.state.map(|x| x == ShareState::Enabled),
+                    )
+                })
+            }
+            ActionKind::UpdateServiceEnvironment { capacity_limits } => {
+                let l = c.limits(&format!("{p}.updateServiceEnvironment.capacityLimits"), capacity_limits, 0);
+                Some(ActionRawCfg::Capacity(l))
+            }
+        };
+        if let Some(r) = resolved {
+            actions_raw.push((at, i, r));
+        }
+    }
+
+    // Every type is known now: build the dense per-type tables.
+    let nt = c.types.len();
+    let capacity = per_type_opt(nt, &se);
+    let shares: Vec<ShareCfg> = shares_raw
+        .into_iter()
+        .map(|(name, limits, strategy, borrow_limit, isp, enabled)| ShareCfg {
+            name,
+            quota: per_type(nt, &limits),
+            strategy,
+            borrow_limit,
+            in_share_preemption: isp,
+            enabled,
+        })
+        .collect();
+
+    // R3 and R13 warnings, per type of the service environment.
+    for (i, l) in se.iter().enumerate() {
+        let (t, cap) = *l;
+        let total: u64 = shares.iter().map(|s| s.quota[t as usize]).sum();
+        let name = &c.types[t as usize].name;
+        let path = format!("serviceEnvironment.capacityLimits[{i}].maxCapacity");
+        if total > cap {
+            let msg = format!(
+                "quota shares' limits for {name} add up to {total}, more than the service environment's {cap}: \
+                 quotas are oversubscribed (R3), so a share may wait for capacity its quota promises"
+            );
+            c.warn(path, msg);
+        } else if total < cap {
+            let msg = format!(
+                "{} of the {cap} {name} instances belong to no quota share and are never used (R13)",
+                cap - total
+            );
+            c.warn(path, msg);
+        }
+    }
+    for (i, sh) in shares.iter().enumerate() {
+        for (t, &q) in sh.quota.iter().enumerate() {
+            if q > 0 && capacity[t].is_none() {
+                let msg = format!(
+                    "the service environment has no limit for {}: this quota can never be used",
+                    c.types[t].name
+                );
+                c.warn(format!("quotaShares[{i}].capacityLimits"), msg);
+            }
+        }
+    }
+
+    if c.problems.iter().any(|p| p.is_error()) {
+        return Err(c.problems);
+    }
+
+    let jobs: Vec<JobCfg> = jobs_raw
+        .into_iter()
+        .map(|(_, name, share, priority, ty, count, submit_at, duration, ckpt, timeout, retries)| JobCfg {
+            name,
+            share: share.unwrap_or(0),
+            priority,
+            ty: ty.unwrap_or(0),
+            count,
+            submit_at,
+            duration,
+            checkpoint_interval: ckpt,
+            timeout,
+            retries,
+        })
+        .collect();
+
+    actions_raw.sort_by_key(|(at, i, _)| (*at, *i));
+    let actions = actions_raw
+        .into_iter()
+        .map(|(at, _, a)| {
+            let cfg = match a {
+                ActionRawCfg::Priority(job, priority) => ActionCfg::UpdatePriority { job, priority },
+                ActionRawCfg::Terminate(job, reason) => ActionCfg::Terminate { job, reason },
+                ActionRawCfg::Share(share, limits, sharing, isp, enabled) => {
+                    ActionCfg::UpdateShare(ShareUpdateCfg {
+                        share,
+                        quota: limits.map(|l| per_type(nt, &l)),
+                        sharing,
+                        in_share_preemption: isp,
+                        enabled,
+                    })
+                }
+                ActionRawCfg::Capacity(l) => ActionCfg::UpdateCapacity { limits: per_type_opt(nt, &l) },
+            };
+            (at, cfg)
+        })
+        .collect();
+
+    Ok(ValidScenario {
+        name: s.name.clone(),
+        settings,
+        types: c.types,
+        capacity,
+        shares,
+        jobs,
+        actions,
+        warnings: c.problems,
+    })
+}
+
+enum ActionRawCfg {
+    Priority(JobId, u32),
+    Terminate(JobId, String),
+    Share(ShareId, Option<Vec<(TypeId, u64)>>, Option<(Strategy, i64)>, Option<bool>, Option<bool>),
+    Capacity(Vec<(TypeId, u64)>),
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Quotasim developer entry point.
+#   ./quotasim.sh serve   build the playground and serve it on http://127.0.0.1:8080
+#   ./quotasim.sh test    run every check, in order, stopping at the first failure
+#   ./quotasim.sh setup   install the tools both need (idempotent; serve and test call it)
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT="$(pwd)"
+export PATH="$HOME/.cargo/bin:$PATH"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+
+TRUNK_VERSION=0.21.14
+WASM_PACK_VERSION=0.15.1
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+die() { printf 'quotasim.sh: %s\n' "$*" >&2; exit 1; }
+
+# try NAME COMMAND...: run an install command; on failure stop, naming the tool and the command.
+try() {
+  local name="$1"; shift
+  say "installing $name: $*"
+  "$@" || die "could not install $name; the command that failed was: $*"
+}
+
+wasm_bindgen_version() {
+  # The exact wasm-bindgen version Cargo.lock resolved; the CLI must match it.
+  awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock
+}
+
+setup() {
+  command -v cargo >/dev/null || die "cargo not found: install the Rust toolchain with rustup first"
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    try "the wasm32-unknown-unknown target" rustup target add wasm32-unknown-unknown
+  fi
+  local wbg; wbg="$(wasm_bindgen_version)"
+  [ -n "$wbg" ] || die "Cargo.lock names no wasm-bindgen version"
+  if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$wbg" ]; then
+    try "wasm-bindgen-cli $wbg" cargo install wasm-bindgen-cli --version "$wbg" --force
+  fi
+  if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
+    try "trunk $TRUNK_VERSION" cargo install trunk --version "$TRUNK_VERSION" --locked --force
+  fi
+  if [ "$(wasm-pack --version 2>/dev/null | awk '{print $2}')" != "$WASM_PACK_VERSION" ]; then
+    try "wasm-pack $WASM_PACK_VERSION" cargo install wasm-pack --version "$WASM_PACK_VERSION" --locked --force
+  fi
+  if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    local sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+    try "apt package lists" $sudo apt-get update
+    try "chromium and chromium-driver" $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
+  fi
+  if ! command -v node >/dev/null; then
+    local sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+    try "apt package lists" $sudo apt-get update
+    try "nodejs" $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y nodejs
+  fi
+}
+
+case "${1:-}" in
+  setup) setup ;;
+  *) echo "usage: $0 serve|test|setup" >&2; exit 2 ;;
+esac
