@@ -55,7 +55,43 @@ setup() {
   fi
 }
 
+step() { say "$*"; "$@"; }
+
+serve() {
+  setup
+  say "building and serving the playground on http://127.0.0.1:8080 (Ctrl-C stops)"
+  exec trunk serve --release --address 127.0.0.1 --port 8080
+}
+
+run_tests() {
+  local t0=$SECONDS
+  setup
+  export CHROMEDRIVER=/usr/bin/chromedriver
+  export WASM_BINDGEN_TEST_TIMEOUT=180
+  step cargo fmt --all --check
+  step cargo clippy --workspace --all-targets -- -D warnings
+  step cargo test --workspace
+  # The engine's no_std check: it builds for wasm32 without its std feature.
+  step cargo build -p quotasim --no-default-features --target wasm32-unknown-unknown
+  step cargo build -p quotasim --no-default-features --features serde --target wasm32-unknown-unknown
+  # wasm-bindgen-test suites in headless Chromium (and Node for the bindings).
+  step cargo test -p quotasim-wasm --target wasm32-unknown-unknown
+  step cargo test -p quotasim-playground --target wasm32-unknown-unknown
+  # The npm package, then a consumer test that imports it as a user would.
+  step cargo build --release -p quotasim-cli
+  step wasm-pack build web --release --target bundler --out-dir pkg --out-name quotasim
+  step wasm-pack build web --release --target nodejs --out-dir pkg-node --out-name quotasim
+  QUOTASIM_BIN="$CARGO_TARGET_DIR/release/quotasim" step node --test web/js-tests/
+  # The playground, built for release, then checked end to end in headless Chromium.
+  step trunk build --release
+  (cd e2e && step npm ci --no-audit --no-fund)
+  step node --test e2e/
+  say "all checks passed in $((SECONDS - t0)) s"
+}
+
 case "${1:-}" in
   setup) setup ;;
+  serve) serve ;;
+  test) run_tests ;;
   *) echo "usage: $0 serve|test|setup" >&2; exit 2 ;;
 esac
