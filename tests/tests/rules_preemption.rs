@@ -1,0 +1,670 @@
+//! R18-R22: reclaim, victim choice, in-share preemption, grace periods and earmarks, and
+//! shares over quota after an update.
+
+use quotasim::model::Strategy;
+use quotasim::result::{EventType, Status};
+use quotasim_tests::*;
+
+use Status::*;
+
+/// Two instances; `A` (LEND_AND_BORROW, quota 1) runs `a_hi` on its quota and `v` borrowed
+/// from `B` (LEND, quota 1); `B`'s job `b` arrives at 100 and reclaims (grace 120).
+fn reclaim_setup() -> Sc {
+    Sc::new()
+        .capacity(G5, 2)
+        .share(lab("A", G5, 1))
+        .share(lend("B", G5, 1))
+        .job(job("a_hi", "A").prio(1).dur(100_000))
+        .job(job("v", "A").dur(100_000))
+        .job(job("b", "B").at(100).dur(1000))
+}
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
+}
+
+// ----- R18 --------------------------------------------------------------------------------
+
+#[test]
+fn r18_lending_share_reclaims_borrowed_capacity() {
+    let h = reclaim_setup().run_until(300);
+    assert_eq!(h.victims(), vec!["v"]);
+    let e = &h.preemption_events("v", EventType::PreemptionStarted)[0];
+    assert_eq!(e.at, 100);
+    assert_eq!(e.reason.as_deref(), Some(CROSS_SHARE));
+    assert_eq!(e.preempted_by, Some(Some("b".to_string())));
+    assert_eq!(h.first_started("b"), Some(220));
+    assert_eq!(h.status("a_hi"), Some(Running), "the job within A's quota is not touched");
+}
+
+#[test]
+fn r18_job_that_needs_borrowing_never_triggers_reclaim() {
+    let h = Sc::new()
+        .capacity(G5, 3)
+        .share(lend("L", G5, 1))
+        .share(lab("B1", G5, 1))
+        .share(lab("B2", G5, 1))
+        .job(job("b1a", "B1").dur(10_000))
+        .job(job("b1b", "B1").dur(10_000))
+        .job(job("b2a", "B2").dur(10_000))
+        .job(job("b2b", "B2").at(10).prio(9).dur(10))
+        .run_until(500);
+    assert!(h.victims().is_empty());
+    assert_eq!(h.reason("b2b"), Some(WAIT_POOL.to_string()));
+}
+
+#[test]
+fn r18_job_beyond_its_own_quota_never_triggers_reclaim() {
+    let h = Sc::new()
+        .capacity(G5, 3)
+        .share(lend("L", G5, 2))
+        .share(lab("B", G5, 1))
+        .job(job("b0", "B").dur(10_000))
+        .job(job("b1", "B").dur(10_000))
+        .job(job("l0", "L").at(10).dur(10_000))
+        .job(job("l1", "L").at(20).count(2).dur(10))
+        .run_until(500);
+    assert_eq!(h.first_started("l0"), Some(10));
+    assert!(h.victims().is_empty());
+    assert_eq!(h.reason("l1"), Some(WAIT_QUOTA.to_string()));
+}
+
+#[test]
+fn r18_job_short_of_free_reclaims_from_any_over_quota_share() {
+    // Oversubscribed: R (RESERVE) is within its quota but the service environment is full.
+    let h = Sc::new()
+        .capacity(G5, 2)
+        .share(lab("A", G5, 1))
+        .share(lend("L", G5, 1))
+        .share(reserve("R", G5, 1))
+        .job(job("a1", "A").prio(1).dur(10_000))
+        .job(job("a2", "A").dur(10_000))
+        .job(job("r", "R").at(100).dur(10))
+        .run_until(300);
+    assert_eq!(h.victims(), vec!["a2"]);
+    assert_eq!(
+        h.preemption_events("a2", EventType::PreemptionStarted)[0].reason.as_deref(),
+        Some(CROSS_SHARE)
+    );
+    assert_eq!(h.first_started("r"), Some(220));
+}
+
+#[test]
+fn r18_reserve_share_within_quota_is_never_a_victim() {
+    let h = Sc::new()
+        .capacity(G5, 1)
+        .share(reserve("A", G5, 1))
+        .share(reserve("B", G5, 1))
+        .job(job("a", "A").dur(1000))
+        .job(job("b", "B").at(10).dur(10))
+        .run();
+    assert!(h.victims().is_empty());
+    assert_eq!(h.first_started("b"), Some(1000));
+}
+
+#[test]
+fn r18_nobody_preempted_when_all_candidates_are_not_enough() {
+    // r needs 3 with 1 free: short 2, but B is over its quota by 1 only.
+    let sc = Sc::new()
+        .capacity(G5, 3)
+        .share(reserve("R", G5, 3))
+        .share(lab("B", G5, 1))
+        .share(lend("L", G5, 1))
+        .job(job("b1", "B").dur(1000))
+        .job(job("b2", "B").dur(1000))
+        .job(job("r", "R").count(3).at(100).dur(10));
+    let h = sc.run_until(500);
+    assert!(h.victims().is_empty());
+    assert_eq!(h.reason("r"), Some(WAIT_FREE.to_string()));
+    let h = sc.run();
+    assert_eq!(h.first_started("r"), Some(1000));
+}
+
+// ----- R19 --------------------------------------------------------------------------------
+
+/// L lends 2; B1 and B2 each run a job on their own quota (priority 9) and borrow one more.
+fn two_borrowers(b1x: JobB, b2x: JobB) -> Sc {
+    Sc::new()
+        .capacity(G5, 4)
+        .share(lend("L", G5, 2))
+        .share(lab("B1", G5, 1))
+        .share(lab("B2", G5, 1))
+        .job(job("b1own", "B1").prio(9).dur(100_000))
+        .job(job("b2own", "B2").prio(9).dur(100_000))
+        .job(b1x)
+        .job(b2x)
+        .job(job("l1", "L").at(100).dur(100))
+}
+
+#[test]
+fn r19_prefers_lowest_priority_then_most_recent_start() {
+    // Lowest priority wins over the most recent start.
+    let h =
+        two_borrowers(job("b1x", "B1").prio(5).at(10).dur(100_000), job("b2x", "B2").prio(3).dur(100_000))
+            .run_until(200);
+    assert_eq!(h.victims(), vec!["b2x"]);
+    // Same priority: the one dispatched most recently (b1x at 10).
+    let h =
+        two_borrowers(job("b1x", "B1").prio(3).at(10).dur(100_000), job("b2x", "B2").prio(3).dur(100_000))
+            .run_until(200);
+    assert_eq!(h.first_started("b1x"), Some(10));
+    assert_eq!(h.victims(), vec!["b1x"]);
+}
+
+#[test]
+fn r19_least_lost_work_victim_order() {
+    // b2x checkpoints every 40 s: at 100 it has 20 s at risk; b1x (no checkpoint) has 90.
+    let sc = two_borrowers(
+        job("b1x", "B1").prio(3).at(10).dur(100_000),
+        job("b2x", "B2").prio(3).ckpt(40).dur(100_000),
+    );
+    assert_eq!(sc.run_until(200).victims(), vec!["b1x"], "aws order: most recent start");
+    assert_eq!(sc.least_lost_work().run_until(200).victims(), vec!["b2x"]);
+}
+
+/// L lends 6; B1, B2, B3 run their own job and borrow 2, 1 and 3 instances, all at 0.
+fn cover_setup(need: i64) -> Sc {
+    Sc::new()
+        .capacity(G5, 9)
+        .share(lend("L", G5, 6))
+        .share(lab("B1", G5, 1))
+        .share(lab("B2", G5, 1))
+        .share(lab("B3", G5, 1))
+        .job(job("b1own", "B1").prio(9).dur(100_000))
+        .job(job("b2own", "B2").prio(9).dur(100_000))
+        .job(job("b3own", "B3").prio(9).dur(100_000))
+        .job(job("bx2", "B1").count(2).dur(100_000))
+        .job(job("by1", "B2").dur(100_000))
+        .job(job("bz3", "B3").count(3).dur(100_000))
+        .job(job("l", "L").count(need).at(100).dur(100))
+}
+
+#[test]
+fn r19_prefers_the_candidate_covering_the_shortfall_with_least_excess() {
+    let h = cover_setup(2).run_until(300);
+    assert_eq!(h.totals(G5).pool_available, 0);
+    assert_eq!(h.victims(), vec!["bx2"]);
+    assert_eq!(h.first_started("l"), Some(220));
+}
+
+#[test]
+fn r19_if_none_covers_takes_the_one_returning_most() {
+    // Short 4: bz3 (3) first, then the exact cover by1 (1) rather than bx2 (2).
+    let h = cover_setup(4).run_until(300);
+    assert_eq!(sorted(h.victims()), vec!["by1", "bz3"]);
+    assert_eq!(h.victims()[0], "bz3");
+    assert_eq!(h.first_started("l"), Some(220));
+}
+
+/// L runs a two-instance job until 50; then bx and by borrow at the same instant.
+fn same_start(first: JobB, second: JobB) -> Sc {
+    Sc::new()
+        .capacity(G5, 4)
+        .share(lend("L", G5, 2))
+        .share(lab("B1", G5, 1))
+        .share(lab("B2", G5, 1))
+        .job(job("l0", "L").count(2).dur(50))
+        .job(job("b1o", "B1").prio(9).dur(100_000))
+        .job(job("b2o", "B2").prio(9).dur(100_000))
+        .job(first)
+        .job(second)
+        .job(job("l1", "L").at(100).dur(100))
+}
+
+#[test]
+fn r19_ties_go_to_latest_submit_then_highest_index() {
+    let h = same_start(job("bx", "B1").dur(100_000), job("by", "B2").at(10).dur(100_000)).run_until(200);
+    assert_eq!(h.first_started("bx"), Some(50));
+    assert_eq!(h.first_started("by"), Some(50));
+    assert_eq!(h.victims(), vec!["by"], "latest submitAt");
+    let h = same_start(job("by", "B2").dur(100_000), job("bx", "B1").dur(100_000)).run_until(200);
+    assert_eq!(h.first_started("bx"), Some(50));
+    assert_eq!(h.first_started("by"), Some(50));
+    assert_eq!(h.victims(), vec!["bx"], "highest job index");
+}
+
+#[test]
+fn r19_victim_set_is_minimal() {
+    // Short 3: v1 (priority 0, returns 1) is taken first, then v2 (priority 1, returns 3);
+    // v1's release is then not needed and it is dropped.
+    let h = Sc::new()
+        .capacity(G5, 6)
+        .share(lend("L", G5, 4))
+        .share(lab("B1", G5, 1))
+        .share(lab("B2", G5, 1))
+        .job(job("b1own", "B1").prio(9).dur(100_000))
+        .job(job("b2own", "B2").prio(9).dur(100_000))
+        .job(job("v1", "B1").dur(100_000))
+        .job(job("v2", "B2").prio(1).count(3).dur(100_000))
+        .job(job("l", "L").count(3).at(100).dur(100))
+        .run_until(300);
+    assert_eq!(h.victims(), vec!["v2"]);
+    assert_eq!(h.status("v1"), Some(Running));
+    assert_eq!(h.first_started("l"), Some(220));
+}
+
+#[test]
+fn r19_victim_crossing_the_quota_line_returns_only_its_over_quota_part() {
+    // B (quota 2) holds 3: b_big (2 instances) returns min(2, X=1) = 1, enough for l's
+    // shortfall of 1; B falls below its quota.
+    let h = Sc::new()
+        .capacity(G5, 4)
+        .share(lab("B", G5, 2))
+        .share(lend("L", G5, 2))
+        .job(job("b_own", "B").prio(9).dur(100_000))
+        .job(job("b_big", "B").count(2).dur(100_000))
+        .job(job("l", "L").count(2).at(100).dur(100))
+        .run_until(250);
+    assert_eq!(h.victims(), vec!["b_big"]);
+    assert_eq!(h.first_started("l"), Some(220));
+    assert_eq!(h.used("B", G5), 1);
+}
+
+#[test]
+fn r19_several_victims_when_one_is_not_enough() {
+    let h = Sc::new()
+        .capacity(G5, 4)
+        .share(lend("L", G5, 3))
+        .share(lab("B", G5, 1))
+        .jobs(4, |i| job(&format!("b{i}"), "B").dur(100_000))
+        .job(job("l", "L").count(3).at(100).dur(100))
+        .run_until(250);
+    // All four dispatched at 0 with priority 0: highest index first.
+    assert_eq!(h.victims(), vec!["b4", "b3", "b2"]);
+    assert_eq!(h.first_started("l"), Some(220));
+    assert_eq!(h.status("b1"), Some(Running));
+}
+
+// ----- R20 --------------------------------------------------------------------------------
+
+fn in_share(on: bool, high_prio: i64) -> Sc {
+    Sc::new()
+        .capacity(G5, 1)
+        .share(reserve("A", G5, 1).in_share(on))
+        .job(job("a_low", "A").prio(1).dur(1000))
+        .job(job("a_high", "A").prio(high_prio).at(100).dur(100))
+}
+
+#[test]
+fn r20_in_share_preemption_of_a_lower_priority_job() {
+    let h = in_share(true, 5).run();
+    assert_eq!(h.victims(), vec!["a_low"]);
+    let e = &h.preemption_events("a_low", EventType::PreemptionStarted)[0];
+    assert_eq!(e.reason.as_deref(), Some(IN_SHARE));
+    assert_eq!(e.preempted_by, Some(Some("a_high".to_string())));
+    assert_eq!(h.spans("a_high"), vec![(220, Some(320))]);
+    assert_eq!(h.spans("a_low"), vec![(0, Some(220)), (320, Some(1320))]);
+    assert_eq!(h.attempts("a_low")[0].status_reason.as_deref(), Some(IN_SHARE));
+}
+
+#[test]
+fn r20_disabled_in_share_preemption_waits() {
+    let h = in_share(false, 5).run();
+    assert!(h.victims().is_empty());
+    assert_eq!(h.first_started("a_high"), Some(1000));
+}
+
+#[test]
+fn r20_equal_priority_is_not_preempted() {
+    let h = in_share(true, 1).run();
+    assert!(h.victims().is_empty());
+    assert_eq!(h.first_started("a_high"), Some(1000));
+}
+
+#[test]
+fn r20_picks_lowest_priority_and_only_when_it_helps() {
+    let base = || {
+        Sc::new()
+            .capacity(G5, 3)
+            .share(reserve("A", G5, 3).in_share(true))
+            .job(job("a1", "A").prio(1).dur(10_000))
+            .job(job("a2", "A").prio(2).dur(10_000))
+            .job(job("a3", "A").prio(3).dur(10_000))
+    };
+    let h = base().job(job("hi", "A").prio(5).at(100)).run_until(300);
+    assert_eq!(h.victims(), vec!["a1"]);
+    assert_eq!(h.first_started("hi"), Some(220));
+    // Needs 2 but only a1 has a strictly lower priority: nobody is preempted.
+    let h = base().job(job("hi", "A").prio(2).count(2).at(100)).run_until(300);
+    assert!(h.victims().is_empty());
+}
+
+#[test]
+fn r20_in_share_preemption_combined_with_reclaim() {
+    // a_hi needs 2 of A's quota 2: in-share victim a_lo frees A's quota, then reclaim takes
+    // the instance B borrowed from A's idle quota.
+    let h = Sc::new()
+        .capacity(G5, 3)
+        .share(lend("A", G5, 2).in_share(true))
+        .share(lab("B", G5, 1))
+        .job(job("a_lo", "A").prio(1).dur(100_000))
+        .job(job("b_own", "B").prio(9).dur(100_000))
+        .job(job("b_x", "B").dur(100_000))
+        .job(job("a_hi", "A").prio(5).count(2).at(100).dur(100))
+        .run_until(300);
+    assert_eq!(sorted(h.victims()), vec!["a_lo", "b_x"]);
+    assert_eq!(
+        h.preemption_events("a_lo", EventType::PreemptionStarted)[0].reason.as_deref(),
+        Some(IN_SHARE)
+    );
+    assert_eq!(
+        h.preemption_events("b_x", EventType::PreemptionStarted)[0].reason.as_deref(),
+        Some(CROSS_SHARE)
+    );
+    assert_eq!(h.first_started("a_hi"), Some(220));
+    assert_eq!(h.status("b_own"), Some(Running));
+}
+
+#[test]
+fn r20_reclaim_is_preferred_to_in_share_preemption() {
+    // b_hi fits B's quota and reclaim alone makes it fit: the lower-priority b_lo of its own
+    // share is not preempted.
+    let h = Sc::new()
+        .capacity(G5, 3)
+        .share(lend("B", G5, 2).in_share(true))
+        .share(lab("A", G5, 1))
+        .job(job("a_hi", "A").prio(1).dur(100_000))
+        .job(job("v", "A").dur(100_000))
+        .job(job("b_lo", "B").dur(100_000))
+        .job(job("b_hi", "B").prio(5).at(100).dur(10))
+        .run_until(300);
+    assert_eq!(h.victims(), vec!["v"]);
+    assert_eq!(h.first_started("b_hi"), Some(220));
+    assert_eq!(h.status("b_lo"), Some(Running));
+}
+
+#[test]
+fn r21_higher_priority_job_during_grace_takes_the_earmark_of_a_lower_one() {
+    // b_lo reclaims v at 5; b_hi arrives during the grace and is dispatched first on the
+    // earmark at 125; b_lo follows when b_hi ends.
+    let h = Sc::new()
+        .capacity(G5, 2)
+        .share(lend("B", G5, 1).in_share(true))
+        .share(lab("A", G5, 1))
+        .job(job("a_hi", "A").prio(1).dur(100_000))
+        .job(job("v", "A").dur(100_000))
+        .job(job("b_lo", "B").dur(100_000).at(5))
+        .job(job("b_hi", "B").prio(5).at(100).dur(10))
+        .run_until(300);
+    assert_eq!(h.victims(), vec!["v"]);
+    assert_eq!(h.spans("b_hi"), vec![(125, Some(135))]);
+    assert_eq!(h.first_started("b_lo"), Some(135));
+}
+
+// ----- R21 --------------------------------------------------------------------------------
+
+#[test]
+fn r21_grace_period_delays_release() {
+    let sc = reclaim_setup();
+    let mut h = sc.sim();
+    h.until(150);
+    assert_eq!(h.status("v"), Some(Running), "status unchanged during grace");
+    assert_eq!(h.reason("v"), Some(in_progress(CROSS_SHARE)));
+    assert!(h.is_being_preempted(h.id("v")));
+    assert_eq!(h.used("A", G5), 2, "the victim keeps its capacity");
+    assert_eq!(h.status("b"), Some(Runnable));
+    assert_eq!(h.reason("b"), Some(WAIT_PREEMPTION.to_string()));
+    assert_eq!(h.waiting_preemptor(h.share_id("B")), Some(h.id("b")));
+    assert_eq!(h.share_usage("B", G5).earmarked, 1);
+    h.until(219);
+    assert_eq!(h.status("b"), Some(Runnable));
+    h.until(220);
+    assert_eq!(h.status("v"), Some(Runnable));
+    assert!(!h.is_being_preempted(h.id("v")));
+    assert_eq!(h.status("b"), Some(Running));
+    assert_eq!(h.waiting_preemptor(h.share_id("B")), None);
+    let c = &h.preemption_events("v", EventType::PreemptionCompleted)[0];
+    assert_eq!(c.at, 220);
+    // A longer grace.
+    let h = sc.grace(300).run_until(500);
+    assert_eq!(h.first_started("b"), Some(400));
+    assert_eq!(h.spans("v")[0], (0, Some(400)));
+}
+
+#[test]
+fn r21_higher_priority_job_arriving_during_grace_uses_the_earmark() {
+    let h = Sc::new()
+        .capacity(G5, 2)
+        .share(lend("L", G5, 1))
+        .share(lab("B", G5, 1))
+        .job(job("b_own", "B").prio(9).dur(100_000))
+        .job(job("b_x", "B").dur(100_000))
+        .job(job("l1", "L").prio(1).at(100).dur(1000))
+        .job(job("l2", "L").prio(5).at(150).dur(1000))
+        .run_until(500);
+    assert_eq!(h.victims(), vec!["b_x"]);
+    assert_eq!(h.first_started("l2"), Some(220));
+    assert_eq!(h.status("l1"), Some(Runnable));
+    assert_eq!(h.reason("l1"), Some(WAIT_QUOTA.to_string()));
+}
+
+#[test]
+fn r21_earmark_lapses_when_the_front_job_does_not_fit_on_it() {
+    // l1 (1 instance) earmarks b_x2's instance; l2 (2 instances, higher priority) arrives
+    // during the grace and does not fit on it at 220: the earmark lapses, l1 is not
+    // dispatched ahead of l2, and l2 reclaims for itself.
+    let h = Sc::new()
+        .capacity(G5, 3)
+        .share(lend("L", G5, 2))
+        .share(lab("B", G5, 1))
+        .job(job("b_own", "B").prio(9).dur(100_000))
+        .job(job("b_x1", "B").dur(100_000))
+        .job(job("b_x2", "B").dur(100_000))
+        .job(job("l1", "L").prio(1).at(100).dur(1000))
+        .job(job("l2", "L").prio(5).count(2).at(150).dur(1000))
+        .run_until(500);
+    assert_eq!(h.preemptions_started(), vec![(100, "b_x2".to_string()), (220, "b_x1".to_string())]);
+    assert_eq!(h.first_started("l2"), Some(340));
+    assert!(h.attempts("l1").is_empty());
+    assert_eq!(h.status("b_x2"), Some(Runnable), "the earmarked capacity is not lent back");
+}
+
+#[test]
+fn r21_waiting_preemptor_triggers_no_further_preemption() {
+    let h = Sc::new()
+        .capacity(G5, 3)
+        .share(lend("L", G5, 2))
+        .share(lab("B", G5, 1))
+        .job(job("b_own", "B").prio(9).dur(100_000))
+        .job(job("b_x1", "B").dur(100_000))
+        .job(job("b_x2", "B").dur(100_000))
+        .job(job("l1", "L").prio(1).at(100).dur(1000))
+        .job(job("l2", "L").prio(9).at(150).dur(1000))
+        .run_until(500);
+    assert_eq!(h.preemptions_started(), vec![(100, "b_x2".to_string()), (220, "b_x1".to_string())]);
+    assert_eq!(h.first_started("l2"), Some(220));
+    assert_eq!(h.first_started("l1"), Some(340));
+}
+
+#[test]
+fn r21_waiting_preemptor_blocks_its_share_even_with_backfill() {
+    let sc = |with_preemptor: bool| {
+        let mut sc = Sc::new()
+            .capacity(G5, 2)
+            .capacity(P5, 1)
+            .backfill(true)
+            .share(lend("L", G5, 1).limit(P5, 1))
+            .share(lab("B", G5, 1))
+            .job(job("b_own", "B").prio(9).dur(100_000))
+            .job(job("b_x", "B").dur(100_000))
+            .job(job("l_p5", "L").ty(P5).at(110).dur(10));
+        if with_preemptor {
+            sc = sc.job(job("l1", "L").prio(5).at(100).dur(1000));
+        }
+        sc.run_until(500)
+    };
+    assert_eq!(sc(false).first_started("l_p5"), Some(110));
+    let h = sc(true);
+    assert_eq!(h.victims(), vec!["b_x"]);
+    assert_eq!(h.first_started("l1"), Some(220));
+    assert_eq!(h.first_started("l_p5"), Some(220));
+}
+
+#[test]
+fn r21_terminating_a_victim_during_grace_keeps_the_earmark() {
+    let sc = reclaim_setup().job(job("a3", "A").dur(10)).terminate(150, "v", "manual");
+    let mut h = sc.sim();
+    h.until(160);
+    assert_eq!(h.status("v"), Some(Failed));
+    assert_eq!(h.reason("v"), Some("manual".to_string()));
+    assert_eq!(h.stopped_at("v"), Some(150));
+    assert_eq!(h.status("b"), Some(Runnable), "the preemptor waits for the end of the grace");
+    assert_eq!(h.share_usage("B", G5).earmarked, 1);
+    assert_eq!(h.status("a3"), Some(Runnable), "nobody else takes the earmarked instance");
+    h.until(220);
+    assert_eq!(h.status("b"), Some(Running));
+    assert_eq!(h.first_started("b"), Some(220));
+    assert!(h.attempts("a3").is_empty());
+}
+
+#[test]
+fn r21_terminating_the_preemptor_lapses_the_earmark() {
+    let sc = reclaim_setup().terminate(150, "b", "manual");
+    let mut h = sc.sim();
+    h.until(150);
+    assert_eq!(h.status("b"), Some(Failed));
+    assert_eq!(h.waiting_preemptor(h.share_id("B")), None);
+    assert_eq!(h.share_usage("B", G5).earmarked, 0);
+    h.until(220);
+    // The preemption itself still completes; the released instance is free to be borrowed
+    // again, and v (A's front job) takes it.
+    assert_eq!(h.preemption_events("v", EventType::PreemptionCompleted)[0].at, 220);
+    assert_eq!(h.status("v"), Some(Running));
+    assert_eq!(h.spans("v"), vec![(0, Some(220)), (220, None)]);
+}
+
+#[test]
+fn r21_job_being_preempted_is_never_chosen_again() {
+    let h = Sc::new()
+        .capacity(G5, 3)
+        .share(lend("L1", G5, 1))
+        .share(lend("L2", G5, 1))
+        .share(lab("B", G5, 1))
+        .job(job("b_own", "B").prio(9).dur(100_000))
+        .job(job("b_x1", "B").dur(100_000))
+        .job(job("b_x2", "B").dur(100_000))
+        .job(job("l1", "L1").at(100).dur(1000))
+        .job(job("l2", "L2").at(110).dur(1000))
+        .run_until(500);
+    assert_eq!(h.preemptions_started(), vec![(100, "b_x2".to_string()), (110, "b_x1".to_string())]);
+    assert_eq!(h.first_started("l1"), Some(220));
+    assert_eq!(h.first_started("l2"), Some(230));
+    assert_eq!(h.preempted_count("b_x2"), 1);
+}
+
+#[test]
+fn r21_earmark_lapses_when_an_update_leaves_the_preemptor_not_fitting() {
+    // B's quota moves to another type during the grace: b no longer fits and its earmark
+    // lapses at once.
+    let h = reclaim_setup().update_share(150, update("B").limits(&[(P5, 1)])).run_until(300);
+    assert_eq!(h.waiting_preemptor(h.share_id("B")), None);
+    assert!(h.attempts("b").is_empty());
+    assert_eq!(h.reason("b"), Some(MISCONFIG_QUOTA.to_string()));
+}
+
+// ----- R22 --------------------------------------------------------------------------------
+
+#[test]
+fn r22_lowered_quota_without_demand_preempts_nothing() {
+    let sc = Sc::new()
+        .capacity(G5, 2)
+        .share(reserve("A", G5, 2))
+        .job(job("a1", "A").dur(1000))
+        .job(job("a2", "A").dur(1000))
+        .job(job("a3", "A").at(10).dur(10))
+        .update_share(100, update("A").limits(&[(G5, 1)]));
+    let h = sc.run_until(150);
+    assert!(h.victims().is_empty());
+    assert_eq!(h.status("a1"), Some(Running));
+    assert_eq!(h.status("a2"), Some(Running));
+    let a = h.share_usage("A", G5);
+    assert_eq!((a.quota, a.usage, a.within_quota, a.over_quota), (1, 2, 1, 1));
+    assert!(h.over_quota_by_update(h.share_id("A"), h.type_id(G5)));
+    let h = sc.run();
+    assert!(h.victims().is_empty());
+    assert_eq!(h.first_started("a3"), Some(1000));
+    assert!(!h.over_quota_by_update(h.share_id("A"), h.type_id(G5)));
+}
+
+#[test]
+fn r22_lowered_quota_with_a_share_that_needs_the_capacity() {
+    let h = Sc::new()
+        .capacity(G5, 3)
+        .share(lend("A", G5, 2))
+        .share(lend("B", G5, 1))
+        .job(job("a1", "A").prio(1).dur(100_000))
+        .job(job("a2", "A").dur(100_000))
+        .job(job("b", "B").at(150).dur(10))
+        .update_share(100, update("A").limits(&[(G5, 1)]))
+        .run_until(400);
+    assert_eq!(h.victims(), vec!["a2"]);
+    let e = &h.preemption_events("a2", EventType::PreemptionStarted)[0];
+    assert_eq!(e.at, 150);
+    assert_eq!(e.reason.as_deref(), Some(LIMIT_REDUCED));
+    assert_eq!(h.first_started("b"), Some(270));
+}
+
+#[test]
+fn r22_holds_for_reserve_shares_too() {
+    let h = Sc::new()
+        .capacity(G5, 2)
+        .share(reserve("A", G5, 2))
+        .share(reserve("B", G5, 1))
+        .job(job("a1", "A").prio(1).dur(100_000))
+        .job(job("a2", "A").dur(100_000))
+        .job(job("b", "B").at(150).dur(10))
+        .update_share(100, update("A").limits(&[(G5, 1)]))
+        .run_until(400);
+    assert_eq!(h.victims(), vec!["a2"]);
+    assert_eq!(
+        h.preemption_events("a2", EventType::PreemptionStarted)[0].reason.as_deref(),
+        Some(LIMIT_REDUCED)
+    );
+    assert_eq!(h.first_started("b"), Some(270));
+}
+
+#[test]
+fn r22_strategy_change_that_stops_borrowing() {
+    let h = Sc::new()
+        .capacity(G5, 2)
+        .share(lab("B", G5, 1))
+        .share(lend("L", G5, 1))
+        .job(job("b_own", "B").prio(9).dur(100_000))
+        .job(job("b_x", "B").dur(100_000))
+        .job(job("l", "L").at(150).dur(10))
+        .update_share(100, update("B").sharing(Strategy::Lend, None))
+        .run_until(400);
+    assert_eq!(h.victims(), vec!["b_x"]);
+    assert_eq!(
+        h.preemption_events("b_x", EventType::PreemptionStarted)[0].reason.as_deref(),
+        Some(LIMIT_REDUCED)
+    );
+    assert_eq!(h.first_started("l"), Some(270));
+    // After l finishes (280) b_x may not borrow any more.
+    let h2 = Sc::new()
+        .capacity(G5, 2)
+        .share(lab("B", G5, 1))
+        .share(lend("L", G5, 1))
+        .job(job("b_own", "B").prio(9).dur(100_000))
+        .job(job("b_x", "B").dur(100_000))
+        .job(job("l", "L").at(150).dur(10))
+        .update_share(100, update("B").sharing(Strategy::Lend, None))
+        .run_until(1000);
+    assert_eq!(h2.status("b_x"), Some(Runnable));
+    assert_eq!(h2.reason("b_x"), Some(WAIT_QUOTA.to_string()));
+}
+
+#[test]
+fn r22_over_quota_usage_counts_as_borrowed_in_reports() {
+    let h = Sc::new()
+        .capacity(G5, 2)
+        .share(reserve("A", G5, 2))
+        .job(job("a1", "A").dur(1000))
+        .job(job("a2", "A").dur(1000))
+        .update_share(100, update("A").limits(&[(G5, 1)]))
+        .run_until(150);
+    let t = h.totals(G5);
+    assert_eq!(t.borrowed, 1);
+    assert_eq!(t.unattributed_borrowed, 1, "no lender's idle quota accounts for it");
+}
