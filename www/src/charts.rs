@@ -1,0 +1,470 @@
+//! SVG markup of the charts, as strings: pure functions of a run, tested natively.
+//!
+//! The markup is aggregated (one path per share and layer, lanes only for the visible window of
+//! jobs) so that a 10,000-job run stays a few thousand nodes at most. Interactive parts carry
+//! `data-*` attributes that the components read with one delegated listener.
+
+use std::fmt::Write;
+
+use quotasim::PreemptionKind;
+
+use crate::geometry::{
+    format_time, stack, step_area_path, step_line_path, time_ticks, value_ticks, RowWindow, Scale,
+};
+use crate::run::RunData;
+
+/// Margins of the time charts (left is wide enough for labels).
+pub const M_LEFT: f64 = 56.0;
+pub const M_RIGHT: f64 = 16.0;
+pub const M_TOP: f64 = 12.0;
+pub const M_BOTTOM: f64 = 28.0;
+/// Left margin of the timeline (job names).
+pub const TL_LEFT: f64 = 170.0;
+pub const TL_LANE: f64 = 22.0;
+pub const TL_TOP: f64 = 26.0;
+
+/// Colour of a preemption reason.
+pub fn kind_color(k: PreemptionKind) -> &'static str {
+    match k {
+        PreemptionKind::CrossShare => "#ff9f1c",
+        PreemptionKind::InShare => "#c77dff",
+        PreemptionKind::CapacityReduced => "#ff4d6d",
+    }
+}
+
+/// Escapes text for SVG/HTML.
+pub fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// The x scale of a time chart of `width` pixels over `[t0, t1]`.
+pub fn time_scale(t0: u64, t1: u64, left: f64, width: f64) -> Scale {
+    Scale::new(t0 as f64, t1.max(t0 + 1) as f64, left, (width - M_RIGHT).max(left + 10.0))
+}
+
+fn hatch_defs(out: &mut String, colors: &[String], prefix: &str) {
+    out.push_str("<defs>");
+    for (i, c) in colors.iter().enumerate() {
+        let _ = write!(
+            out,
+            "<pattern id=\"{prefix}{i}\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" \
+             patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"{c}\" fill-opacity=\"0.18\"/>\
+             <line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"{c}\" stroke-width=\"3\"/></pattern>"
+        );
+    }
+    out.push_str(
+        "<pattern id=\"lost\" width=\"4\" height=\"4\" patternUnits=\"userSpaceOnUse\" \
+         patternTransform=\"rotate(45)\"><rect width=\"4\" height=\"4\" fill=\"#ff4d6d\" fill-opacity=\"0.35\"/>\
+         <line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"4\" stroke=\"#ff4d6d\" stroke-width=\"2\"/></pattern></defs>",
+    );
+}
+
+fn time_axis(out: &mut String, sx: &Scale, t0: u64, t1: u64, y: f64, y_top: f64, max_ticks: usize) {
+    for t in time_ticks(t0, t1, max_ticks) {
+        let x = sx.map(t as f64);
+        let _ = write!(
+            out,
+            "<line class=\"grid\" x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"{y_top:.1}\" y2=\"{y:.1}\"/>\
+             <text class=\"tick\" x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+            y + 16.0,
+            format_time(t)
+        );
+    }
+}
+
+/// Stacked utilization of instance type `ti`: each share's own use (solid) and borrowed use
+/// (hatched), the service environment capacity (dashed) and the shares' quotas stacked in the
+/// same order (dotted lines in the share's colour).
+pub fn utilization_svg(run: &RunData, ti: usize, colors: &[String], width: f64, height: f64) -> String {
+    let Some(ts) = run.types.get(ti) else { return String::new() };
+    let mut out = String::with_capacity(16 * 1024);
+    let (t0, t1) = (0, run.end.max(1));
+    let sx = time_scale(t0, t1, M_LEFT, width);
+    let ticks = value_ticks(ts.peak, ((height - M_TOP - M_BOTTOM) / 28.0).max(2.0) as usize);
+    let ymax = *ticks.last().unwrap_or(&1) as f64;
+    let sy = Scale::new(0.0, ymax, height - M_BOTTOM, M_TOP);
+    let _ = write!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" \
+         role=\"img\" aria-label=\"Utilization of {} over time, stacked by quota share\">",
+        esc(&ts.name)
+    );
+    hatch_defs(&mut out, colors, &format!("h{ti}-"));
+    for v in &ticks {
+        let y = sy.map(*v as f64);
+        let _ = write!(
+            out,
+            "<line class=\"grid\" x1=\"{M_LEFT}\" x2=\"{:.1}\" y1=\"{y:.1}\" y2=\"{y:.1}\"/>\
+             <text class=\"tick\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{v}</text>",
+            width - M_RIGHT,
+            M_LEFT - 6.0,
+            y + 4.0
+        );
+    }
+    let _ = write!(
+        out,
+        "<text class=\"axis-label\" transform=\"translate(14,{:.1}) rotate(-90)\" text-anchor=\"middle\">instances</text>",
+        (height - M_BOTTOM + M_TOP) / 2.0
+    );
+    time_axis(&mut out, &sx, t0, t1, height - M_BOTTOM, M_TOP, ((width - M_LEFT) / 90.0) as usize);
+    let ns = run.share_names.len();
+    let mut layers: Vec<Vec<u64>> = Vec::with_capacity(ns * 2);
+    for s in 0..ns {
+        layers.push(ts.own[s].clone());
+        layers.push(ts.borrowed[s].clone());
+    }
+    let bands = stack(&layers);
+    for (k, band) in bands.iter().enumerate() {
+        let s = k / 2;
+        let d = step_area_path(&run.samples, band, run.end, &sx, &sy);
+        if d.is_empty() {
+            continue;
+        }
+        let c = colors.get(s).map(String::as_str).unwrap_or("#888");
+        if k % 2 == 0 {
+            let _ = write!(out, "<path d=\"{d}\" fill=\"{c}\" fill-opacity=\"0.85\"/>");
+        } else {
+            let _ = write!(out, "<path d=\"{d}\" fill=\"url(#h{ti}-{s})\" stroke=\"{c}\" stroke-width=\"1\"/>");
+        }
+    }
+    let quota_layers: Vec<Vec<u64>> = ts.quota.clone();
+    let qbands = stack(&quota_layers);
+    for (s, band) in qbands.iter().enumerate() {
+        if band.iter().all(|(b, t)| b == t) {
+            continue;
+        }
+        let tops: Vec<u64> = band.iter().map(|b| b.1).collect();
+        let d = step_line_path(&run.samples, &tops, run.end, &sx, &sy);
+        let c = colors.get(s).map(String::as_str).unwrap_or("#888");
+        let _ = write!(
+            out,
+            "<path d=\"{d}\" fill=\"none\" stroke=\"{c}\" stroke-width=\"1.5\" stroke-dasharray=\"2 3\"><title>{} quota (stacked)</title></path>",
+            esc(&run.share_names[s])
+        );
+    }
+    let d = step_line_path(&run.samples, &ts.capacity, run.end, &sx, &sy);
+    let _ = write!(
+        out,
+        "<path d=\"{d}\" fill=\"none\" stroke=\"#e6e8ee\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"><title>service environment capacity</title></path>"
+    );
+    out.push_str("</svg>");
+    out
+}
+
+/// Borrowed capacity of type `ti` by lender and borrower (R15 attribution), stacked: each band
+/// is filled with the lender's colour and hatched with the borrower's.
+pub fn lending_svg(run: &RunData, ti: usize, colors: &[String], width: f64, height: f64) -> String {
+    let Some(ts) = run.types.get(ti) else { return String::new() };
+    let mut out = String::with_capacity(8 * 1024);
+    let (t0, t1) = (0, run.end.max(1));
+    let sx = time_scale(t0, t1, M_LEFT, width);
+    let peak = (0..run.samples.len()).map(|i| ts.flows.iter().map(|f| f.2[i]).sum::<u64>()).max().unwrap_or(0);
+    let ticks = value_ticks(peak, ((height - M_TOP - M_BOTTOM) / 28.0).max(2.0) as usize);
+    let ymax = *ticks.last().unwrap_or(&1) as f64;
+    let sy = Scale::new(0.0, ymax, height - M_BOTTOM, M_TOP);
+    let _ = write!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" role=\"img\" \
+         aria-label=\"Capacity lent between quota shares over time for {}\">",
+        esc(&ts.name)
+    );
+    hatch_defs(&mut out, colors, &format!("l{ti}-"));
+    for v in &ticks {
+        let y = sy.map(*v as f64);
+        let _ = write!(
+            out,
+            "<line class=\"grid\" x1=\"{M_LEFT}\" x2=\"{:.1}\" y1=\"{y:.1}\" y2=\"{y:.1}\"/>\
+             <text class=\"tick\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{v}</text>",
+            width - M_RIGHT,
+            M_LEFT - 6.0,
+            y + 4.0
+        );
+    }
+    let _ = write!(
+        out,
+        "<text class=\"axis-label\" transform=\"translate(14,{:.1}) rotate(-90)\" text-anchor=\"middle\">instances lent</text>",
+        (height - M_BOTTOM + M_TOP) / 2.0
+    );
+    time_axis(&mut out, &sx, t0, t1, height - M_BOTTOM, M_TOP, ((width - M_LEFT) / 90.0) as usize);
+    if ts.flows.is_empty() {
+        let _ = write!(
+            out,
+            "<text class=\"empty\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">No share borrowed {} in this run</text>",
+            (M_LEFT + width) / 2.0,
+            height / 2.0,
+            esc(&ts.name)
+        );
+    }
+    let layers: Vec<Vec<u64>> = ts.flows.iter().map(|f| f.2.clone()).collect();
+    for (k, band) in stack(&layers).iter().enumerate() {
+        let (l, b, _) = &ts.flows[k];
+        let d = step_area_path(&run.samples, band, run.end, &sx, &sy);
+        if d.is_empty() {
+            continue;
+        }
+        let lc = colors.get(*l).map(String::as_str).unwrap_or("#888");
+        let title = format!("{} lends to {}", run.share_names[*l], run.share_names[*b]);
+        let _ = write!(
+            out,
+            "<path d=\"{d}\" fill=\"{lc}\" fill-opacity=\"0.55\"/><path d=\"{d}\" fill=\"url(#l{ti}-{b})\" \
+             stroke=\"{lc}\"><title>{}</title></path>",
+            esc(&title)
+        );
+    }
+    out.push_str("</svg>");
+    out
+}
+
+/// The jobs shown as lanes of the timeline, in order: by share (input order), then submission.
+pub fn lane_jobs(run: &RunData, share: Option<usize>, only_preempted: bool) -> Vec<usize> {
+    let sc = run.full().scenario();
+    let mut v: Vec<usize> = (0..run.jobs.len())
+        .filter(|&j| share.is_none_or(|s| sc.jobs[j].share as usize == s))
+        .filter(|&j| !only_preempted || run.jobs[j].preemption_summary.preempted_attempt_count > 0)
+        .collect();
+    v.sort_by_key(|&j| (sc.jobs[j].share, sc.jobs[j].submit_at, j));
+    v
+}
+
+/// The preemption timeline: one lane per job of `lanes[window]`; attempts as bars in the share's
+/// colour (borrowed attempts hatched), waiting as a thin line, checkpoints as ticks, lost work
+/// shaded red, the grace period striped, and preemptions as diamonds in the reason's colour.
+pub fn timeline_svg(
+    run: &RunData,
+    lanes: &[usize],
+    window: RowWindow,
+    colors: &[String],
+    width: f64,
+    selected: Option<usize>,
+) -> String {
+    let sc = run.full().scenario();
+    let height = TL_TOP + window.count.max(1) as f64 * TL_LANE + 8.0;
+    let (t0, t1) = (0, run.end.max(1));
+    let sx = time_scale(t0, t1, TL_LEFT, width);
+    let mut out = String::with_capacity(32 * 1024);
+    let _ = write!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" \
+         aria-label=\"Job timeline: attempts, checkpoints, preemptions and lost work\">"
+    );
+    hatch_defs(&mut out, colors, "t-");
+    for t in time_ticks(t0, t1, ((width - TL_LEFT) / 90.0) as usize) {
+        let x = sx.map(t as f64);
+        let _ = write!(
+            out,
+            "<line class=\"grid\" x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"{:.1}\" y2=\"{:.1}\"/>\
+             <text class=\"tick\" x=\"{x:.1}\" y=\"14\" text-anchor=\"middle\">{}</text>",
+            TL_TOP - 4.0,
+            height,
+            format_time(t)
+        );
+    }
+    let pre_by_job = |j: usize| run.preemptions.iter().enumerate().filter(move |(_, p)| p.victim as usize == j);
+    let lead = run.scheduled_seconds + run.starting_seconds;
+    for (row, &j) in lanes.iter().enumerate().skip(window.first).take(window.count) {
+        let y = TL_TOP + (row - window.first) as f64 * TL_LANE;
+        let jr = &run.jobs[j];
+        let jc = &sc.jobs[j];
+        let s = jc.share as usize;
+        let c = colors.get(s).map(String::as_str).unwrap_or("#888");
+        let sel = if selected == Some(j) { " selected" } else { "" };
+        let _ = write!(
+            out,
+            "<g class=\"lane{sel}\"><rect class=\"lane-bg\" x=\"0\" y=\"{y:.1}\" width=\"{width:.0}\" height=\"{TL_LANE}\"/>\
+             <rect x=\"4\" y=\"{:.1}\" width=\"4\" height=\"{:.1}\" fill=\"{c}\"/>\
+             <text class=\"lane-label\" data-job=\"{j}\" tabindex=\"0\" role=\"button\" x=\"14\" y=\"{:.1}\">{}</text>",
+            y + 4.0,
+            TL_LANE - 8.0,
+            y + 15.0,
+            esc(&truncate(&jc.name, 22))
+        );
+        // Waiting: from submission (or the previous release) to the next dispatch, or to the end.
+        let mut from = jr.submit_at;
+        let mut waits: Vec<(u64, u64)> = Vec::new();
+        for a in &jr.attempts {
+            if a.started_at > from {
+                waits.push((from, a.started_at));
+            }
+            from = a.stopped_at.unwrap_or(run.end);
+        }
+        let terminal = jr.status.is_some_and(|st| st.is_terminal());
+        if !terminal && jr.attempts.last().is_none_or(|a| a.stopped_at.is_some()) && from < run.end {
+            waits.push((from, run.end));
+        }
+        for (a, b) in waits {
+            let (xa, xb) = (sx.map(a as f64), sx.map(b as f64).max(sx.map(a as f64) + 2.0));
+            let _ = write!(
+                out,
+                "<rect class=\"wait\" data-wait=\"{j}\" data-at=\"{}\" x=\"{xa:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"8\">\
+                 <title>{} waiting {} to {}: click for the reason</title></rect>",
+                (a + b) / 2,
+                y + 7.0,
+                xb - xa,
+                esc(&jc.name),
+                format_time(a),
+                format_time(b)
+            );
+        }
+        for (k, a) in jr.attempts.iter().enumerate() {
+            let stop = a.stopped_at.unwrap_or(run.end);
+            let xa = sx.map(a.started_at as f64);
+            let xb = sx.map(stop as f64).max(xa + 1.5);
+            let fill = if a.borrowed_instances > 0 { format!("url(#t-{s})") } else { c.to_string() };
+            let _ = write!(
+                out,
+                "<rect class=\"attempt\" data-job=\"{j}\" x=\"{xa:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"14\" \
+                 fill=\"{fill}\" stroke=\"{c}\"><title>{} attempt {}: {} to {}{}{}</title></rect>",
+                y + 4.0,
+                xb - xa,
+                esc(&jc.name),
+                k + 1,
+                format_time(a.started_at),
+                a.stopped_at.map_or_else(|| String::from("(running)"), format_time),
+                if a.borrowed_instances > 0 {
+                    format!(", {} borrowed instance(s)", a.borrowed_instances)
+                } else {
+                    String::new()
+                },
+                a.status_reason.as_deref().map(|r| format!(", {}", esc(r))).unwrap_or_default()
+            );
+            // Checkpoint ticks (R8), skipped where they would be closer than 4 px.
+            if let Some(ci) = jc.checkpoint_interval.filter(|c| *c > 0) {
+                let stop_signal = run
+                    .preemptions
+                    .iter()
+                    .find(|p| p.victim as usize == j && p.decided_at >= a.started_at && p.decided_at <= stop)
+                    .map_or(stop, |p| p.decided_at);
+                let train0 = a.started_at + lead;
+                let px_per = (sx.map(ci as f64) - sx.map(0.0)).abs();
+                if px_per >= 4.0 {
+                    let mut t = train0 + ci;
+                    while t < stop_signal {
+                        let x = sx.map(t as f64);
+                        let _ = write!(
+                            out,
+                            "<line class=\"ckpt\" x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"{:.1}\" y2=\"{:.1}\"/>",
+                            y + 4.0,
+                            y + 18.0
+                        );
+                        t += ci;
+                    }
+                }
+            }
+        }
+        for (pi, p) in pre_by_job(j) {
+            let xd = sx.map(p.decided_at as f64);
+            let xr = sx.map(p.releases_at as f64).max(xd + 1.0);
+            if p.lost > 0 {
+                let xl = sx.map(p.decided_at.saturating_sub(p.lost) as f64);
+                let _ = write!(
+                    out,
+                    "<rect class=\"lost\" x=\"{xl:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"14\" fill=\"url(#lost)\">\
+                     <title>{} of training lost</title></rect>",
+                    y + 4.0,
+                    (xd - xl).max(1.0),
+                    crate::geometry::format_duration(p.lost)
+                );
+            }
+            let _ = write!(
+                out,
+                "<rect class=\"grace\" x=\"{xd:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"14\"/>",
+                y + 4.0,
+                xr - xd
+            );
+            let kc = kind_color(p.kind);
+            let (cx, cy) = (xd, y + 11.0);
+            let _ = write!(
+                out,
+                "<path class=\"marker\" data-pre=\"{pi}\" tabindex=\"0\" role=\"button\" \
+                 aria-label=\"Preemption of {} at {}: {}\" d=\"M{cx:.1},{:.1}L{:.1},{cy:.1}L{cx:.1},{:.1}L{:.1},{cy:.1}Z\" \
+                 fill=\"{kc}\"><title>{} preempted at {}: {} (click to explain)</title></path>",
+                esc(&jc.name),
+                format_time(p.decided_at),
+                p.kind.reason(),
+                cy - 7.0,
+                cx + 7.0,
+                cy + 7.0,
+                cx - 7.0,
+                esc(&jc.name),
+                format_time(p.decided_at),
+                p.kind.reason()
+            );
+        }
+        out.push_str("</g>");
+    }
+    if window.count == 0 {
+        let _ = write!(
+            out,
+            "<text class=\"empty\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">No jobs to show</text>",
+            width / 2.0,
+            TL_TOP + 14.0
+        );
+    }
+    out.push_str("</svg>");
+    out
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(n - 1).collect();
+        t.push('…');
+        t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::row_window;
+    use crate::presets;
+
+    fn run() -> RunData {
+        let s = presets::scenario(presets::NOTEBOOK).unwrap();
+        RunData::compute(quotasim::validate(&s).unwrap())
+    }
+
+    fn colors() -> Vec<String> {
+        vec!["#111111".into(), "#222222".into(), "#333333".into()]
+    }
+
+    #[test]
+    fn utilization_chart_has_layers_and_reference_lines() {
+        let r = run();
+        let svg = utilization_svg(&r, 0, &colors(), 800.0, 240.0);
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
+        assert!(svg.contains("service environment capacity"));
+        assert!(svg.contains("qs1 quota"));
+        assert!(svg.contains("url(#h0-0)"), "qs1's borrowed layer is hatched");
+        assert!(svg.contains(">0:30<") || svg.contains(">1:00<"), "time ticks in h:mm");
+    }
+
+    #[test]
+    fn lending_chart_names_lender_and_borrower() {
+        let r = run();
+        let svg = lending_svg(&r, 0, &colors(), 800.0, 200.0);
+        assert!(svg.contains("qs2 lends to qs1"), "{svg}");
+    }
+
+    #[test]
+    fn timeline_draws_markers_only_for_visible_lanes() {
+        let r = run();
+        let lanes = lane_jobs(&r, None, false);
+        assert_eq!(lanes.len(), 4);
+        let all = timeline_svg(&r, &lanes, row_window(lanes.len(), 10, 0), &colors(), 900.0, None);
+        assert_eq!(all.matches("class=\"marker\"").count(), 2);
+        assert!(all.contains("data-pre=\"0\"") && all.contains("data-pre=\"1\""));
+        assert!(all.contains("class=\"ckpt\""));
+        let one = timeline_svg(&r, &lanes, row_window(lanes.len(), 1, 3), &colors(), 900.0, None);
+        assert_eq!(one.matches("<g class=\"lane").count(), 1);
+        let pre = lane_jobs(&r, None, true);
+        assert_eq!(pre.len(), 2);
+    }
+
+    #[test]
+    fn names_are_escaped() {
+        assert_eq!(esc("<a&\"b\">"), "&lt;a&amp;&quot;b&quot;&gt;");
+        assert_eq!(truncate("abcdef", 4), "abc…");
+    }
+}

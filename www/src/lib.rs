@@ -1,0 +1,25 @@
+//! # Quotasim playground
+//!
+//! A Leptos (client-side rendered) single-page app to define a quota-management scenario,
+//! run it with the `quotasim` engine in the browser, and watch and explain what happens.
+//!
+//! The pure parts (chart geometry and markup, run sampling, explanations, persistence, presets,
+//! the workload generator) compile natively and are unit-tested with `cargo test`; the
+//! components live in [`ui`] and are built for `wasm32` only.
+
+pub mod charts;
+pub mod csv;
+pub mod edit;
+pub mod explain;
+pub mod genwork;
+pub mod geometry;
+pub mod palette;
+pub mod persist;
+pub mod presets;
+pub mod run;
+
+#[cfg(target_arch = "wasm32")]
+pub mod ui;
+
+#[cfg(target_arch = "wasm32")]
+pub use ui::{mount, start};
