@@ -1,0 +1,310 @@
+//! R23: actions during a run.
+
+use quotasim::model::Strategy;
+use quotasim::result::{EventType, Status};
+use quotasim_tests::*;
+
+use Status::*;
+
+#[test]
+fn r23_update_service_job_changes_victim_choice() {
+    // v is raised above a_hi before b reclaims: a_hi becomes the lowest-priority candidate.
+    let h = Sc::new()
+        .capacity(G5, 2)
+        .share(lab("A", G5, 1))
+        .share(lend("B", G5, 1))
+        .job(job("a_hi", "A").prio(1).dur(100_000))
+        .job(job("v", "A").dur(100_000))
+        .job(job("b", "B").at(100).dur(10))
+        .set_priority(50, "v", 5)
+        .run_until(300);
+    assert_eq!(h.victims(), vec!["a_hi"]);
+    assert_eq!(h.job("v").scheduling_priority, 5);
+}
+
+#[test]
+fn r23_terminate_running_job_frees_capacity_at_once() {
+    let h = Sc::new()
+        .capacity(G5, 1)
+        .share(reserve("A", G5, 1))
+        .job(job("a", "A").dur(1000))
+        .job(job("b", "A").at(10).dur(10))
+        .terminate(100, "a", "no longer needed")
+        .run();
+    assert_eq!(h.status("a"), Some(Failed));
+    assert_eq!(h.reason("a"), Some("no longer needed".to_string()));
+    assert_eq!(h.stopped_at("a"), Some(100));
+    assert_eq!(h.spans("a"), vec![(0, Some(100))]);
+    assert_eq!(h.first_started("b"), Some(100));
+}
+
+#[test]
+fn r23_terminate_runnable_job() {
+    let h = Sc::new()
+        .capacity(G5, 1)
+        .share(reserve("A", G5, 1))
+        .job(job("a", "A").dur(1000))
+        .job(job("b", "A").at(10).dur(10))
+        .job(job("c", "A").at(10).dur(10))
+        .terminate(100, "b", "manual")
+        .run();
+    assert_eq!(h.status("b"), Some(Failed));
+    assert_eq!(h.time_of("b", Failed), Some(100));
+    assert!(h.attempts("b").is_empty());
+    assert_eq!(h.first_started("c"), Some(1000));
+}
+
+#[test]
+fn r23_terminate_before_submission_fails_the_job_unsubmitted() {
+    let sc = Sc::new()
+        .capacity(G5, 1)
+        .share(reserve("A", G5, 1))
+        .job(job("late", "A").at(500).dur(10))
+        .terminate(100, "late", "manual");
+    let h = sc.run();
+    assert_eq!(h.status("late"), Some(Failed));
+    assert!(h.attempts("late").is_empty());
+    assert!(!h.states("late").iter().any(|(_, s)| *s == Submitted || *s == Runnable), "never submitted");
+    let h = sc.run_until(50);
+    assert_eq!(h.status("late"), None, "not yet submitted at 50");
+}
+
+#[test]
+fn r23_terminate_finished_job_changes_nothing() {
+    let h = Sc::new()
+        .capacity(G5, 1)
+        .share(reserve("A", G5, 1))
+        .job(job("a", "A").dur(10))
+        .terminate(100, "a", "manual")
+        .run();
+    assert_eq!(h.status("a"), Some(Succeeded));
+    assert_eq!(h.stopped_at("a"), Some(10));
+    assert_eq!(h.reason("a"), None);
+}
+
+#[test]
+fn r23_update_quota_share_replaces_the_whole_capacity_list() {
+    let h = Sc::new()
+        .capacity(G5, 2)
+        .capacity(P5, 1)
+        .share(reserve("A", G5, 1).limit(P5, 1))
+        .job(job("g1", "A").dur(1000))
+        .job(job("g2", "A").dur(10))
+        .job(job("p", "A").ty(P5).at(200).dur(10))
+        .update_share(100, update("A").limits(&[(G5, 2)]))
+        .run_until(300);
+    let (a, g, p) = (h.share_id("A"), h.type_id(G5), h.type_id(P5));
+    assert_eq!(h.quota(a, g), 2);
+    assert_eq!(h.quota(a, p), 0, "a type not in the new list has no quota");
+    assert_eq!(h.first_started("g2"), Some(100));
+    assert_eq!(h.reason("p"), Some(MISCONFIG_QUOTA.to_string()));
+}
+
+#[test]
+fn r23_update_quota_share_replaces_sharing_config_whole() {
+    // borrowLimit 0 at first; the update names only the strategy, so borrowLimit becomes -1.
+    let h = Sc::new()
+        .capacity(G5, 4)
+        .share(lab("B", G5, 1).borrow_limit(0))
+        .share(lend("L", G5, 3))
+        .jobs(4, |i| job(&format!("b{i}"), "B").dur(1000))
+        .update_share(100, update("B").sharing(Strategy::LendAndBorrow, None))
+        .run_until(150);
+    assert_eq!(h.first_started("b1"), Some(0));
+    for n in ["b2", "b3", "b4"] {
+        assert_eq!(h.first_started(n), Some(100), "{n}");
+    }
+    assert_eq!(h.borrow_allowance(h.share_id("B"), h.type_id(G5)), None);
+}
+
+#[test]
+fn r23_update_quota_share_leaves_other_fields_alone() {
+    // Only the in-share preemption setting changes: borrowLimit 0 stays.
+    let h = Sc::new()
+        .capacity(G5, 4)
+        .share(lab("B", G5, 1).borrow_limit(0))
+        .share(lend("L", G5, 3))
+        .jobs(2, |i| job(&format!("b{i}"), "B").dur(1000))
+        .update_share(100, update("B").in_share(true))
+        .run_until(150);
+    assert_eq!(h.status("b2"), Some(Runnable));
+    assert_eq!(h.strategy(h.share_id("B")), Strategy::LendAndBorrow);
+    assert_eq!(h.borrow_allowance(h.share_id("B"), h.type_id(G5)), Some(0));
+}
+
+#[test]
+fn r23_update_quota_share_enables_in_share_preemption() {
+    let h = Sc::new()
+        .capacity(G5, 1)
+        .share(reserve("A", G5, 1))
+        .job(job("lo", "A").prio(1).dur(10_000))
+        .job(job("hi", "A").prio(5).at(10).dur(10))
+        .update_share(100, update("A").in_share(true))
+        .run_until(300);
+    assert_eq!(h.preemptions_started(), vec![(100, "lo".to_string())]);
+    assert_eq!(h.first_started("hi"), Some(220));
+}
+
+#[test]
+fn r23_disabled_share_rejects_submissions_but_runs_queued_jobs_and_lends() {
+    let h = Sc::new()
+        .capacity(G5, 2)
+        .share(lend("A", G5, 1))
+        .share(lab("B", G5, 1))
+        .job(job("a1", "A").dur(100))
+        .job(job("a2", "A").at(10).dur(100))
+        .job(job("a3", "A").at(500).dur(100))
+        .job(job("b1", "B").dur(10_000))
+        .job(job("b2", "B").at(300).dur(100))
+        .update_share(50, update("A").state(false))
+        .run();
+    assert_eq!(h.first_started("a2"), Some(100), "a queued job still runs");
+    assert_eq!(h.status("a2"), Some(Succeeded));
+    assert_eq!(h.status("a3"), Some(Failed), "a new submission is rejected");
+    assert!(h.attempts("a3").is_empty());
+    assert_eq!(h.time_of("a3", Failed), Some(500));
+    assert_eq!(h.first_started("b2"), Some(300), "its quota still lends");
+    assert_eq!(h.attempts("b2")[0].borrowed_instances, 1);
+}
+
+#[test]
+fn r23_disabled_share_still_reclaims() {
+    // A's queued a1 is stuck behind a never-runnable job; A is disabled at 50; when the
+    // blocker is terminated at 100, a1 reaches the front and reclaims the borrowed instance.
+    let h = Sc::new()
+        .capacity(G5, 2)
+        .share(lend("A", G5, 1))
+        .share(lab("B", G5, 1))
+        .job(job("b1", "B").prio(9).dur(100_000))
+        .job(job("b2", "B").dur(100_000))
+        .job(job("big", "A").count(2).at(5))
+        .job(job("a1", "A").at(10).dur(100))
+        .update_share(50, update("A").state(false))
+        .terminate(100, "big", "manual")
+        .run_until(500);
+    assert_eq!(h.preemptions_started(), vec![(100, "b2".to_string())]);
+    assert_eq!(h.first_started("a1"), Some(220));
+}
+
+#[test]
+fn r23_disabled_share_can_be_enabled_again() {
+    let h = Sc::new()
+        .capacity(G5, 1)
+        .share(reserve("A", G5, 1))
+        .job(job("x", "A").at(200).dur(10))
+        .update_share(50, update("A").state(false))
+        .update_share(100, update("A").state(true))
+        .run();
+    assert_eq!(h.status("x"), Some(Succeeded));
+}
+
+#[test]
+fn r23_more_service_environment_capacity_dispatches_at_once() {
+    let h = Sc::new()
+        .capacity(G5, 1)
+        .share(reserve("A", G5, 2))
+        .job(job("a1", "A").dur(1000))
+        .job(job("a2", "A").dur(1000))
+        .update_capacity(100, &[(G5, 2)])
+        .run_until(200);
+    assert_eq!(h.first_started("a2"), Some(100));
+    assert_eq!(h.capacity(h.type_id(G5)), Some(2));
+}
+
+#[test]
+fn r23_less_service_environment_capacity_preempts_over_quota_jobs_first() {
+    let h = Sc::new()
+        .capacity(G5, 3)
+        .share(reserve("R", G5, 1))
+        .share(lab("A", G5, 1))
+        .share(lend("L", G5, 1))
+        .job(job("r", "R").dur(100_000))
+        .job(job("a1", "A").prio(9).dur(100_000))
+        .job(job("a2", "A").prio(9).dur(100_000))
+        .update_capacity(100, &[(G5, 2)])
+        .run_until(300);
+    assert_eq!(h.victims(), vec!["a2"]);
+    let e = &h.preemption_events("a2", EventType::PreemptionStarted)[0];
+    assert_eq!(e.at, 100);
+    assert_eq!(e.reason.as_deref(), Some(LIMIT_REDUCED));
+    assert_eq!(e.preempted_by, Some(None), "no preemptor: the capacity was lowered");
+    assert_eq!(h.spans("a2")[0], (0, Some(220)));
+    assert_eq!(h.status("r"), Some(Running));
+}
+
+#[test]
+fn r23_less_capacity_than_within_quota_usage_preempts_any_job() {
+    let sc = Sc::new()
+        .capacity(G5, 2)
+        .share(reserve("A", G5, 2))
+        .job(job("a1", "A").prio(5).dur(100_000))
+        .job(job("a2", "A").prio(1).dur(100_000))
+        .update_capacity(100, &[(G5, 1)]);
+    let h = sc.run_until(150);
+    assert_eq!(h.victims(), vec!["a2"]);
+    assert_eq!(h.totals(G5).usage, 2, "usage stays above the new limit during the grace");
+    let h = sc.run_until(300);
+    assert_eq!(h.totals(G5).usage, 1);
+    assert_eq!(h.status("a2"), Some(Runnable));
+    assert_eq!(h.reason("a2"), Some(WAIT_FREE.to_string()));
+}
+
+#[test]
+fn r23_lowered_capacity_counts_jobs_being_preempted_as_released() {
+    let h = Sc::new()
+        .capacity(G5, 3)
+        .share(reserve("A", G5, 3))
+        .job(job("a1", "A").prio(3).dur(100_000))
+        .job(job("a2", "A").prio(2).dur(100_000))
+        .job(job("a3", "A").prio(1).dur(100_000))
+        .update_capacity(100, &[(G5, 2)])
+        .update_capacity(150, &[(G5, 1)])
+        .run_until(400);
+    assert_eq!(h.preemptions_started(), vec![(100, "a3".to_string()), (150, "a2".to_string())]);
+    assert_eq!(h.status("a1"), Some(Running));
+}
+
+#[test]
+fn r23_lowered_capacity_victim_set_is_minimal() {
+    let h = Sc::new()
+        .capacity(G5, 4)
+        .share(reserve("A", G5, 4))
+        .job(job("a1", "A").prio(0).dur(100_000))
+        .job(job("a2", "A").prio(1).count(2).dur(100_000))
+        .job(job("a3", "A").prio(9).dur(100_000))
+        .update_capacity(100, &[(G5, 2)])
+        .run_until(400);
+    assert_eq!(h.victims(), vec!["a2"]);
+}
+
+#[test]
+fn r23_removing_a_type_from_the_service_environment() {
+    let h = Sc::new()
+        .capacity(G5, 1)
+        .capacity(P5, 1)
+        .share(reserve("A", G5, 1).limit(P5, 1))
+        .job(job("p", "A").ty(P5).dur(100_000))
+        .job(job("p2", "A").ty(P5).at(500).dur(10))
+        .update_capacity(100, &[(G5, 1)])
+        .run_until(600);
+    assert_eq!(h.victims(), vec!["p"]);
+    assert_eq!(h.capacity(h.type_id(P5)), None);
+    assert_eq!(h.reason("p2"), Some(MISCONFIG_SE.to_string()));
+}
+
+#[test]
+fn r23_lowered_capacity_lapses_an_earmark_that_no_longer_fits() {
+    let h = Sc::new()
+        .capacity(G5, 2)
+        .share(lab("A", G5, 1))
+        .share(lend("B", G5, 1))
+        .job(job("a_hi", "A").prio(1).dur(100_000))
+        .job(job("v", "A").dur(100_000))
+        .job(job("b", "B").at(100).dur(1000))
+        .update_capacity(150, &[(G5, 1)])
+        .run_until(400);
+    assert_eq!(h.victims(), vec!["v"], "v being preempted counts as released: no new victim");
+    assert_eq!(h.waiting_preemptor(h.share_id("B")), None);
+    assert!(h.attempts("b").is_empty());
+    assert_eq!(h.reason("b"), Some(WAIT_FREE.to_string()));
+}

@@ -1,0 +1,300 @@
+//! R24-R27: events, utilization snapshots, summary metrics and determinism.
+
+use quotasim::json::{load_scenario, to_json};
+use quotasim::result::{EventType, Status};
+use quotasim::{generate, GenerateOptions, Simulation};
+use quotasim_tests::*;
+
+use Status::*;
+
+fn reclaim_setup() -> Sc {
+    Sc::new()
+        .capacity(G5, 2)
+        .share(lab("A", G5, 1))
+        .share(lend("B", G5, 1))
+        .job(job("a_hi", "A").prio(1).dur(2000))
+        .job(job("v", "A").dur(1000))
+        .job(job("b", "B").at(100).dur(100))
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-9
+}
+
+// ----- R24 --------------------------------------------------------------------------------
+
+#[test]
+fn r24_every_state_change_is_an_event() {
+    let h = reclaim_setup().run();
+    let st = h.states("v");
+    assert_eq!(
+        st,
+        vec![
+            (0, Submitted),
+            (0, Runnable),
+            (0, Scheduled),
+            (0, Starting),
+            (0, Running),
+            (220, Runnable),
+            (320, Scheduled),
+            (320, Starting),
+            (320, Running),
+            (1320, Succeeded)
+        ]
+    );
+    for e in h.events_of("v") {
+        assert_eq!(e.quota_share_name, "A");
+    }
+    let ats: Vec<u64> = h.events().iter().map(|e| e.at).collect();
+    assert!(ats.windows(2).all(|w| w[0] <= w[1]), "events in time order");
+}
+
+#[test]
+fn r24_preemption_events_name_preemptor_reason_count_and_lost_work() {
+    let h = reclaim_setup().run();
+    let s = h.preemption_events("v", EventType::PreemptionStarted);
+    let c = h.preemption_events("v", EventType::PreemptionCompleted);
+    assert_eq!((s.len(), c.len()), (1, 1));
+    for e in [&s[0], &c[0]] {
+        assert_eq!(e.quota_share_name, "A");
+        assert_eq!(e.preempted_by, Some(Some("b".to_string())));
+        assert_eq!(e.reason.as_deref(), Some(CROSS_SHARE));
+        assert_eq!(e.preempted_attempt_count, Some(1));
+        assert_eq!(e.lost_work_seconds, Some(100));
+    }
+    assert_eq!(s[0].at, 100);
+    assert_eq!(c[0].at, 220);
+    assert_eq!(s[0].status_reason, Some(in_progress(CROSS_SHARE)));
+    // State-change events carry no preemption fields.
+    for e in h.events().iter().filter(|e| e.event_type == EventType::StateChange) {
+        assert!(e.preempted_by.is_none() && e.reason.is_none() && e.preempted_attempt_count.is_none());
+    }
+}
+
+#[test]
+fn r24_event_json_shape() {
+    let h = reclaim_setup().run();
+    let v: serde_json::Value = serde_json::from_str(&to_json(&h.result())).unwrap();
+    let events = v["events"].as_array().unwrap();
+    let started = events.iter().find(|e| e["type"] == "PREEMPTION_STARTED").expect("a started event");
+    assert_eq!(started["jobName"], "v");
+    assert_eq!(started["quotaShareName"], "A");
+    assert_eq!(started["preemptedBy"], "b");
+    assert_eq!(started["reason"], CROSS_SHARE);
+    assert_eq!(started["at"], 100);
+    assert!(events.iter().any(|e| e["type"] == "PREEMPTION_COMPLETED"));
+    let sc = events.iter().find(|e| e["type"] == "STATE_CHANGE").unwrap();
+    assert!(sc.get("preemptedBy").is_none());
+    assert!(sc.get("status").is_some() && sc.get("statusReason").is_some());
+    // The job result shape of the format spec.
+    let vj = v["jobs"].as_array().unwrap().iter().find(|j| j["jobName"] == "v").unwrap();
+    assert_eq!(vj["status"], "SUCCEEDED");
+    assert_eq!(vj["firstStartedAt"], 0);
+    assert_eq!(vj["stoppedAt"], 1320);
+    assert_eq!(vj["lostWorkSeconds"], 100);
+    assert_eq!(vj["preemptionSummary"]["preemptedAttemptCount"], 1);
+    assert_eq!(vj["attempts"][0]["stoppedAt"], 220);
+    assert_eq!(vj["attempts"][0]["borrowedInstances"], 1);
+    assert_eq!(vj["attempts"][1]["statusReason"], serde_json::Value::Null);
+    assert_eq!(v["formatVersion"], 1);
+    assert_eq!(v["endedAt"], 2000);
+}
+
+#[test]
+fn r24_until_reports_status_at_that_time_and_null_for_unsubmitted() {
+    let h = Sc::new()
+        .capacity(G5, 1)
+        .share(reserve("A", G5, 1))
+        .job(job("a", "A").dur(100))
+        .job(job("later", "A").at(500).dur(10))
+        .run_until(50);
+    let r = h.result();
+    assert_eq!(r.ended_at, 50);
+    assert_eq!(r.jobs[0].status, Some(Running));
+    assert_eq!(r.jobs[0].stopped_at, None);
+    assert_eq!(r.jobs[1].status, None);
+}
+
+// ----- R25 --------------------------------------------------------------------------------
+
+#[test]
+fn r25_snapshot_totals_and_job_counts() {
+    let mut h = reclaim_setup().sim();
+    h.until(150);
+    let s = h.snap();
+    assert_eq!(s.at, 150);
+    let t = h.totals(G5);
+    assert_eq!(t.service_environment_capacity, Some(2));
+    assert_eq!(
+        (t.usage, t.free, t.pool_capacity, t.pool_usage, t.pool_available, t.borrowed),
+        (2, 0, 2, 2, 0, 1)
+    );
+    let a = h.share_usage("A", G5);
+    assert_eq!((a.quota, a.usage, a.within_quota, a.over_quota, a.borrowed, a.idle), (1, 2, 1, 1, 1, 0));
+    // Reading tested (the spec is ambiguous): the snapshot's `idle` is quota neither used nor
+    // lent, so `idle + lent = max(0, Q - U)` (R15's "idle quota").
+    let b = h.share_usage("B", G5);
+    assert_eq!((b.quota, b.usage, b.lent, b.idle, b.earmarked), (1, 0, 1, 0, 1));
+    let jc = s.job_counts;
+    assert_eq!((jc.not_submitted, jc.runnable, jc.running, jc.succeeded), (0, 1, 2, 0));
+    h.until(2000);
+    let jc = h.snap().job_counts;
+    assert_eq!((jc.succeeded, jc.running, jc.runnable), (3, 0, 0));
+}
+
+#[test]
+fn r25_snapshot_at_every_instant_is_consistent() {
+    let mut h = reclaim_setup().sim();
+    while h.step().is_some() {
+        let s = h.snap();
+        for t in &s.types {
+            let rows: Vec<_> = s.shares.iter().filter(|r| r.capacity_unit == t.capacity_unit).collect();
+            assert_eq!(rows.iter().map(|r| r.usage).sum::<u64>(), t.usage);
+            assert_eq!(rows.iter().map(|r| r.borrowed).sum::<u64>(), t.borrowed);
+            assert_eq!(rows.iter().map(|r| r.lent).sum::<u64>() + t.unattributed_borrowed, t.borrowed);
+            for r in rows {
+                assert_eq!(r.within_quota + r.over_quota, r.usage);
+                assert_eq!(r.idle + r.lent, r.quota.saturating_sub(r.usage));
+            }
+        }
+    }
+}
+
+// ----- R26 --------------------------------------------------------------------------------
+
+#[test]
+fn r26_summary_of_a_simple_run() {
+    // j1 0..100, j2 0..300, j3 submitted at 10, runs 100..150. Service environment 2 x 300 s.
+    let h = Sc::new()
+        .capacity(G5, 2)
+        .share(reserve("A", G5, 2))
+        .job(job("j1", "A").dur(100))
+        .job(job("j2", "A").dur(300))
+        .job(job("j3", "A").at(10).dur(50))
+        .run();
+    let sum = h.summary();
+    let o = &sum.overall;
+    assert_eq!((o.jobs, o.succeeded, o.failed, o.never_runnable, o.unfinished), (3, 3, 0, 0, 0));
+    assert_eq!(o.instance_seconds, 450);
+    assert_eq!((o.instance_seconds_own, o.instance_seconds_borrowed), (450, 0));
+    assert!(close(o.instance_hours, 0.125));
+    assert!(close(o.gpu_hours, 0.125));
+    assert!(close(o.utilization.unwrap(), 0.75), "{:?}", o.utilization);
+    assert_eq!(
+        (o.wait_seconds.count, o.wait_seconds.p50, o.wait_seconds.p95, o.wait_seconds.max),
+        (3, Some(0), Some(90), Some(90))
+    );
+    assert_eq!(
+        (o.completion_seconds.p50, o.completion_seconds.p95, o.completion_seconds.max),
+        (Some(140), Some(300), Some(300)),
+        "completion = submit to finish"
+    );
+    assert_eq!(o.preemptions.total, 0);
+    assert_eq!(o.lost_instance_seconds, 0);
+    assert!(close(o.goodput.unwrap(), 1.0));
+    assert_eq!(sum.per_quota_share.len(), 1);
+    let (name, a) = &sum.per_quota_share[0];
+    assert_eq!(name, "A");
+    assert_eq!(a.instance_seconds, 450);
+    assert!(close(a.utilization.unwrap(), 0.75));
+}
+
+#[test]
+fn r26_summary_with_borrowing_and_a_preemption() {
+    // a_hi 0..2000 on A's quota; v borrows 0..220 (preempted at 100, 100 s lost) and
+    // 320..1320; b 220..320. endedAt 2000.
+    let h = reclaim_setup().run();
+    let sum = h.summary();
+    let o = &sum.overall;
+    assert_eq!(o.instance_seconds, 3320);
+    assert_eq!(o.instance_seconds_borrowed, 1220);
+    assert!(close(o.utilization.unwrap(), 3320.0 / 4000.0));
+    assert_eq!(
+        (o.preemptions.cross_share, o.preemptions.in_share, o.preemptions.capacity_limit_reduced),
+        (1, 0, 0)
+    );
+    assert_eq!(o.preemptions.total, 1);
+    assert_eq!(o.lost_instance_seconds, 100);
+    assert!(close(o.goodput.unwrap(), 3100.0 / 3320.0), "{:?}", o.goodput);
+    assert_eq!((o.wait_seconds.p50, o.wait_seconds.max), (Some(0), Some(120)));
+    let a = &sum.per_quota_share.iter().find(|(n, _)| n == "A").unwrap().1;
+    assert_eq!((a.instance_seconds, a.instance_seconds_own, a.instance_seconds_borrowed), (3220, 2000, 1220));
+    let b = &sum.per_quota_share.iter().find(|(n, _)| n == "B").unwrap().1;
+    assert_eq!((b.instance_seconds, b.instance_seconds_lent), (100, 1220));
+}
+
+#[test]
+fn r26_never_runnable_and_failed_jobs_are_counted() {
+    let h = Sc::new()
+        .capacity(G5, 1)
+        .share(reserve("A", G5, 1))
+        .job(job("ok", "A").dur(10))
+        .job(job("huge", "A").count(5))
+        .job(job("t", "A").dur(100).timeout(50))
+        .backfill(true)
+        .run();
+    let o = h.summary().overall;
+    assert_eq!((o.jobs, o.succeeded, o.failed, o.never_runnable), (3, 1, 1, 1));
+}
+
+// ----- R27 --------------------------------------------------------------------------------
+
+fn result_bytes(sc: &Sc) -> String {
+    let mut h = sc.sim();
+    h.run();
+    to_json(&h.result())
+}
+
+#[test]
+fn r27_two_runs_give_identical_bytes() {
+    let sc = reclaim_setup();
+    assert_eq!(result_bytes(&sc), result_bytes(&sc));
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/notebook.json")).unwrap();
+    let run = || {
+        let mut s = Simulation::new(load_scenario(&text).unwrap());
+        s.run();
+        to_json(&s.result())
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn r27_generated_scenario_is_deterministic_and_runs_identically() {
+    let o = GenerateOptions::new(300, 4, 2, 7);
+    let a = to_json(&generate(&o));
+    let b = to_json(&generate(&o));
+    assert_eq!(a, b);
+    let run = || {
+        let mut s = Simulation::new(load_scenario(&a).unwrap());
+        s.run();
+        to_json(&s.result())
+    };
+    assert_eq!(run(), run());
+    assert_ne!(a, to_json(&generate(&GenerateOptions::new(300, 4, 2, 8))), "the seed matters");
+}
+
+#[test]
+fn r27_stepping_running_and_forking_agree() {
+    let sc = reclaim_setup().job(job("x", "B").at(150).dur(500));
+    let whole = result_bytes(&sc);
+    let mut h = sc.sim();
+    while h.step().is_some() {}
+    assert_eq!(to_json(&h.result()), whole);
+    let mut h = sc.sim();
+    h.run_until(150);
+    let mut fork = h.clone();
+    h.run();
+    fork.run();
+    assert_eq!(to_json(&h.result()), whole);
+    assert_eq!(to_json(&fork.result()), whole);
+}
+
+#[test]
+fn r27_json_round_trip_of_the_scenario_gives_the_same_result() {
+    let sc = reclaim_setup();
+    let v = load_scenario(&sc.to_json()).unwrap();
+    let mut s = Simulation::new(v);
+    s.run();
+    assert_eq!(to_json(&s.result()), result_bytes(&sc));
+}
