@@ -1,1 +1,297 @@
+//! # quotasim-wasm
+//!
+//! JavaScript and TypeScript bindings of the Quotasim engine, built by wasm-pack into the npm
+//! package `quotasim`.
+//!
+//! * One stateful class, [`Simulation`], and two plain functions, [`validate`] and
+//!   [`generate`] (plus [`generate_json`]).
+//! * Scenarios go in as plain JS objects or as JSON strings, in the shapes of the scenario
+//!   format; results come out as plain JS objects in the result shapes (maps as plain objects,
+//!   `null` where the JSON has `null`, integers as JS numbers, never `BigInt`).
+//! * A scenario object is turned into JSON with `JSON.stringify` and parsed by the engine's
+//!   own parser, so an object and a JSON string are accepted and rejected alike, and exactly
+//!   as `quotasim run` does: unknown fields are rejected with their path.
+//! * Every error is a JS `Error` whose message lists every problem with its field path and
+//!   whose `problems` property holds them as `{ path, severity, message }` objects. Bad input
+//!   is an error value, never a panic; `console_error_panic_hook` is installed only so that a
+//!   bug in the engine would at least be reported in the console.
+//! * The TypeScript declarations of every shape live in `src/types.d.ts`, generated from the
+//!   engine's Rust types by `tests/typescript.rs` (which fails when the file is stale), and
+//!   are embedded in the package's `.d.ts`; method signatures name those types.
 
+use quotasim::json::to_json;
+use quotasim::{GenerateOptions, Problem, ValidScenario};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const SHAPES: &str = include_str!("types.d.ts");
+
+/// Largest time JavaScript numbers carry exactly (2^53 - 1).
+const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
+
+fn install_panic_hook() {
+    console_error_panic_hook::set_once();
+}
+
+/// The serializer every result goes through: maps become plain objects, `None` becomes
+/// `null` (as in the JSON), and integers become numbers (an integer above 2^53 - 1 is an
+/// error, never a `BigInt`).
+fn serializer() -> serde_wasm_bindgen::Serializer {
+    serde_wasm_bindgen::Serializer::new()
+        .serialize_maps_as_objects(true)
+        .serialize_missing_as_null(true)
+        .serialize_large_number_types_as_bigints(false)
+}
+
+fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&serializer())
+        .map_err(|e| JsValue::from(js_sys::Error::new(&format!("quotasim: cannot convert a result: {e}"))))
+}
+
+/// A JS `Error` listing every problem, with the problems attached as `err.problems`.
+fn problems_error(what: &str, problems: &[Problem]) -> JsValue {
+    let errors = problems.iter().filter(|p| p.is_error()).count();
+    let mut message = format!("{what}: {errors} error{}", if errors == 1 { "" } else { "s" });
+    let warnings = problems.len() - errors;
+    if warnings > 0 {
+        message.push_str(&format!(", {warnings} warning{}", if warnings == 1 { "" } else { "s" }));
+    }
+    for p in problems {
+        message.push_str("\n  ");
+        message.push_str(&p.to_string());
+    }
+    let err = js_sys::Error::new(&message);
+    let list = to_js(problems).unwrap_or(JsValue::NULL);
+    // Setting a property on a fresh Error object cannot fail; ignore the Result anyway.
+    let _ = js_sys::Reflect::set(&err, &JsValue::from_str("problems"), &list);
+    err.into()
+}
+
+fn range_error(message: &str) -> JsValue {
+    js_sys::RangeError::new(message).into()
+}
+
+/// The JSON text of a scenario (or of generate options) given as a string or as an object.
+fn json_text(input: &JsValue, what: &str) -> Result<String, Problem> {
+    if let Some(text) = input.as_string() {
+        return Ok(text);
+    }
+    if input.is_undefined() || input.is_null() {
+        let got = if input.is_null() { "null" } else { "undefined" };
+        return Err(Problem::error("", format!("expected {what} (an object or a JSON string), not {got}")));
+    }
+    match js_sys::JSON::stringify(input) {
+        Ok(s) => match s.as_string() {
+            Some(text) => Ok(text),
+            None => Err(Problem::error("", format!("expected {what} (an object or a JSON string)"))),
+        },
+        Err(e) => {
+            let why = js_sys::Error::from(e).message();
+            Err(Problem::error("", format!("{what} cannot be converted to JSON: {why}")))
+        }
+    }
+}
+
+/// Parses and validates a scenario given as an object or a JSON string.
+fn load(input: &JsValue) -> Result<ValidScenario, Vec<Problem>> {
+    let text = json_text(input, "a scenario").map_err(|p| vec![p])?;
+    quotasim::json::load_scenario(&text)
+}
+
+/// Checks a number given from JavaScript: a whole number from 0 to 2^53 - 1.
+fn whole(name: &str, t: f64) -> Result<u64, JsValue> {
+    if !t.is_finite() || t < 0.0 || t.fract() != 0.0 || t > MAX_SAFE {
+        return Err(range_error(&format!("quotasim: {name} must be a whole number from 0 to 2^53 - 1, not {t}")));
+    }
+    Ok(t as u64)
+}
+
+/// A running simulation of one scenario.
+///
+/// Times are whole seconds of simulated time from 0; capacities and usage are counted in
+/// instances. The object owns memory inside the WebAssembly module: call `free()` when done
+/// with it (or use `using` where explicit resource management is available); a freed object
+/// throws when used.
+#[wasm_bindgen]
+pub struct Simulation {
+    inner: quotasim::Simulation,
+    warnings: Vec<Problem>,
+}
+
+#[wasm_bindgen]
+impl Simulation {
+    /// Validates the scenario (an object in the scenario format, or its JSON text) and starts
+    /// a simulation at time 0. Throws an `Error` listing every problem (also as
+    /// `err.problems`) when the scenario is invalid.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
+    ) -> Result<Simulation, JsValue> {
+        install_panic_hook();
+        let mut valid = load(&scenario).map_err(|p| problems_error("quotasim: invalid scenario", &p))?;
+        let warnings = std::mem::take(&mut valid.warnings);
+        Ok(Simulation { inner: quotasim::Simulation::new(valid), warnings })
+    }
+
+    /// Processes the next instant at which anything happens and returns its time (seconds),
+    /// or `undefined` when nothing is left to happen.
+    pub fn step(&mut self) -> Option<f64> {
+        self.inner.step().map(|t| t as f64)
+    }
+
+    /// Processes every instant up to and including `t` (seconds), then stands at `t`. A `t`
+    /// earlier than `now()` does nothing. Throws a `RangeError` unless `t` is a whole number
+    /// from 0 to 2^53 - 1.
+    #[wasm_bindgen(js_name = runUntil)]
+    pub fn run_until(&mut self, t: f64) -> Result<(), JsValue> {
+        let t = whole("runUntil(t): t (seconds)", t)?;
+        self.inner.run_until(t);
+        Ok(())
+    }
+
+    /// Runs until nothing is left to happen, or to `settings.horizonSeconds`.
+    pub fn run(&mut self) {
+        self.inner.run();
+    }
+
+    /// The current simulated time, in seconds.
+    pub fn now(&self) -> f64 {
+        self.inner.now() as f64
+    }
+
+    /// Whether nothing is left to happen.
+    #[wasm_bindgen(js_name = isDone)]
+    pub fn is_done(&self) -> bool {
+        self.inner.is_done()
+    }
+
+    /// The capacity picture now: per instance type and per quota share, in instances.
+    #[wasm_bindgen(unchecked_return_type = "Snapshot")]
+    pub fn snapshot(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.snapshot())
+    }
+
+    /// The events so far, or those from index `from` on (for incremental reading: pass the
+    /// previous `eventCount()`).
+    #[wasm_bindgen(unchecked_return_type = "SimEvent[]")]
+    pub fn events(&self, from: Option<f64>) -> Result<JsValue, JsValue> {
+        let from = match from {
+            Some(f) => whole("events(from): from", f)? as usize,
+            None => 0,
+        };
+        to_js(&self.inner.events_from(from))
+    }
+
+    /// How many events have been recorded so far.
+    #[wasm_bindgen(js_name = eventCount)]
+    pub fn event_count(&self) -> f64 {
+        self.inner.event_count() as f64
+    }
+
+    /// Every job as `DescribeServiceJob` would show it now, in scenario order.
+    #[wasm_bindgen(unchecked_return_type = "JobResult[]")]
+    pub fn jobs(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.jobs())
+    }
+
+    /// The metrics so far, per quota share and overall.
+    #[wasm_bindgen(unchecked_return_type = "Summary")]
+    pub fn summary(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.summary())
+    }
+
+    /// The whole result so far, in the result format (what `quotasim run` prints).
+    #[wasm_bindgen(unchecked_return_type = "SimResult")]
+    pub fn result(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.result())
+    }
+
+    /// The result as compact JSON text: the same bytes as `quotasim run` prints (without its
+    /// final newline).
+    #[wasm_bindgen(js_name = resultJson)]
+    pub fn result_json(&self) -> String {
+        to_json(&self.inner.result())
+    }
+
+    /// `formatVersion`, `endedAt` and `summary` only (what `quotasim run --summary` prints).
+    #[wasm_bindgen(js_name = summaryResult, unchecked_return_type = "SummaryResult")]
+    pub fn summary_result(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.summary_result())
+    }
+
+    /// The warnings validation found (errors would have stopped the constructor).
+    #[wasm_bindgen(unchecked_return_type = "Problem[]")]
+    pub fn warnings(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.warnings)
+    }
+
+    /// An independent copy of this simulation in its current state, to explore a what-if.
+    /// The copy must be freed too.
+    pub fn fork(&self) -> Simulation {
+        Simulation { inner: self.inner.clone(), warnings: self.warnings.clone() }
+    }
+}
+
+/// Checks a scenario (an object or its JSON text) and returns every problem found, errors and
+/// warnings, each with the path of its field; an empty array means the scenario is fine.
+/// Never throws for a bad scenario.
+#[wasm_bindgen(unchecked_return_type = "Problem[]")]
+pub fn validate(
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
+) -> Result<JsValue, JsValue> {
+    install_panic_hook();
+    let problems = match load(&scenario) {
+        Ok(valid) => valid.warnings,
+        Err(problems) => problems,
+    };
+    to_js(&problems)
+}
+
+fn generate_options(options: &JsValue) -> Result<GenerateOptions, JsValue> {
+    let fail = |p: Problem| problems_error("quotasim: invalid generate options", &[p]);
+    let o: GenerateOptions = if options.is_undefined() || options.is_null() {
+        GenerateOptions::default()
+    } else {
+        let text = json_text(options, "generate options").map_err(fail)?;
+        let de = &mut serde_json::Deserializer::from_str(&text);
+        serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            let path = if path == "." { String::new() } else { path };
+            let message = e.into_inner().to_string();
+            let message = match message.rfind(" at line ") {
+                Some(i) => message[..i].to_string(),
+                None => message,
+            };
+            fail(Problem::error(path, message))
+        })?
+    };
+    o.check().map_err(|(field, msg)| fail(Problem::error(field, msg)))?;
+    Ok(o)
+}
+
+/// A synthetic, deterministic scenario (Poisson arrivals, heavy-tailed durations, mixed
+/// priorities): the same options give the same scenario as `quotasim generate`. Options not
+/// given take their defaults (`jobs` 1000, `shares` 4, `instanceTypes` 2, `seed` 1,
+/// `loadPercent` 95, `checkpointPercent` 80). Throws an `Error` (with `err.problems`) for an
+/// option out of range or unknown.
+#[wasm_bindgen(unchecked_return_type = "Scenario")]
+pub fn generate(
+    #[wasm_bindgen(unchecked_optional_param_type = "GenerateOptions")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    install_panic_hook();
+    let o = generate_options(&options)?;
+    to_js(&quotasim::generate(&o))
+}
+
+/// Like `generate`, as compact JSON text: the same bytes as `quotasim generate` prints
+/// (without its final newline).
+#[wasm_bindgen(js_name = generateJson)]
+pub fn generate_json(
+    #[wasm_bindgen(unchecked_optional_param_type = "GenerateOptions")] options: JsValue,
+) -> Result<String, JsValue> {
+    install_panic_hook();
+    let o = generate_options(&options)?;
+    Ok(to_json(&quotasim::generate(&o)))
+}

@@ -1,0 +1,430 @@
+// The scenario and result shapes of Quotasim, generated from the engine's Rust types by
+// web/tests/typescript.rs. Do not edit: after changing those types run
+// `QUOTASIM_UPDATE_TYPES=1 cargo test -p quotasim-wasm --test typescript`.
+// Times are whole seconds of simulated time from 0; capacities are counted in instances.
+
+/** One whole simulation (format spec, "Scenario"). */
+export interface Scenario {
+  formatVersion?: number;
+  name?: string | null;
+  description?: string | null;
+  settings?: Settings;
+  instanceTypes?: Array<InstanceTypeInfo>;
+  serviceEnvironment: ServiceEnvironment;
+  schedulingPolicy?: SchedulingPolicy | null;
+  quotaShares?: Array<QuotaShare>;
+  jobs?: Array<Job>;
+  actions?: Array<Action>;
+}
+
+/** What to generate. `GenerateOptions::new` gives the documented defaults. */
+export interface GenerateOptions {
+  jobs?: number;
+  shares?: number;
+  instanceTypes?: number;
+  seed?: number;
+  /** Offered load as a percentage of the capacity owned by shares (100 = exactly full). */
+  loadPercent?: number;
+  /** Percentage of jobs that checkpoint. */
+  checkpointPercent?: number;
+  /** Smallest duration (the Pareto scale), seconds. */
+  minDurationSeconds?: number;
+  /** Longest duration, seconds. */
+  maxDurationSeconds?: number;
+}
+
+/** One thing wrong (or worth knowing) about a scenario. */
+export interface Problem {
+  /** Path of the field in the scenario JSON, e.g. `jobs[3].instanceCount`; empty for the root. */
+  path: string;
+  severity: Severity;
+  message: string;
+}
+
+/** The whole result of a run (format spec, "Result (JSON)"). */
+export interface SimResult {
+  formatVersion: number;
+  endedAt: number;
+  jobs: Array<JobResult>;
+  events: Array<SimEvent>;
+  summary: Summary;
+}
+
+/** `--summary`: the result without the per-job and per-event lists. */
+export interface SummaryResult {
+  formatVersion: number;
+  endedAt: number;
+  summary: Summary;
+}
+
+/** R25: the engine's form of `GetJobQueueSnapshot.queueUtilization`. */
+export interface Snapshot {
+  at: number;
+  types: Array<TypeTotals>;
+  shares: Array<ShareTypeUsage>;
+  /** Jobs per status now, in `Status` order; `notSubmitted` counts jobs not yet submitted. */
+  jobCounts: JobCounts;
+}
+
+/** Simulation settings; every field is optional and defaults as documented in the format spec. */
+export interface Settings {
+  /** R21: how long a told-to-stop job keeps its capacity. */
+  preemptionGraceSeconds?: number;
+  /** R6: time spent in `SCHEDULED` before `STARTING`. */
+  scheduledSeconds?: number;
+  /** R6: time spent in `STARTING` before `RUNNING`. */
+  startingSeconds?: number;
+  /** R12: let later jobs of a share go first when its front job cannot. */
+  backfill?: boolean;
+  /** R19 step 2. */
+  victimOrder?: VictimOrder;
+  /** R8: a checkpointing job also saves at the stop signal. */
+  checkpointOnStop?: boolean;
+  /** R8: how long that save takes; it must fit in the grace period. */
+  checkpointSaveSeconds?: number;
+  /** Stop the simulation at this time (`None`: run until nothing is left to happen). */
+  horizonSeconds?: number | null;
+}
+
+/** An instance type's GPU count, used only for GPU-denominated metrics (R1). */
+export interface InstanceTypeInfo {
+  name: string;
+  gpus?: number;
+}
+
+/** R1: the service environment and its capacity limits. */
+export interface ServiceEnvironment {
+  serviceEnvironmentName?: string | null;
+  capacityLimits: Array<CapacityLimit>;
+  serviceEnvironmentArn?: unknown;
+  serviceEnvironmentType?: unknown;
+  state?: unknown;
+  status?: unknown;
+  statusReason?: unknown;
+  tags?: unknown;
+  createdAt?: unknown;
+  clientToken?: unknown;
+}
+
+/** The AWS `schedulingPolicy` shape; `FIFO` is the only idle-resource strategy. */
+export interface SchedulingPolicy {
+  name?: string | null;
+  quotaSharePolicy?: QuotaSharePolicy | null;
+  arn?: unknown;
+  tags?: unknown;
+}
+
+/** R2: a team's quota share. */
+export interface QuotaShare {
+  quotaShareName: string;
+  capacityLimits: Array<CapacityLimit>;
+  resourceSharingConfiguration: ResourceSharing;
+  preemptionConfiguration?: SharePreemption;
+  state?: ShareState;
+  quotaShareArn?: unknown;
+  jobQueue?: unknown;
+  status?: unknown;
+  statusReason?: unknown;
+  tags?: unknown;
+  createdAt?: unknown;
+  clientToken?: unknown;
+}
+
+/** R5: one training job. */
+export interface Job {
+  jobName: string;
+  quotaShareName: string;
+  schedulingPriority?: number;
+  /** Given directly, or through `serviceRequestPayload.ResourceConfig.InstanceType`. */
+  instanceType?: string | null;
+  instanceCount?: number | null;
+  submitAt?: number;
+  durationSeconds: number;
+  checkpointIntervalSeconds?: number | null;
+  timeoutSeconds?: number | null;
+  preemptionConfiguration?: JobPreemption | null;
+  /** The AWS `SubmitServiceJob` payload, as an object or a JSON string. */
+  serviceRequestPayload?: ServiceRequestPayload | string | null;
+  jobArn?: unknown;
+  jobId?: unknown;
+  jobQueue?: unknown;
+  status?: unknown;
+  statusReason?: unknown;
+  serviceJobType?: unknown;
+  createdAt?: unknown;
+  tags?: unknown;
+  clientToken?: unknown;
+  retryStrategy?: unknown;
+  shareIdentifier?: unknown;
+}
+
+/** R23: an action applied at time `at`: exactly one of `updateServiceJob`, `terminateServiceJob`, `updateQuotaShare` or `updateServiceEnvironment`. */
+export interface Action {
+  at: number;
+  updateServiceJob?: UpdateServiceJob | null;
+  terminateServiceJob?: TerminateServiceJob | null;
+  updateQuotaShare?: QuotaShareUpdate | null;
+  updateServiceEnvironment?: UpdateServiceEnvironment | null;
+}
+
+export type Severity = "error" | "warning";
+
+/** A job as `DescribeServiceJob` would show it at the end of the run. */
+export interface JobResult {
+  jobName: string;
+  quotaShareName: string;
+  status: Status | null;
+  statusReason: string | null;
+  schedulingPriority: number;
+  submitAt: number;
+  firstStartedAt: number | null;
+  stoppedAt: number | null;
+  preemptionSummary: PreemptionSummary;
+  attempts: Array<Attempt>;
+  lostWorkSeconds: number;
+}
+
+/** R24: one state change or preemption step. */
+export interface SimEvent {
+  at: number;
+  jobName: string;
+  quotaShareName: string;
+  type: EventType;
+  status: Status | null;
+  statusReason: string | null;
+  /**
+   * The job whose dispatch needed this preemption (preemption events; `null` when the
+   * service environment's capacity was lowered).
+   */
+  preemptedBy?: string | null;
+  reason?: string;
+  /** The victim's `preemptedAttemptCount`, this preemption included. */
+  preemptedAttemptCount?: number;
+  /** Training seconds this preemption lost (R8). */
+  lostWorkSeconds?: number;
+}
+
+export interface Summary {
+  /** Keyed by quota share name, in input order. */
+  perQuotaShare: Record<string, Metrics>;
+  overall: Metrics;
+}
+
+/** R25: totals of one instance type at an instant. */
+export interface TypeTotals {
+  capacityUnit: string;
+  gpusPerInstance: number;
+  /** The service environment's limit (`null`: none, jobs of this type never run). */
+  serviceEnvironmentCapacity: number | null;
+  usage: number;
+  free: number;
+  poolCapacity: number;
+  poolUsage: number;
+  poolAvailable: number;
+  borrowed: number;
+  /** Borrowed instances no lender's idle quota accounts for (after a lowered limit). */
+  unattributedBorrowed: number;
+}
+
+/** R25: one quota share's use of one instance type at an instant. */
+export interface ShareTypeUsage {
+  quotaShareName: string;
+  capacityUnit: string;
+  quota: number;
+  /** Instances held by the share's jobs (`SCHEDULED`, `STARTING`, `RUNNING`). */
+  usage: number;
+  withinQuota: number;
+  overQuota: number;
+  /** Over-quota usage attributed to lenders (R15), as `{lender, instances}`. */
+  borrowed: number;
+  borrowedFrom: Array<Flow>;
+  /** Idle quota of this share used by borrowers (R15). */
+  lent: number;
+  lentTo: Array<Flow>;
+  idle: number;
+  /** Instances earmarked for this share's waiting preemptor (R21). */
+  earmarked: number;
+}
+
+export interface JobCounts {
+  notSubmitted: number;
+  runnable: number;
+  scheduled: number;
+  starting: number;
+  running: number;
+  succeeded: number;
+  failed: number;
+}
+
+/**
+ * R19 step 2: which running job has the least work at risk.
+ * - `"aws"`: The job whose current attempt was dispatched most recently.
+ * - `"leastLostWork"`: The job with the least training since its last checkpoint.
+ */
+export type VictimOrder = "aws" | "leastLostWork";
+
+/** `{capacityUnit, maxCapacity}`: a number of instances of one type. */
+export interface CapacityLimit {
+  capacityUnit: string;
+  maxCapacity: number;
+}
+
+export interface QuotaSharePolicy {
+  idleResourceAssignmentStrategy?: string | null;
+}
+
+/** `resourceSharingConfiguration`. */
+export interface ResourceSharing {
+  strategy: Strategy;
+  /**
+   * Percent of the share's quota it may borrow on top; -1 = unlimited. Only with
+   * `LEND_AND_BORROW` (R2); `None` means the default -1.
+   */
+  borrowLimit?: number | null;
+}
+
+/** `preemptionConfiguration` of a quota share. */
+export interface SharePreemption {
+  inSharePreemption?: Toggle;
+}
+
+export type ShareState = "ENABLED" | "DISABLED";
+
+/** `preemptionConfiguration` of a job (R7). */
+export interface JobPreemption {
+  preemptionRetriesBeforeTermination?: number | null;
+}
+
+export interface ServiceRequestPayload {
+  ResourceConfig?: ResourceConfig | null;
+  StoppingCondition?: StoppingCondition | null;
+  CheckpointConfig?: CheckpointConfig | null;
+  /** Other fields are accepted and ignored. */
+  [key: string]: unknown;
+}
+
+export interface UpdateServiceJob {
+  jobName: string;
+  schedulingPriority: number;
+}
+
+export interface TerminateServiceJob {
+  jobName: string;
+  reason?: string | null;
+}
+
+/**
+ * `updateQuotaShare`: fields not named stay as they were; a named field replaces the old
+ * value whole (R23).
+ */
+export interface QuotaShareUpdate {
+  quotaShareName: string;
+  capacityLimits?: Array<CapacityLimit> | null;
+  resourceSharingConfiguration?: ResourceSharing | null;
+  preemptionConfiguration?: SharePreemption | null;
+  state?: ShareState | null;
+}
+
+export interface UpdateServiceEnvironment {
+  capacityLimits: Array<CapacityLimit>;
+  /** The AWS request names the environment; there is only one here. */
+  serviceEnvironment?: unknown;
+}
+
+/** R6: a job's status. */
+export type Status = "SUBMITTED" | "RUNNABLE" | "SCHEDULED" | "STARTING" | "RUNNING" | "SUCCEEDED" | "FAILED";
+
+export interface PreemptionSummary {
+  preemptedAttemptCount: number;
+  recentPreemptedAttempts: Array<PreemptedAttempt>;
+}
+
+/** One attempt of a job: from dispatch (`SCHEDULED`) to releasing its capacity. */
+export interface Attempt {
+  startedAt: number;
+  stoppedAt: number | null;
+  borrowedInstances: number;
+  statusReason: string | null;
+}
+
+export type EventType = "STATE_CHANGE" | "PREEMPTION_STARTED" | "PREEMPTION_COMPLETED";
+
+/** R26 metrics of one quota share, or of the whole run. */
+export interface Metrics {
+  jobs: number;
+  succeeded: number;
+  failed: number;
+  neverRunnable: number;
+  unfinished: number;
+  instanceSeconds: number;
+  instanceSecondsOwn: number;
+  instanceSecondsBorrowed: number;
+  instanceSecondsLent: number;
+  instanceHours: number;
+  gpuHours: number;
+  gpuHoursOwn: number;
+  gpuHoursBorrowed: number;
+  /**
+   * Instance-seconds used over the service environment's instance-seconds (overall), or
+   * over the share's quota instance-seconds (per share; may exceed 1 when borrowing).
+   */
+  utilization: number | null;
+  waitSeconds: Percentiles;
+  completionSeconds: Percentiles;
+  preemptions: PreemptionCounts;
+  lostInstanceSeconds: number;
+  lostGpuHours: number;
+  /** Training instance-seconds of succeeded jobs over instance-seconds held. */
+  goodput: number | null;
+}
+
+/** A number of instances flowing between two shares (R15 attribution). */
+export interface Flow {
+  quotaShareName: string;
+  instances: number;
+}
+
+/** R4: what a share does with idle quota. */
+export type Strategy = "RESERVE" | "LEND" | "LEND_AND_BORROW";
+
+export type Toggle = "ENABLED" | "DISABLED";
+
+export interface ResourceConfig {
+  InstanceType?: string | null;
+  InstanceCount?: number | null;
+  /** Other fields are accepted and ignored. */
+  [key: string]: unknown;
+}
+
+export interface StoppingCondition {
+  MaxRuntimeInSeconds?: number | null;
+  /** Other fields are accepted and ignored. */
+  [key: string]: unknown;
+}
+
+export interface CheckpointConfig {
+  S3Uri?: string | null;
+  /** Other fields are accepted and ignored. */
+  [key: string]: unknown;
+}
+
+export interface PreemptedAttempt {
+  startedAt: number;
+  stoppedAt: number;
+  statusReason: string;
+}
+
+/** Wait or completion times: percentiles by nearest rank, in seconds. */
+export interface Percentiles {
+  count: number;
+  p50: number | null;
+  p95: number | null;
+  max: number | null;
+}
+
+export interface PreemptionCounts {
+  crossShare: number;
+  inShare: number;
+  capacityLimitReduced: number;
+  total: number;
+}

@@ -1,0 +1,575 @@
+//! The package's TypeScript declarations are generated from one source: the engine's Rust
+//! types and their serde attributes (`engine/src/{model,result,validate,generate,serde_impls}.rs`),
+//! read with `syn`. The output, `src/types.d.ts`, is committed and embedded by `src/lib.rs` in
+//! the package's `.d.ts`. The first test fails when that file is stale;
+//! `QUOTASIM_UPDATE_TYPES=1 cargo test -p quotasim-wasm --test typescript` rewrites it.
+//!
+//! The serde rules followed (those the engine uses): `rename_all` (`camelCase`,
+//! `SCREAMING_SNAKE_CASE`, `lowercase`), `rename`, `default`, `skip_serializing(_if)`,
+//! `deny_unknown_fields`, and `serialize_with` on a `Vec<(String, T)>` (written as a map).
+//! A field is optional (`?`) when the JSON may leave it out: on input when it has a default (or
+//! is an `Option`), on output when it may be skipped. `Option<T>` is `T | null`, except on a
+//! field of an output-only type that is skipped when empty. Types with a hand-written serde
+//! impl are declared through the raw type their impl goes through (`Action` is `ActionRaw`).
+//! Any Rust type the generator does not know makes it fail, never guess.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use syn::punctuated::Punctuated;
+use syn::{Attribute, Expr, Fields, GenericArgument, Item, Lit, Meta, PathArguments, Token, Type};
+
+const HEADER: &str = "\
+// The scenario and result shapes of Quotasim, generated from the engine's Rust types by
+// web/tests/typescript.rs. Do not edit: after changing those types run
+// `QUOTASIM_UPDATE_TYPES=1 cargo test -p quotasim-wasm --test typescript`.
+// Times are whole seconds of simulated time from 0; capacities are counted in instances.
+";
+
+/// The engine files whose types make up the shapes.
+const SOURCES: &[&str] = &["model.rs", "result.rs", "validate.rs", "generate.rs", "serde_impls.rs"];
+
+/// Where the shapes start: the scenario (input) first, then what the package returns.
+const INPUT_ROOTS: &[&str] = &["Scenario", "GenerateOptions"];
+const OUTPUT_ROOTS: &[&str] = &["Problem", "SimResult", "SummaryResult", "Snapshot"];
+
+/// Types whose serde impl is hand-written (serde_impls.rs): the type it is written as, and
+/// whether a JSON string of it is accepted too.
+const WRITTEN_AS: &[(&str, &str, bool)] =
+    &[("Action", "ActionRaw", false), ("ServiceRequestPayload", "PayloadRaw", true)];
+
+/// TypeScript names: raw serde types get the name of what they are, and `Event` is `SimEvent`
+/// so that it does not shadow the DOM's `Event` in a user's module.
+const TS_NAMES: &[(&str, &str)] = &[
+    ("ActionRaw", "Action"),
+    ("UpdateServiceJobRaw", "UpdateServiceJob"),
+    ("TerminateRaw", "TerminateServiceJob"),
+    ("UpdateSeRaw", "UpdateServiceEnvironment"),
+    ("PayloadRaw", "ServiceRequestPayload"),
+    ("ResourceConfigRaw", "ResourceConfig"),
+    ("StoppingConditionRaw", "StoppingCondition"),
+    ("CheckpointConfigRaw", "CheckpointConfig"),
+    ("Event", "SimEvent"),
+];
+
+/// Extra documentation for types whose own doc comment is about the Rust side.
+const EXTRA_DOCS: &[(&str, &str)] = &[(
+    "ActionRaw",
+    "R23: an action applied at time `at`: exactly one of `updateServiceJob`, \
+     `terminateServiceJob`, `updateQuotaShare` or `updateServiceEnvironment`.",
+)];
+
+#[derive(Default, Clone)]
+struct Serde {
+    rename_all: Option<String>,
+    rename: Option<String>,
+    default: bool,
+    skip_ser: bool,
+    skip: bool,
+    deny_unknown: bool,
+    serialize_with: bool,
+}
+
+struct Field {
+    name: String,
+    ty: Type,
+    serde: Serde,
+    docs: Vec<String>,
+}
+
+enum Shape {
+    Struct { fields: Vec<Field>, serde: Serde, ser: bool, de: bool },
+    Enum { variants: Vec<(String, Vec<String>)> },
+}
+
+struct Decl {
+    docs: Vec<String>,
+    shape: Shape,
+}
+
+fn ts_name(rust: &str) -> String {
+    TS_NAMES.iter().find(|(r, _)| *r == rust).map_or(rust, |(_, t)| t).to_string()
+}
+
+fn metas(attr: &Attribute) -> Vec<Meta> {
+    attr.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
+        .map(|p| p.into_iter().collect())
+        .unwrap_or_default()
+}
+
+/// The attributes an item has when the engine is built with its `serde` feature:
+/// `#[cfg_attr(feature = "serde", X)]` counts as `#[X]`.
+fn effective(attrs: &[Attribute]) -> Vec<Meta> {
+    let mut out = Vec::new();
+    for a in attrs {
+        if a.path().is_ident("cfg_attr") {
+            let ms = metas(a);
+            let serde_cfg = matches!(ms.first(), Some(Meta::NameValue(nv))
+                if nv.path.is_ident("feature") && lit_str(&nv.value).as_deref() == Some("serde"));
+            if serde_cfg {
+                out.extend(ms.into_iter().skip(1));
+            }
+        } else {
+            out.push(a.meta.clone());
+        }
+    }
+    out
+}
+
+fn lit_str(e: &Expr) -> Option<String> {
+    match e {
+        Expr::Lit(l) => match &l.lit {
+            Lit::Str(s) => Some(s.value()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn cfg_enabled(attrs: &[Attribute]) -> bool {
+    // `#[cfg(feature = "serde")]` fields exist in the build the package uses; no other
+    // cfg is expected on these types.
+    attrs.iter().filter(|a| a.path().is_ident("cfg")).all(|a| {
+        let text = a.meta.require_list().map(|l| l.tokens.to_string()).unwrap_or_default();
+        assert!(text.contains("\"serde\"") || text.contains("\"std\""), "unexpected cfg: {text}");
+        !text.starts_with("not")
+    })
+}
+
+fn serde_of(ms: &[Meta]) -> Serde {
+    let mut s = Serde::default();
+    for m in ms {
+        let Meta::List(l) = m else { continue };
+        if !l.path.is_ident("serde") {
+            continue;
+        }
+        let inner: Vec<Meta> = l
+            .parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
+            .map(|p| p.into_iter().collect())
+            .unwrap_or_else(|e| panic!("cannot read serde attribute: {e}"));
+        for i in inner {
+            let key = i.path().get_ident().map(|x| x.to_string()).unwrap_or_default();
+            let value = match &i {
+                Meta::NameValue(nv) => lit_str(&nv.value),
+                _ => None,
+            };
+            match key.as_str() {
+                "rename_all" => s.rename_all = value,
+                "rename" => s.rename = value,
+                "default" => s.default = true,
+                "skip_serializing" | "skip_serializing_if" => s.skip_ser = true,
+                "skip" => s.skip = true,
+                "deny_unknown_fields" => s.deny_unknown = true,
+                "serialize_with" => s.serialize_with = true,
+                other => panic!("serde attribute `{other}` is not handled by the generator"),
+            }
+        }
+    }
+    s
+}
+
+fn derives(ms: &[Meta]) -> (bool, bool) {
+    let (mut ser, mut de) = (false, false);
+    for m in ms {
+        let Meta::List(l) = m else { continue };
+        if !l.path.is_ident("derive") {
+            continue;
+        }
+        let paths = l
+            .parse_args_with(Punctuated::<syn::Path, Token![,]>::parse_terminated)
+            .expect("derive list");
+        for p in paths {
+            match p.segments.last().map(|s| s.ident.to_string()).as_deref() {
+                Some("Serialize") => ser = true,
+                Some("Deserialize") => de = true,
+                _ => {}
+            }
+        }
+    }
+    (ser, de)
+}
+
+fn docs_of(attrs: &[Attribute]) -> Vec<String> {
+    attrs
+        .iter()
+        .filter_map(|a| match &a.meta {
+            Meta::NameValue(nv) if nv.path.is_ident("doc") => lit_str(&nv.value),
+            _ => None,
+        })
+        .map(|d| {
+            let d = d.strip_prefix(' ').unwrap_or(&d).to_string();
+            // Rustdoc links read as code in TypeScript.
+            d.replace("[`", "`").replace("`]", "`").replace("*/", "* /")
+        })
+        .collect()
+}
+
+fn camel(snake: &str) -> String {
+    let mut out = String::new();
+    for (i, part) in snake.split('_').enumerate() {
+        if i == 0 {
+            out.push_str(part);
+        } else {
+            let mut c = part.chars();
+            if let Some(f) = c.next() {
+                out.extend(f.to_uppercase());
+                out.push_str(c.as_str());
+            }
+        }
+    }
+    out
+}
+
+fn screaming(pascal: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in pascal.chars().enumerate() {
+        if c.is_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.extend(c.to_uppercase());
+    }
+    out
+}
+
+fn renamed(name: &str, rule: Option<&str>, variant: bool) -> String {
+    match rule {
+        None => name.to_string(),
+        Some("camelCase") if !variant => camel(name),
+        Some("SCREAMING_SNAKE_CASE") if variant => screaming(name),
+        Some("lowercase") if variant => name.to_lowercase(),
+        Some(r) => panic!("rename_all = {r:?} is not handled by the generator"),
+    }
+}
+
+fn parse_sources(dir: &Path) -> BTreeMap<String, Decl> {
+    let mut decls = BTreeMap::new();
+    for file in SOURCES {
+        let path = dir.join(file);
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let ast = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for item in ast.items {
+            let (name, decl) = match item {
+                Item::Struct(s) => {
+                    let ms = effective(&s.attrs);
+                    let (ser, de) = derives(&ms);
+                    let Fields::Named(named) = &s.fields else { continue };
+                    let fields = named
+                        .named
+                        .iter()
+                        .filter(|f| cfg_enabled(&f.attrs))
+                        .map(|f| Field {
+                            name: f.ident.as_ref().expect("named field").to_string(),
+                            ty: f.ty.clone(),
+                            serde: serde_of(&effective(&f.attrs)),
+                            docs: docs_of(&f.attrs),
+                        })
+                        .collect();
+                    let shape = Shape::Struct { fields, serde: serde_of(&ms), ser, de };
+                    (s.ident.to_string(), Decl { docs: docs_of(&s.attrs), shape })
+                }
+                Item::Enum(e) => {
+                    let ms = effective(&e.attrs);
+                    let (ser, de) = derives(&ms);
+                    if !(ser || de) || e.variants.iter().any(|v| !matches!(v.fields, Fields::Unit)) {
+                        continue;
+                    }
+                    let serde = serde_of(&ms);
+                    let variants = e
+                        .variants
+                        .iter()
+                        .map(|v| {
+                            let vs = serde_of(&effective(&v.attrs));
+                            let n = vs.rename.clone().unwrap_or_else(|| {
+                                renamed(&v.ident.to_string(), serde.rename_all.as_deref(), true)
+                            });
+                            (n, docs_of(&v.attrs))
+                        })
+                        .collect();
+                    (e.ident.to_string(), Decl { docs: docs_of(&e.attrs), shape: Shape::Enum { variants } })
+                }
+                _ => continue,
+            };
+            assert!(decls.insert(name.clone(), decl).is_none(), "two types named {name}");
+        }
+    }
+    decls
+}
+
+fn generic_args(seg: &syn::PathSegment) -> Vec<&Type> {
+    match &seg.arguments {
+        PathArguments::AngleBracketed(a) => a
+            .args
+            .iter()
+            .filter_map(|g| match g {
+                GenericArgument::Type(t) => Some(t),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+struct Gen<'a> {
+    decls: &'a BTreeMap<String, Decl>,
+    queue: VecDeque<(String, bool)>,
+    seen: BTreeSet<String>,
+}
+
+impl Gen<'_> {
+    fn want(&mut self, rust: &str, input: bool) {
+        if self.seen.insert(rust.to_string()) {
+            self.queue.push_back((rust.to_string(), input));
+        }
+    }
+
+    /// The TypeScript type of a Rust type; `strip_option` drops one `Option` level.
+    fn ty(&mut self, t: &Type, input: bool, strip_option: bool) -> String {
+        match t {
+            Type::Reference(r) => self.ty(&r.elem, input, strip_option),
+            Type::Path(p) => {
+                let seg = p.path.segments.last().expect("type path");
+                let name = seg.ident.to_string();
+                let args = generic_args(seg);
+                match name.as_str() {
+                    "String" | "str" => "string".into(),
+                    "bool" => "boolean".into(),
+                    "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" | "isize" | "f32"
+                    | "f64" => "number".into(),
+                    "Ignored" | "IgnoredAny" => "unknown".into(),
+                    "Option" => {
+                        let inner = self.ty(args[0], input, false);
+                        if strip_option {
+                            inner
+                        } else if inner.ends_with("| null") || inner == "unknown" {
+                            inner
+                        } else {
+                            format!("{inner} | null")
+                        }
+                    }
+                    "Vec" => format!("Array<{}>", self.ty(args[0], input, false)),
+                    other => {
+                        if let Some((_, raw, string_too)) = WRITTEN_AS.iter().find(|(t, _, _)| *t == other) {
+                            self.want(raw, input);
+                            let n = ts_name(raw);
+                            return if *string_too { format!("{n} | string") } else { n };
+                        }
+                        assert!(
+                            self.decls.contains_key(other),
+                            "the generator does not know the Rust type `{other}`"
+                        );
+                        self.want(other, input);
+                        ts_name(other)
+                    }
+                }
+            }
+            other => panic!("the generator does not handle the type `{}`", quote_type(other)),
+        }
+    }
+
+    /// `Vec<(String, T)>` written as a map by a `serialize_with` function.
+    fn pairs_as_record(&mut self, t: &Type, input: bool) -> String {
+        if let Type::Path(p) = t {
+            let seg = p.path.segments.last().expect("type path");
+            if seg.ident == "Vec" {
+                if let Some(Type::Tuple(tup)) = generic_args(seg).first() {
+                    if tup.elems.len() == 2 {
+                        let k = self.ty(&tup.elems[0], input, false);
+                        assert_eq!(k, "string", "map keys must be strings");
+                        return format!("Record<string, {}>", self.ty(&tup.elems[1], input, false));
+                    }
+                }
+            }
+        }
+        panic!("serialize_with on `{}` is not handled by the generator", quote_type(t))
+    }
+
+    fn declare(&mut self, rust: &str, input: bool, out: &mut String) {
+        let decl = &self.decls[rust];
+        let name = ts_name(rust);
+        let mut docs = decl.docs.clone();
+        if let Some((_, d)) = EXTRA_DOCS.iter().find(|(n, _)| *n == rust) {
+            docs = vec![d.to_string()];
+        }
+        match &decl.shape {
+            Shape::Enum { variants } => {
+                let mut docs = docs;
+                for (v, vd) in variants {
+                    if !vd.is_empty() {
+                        docs.push(format!("- `\"{v}\"`: {}", vd.join(" ")));
+                    }
+                }
+                write_docs(out, "", &docs);
+                let alts: Vec<String> = variants.iter().map(|(v, _)| format!("\"{v}\"")).collect();
+                let _ = writeln!(out, "export type {name} = {};", alts.join(" | "));
+            }
+            Shape::Struct { fields, serde, ser, de } => {
+                assert!(*ser || *de, "{rust} is not serialized");
+                write_docs(out, "", &docs);
+                let _ = writeln!(out, "export interface {name} {{");
+                for f in fields {
+                    if f.serde.skip {
+                        continue;
+                    }
+                    let key = f.serde.rename.clone().unwrap_or_else(|| renamed(&f.name, serde.rename_all.as_deref(), false));
+                    let is_option = matches!(&f.ty, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Option"));
+                    let optional = f.serde.skip_ser
+                        || (*de && (f.serde.default || serde.default || is_option));
+                    // On an output-only type a skipped-when-empty `Option` is never `null`.
+                    let strip = !*de && f.serde.skip_ser && is_option;
+                    let ty = if f.serde.serialize_with {
+                        self.pairs_as_record(&f.ty, input)
+                    } else {
+                        self.ty(&f.ty, input, strip)
+                    };
+                    write_docs(out, "  ", &f.docs);
+                    let q = if optional { "?" } else { "" };
+                    let _ = writeln!(out, "  {}{q}: {ty};", ts_key(&key));
+                }
+                if input && *de && !serde.deny_unknown {
+                    let _ = writeln!(out, "  /** Other fields are accepted and ignored. */");
+                    let _ = writeln!(out, "  [key: string]: unknown;");
+                }
+                let _ = writeln!(out, "}}");
+            }
+        }
+        out.push('\n');
+    }
+}
+
+fn ts_key(k: &str) -> String {
+    if k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !k.starts_with(|c: char| c.is_ascii_digit()) {
+        k.to_string()
+    } else {
+        format!("\"{k}\"")
+    }
+}
+
+fn quote_type(t: &Type) -> String {
+    quote::ToTokens::to_token_stream(t).to_string()
+}
+
+fn write_docs(out: &mut String, indent: &str, docs: &[String]) {
+    if docs.is_empty() {
+        return;
+    }
+    if docs.len() == 1 {
+        let _ = writeln!(out, "{indent}/** {} */", docs[0]);
+        return;
+    }
+    let _ = writeln!(out, "{indent}/**");
+    for d in docs {
+        if d.is_empty() {
+            let _ = writeln!(out, "{indent} *");
+        } else {
+            let _ = writeln!(out, "{indent} * {d}");
+        }
+    }
+    let _ = writeln!(out, "{indent} */");
+}
+
+fn engine_src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/src")
+}
+
+/// Every shape the package takes or returns, reached from the roots, in the order reached.
+fn declarations() -> String {
+    let decls = parse_sources(&engine_src());
+    let mut g = Gen { decls: &decls, queue: VecDeque::new(), seen: BTreeSet::new() };
+    for r in INPUT_ROOTS {
+        g.want(r, true);
+    }
+    for r in OUTPUT_ROOTS {
+        g.want(r, false);
+    }
+    let mut out = String::from(HEADER);
+    out.push('\n');
+    while let Some((rust, input)) = g.queue.pop_front() {
+        g.declare(&rust, input, &mut out);
+    }
+    while out.ends_with("\n\n") {
+        out.pop();
+    }
+    out
+}
+
+#[test]
+fn generated_typescript_declarations_are_up_to_date() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/types.d.ts");
+    let fresh = declarations();
+    if std::env::var_os("QUOTASIM_UPDATE_TYPES").is_some() {
+        std::fs::write(&path, &fresh).expect("write src/types.d.ts");
+        return;
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == fresh,
+        "web/src/types.d.ts is stale: the engine's types changed. Regenerate it with \
+         `QUOTASIM_UPDATE_TYPES=1 cargo test -p quotasim-wasm --test typescript` and commit it."
+    );
+}
+
+#[test]
+fn every_shape_the_package_names_is_declared() {
+    let d = declarations();
+    for name in [
+        "Scenario",
+        "Settings",
+        "QuotaShare",
+        "Job",
+        "Action",
+        "ServiceRequestPayload",
+        "GenerateOptions",
+        "Problem",
+        "SimResult",
+        "SummaryResult",
+        "JobResult",
+        "SimEvent",
+        "Summary",
+        "Metrics",
+        "Snapshot",
+    ] {
+        let declared = d.contains(&format!("export interface {name} {{"))
+            || d.contains(&format!("export type {name} = "));
+        assert!(declared, "{name} is not declared");
+    }
+    // The method signatures in src/lib.rs name only declared types.
+    let lib = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).unwrap();
+    for chunk in lib.split("_type = \"").skip(1) {
+        let ty = chunk.split('"').next().unwrap();
+        for word in ty.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
+            if word != "string" {
+                assert!(d.contains(&format!("export interface {word} {{")), "lib.rs names undeclared `{word}`");
+            }
+        }
+    }
+}
+
+#[test]
+fn required_and_optional_fields_follow_the_json() {
+    let d = declarations();
+    assert!(!d.contains("bigint"), "integers cross as numbers");
+    // Always written, possibly null.
+    assert!(d.contains("  statusReason: string | null;"));
+    assert!(d.contains("  firstStartedAt: number | null;"));
+    // Written only on preemption events; `preemptedBy` may be null there.
+    assert!(d.contains("  preemptedBy?: string | null;"));
+    assert!(d.contains("  reason?: string;"));
+    // Inputs with defaults may be left out.
+    assert!(d.contains("  settings?: Settings;"));
+    assert!(d.contains("  horizonSeconds?: number | null;"));
+    assert!(d.contains("  jobs?: number;"));
+    // Required inputs.
+    assert!(d.contains("  serviceEnvironment: ServiceEnvironment;"));
+    assert!(d.contains("  durationSeconds: number;"));
+    // Maps are records; hand-written shapes go through their raw types.
+    assert!(d.contains("  perQuotaShare: Record<string, Metrics>;"));
+    assert!(d.contains("  actions?: Array<Action>;"));
+    assert!(d.contains("  updateServiceJob?: UpdateServiceJob | null;"));
+    assert!(d.contains("ServiceRequestPayload | string"));
+    assert!(d.contains("export type Strategy = \"RESERVE\" | \"LEND\" | \"LEND_AND_BORROW\";"));
+    assert!(d.contains("export type Severity = \"error\" | \"warning\";"));
+    // AWS fields that are accepted and ignored are typed, so that pasted output type-checks.
+    assert!(d.contains("  quotaShareArn?: unknown;"));
+}
