@@ -103,7 +103,9 @@ fn load(input: &JsValue) -> Result<ValidScenario, Vec<Problem>> {
 /// Checks a number given from JavaScript: a whole number from 0 to 2^53 - 1.
 fn whole(name: &str, t: f64) -> Result<u64, JsValue> {
     if !t.is_finite() || t < 0.0 || t.fract() != 0.0 || t > MAX_SAFE {
-        return Err(range_error(&format!("quotasim: {name} must be a whole number from 0 to 2^53 - 1, not {t}")));
+        return Err(range_error(&format!(
+            "quotasim: {name} must be a whole number from 0 to 2^53 - 1, not {t}"
+        )));
     }
     Ok(t as u64)
 }

@@ -177,9 +177,8 @@ fn derives(ms: &[Meta]) -> (bool, bool) {
         if !l.path.is_ident("derive") {
             continue;
         }
-        let paths = l
-            .parse_args_with(Punctuated::<syn::Path, Token![,]>::parse_terminated)
-            .expect("derive list");
+        let paths =
+            l.parse_args_with(Punctuated::<syn::Path, Token![,]>::parse_terminated).expect("derive list");
         for p in paths {
             match p.segments.last().map(|s| s.ident.to_string()).as_deref() {
                 Some("Serialize") => ser = true,
@@ -335,14 +334,12 @@ impl Gen<'_> {
                 match name.as_str() {
                     "String" | "str" => "string".into(),
                     "bool" => "boolean".into(),
-                    "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" | "isize" | "f32"
-                    | "f64" => "number".into(),
+                    "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" | "isize"
+                    | "f32" | "f64" => "number".into(),
                     "Ignored" | "IgnoredAny" => "unknown".into(),
                     "Option" => {
                         let inner = self.ty(args[0], input, false);
-                        if strip_option {
-                            inner
-                        } else if inner.ends_with("| null") || inner == "unknown" {
+                        if strip_option || inner.ends_with("| null") || inner == "unknown" {
                             inner
                         } else {
                             format!("{inner} | null")
@@ -412,10 +409,14 @@ impl Gen<'_> {
                     if f.serde.skip {
                         continue;
                     }
-                    let key = f.serde.rename.clone().unwrap_or_else(|| renamed(&f.name, serde.rename_all.as_deref(), false));
+                    let key = f
+                        .serde
+                        .rename
+                        .clone()
+                        .unwrap_or_else(|| renamed(&f.name, serde.rename_all.as_deref(), false));
                     let is_option = matches!(&f.ty, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Option"));
-                    let optional = f.serde.skip_ser
-                        || (*de && (f.serde.default || serde.default || is_option));
+                    let optional =
+                        f.serde.skip_ser || (*de && (f.serde.default || serde.default || is_option));
                     // On an output-only type a skipped-when-empty `Option` is never `null`.
                     let strip = !*de && f.serde.skip_ser && is_option;
                     let ty = if f.serde.serialize_with {
@@ -439,7 +440,9 @@ impl Gen<'_> {
 }
 
 fn ts_key(k: &str) -> String {
-    if k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !k.starts_with(|c: char| c.is_ascii_digit()) {
+    if k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !k.starts_with(|c: char| c.is_ascii_digit())
+    {
         k.to_string()
     } else {
         format!("\"{k}\"")
@@ -540,7 +543,10 @@ fn every_shape_the_package_names_is_declared() {
         let ty = chunk.split('"').next().unwrap();
         for word in ty.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
             if word != "string" {
-                assert!(d.contains(&format!("export interface {word} {{")), "lib.rs names undeclared `{word}`");
+                assert!(
+                    d.contains(&format!("export interface {word} {{")),
+                    "lib.rs names undeclared `{word}`"
+                );
             }
         }
     }

@@ -70,7 +70,9 @@ fn notebook_step_one_own_quota_then_borrowed_then_waiting() {
     assert!(get(&low, "firstStartedAt").is_null());
     // The snapshot agrees: qs1 uses two instances, one over its quota of one.
     let snap = sim.snapshot().unwrap();
-    let qs1 = items(&get(&snap, "shares")).into_iter().find(|s| text(s, "quotaShareName").as_deref() == Some("qs1"));
+    let qs1 = items(&get(&snap, "shares"))
+        .into_iter()
+        .find(|s| text(s, "quotaShareName").as_deref() == Some("qs1"));
     let qs1 = qs1.expect("qs1 in the snapshot");
     assert_eq!((num(&qs1, "usage"), num(&qs1, "overQuota")), (2.0, 1.0));
 }
@@ -254,7 +256,7 @@ fn bad_input_is_an_error_never_a_panic() {
     }
     let mut sim = notebook();
     for t in [-1.0, 1.5, f64::NAN, f64::INFINITY, 1e300] {
-        let err = sim.run_until(t).err().expect("rejected");
+        let err = sim.run_until(t).expect_err("rejected");
         assert!(err.is_instance_of::<js_sys::RangeError>());
     }
     assert!(sim.events(Some(-3.0)).is_err());
