@@ -3,7 +3,8 @@
 #   1. native tests (the TypeScript declarations are up to date) and clippy, native and wasm
 #   2. the wasm-bindgen-test suites in Node and in headless Chromium
 #   3. the packages: web/pkg (bundler) and web/pkg-node (nodejs), named `quotasim`
-#   4. the Node consumer tests (web/js-tests), against the CLI built in release mode
+#   4. a TypeScript type check of typical use against web/pkg's .d.ts (web/ts-check)
+#   5. the Node consumer tests (web/js-tests), against the CLI built in release mode
 # Needs: the wasm32-unknown-unknown target, wasm-bindgen-cli (= the pinned wasm-bindgen),
 # wasm-pack, node, chromium and chromedriver (CHROMEDRIVER, default /usr/bin/chromedriver).
 set -euo pipefail
@@ -30,6 +31,9 @@ for dir in web/pkg web/pkg-node; do
   wasm="$dir/quotasim_bg.wasm"
   printf '%s: %s bytes of wasm, %s gzipped\n' "$dir" "$(wc -c <"$wasm")" "$(gzip -9c "$wasm" | wc -c)"
 done
+
+say "web: type-check typical use against the package's declarations (TypeScript from npm)"
+(cd web/ts-check && npm ci --no-audit --no-fund && npm run --silent check)
 
 say "web: Node consumer tests"
 cargo build --release -p quotasim-cli

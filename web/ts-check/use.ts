@@ -1,0 +1,30 @@
+// Typical use of the package, type-checked by `npm run check` (web/test.sh); the
+// lines marked as expected errors must fail, so the shapes are not too loose either.
+import { Simulation, validate, generate, Scenario, SimResult, Problem, SimEvent, Snapshot } from "quotasim";
+
+const s: Scenario = {
+  serviceEnvironment: { capacityLimits: [{ capacityUnit: "ml.g5.xlarge", maxCapacity: 2 }] },
+  quotaShares: [{ quotaShareName: "a", capacityLimits: [{ capacityUnit: "ml.g5.xlarge", maxCapacity: 1 }],
+    resourceSharingConfiguration: { strategy: "LEND_AND_BORROW", borrowLimit: null }, quotaShareArn: "arn:x" }],
+  jobs: [{ jobName: "j", quotaShareName: "a", durationSeconds: 60,
+    serviceRequestPayload: { ResourceConfig: { InstanceType: "ml.g5.xlarge", InstanceCount: 1, VolumeSizeInGB: 5 }, RoleArn: "r" } }],
+  actions: [{ at: 5, updateServiceJob: { jobName: "j", schedulingPriority: 3 } }],
+  settings: { horizonSeconds: null, victimOrder: "leastLostWork" },
+};
+const problems: Problem[] = validate(s);
+const sim = new Simulation(s);
+const t: number | undefined = sim.step();
+sim.runUntil(10);
+const r: SimResult = sim.result();
+const e: SimEvent[] = sim.events(0);
+const snap: Snapshot = sim.snapshot();
+const reason: string | undefined = r.events[0]?.reason;
+const share = r.summary.perQuotaShare["a"].utilization;
+const g: Scenario = generate();
+generate({ jobs: 5, instanceTypes: 2 });
+sim.free();
+// @ts-expect-error: a typo is caught
+const bad: Scenario = { serviceEnvironment: { capacityLimits: [] }, jobz: [] };
+// @ts-expect-error: wrong enum spelling
+const bad2: Scenario = { serviceEnvironment: { capacityLimits: [] }, quotaShares: [{ quotaShareName: "a", capacityLimits: [], resourceSharingConfiguration: { strategy: "LendAndBorrow" } }] };
+export const used = [problems, t, e, snap, reason, share, g, bad, bad2];
