@@ -1,0 +1,101 @@
+//! Small browser helpers: storage, the URL fragment, downloads, the clock.
+
+use wasm_bindgen::JsCast;
+
+pub fn window() -> Option<web_sys::Window> {
+    web_sys::window()
+}
+
+/// Milliseconds from the page's time origin.
+pub fn now_ms() -> f64 {
+    window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+pub fn storage_get(key: &str) -> Option<String> {
+    window()?.local_storage().ok()??.get_item(key).ok()?
+}
+
+/// Stores `value`; a full or disabled storage is reported as `false`, never a panic.
+pub fn storage_set(key: &str, value: &str) -> bool {
+    window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .is_some_and(|s| s.set_item(key, value).is_ok())
+}
+
+pub fn location_hash() -> String {
+    window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
+}
+
+/// Replaces the URL fragment without a new history entry.
+pub fn replace_hash(hash: &str) {
+    if let Some(h) = window().and_then(|w| w.history().ok()) {
+        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(hash));
+    }
+}
+
+/// The page URL with `hash` as its fragment (for share links).
+pub fn url_with_hash(hash: &str) -> String {
+    let Some(loc) = window().map(|w| w.location()) else { return hash.to_string() };
+    let base = format!(
+        "{}{}{}",
+        loc.origin().unwrap_or_default(),
+        loc.pathname().unwrap_or_default(),
+        loc.search().unwrap_or_default()
+    );
+    format!("{base}{hash}")
+}
+
+/// Offers `text` as a file download.
+pub fn download(filename: &str, mime: &str, text: &str) {
+    let Some(doc) = window().and_then(|w| w.document()) else { return };
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    if let Ok(a) = doc.create_element("a") {
+        if let Ok(a) = a.dyn_into::<web_sys::HtmlAnchorElement>() {
+            a.set_href(&url);
+            a.set_download(filename);
+            a.click();
+        }
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+/// Copies text to the clipboard when the browser allows it.
+pub fn copy_text(text: &str) {
+    if let Some(w) = window() {
+        let _ = w.navigator().clipboard().write_text(text);
+    }
+}
+
+/// The closest element (from the event target up) carrying `attr`, and its value.
+pub fn closest_attr(ev: &web_sys::Event, attr: &str) -> Option<String> {
+    let mut el: Option<web_sys::Element> = ev.target()?.dyn_into::<web_sys::Element>().ok();
+    while let Some(e) = el {
+        if let Some(v) = e.get_attribute(attr) {
+            return Some(v);
+        }
+        el = e.parent_element();
+    }
+    None
+}
+
+/// Reads a chosen file's text.
+pub async fn read_file(file: web_sys::File) -> Result<String, String> {
+    let p = file.text();
+    match wasm_bindgen_futures::JsFuture::from(p).await {
+        Ok(v) => v.as_string().ok_or_else(|| String::from("the file is not text")),
+        Err(_) => Err(String::from("the file could not be read")),
+    }
+}
+
+/// The pointer's x position inside the element the listener is on.
+pub fn local_x(ev: &web_sys::MouseEvent) -> f64 {
+    let left = ev
+        .current_target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .map_or(0.0, |e| e.get_bounding_client_rect().left());
+    ev.client_x() as f64 - left
+}

@@ -1,0 +1,61 @@
+//! The editor sidebar: tabs for capacity, shares, jobs, actions and settings, with the
+//! number of problems in each.
+
+use leptos::prelude::*;
+
+use crate::edit::section_of;
+use crate::ui::actions::ActionsEditor;
+use crate::ui::capacity::CapacityEditor;
+use crate::ui::jobs::JobsEditor;
+use crate::ui::problems::ProblemsPanel;
+use crate::ui::settings::SettingsEditor;
+use crate::ui::shares::SharesEditor;
+use crate::ui::state::{use_app, Tab};
+
+const TABS: [(Tab, &str, &str); 5] = [
+    (Tab::Capacity, "Capacity", "capacity"),
+    (Tab::Shares, "Shares", "shares"),
+    (Tab::Jobs, "Jobs", "jobs"),
+    (Tab::Actions, "Actions", "actions"),
+    (Tab::Settings, "Settings", "settings"),
+];
+
+#[component]
+pub fn Editor() -> impl IntoView {
+    let app = use_app();
+    let count = move |sec: &'static str| {
+        app.problems.with(|p| p.iter().filter(|x| x.is_error() && section_of(&x.path) == sec).count())
+    };
+    view! {
+        <aside class="editor" aria-label="scenario editor">
+            <ProblemsPanel />
+            <div class="tabs" role="tablist">
+                {TABS.iter().map(|(tab, label, sec)| {
+                    let tab = *tab;
+                    let sec: &'static str = sec;
+                    view! {
+                        <button
+                            role="tab"
+                            id=format!("tab-{sec}")
+                            aria-selected=move || if app.tab.get() == tab { "true" } else { "false" }
+                            class:active=move || app.tab.get() == tab
+                            on:click=move |_| app.tab.set(tab)
+                        >
+                            {*label}
+                            {move || { let n = count(sec); (n > 0).then(|| view! { <span class="tab-err">{n}</span> }) }}
+                        </button>
+                    }
+                }).collect_view()}
+            </div>
+            <div class="tab-panel" role="tabpanel">
+                {move || match app.tab.get() {
+                    Tab::Capacity => view! { <CapacityEditor /> }.into_any(),
+                    Tab::Shares => view! { <SharesEditor /> }.into_any(),
+                    Tab::Jobs => view! { <JobsEditor /> }.into_any(),
+                    Tab::Actions => view! { <ActionsEditor /> }.into_any(),
+                    Tab::Settings => view! { <SettingsEditor /> }.into_any(),
+                }}
+            </div>
+        </aside>
+    }
+}

@@ -1,0 +1,72 @@
+//! The explanation drawer: why a job was preempted, or why it waits, in words and rules.
+
+use leptos::prelude::*;
+
+use crate::explain::{self, Explanation};
+use crate::geometry::format_time;
+use crate::ui::state::{use_app, Selection};
+
+#[component]
+pub fn ExplainPanel() -> impl IntoView {
+    let app = use_app();
+    let ex = Memo::new(move |_| {
+        let sel = app.selection.get()?;
+        app.snapshot.track();
+        app.run.with(|r| {
+            let r = r.as_ref()?;
+            Some(match sel {
+                Selection::Preemption(p) => {
+                    let rec = r.data.preemptions.get(p)?;
+                    (explain::preemption(rec, &r.data.preemptions, &r.data.sim_at(rec.decided_at)), Some(rec.decided_at))
+                }
+                Selection::Job(j) => (app.with_cursor(|sim| explain::job_now(sim, j as u32))?, None),
+            })
+        })
+    });
+    let close = move || app.selection.set(None);
+    let esc = window_event_listener(leptos::ev::keydown, move |ev| {
+        if ev.key() == "Escape" {
+            app.selection.set(None);
+        }
+    });
+    on_cleanup(move || esc.remove());
+    view! {
+        {move || ex.get().map(|(e, at): (Explanation, Option<u64>)| view! {
+            <aside class="drawer" role="dialog" aria-modal="false" aria-labelledby="ex-title">
+                <header class="drawer-head">
+                    <div>
+                        <span class="kind">{e.kind.clone()}</span>
+                        <h3 id="ex-title">{e.title.clone()}</h3>
+                    </div>
+                    <button class="icon-btn" aria-label="close explanation" on:click=move |_| close()>"×"</button>
+                </header>
+                <div class="drawer-body">
+                    {e.paragraphs.iter().map(|p| view! { <p>{p.clone()}</p> }).collect_view()}
+                    {(!e.candidates.is_empty()).then(|| view! {
+                        <h4>"Candidates considered, in order"</h4>
+                        <p class="muted small">"R19: lowest priority first, then the most recently dispatched (least work at risk), then the best fit for the shortfall, then the latest submission."</p>
+                        <table class="grid-table cands">
+                            <thead><tr><th scope="col">"#"</th><th scope="col">"job"</th><th scope="col">"share"</th><th scope="col">"priority"</th><th scope="col">"dispatched"</th><th scope="col">"outcome"</th></tr></thead>
+                            <tbody>
+                                {e.candidates.iter().map(|c| view! {
+                                    <tr class:chosen=c.chosen>
+                                        <td class="num">{c.rank}</td>
+                                        <td>{c.job.clone()}</td>
+                                        <td>{c.share.clone()}</td>
+                                        <td class="num">{c.priority}</td>
+                                        <td class="num">{c.dispatched_at.map(format_time).unwrap_or_default()}</td>
+                                        <td>{if c.chosen { "preempted" } else { "spared" }}</td>
+                                    </tr>
+                                }).collect_view()}
+                            </tbody>
+                        </table>
+                    })}
+                    <div class="rules">{e.rules.iter().map(|r| view! { <span class="rule">{*r}</span> }).collect_view()}</div>
+                    {at.map(|t| view! {
+                        <button class="btn" on:click=move |_| { app.playing.set(false); app.now.set(t) }>{format!("Go to {}", format_time(t))}</button>
+                    })}
+                </div>
+            </aside>
+        })}
+    }
+}

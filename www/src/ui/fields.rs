@@ -1,0 +1,160 @@
+//! Labelled inputs that show the validation problem of their field (matched by path).
+
+use leptos::prelude::*;
+
+use crate::edit::error_at;
+use crate::ui::state::use_app;
+
+/// The error message of the field at `path`, reactive.
+pub fn field_error(path: String) -> Signal<Option<String>> {
+    let app = use_app();
+    Signal::derive(move || app.problems.with(|p| error_at(p, &path)))
+}
+
+fn parse_num(text: &str) -> Option<i64> {
+    text.trim().parse::<i64>().ok()
+}
+
+/// A whole-number input with a visible label. `optional` fields accept an empty value (None).
+pub fn num_field(
+    label: &'static str,
+    path: String,
+    get: impl Fn() -> Option<i64> + Send + Sync + 'static,
+    set: impl Fn(Option<i64>) + 'static,
+    optional: bool,
+    hint: &'static str,
+) -> impl IntoView {
+    let err = field_error(path.clone());
+    view! {
+        <label class="field" class:invalid=move || err.get().is_some()>
+            <span class="field-label">{label}</span>
+            <input
+                type="number"
+                data-path=path
+                placeholder=hint
+                aria-invalid=move || if err.get().is_some() { "true" } else { "false" }
+                prop:value=move || get().map(|v| v.to_string()).unwrap_or_default()
+                on:input=move |ev| {
+                    let t = event_target_value(&ev);
+                    if t.trim().is_empty() {
+                        if optional {
+                            set(None)
+                        }
+                    } else if let Some(v) = parse_num(&t) {
+                        set(Some(v))
+                    }
+                }
+            />
+            <span class="field-error" role="alert">{move || err.get()}</span>
+        </label>
+    }
+}
+
+/// A compact number input for table cells: the label is for screen readers, the problem shows
+/// under the input.
+pub fn num_cell(
+    label: String,
+    path: String,
+    get: impl Fn() -> Option<i64> + Send + Sync + 'static,
+    set: impl Fn(Option<i64>) + 'static,
+    optional: bool,
+) -> impl IntoView {
+    let err = field_error(path.clone());
+    view! {
+        <td class="cell" class:invalid=move || err.get().is_some()>
+            <input
+                type="number"
+                aria-label=label
+                data-path=path
+                placeholder=if optional { "–" } else { "" }
+                aria-invalid=move || if err.get().is_some() { "true" } else { "false" }
+                title=move || err.get().unwrap_or_default()
+                prop:value=move || get().map(|v| v.to_string()).unwrap_or_default()
+                on:input=move |ev| {
+                    let t = event_target_value(&ev);
+                    if t.trim().is_empty() {
+                        if optional {
+                            set(None)
+                        }
+                    } else if let Some(v) = parse_num(&t) {
+                        set(Some(v))
+                    }
+                }
+            />
+            <span class="cell-error">{move || err.get()}</span>
+        </td>
+    }
+}
+
+/// A text input with a label and its field's problem.
+pub fn text_field(
+    label: &'static str,
+    path: String,
+    get: impl Fn() -> String + Send + Sync + 'static,
+    set: impl Fn(String) + 'static,
+) -> impl IntoView {
+    let err = field_error(path.clone());
+    view! {
+        <label class="field" class:invalid=move || err.get().is_some()>
+            <span class="field-label">{label}</span>
+            <input
+                type="text"
+                data-path=path
+                spellcheck="false"
+                aria-invalid=move || if err.get().is_some() { "true" } else { "false" }
+                prop:value=get
+                on:input=move |ev| set(event_target_value(&ev))
+            />
+            <span class="field-error" role="alert">{move || err.get()}</span>
+        </label>
+    }
+}
+
+/// A select with a label; `options` are `(value, text)`.
+pub fn select_field(
+    label: &'static str,
+    path: String,
+    options: impl Fn() -> Vec<(String, String)> + Send + Sync + 'static,
+    get: impl Fn() -> String + Send + Sync + 'static,
+    set: impl Fn(String) + 'static,
+) -> impl IntoView {
+    let err = field_error(path.clone());
+    let get = std::sync::Arc::new(get);
+    let g2 = get.clone();
+    view! {
+        <label class="field" class:invalid=move || err.get().is_some()>
+            <span class="field-label">{label}</span>
+            <select
+                data-path=path
+                prop:value=move || g2()
+                on:change=move |ev| set(event_target_value(&ev))
+            >
+                {move || {
+                    let cur = get();
+                    options()
+                        .into_iter()
+                        .map(|(v, t)| {
+                            let sel = v == cur;
+                            view! { <option value=v selected=sel>{t}</option> }
+                        })
+                        .collect_view()
+                }}
+            </select>
+            <span class="field-error" role="alert">{move || err.get()}</span>
+        </label>
+    }
+}
+
+/// A checkbox with a label.
+pub fn check_field(
+    label: &'static str,
+    get: impl Fn() -> bool + Send + Sync + 'static,
+    set: impl Fn(bool) + 'static,
+) -> impl IntoView {
+    view! {
+        <label class="check">
+            <input type="checkbox" prop:checked=get on:change=move |ev| set(event_target_checked(&ev)) />
+            <span>{label}</span>
+        </label>
+    }
+}

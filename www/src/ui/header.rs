@@ -1,0 +1,83 @@
+//! The top bar: presets, the scenario's name, run status, import/export and the share link.
+
+use leptos::prelude::*;
+use quotasim::{generate, GenerateOptions};
+
+use crate::persist::{self, Saved};
+use crate::presets::{self, PRESETS};
+use crate::ui::dom;
+use crate::ui::state::use_app;
+
+/// The id of the generated benchmark preset.
+pub const BENCH_ID: &str = "generated-10k";
+
+/// Loads a preset (or the generated benchmark) by id.
+pub fn load_preset(id: &str) {
+    let app = use_app();
+    if id == BENCH_ID {
+        let s = generate(&GenerateOptions::new(10_000, 6, 2, 7));
+        app.load(s, Vec::new(), Some(BENCH_ID.into()));
+    } else if let Some(p) = presets::by_id(id) {
+        if let Ok(s) = presets::scenario(p) {
+            app.load(s, Vec::new(), Some(p.id.into()));
+        }
+    }
+}
+
+#[component]
+pub fn Header() -> impl IntoView {
+    let app = use_app();
+    let copied = RwSignal::new(false);
+    let share = move |_| {
+        let saved = Saved { scenario: app.scenario.get_untracked(), colors: app.colors.get_untracked(), preset: app.preset.get_untracked() };
+        let url = dom::url_with_hash(&format!("{}{}", persist::HASH_PREFIX, persist::encode(&saved)));
+        dom::copy_text(&url);
+        copied.set(true);
+        let _ = gloo_timers::callback::Timeout::new(1800, move || { copied.try_set(false); }).forget();
+    };
+    let status = move || {
+        let errors = app.problems.with(|p| p.iter().any(|x| x.is_error()));
+        if errors {
+            ("status err", String::from("invalid — fix the problems to run"))
+        } else if app.stale.get() {
+            ("status busy", String::from("running…"))
+        } else {
+            let n = app.scenario.with(|s| s.jobs.len());
+            ("status ok", format!("{n} jobs · ran in {:.0} ms", app.run_ms.get()))
+        }
+    };
+    view! {
+        <header class="topbar">
+            <div class="brand">
+                <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true"><rect x="2" y="12" width="5" height="10" rx="1" fill="#4f8cff"/><rect x="9.5" y="6" width="5" height="16" rx="1" fill="#17c3b2"/><rect x="17" y="2" width="5" height="20" rx="1" fill="#f5a524"/></svg>
+                <span class="brand-name">"Quotasim"</span>
+                <span class="brand-sub">"playground"</span>
+            </div>
+            <label class="field inline preset-pick">
+                <span class="field-label">"Preset"</span>
+                <select
+                    aria-label="load a preset scenario"
+                    on:change=move |ev| load_preset(&event_target_value(&ev))
+                    prop:value=move || app.preset.get().unwrap_or_default()
+                >
+                    <option value="">"(custom)"</option>
+                    {PRESETS.iter().map(|p| view! { <option value=p.id>{p.title}</option> }).collect_view()}
+                    <option value=BENCH_ID>"Synthetic: 10,000 generated jobs"</option>
+                </select>
+            </label>
+            <input
+                class="scenario-name"
+                type="text"
+                aria-label="scenario name"
+                placeholder="untitled scenario"
+                prop:value=move || app.scenario.with(|s| s.name.clone().unwrap_or_default())
+                on:input=move |ev| { let v = event_target_value(&ev); app.scenario.update(|s| s.name = if v.is_empty() { None } else { Some(v) }) }
+            />
+            <span class=move || status().0 role="status" data-run-ms=move || format!("{:.1}", app.run_ms.get())>{move || status().1}</span>
+            <div class="top-actions">
+                <button class="btn" on:click=move |_| app.dialog.set(true)>"Import / Export"</button>
+                <button class="btn primary" on:click=share>{move || if copied.get() { "Link copied ✓" } else { "Copy share link" }}</button>
+            </div>
+        </header>
+    }
+}

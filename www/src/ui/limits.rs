@@ -1,0 +1,148 @@
+//! An editor for a list of capacity limits (`{capacityUnit, maxCapacity}`), used by quota
+//! shares, quota share updates and service environment updates.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use quotasim::model::{CapacityLimit, Scenario};
+
+use crate::ui::fields::field_error;
+use crate::ui::state::use_app;
+
+type Read = Arc<dyn Fn(&Scenario) -> Vec<CapacityLimit> + Send + Sync>;
+type Write = Arc<dyn Fn(&mut Scenario, Vec<CapacityLimit>) + Send + Sync>;
+
+/// Instance types to offer: the service environment's, then the catalogue's.
+pub fn type_options(s: &Scenario) -> Vec<String> {
+    let mut v: Vec<String> = s.service_environment.capacity_limits.iter().map(|l| l.capacity_unit.clone()).collect();
+    for (n, _) in quotasim::model::GPU_CATALOGUE {
+        if !v.iter().any(|x| x == n) {
+            v.push(n.to_string());
+        }
+    }
+    v
+}
+
+/// Capacity limits at `path`, read and written through `read` / `write`; at most `max` rows.
+pub fn limits_editor(path: String, read: Read, write: Write, max: usize, min_capacity: i64) -> impl IntoView {
+    let app = use_app();
+    let r = read.clone();
+    let len = Memo::new(move |_| app.scenario.with(|s| r(s).len()));
+    let rows = {
+        let (read, write, path) = (read.clone(), write.clone(), path.clone());
+        move || {
+            (0..len.get())
+                .map(|i| limit_row(path.clone(), i, read.clone(), write.clone(), min_capacity))
+                .collect_view()
+        }
+    };
+    let group_err = field_error(path.clone());
+    let add = {
+        let (read, write) = (read.clone(), write.clone());
+        move |_| {
+            app.scenario.update(|s| {
+                let mut v = read(s);
+                let used: Vec<String> = v.iter().map(|l| l.capacity_unit.clone()).collect();
+                let ty = type_options(s).into_iter().find(|t| !used.contains(t)).unwrap_or_default();
+                v.push(CapacityLimit::new(&ty, 1));
+                write(s, v);
+            })
+        }
+    };
+    view! {
+        <div class="limits">
+            <div class="limits-head"><span>"instance type"</span><span>"max instances"</span></div>
+            {rows}
+            <span class="field-error" role="alert">{move || group_err.get()}</span>
+            <button class="btn small ghost" on:click=add disabled=move || { len.get() >= max }>
+                "+ capacity limit"
+            </button>
+        </div>
+    }
+}
+
+fn limit_row(path: String, i: usize, read: Read, write: Write, min_capacity: i64) -> impl IntoView {
+    let app = use_app();
+    let p_unit = format!("{path}[{i}].capacityUnit");
+    let p_max = format!("{path}[{i}].maxCapacity");
+    let e_unit = field_error(p_unit.clone());
+    let e_max = field_error(p_max.clone());
+    let (r1, r2, r3) = (read.clone(), read.clone(), read.clone());
+    let (w1, w2, w3) = (write.clone(), write.clone(), write.clone());
+    let get_unit = move || app.scenario.with(|s| r1(s).get(i).map(|l| l.capacity_unit.clone()).unwrap_or_default());
+    let get_unit2 = get_unit.clone();
+    view! {
+        <div class="limit-row">
+            <select
+                aria-label=format!("instance type of capacity limit {}", i + 1)
+                data-path=p_unit
+                class:invalid=move || e_unit.get().is_some()
+                on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    app.scenario.update(|s| {
+                        let mut l = r2(s);
+                        if let Some(x) = l.get_mut(i) {
+                            x.capacity_unit = v;
+                        }
+                        w1(s, l);
+                    })
+                }
+            >
+                {move || {
+                    let cur = get_unit();
+                    let mut opts = app.scenario.with(type_options);
+                    if !opts.contains(&cur) {
+                        opts.insert(0, cur.clone());
+                    }
+                    opts.into_iter()
+                        .map(|o| {
+                            let sel = o == cur;
+                            view! { <option value=o.clone() selected=sel>{o.clone()}</option> }
+                        })
+                        .collect_view()
+                }}
+            </select>
+            <input
+                type="number"
+                min=min_capacity
+                aria-label=move || format!("max instances of {}", get_unit2())
+                data-path=p_max
+                class:invalid=move || e_max.get().is_some()
+                prop:value=move || {
+                    app.scenario.with(|s| r3(s).get(i).map(|l| l.max_capacity.to_string()).unwrap_or_default())
+                }
+                on:input={
+                    let read = read.clone();
+                    move |ev| {
+                        if let Ok(n) = event_target_value(&ev).trim().parse::<i64>() {
+                            app.scenario.update(|s| {
+                                let mut l = read(s);
+                                if let Some(x) = l.get_mut(i) {
+                                    x.max_capacity = n;
+                                }
+                                w2(s, l);
+                            })
+                        }
+                    }
+                }
+            />
+            <button
+                class="icon-btn"
+                aria-label=format!("remove capacity limit {}", i + 1)
+                title="remove"
+                on:click=move |_| {
+                    app.scenario.update(|s| {
+                        let mut l = read(s);
+                        if i < l.len() {
+                            l.remove(i);
+                        }
+                        w3(s, l);
+                    })
+                }
+            >
+                "×"
+            </button>
+            <span class="field-error">{move || e_unit.get().or_else(|| e_max.get())}</span>
+        </div>
+    }
+}

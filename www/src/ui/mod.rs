@@ -1,0 +1,100 @@
+//! The components (wasm32 only). [`App`] lays out the page; every component reads the one
+//! [`state::AppState`] context.
+
+pub mod actions;
+pub mod capacity;
+pub mod dom;
+pub mod editor;
+pub mod explain_panel;
+pub mod fields;
+pub mod generator;
+pub mod header;
+pub mod io;
+pub mod jobs;
+pub mod legend;
+pub mod lending_chart;
+pub mod limits;
+pub mod preset_info;
+pub mod problems;
+pub mod settings;
+pub mod shares;
+pub mod snapshot;
+pub mod state;
+pub mod summary;
+pub mod timeline;
+pub mod transport;
+pub mod util_chart;
+
+use leptos::prelude::*;
+
+use crate::persist::Saved;
+use state::AppState;
+
+/// The whole page for a starting state.
+#[component]
+pub fn App(saved: Saved, #[prop(optional)] notice: Option<String>) -> impl IntoView {
+    let app = AppState::provide(saved, notice);
+    let main_ref = NodeRef::<leptos::html::Main>::new();
+    let measure = move || {
+        if let Some(el) = main_ref.get_untracked() {
+            let w = el.client_width() as f64;
+            if w > 0.0 {
+                app.width.set(w - 32.0);
+            }
+        }
+    };
+    Effect::new(move |_| {
+        if main_ref.get().is_some() {
+            measure();
+        }
+    });
+    let resize = window_event_listener(leptos::ev::resize, move |_| measure());
+    on_cleanup(move || resize.remove());
+    view! {
+        <div class="app">
+            <header::Header />
+            {move || app.notice.get().map(|n| view! {
+                <div class="notice" role="status">{n}<button class="icon-btn" aria-label="dismiss" on:click=move |_| app.notice.set(None)>"×"</button></div>
+            })}
+            <div class="layout">
+                <editor::Editor />
+                <main class="main" node_ref=main_ref>
+                    <preset_info::PresetInfo />
+                    <div class="sticky-transport"><transport::Transport /></div>
+                    <summary::Summary />
+                    <util_chart::UtilizationCharts />
+                    <timeline::Timeline />
+                    <div class="two-col">
+                        <snapshot::SnapshotPanel />
+                    </div>
+                    <lending_chart::LendingCharts />
+                    <footer class="foot muted">
+                        "Quotasim simulates AWS Batch quota management for SageMaker Training job queues. Rules R1–R27 are from the project's semantics spec."
+                    </footer>
+                </main>
+            </div>
+            <explain_panel::ExplainPanel />
+            <io::IoDialog />
+            <datalist id="gpu-types">
+                {quotasim::model::GPU_CATALOGUE.iter().map(|(n, _)| view! { <option value=*n></option> }).collect_view()}
+            </datalist>
+        </div>
+    }
+}
+
+/// Mounts the app into `parent` with a given starting state (used by the browser tests).
+pub fn mount(parent: web_sys::HtmlElement, saved: Saved) {
+    let handle = leptos::mount::mount_to(parent, move || view! { <App saved=saved /> });
+    handle.forget();
+}
+
+/// Starts the app in the page's body, restoring a shared link or the autosave.
+pub fn start() {
+    let (saved, notice) = state::initial_state();
+    let Some(body) = dom::window().and_then(|w| w.document()).and_then(|d| d.body()) else { return };
+    let handle = leptos::mount::mount_to(body, move || match notice {
+        Some(n) => view! { <App saved=saved notice=n /> }.into_any(),
+        None => view! { <App saved=saved /> }.into_any(),
+    });
+    handle.forget();
+}

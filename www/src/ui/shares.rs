@@ -1,0 +1,226 @@
+//! The quota share editor (R2, R4): up to 20 shares, each a card.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use quotasim::model::{CapacityLimit, QuotaShare, ShareState, Strategy, Toggle};
+
+use crate::edit::{first_type, rename_share, unique_share_name};
+use crate::palette::{color_of, is_hex_color};
+use crate::ui::fields::{check_field, field_error, select_field, text_field};
+use crate::ui::limits::limits_editor;
+use crate::ui::state::use_app;
+
+#[component]
+pub fn SharesEditor() -> impl IntoView {
+    let app = use_app();
+    let len = Memo::new(move |_| app.scenario.with(|s| s.quota_shares.len()));
+    let add = move |_| {
+        app.scenario.update(|s| {
+            if s.quota_shares.len() < 20 {
+                let name = unique_share_name(s);
+                let ty = first_type(s);
+                s.quota_shares.push(QuotaShare::new(&name, Strategy::LendAndBorrow, vec![CapacityLimit::new(&ty, 1)]));
+            }
+        })
+    };
+    let top_err = field_error("quotaShares".into());
+    view! {
+        <section class="editor-section" aria-labelledby="shares-h">
+            <h3 id="shares-h">"Quota shares " <span class="count">{move || format!("{} / 20", len.get())}</span></h3>
+            <p class="help">
+                "A share's capacity limits are its own quota. RESERVE keeps idle quota private; LEND lends it; "
+                "LEND_AND_BORROW lends and may borrow others' idle quota, up to its borrow limit (R4, R14)."
+            </p>
+            <span class="field-error" role="alert">{move || top_err.get()}</span>
+            {move || (0..len.get()).map(share_card).collect_view()}
+            <button class="btn" on:click=add disabled=move || { len.get() >= 20 }>"+ Add quota share"</button>
+        </section>
+    }
+}
+
+fn share_card(i: usize) -> impl IntoView {
+    let app = use_app();
+    let p = format!("quotaShares[{i}]");
+    let name = move || app.scenario.with(|s| s.quota_shares.get(i).map(|q| q.quota_share_name.clone()).unwrap_or_default());
+    let strategy = Memo::new(move |_| {
+        app.scenario.with(|s| s.quota_shares.get(i).map(|q| q.resource_sharing_configuration.strategy))
+    });
+    let color = move || {
+        let n = name();
+        app.colors.with(|c| color_of(c, &n, i))
+    };
+    let name_f = text_field("Name", format!("{p}.quotaShareName"), name, move |v| {
+        let old = app.scenario.with_untracked(|s| s.quota_shares.get(i).map(|q| q.quota_share_name.clone()));
+        app.scenario.update(|s| rename_share(s, i, &v));
+        if let Some(old) = old {
+            app.colors.update(|c| {
+                for (n, _) in c.iter_mut() {
+                    if *n == old {
+                        *n = v.clone();
+                    }
+                }
+            });
+        }
+    });
+    let strat_f = select_field(
+        "Strategy",
+        format!("{p}.resourceSharingConfiguration.strategy"),
+        || {
+            ["RESERVE", "LEND", "LEND_AND_BORROW"].iter().map(|s| (s.to_string(), s.to_string())).collect()
+        },
+        move || strategy.get().map(|s| s.as_str().to_string()).unwrap_or_default(),
+        move |v| {
+            let st = match v.as_str() {
+                "RESERVE" => Strategy::Reserve,
+                "LEND" => Strategy::Lend,
+                _ => Strategy::LendAndBorrow,
+            };
+            app.scenario.update(|s| {
+                if let Some(q) = s.quota_shares.get_mut(i) {
+                    q.resource_sharing_configuration.strategy = st;
+                    if st != Strategy::LendAndBorrow {
+                        q.resource_sharing_configuration.borrow_limit = None;
+                    }
+                }
+            })
+        },
+    );
+    let bl_path = format!("{p}.resourceSharingConfiguration.borrowLimit");
+    let bl_err = field_error(bl_path.clone());
+    let borrow = move || {
+        app.scenario.with(|s| s.quota_shares.get(i).and_then(|q| q.resource_sharing_configuration.borrow_limit))
+    };
+    let unlimited = move || borrow().is_none_or(|b| b == -1);
+    let borrow_ui = move || {
+        (strategy.get() == Some(Strategy::LendAndBorrow) || bl_err.get().is_some()).then(|| {
+            let bl_path = bl_path.clone();
+            view! {
+                <div class="field" class:invalid=move || bl_err.get().is_some()>
+                    <span class="field-label">"Borrow limit (% of quota)"</span>
+                    <div class="inline-row">
+                        {check_field("unlimited", unlimited, move |on| {
+                            app.scenario.update(|s| {
+                                if let Some(q) = s.quota_shares.get_mut(i) {
+                                    q.resource_sharing_configuration.borrow_limit = if on { None } else { Some(100) };
+                                }
+                            })
+                        })}
+                        <input
+                            type="number"
+                            min="-1"
+                            aria-label="borrow limit in percent of the quota"
+                            data-path=bl_path
+                            disabled=unlimited
+                            prop:value=move || if unlimited() { String::from("unlimited") } else { borrow().map(|b| b.to_string()).unwrap_or_default() }
+                            on:input=move |ev| {
+                                if let Ok(n) = event_target_value(&ev).trim().parse::<i64>() {
+                                    app.scenario.update(|s| {
+                                        if let Some(q) = s.quota_shares.get_mut(i) {
+                                            q.resource_sharing_configuration.borrow_limit = Some(n);
+                                        }
+                                    })
+                                }
+                            }
+                        />
+                    </div>
+                    <span class="field-error" role="alert">{move || bl_err.get()}</span>
+                </div>
+            }
+        })
+    };
+    let insh = check_field(
+        "In-share preemption (R20)",
+        move || {
+            app.scenario.with(|s| {
+                s.quota_shares.get(i).is_some_and(|q| q.preemption_configuration.in_share_preemption == Toggle::Enabled)
+            })
+        },
+        move |on| {
+            app.scenario.update(|s| {
+                if let Some(q) = s.quota_shares.get_mut(i) {
+                    q.preemption_configuration.in_share_preemption = if on { Toggle::Enabled } else { Toggle::Disabled };
+                }
+            })
+        },
+    );
+    let enabled = check_field(
+        "Enabled (a DISABLED share rejects new jobs)",
+        move || app.scenario.with(|s| s.quota_shares.get(i).is_some_and(|q| q.state == ShareState::Enabled)),
+        move |on| {
+            app.scenario.update(|s| {
+                if let Some(q) = s.quota_shares.get_mut(i) {
+                    q.state = if on { ShareState::Enabled } else { ShareState::Disabled };
+                }
+            })
+        },
+    );
+    let limits = limits_editor(
+        format!("{p}.capacityLimits"),
+        Arc::new(move |s| s.quota_shares.get(i).map(|q| q.capacity_limits.clone()).unwrap_or_default()),
+        Arc::new(move |s, v| {
+            if let Some(q) = s.quota_shares.get_mut(i) {
+                q.capacity_limits = v;
+            }
+        }),
+        5,
+        1,
+    );
+    let warn = Signal::derive(move || {
+        app.problems.with(|ps| {
+            ps.iter()
+                .filter(|x| !x.is_error() && x.path.starts_with(&format!("quotaShares[{i}]")))
+                .map(|x| x.message.clone())
+                .collect::<Vec<_>>()
+        })
+    });
+    let jobs = Memo::new(move |_| {
+        let n = name();
+        app.scenario.with(|s| s.jobs.iter().filter(|j| j.quota_share_name == n).count())
+    });
+    view! {
+        <article class="share-card" style:border-left-color=color>
+            <header class="share-card-head">
+                <input
+                    type="color"
+                    aria-label=move || format!("colour of {}", name())
+                    prop:value=color
+                    on:input=move |ev| {
+                        let c = event_target_value(&ev);
+                        if is_hex_color(&c) {
+                            let n = name();
+                            app.colors.update(|cs| {
+                                cs.retain(|(x, _)| *x != n);
+                                cs.push((n, c));
+                            });
+                        }
+                    }
+                />
+                <strong>{name}</strong>
+                <span class="muted">{move || format!("{} jobs", jobs.get())}</span>
+                <button
+                    class="icon-btn"
+                    aria-label=move || format!("delete quota share {}", name())
+                    title="delete share"
+                    on:click=move |_| {
+                        app.scenario.update(|s| {
+                            if i < s.quota_shares.len() {
+                                s.quota_shares.remove(i);
+                            }
+                        })
+                    }
+                >
+                    "×"
+                </button>
+            </header>
+            <div class="form-grid">{name_f} {strat_f}</div>
+            {borrow_ui}
+            <div class="checks">{insh} {enabled}</div>
+            <div class="field">
+                <span class="field-label">"Capacity limits (own quota, 1 to 5 types)"</span>
+                {limits}
+            </div>
+            {move || warn.get().into_iter().map(|w| view! { <p class="warn-inline">{w}</p> }).collect_view()}
+        </article>
+    }
+}

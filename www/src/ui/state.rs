@@ -1,0 +1,262 @@
+//! The one shared state of the app, provided as context, and the effects that keep it
+//! consistent: validation as the user types, runs of valid scenarios, the simulation standing
+//! at the current instant, autosave to localStorage and the URL.
+
+use std::sync::Arc;
+
+use gloo_timers::callback::Timeout;
+use leptos::prelude::*;
+use quotasim::model::Scenario;
+use quotasim::result::Snapshot;
+use quotasim::{Problem, Simulation, ValidScenario};
+
+use crate::persist::{self, Saved};
+use crate::presets;
+use crate::run::RunData;
+use crate::ui::dom;
+
+/// Which editor tab is open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Capacity,
+    Shares,
+    Jobs,
+    Actions,
+    Settings,
+}
+
+/// What the explanation panel shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Selection {
+    /// Index into the run's preemption log.
+    Preemption(usize),
+    /// A job, explained at the current instant.
+    Job(usize),
+}
+
+/// A finished run with a generation number (a new number for every run).
+#[derive(Clone)]
+pub struct RunHandle {
+    pub gen: u64,
+    pub data: Arc<RunData>,
+}
+
+/// Jobs above which runs wait for a pause in typing.
+const DEBOUNCE_JOBS: usize = 1500;
+
+#[derive(Clone, Copy)]
+pub struct AppState {
+    pub scenario: RwSignal<Scenario>,
+    pub colors: RwSignal<Vec<(String, String)>>,
+    pub preset: RwSignal<Option<String>>,
+    pub valid: Memo<Result<ValidScenario, Vec<Problem>>>,
+    pub problems: Memo<Vec<Problem>>,
+    pub run: RwSignal<Option<RunHandle>>,
+    /// The last run is not of the scenario as it is now (invalid or still running).
+    pub stale: RwSignal<bool>,
+    pub run_ms: RwSignal<f64>,
+    pub now: RwSignal<u64>,
+    pub playing: RwSignal<bool>,
+    /// Simulated seconds per real second; 0 = play the whole run in about 20 seconds.
+    pub speed: RwSignal<u64>,
+    pub snapshot: RwSignal<Option<Snapshot>>,
+    pub selection: RwSignal<Option<Selection>>,
+    pub tab: RwSignal<Tab>,
+    pub width: RwSignal<f64>,
+    pub notice: RwSignal<Option<String>>,
+    pub dialog: RwSignal<bool>,
+    cursor: StoredValue<Option<(u64, Simulation)>>,
+    run_timer: StoredValue<Option<Timeout>, LocalStorage>,
+    save_timer: StoredValue<Option<Timeout>, LocalStorage>,
+    gen: StoredValue<u64>,
+}
+
+pub fn use_app() -> AppState {
+    expect_context::<AppState>()
+}
+
+/// What the page starts with: a shared link, else the autosave, else the notebook preset.
+pub fn initial_state() -> (Saved, Option<String>) {
+    if let Some(r) = persist::from_hash(&dom::location_hash()) {
+        match r {
+            Ok(s) => return (s, None),
+            Err(e) => {
+                let fallback = stored_or_default();
+                return (fallback, Some(format!("The link could not be read ({e}); your last saved scenario was loaded instead.")));
+            }
+        }
+    }
+    (stored_or_default(), None)
+}
+
+fn stored_or_default() -> Saved {
+    dom::storage_get(persist::STORAGE_KEY)
+        .and_then(|t| persist::from_json(&t).ok())
+        .unwrap_or_else(default_saved)
+}
+
+pub fn default_saved() -> Saved {
+    Saved {
+        scenario: presets::scenario(presets::NOTEBOOK).unwrap_or_default(),
+        colors: Vec::new(),
+        preset: Some(presets::NOTEBOOK.id.to_string()),
+    }
+}
+
+impl AppState {
+    /// Creates the state, provides it as context and starts its effects.
+    pub fn provide(saved: Saved, notice: Option<String>) -> AppState {
+        let scenario = RwSignal::new(saved.scenario);
+        let valid = Memo::new(move |_| scenario.with(quotasim::validate));
+        let problems = Memo::new(move |_| {
+            valid.with(|v| match v {
+                Ok(v) => v.warnings.clone(),
+                Err(p) => p.clone(),
+            })
+        });
+        let app = AppState {
+            scenario,
+            colors: RwSignal::new(saved.colors),
+            preset: RwSignal::new(saved.preset),
+            valid,
+            problems,
+            run: RwSignal::new(None),
+            stale: RwSignal::new(true),
+            run_ms: RwSignal::new(0.0),
+            now: RwSignal::new(0),
+            playing: RwSignal::new(false),
+            speed: RwSignal::new(0),
+            snapshot: RwSignal::new(None),
+            selection: RwSignal::new(None),
+            tab: RwSignal::new(Tab::Jobs),
+            width: RwSignal::new(1200.0),
+            notice: RwSignal::new(notice),
+            dialog: RwSignal::new(false),
+            cursor: StoredValue::new(None),
+            run_timer: StoredValue::new_local(None),
+            save_timer: StoredValue::new_local(None),
+            gen: StoredValue::new(0),
+        };
+        provide_context(app);
+        app.start_effects();
+        app
+    }
+
+    fn start_effects(self) {
+        // Run every valid scenario (after a pause in typing for large ones).
+        Effect::new(move |_| {
+            let v = self.valid.get();
+            match v {
+                Err(_) => {
+                    self.stale.set(true);
+                    self.run_timer.set_value(None);
+                }
+                Ok(v) => {
+                    self.stale.set(true);
+                    if v.jobs.len() > DEBOUNCE_JOBS {
+                        let t = Timeout::new(350, move || self.run_now(v));
+                        self.run_timer.set_value(Some(t));
+                    } else {
+                        self.run_timer.set_value(None);
+                        self.run_now(v);
+                    }
+                }
+            }
+        });
+        // The simulation at the current instant, and its R25 snapshot.
+        Effect::new(move |_| {
+            let now = self.now.get();
+            let Some(run) = self.run.get() else {
+                self.snapshot.set(None);
+                return;
+            };
+            let snap = self.cursor.try_update_value(|c| {
+                match c {
+                    Some((g, sim)) if *g == run.gen => run.data.move_to(sim, now),
+                    _ => *c = Some((run.gen, run.data.sim_at(now))),
+                }
+                c.as_ref().map(|(_, s)| s.snapshot())
+            });
+            self.snapshot.set(snap.flatten());
+        });
+        // Autosave: localStorage and the URL, after a short pause.
+        Effect::new(move |_| {
+            let saved = Saved {
+                scenario: self.scenario.get(),
+                colors: self.colors.get(),
+                preset: self.preset.get(),
+            };
+            let t = Timeout::new(400, move || save(&saved));
+            self.save_timer.set_value(Some(t));
+        });
+        on_cleanup(move || {
+            let _ = self.run_timer.try_set_value(None);
+            let _ = self.save_timer.try_set_value(None);
+        });
+    }
+
+    fn run_now(self, v: ValidScenario) {
+        let t0 = dom::now_ms();
+        let data = RunData::compute(v);
+        let ms = dom::now_ms() - t0;
+        let gen = self.gen.get_value() + 1;
+        self.gen.set_value(gen);
+        let end = data.end;
+        self.run.set(Some(RunHandle { gen, data: Arc::new(data) }));
+        self.run_ms.set(ms);
+        self.stale.set(false);
+        if self.now.get_untracked() > end {
+            self.now.set(end);
+        }
+        if let Some(Selection::Preemption(i)) = self.selection.get_untracked() {
+            let n = self.run.with_untracked(|r| r.as_ref().map_or(0, |r| r.data.preemptions.len()));
+            if i >= n {
+                self.selection.set(None);
+            }
+        }
+    }
+
+    /// The simulation standing at the current instant, if there is a run.
+    pub fn with_cursor<R>(&self, f: impl FnOnce(&Simulation) -> R) -> Option<R> {
+        self.cursor.try_with_value(|c| c.as_ref().map(|(_, s)| f(s))).flatten()
+    }
+
+    /// Colours of the shares, by scenario index.
+    pub fn share_colors(&self) -> Vec<String> {
+        let colors = self.colors.get();
+        self.scenario.with(|s| {
+            s.quota_shares
+                .iter()
+                .enumerate()
+                .map(|(i, q)| crate::palette::color_of(&colors, &q.quota_share_name, i))
+                .collect()
+        })
+    }
+
+    /// Replaces the whole scenario (a preset, an import).
+    pub fn load(&self, scenario: Scenario, colors: Vec<(String, String)>, preset: Option<String>) {
+        self.playing.set(false);
+        self.selection.set(None);
+        self.now.set(0);
+        self.colors.set(colors);
+        self.preset.set(preset);
+        self.scenario.set(scenario);
+    }
+
+    /// The end of the current run (0 without one).
+    pub fn end(&self) -> u64 {
+        self.run.with(|r| r.as_ref().map_or(0, |r| r.data.end))
+    }
+}
+
+fn save(saved: &Saved) {
+    let json = persist::to_json(saved);
+    dom::storage_set(persist::STORAGE_KEY, &json);
+    let encoded = persist::encode(saved);
+    // Browsers cap URLs at about 2 MB; larger scenarios live in localStorage only.
+    if encoded.len() < 1_500_000 {
+        dom::replace_hash(&format!("{}{}", persist::HASH_PREFIX, encoded));
+    } else {
+        dom::replace_hash("#");
+    }
+}

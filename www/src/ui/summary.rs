@@ -1,0 +1,90 @@
+//! Summary cards and the per-share table (R26).
+
+use leptos::prelude::*;
+use quotasim::result::Metrics;
+
+use crate::geometry::format_duration;
+use crate::ui::state::use_app;
+
+fn pct(v: Option<f64>) -> String {
+    v.map_or_else(|| "–".into(), |x| format!("{:.1} %", x * 100.0))
+}
+
+fn secs(v: Option<u64>) -> String {
+    v.map_or_else(|| "–".into(), format_duration)
+}
+
+fn hours(v: f64) -> String {
+    if v >= 100.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
+fn card(label: &'static str, value: String, sub: String) -> impl IntoView {
+    view! {
+        <div class="stat">
+            <span class="stat-label">{label}</span>
+            <span class="stat-value">{value}</span>
+            <span class="stat-sub">{sub}</span>
+        </div>
+    }
+}
+
+#[component]
+pub fn Summary() -> impl IntoView {
+    let app = use_app();
+    let colors = Memo::new(move |_| app.share_colors());
+    view! {
+        {move || app.run.with(|r| r.as_ref().map(|r| {
+            let s = &r.data.summary;
+            let o: &Metrics = &s.overall;
+            let rows = s.per_quota_share.iter().enumerate().map(|(i, (name, m))| {
+                let c = colors.with(|c| c.get(i).cloned().unwrap_or_default());
+                view! {
+                    <tr>
+                        <td><span class="dot" style:background=c></span>{name.clone()}</td>
+                        <td class="num">{format!("{}/{}", m.succeeded, m.jobs)}</td>
+                        <td class="num">{pct(m.utilization)}</td>
+                        <td class="num">{hours(m.gpu_hours_own)}</td>
+                        <td class="num">{hours(m.gpu_hours_borrowed)}</td>
+                        <td class="num">{secs(m.wait_seconds.p50)}</td>
+                        <td class="num">{secs(m.wait_seconds.p95)}</td>
+                        <td class="num">{m.preemptions.cross_share}</td>
+                        <td class="num">{m.preemptions.in_share}</td>
+                        <td class="num">{m.preemptions.capacity_limit_reduced}</td>
+                        <td class="num">{format!("{:.2}", m.lost_gpu_hours)}</td>
+                        <td class="num">{pct(m.goodput)}</td>
+                        <td class="num">{m.never_runnable}</td>
+                    </tr>
+                }
+            }).collect_view();
+            view! {
+                <section class="stats" aria-label="summary">
+                    {card("Utilization", pct(o.utilization), String::from("of service environment capacity"))}
+                    {card("GPU-hours", hours(o.gpu_hours), format!("{} own · {} borrowed", hours(o.gpu_hours_own), hours(o.gpu_hours_borrowed)))}
+                    {card("Wait p50 / p95", format!("{} / {}", secs(o.wait_seconds.p50), secs(o.wait_seconds.p95)), format!("max {}", secs(o.wait_seconds.max)))}
+                    {card("Preemptions", o.preemptions.total.to_string(), format!("{} reclaim · {} in-share · {} limit", o.preemptions.cross_share, o.preemptions.in_share, o.preemptions.capacity_limit_reduced))}
+                    {card("Lost GPU-hours", format!("{:.2}", o.lost_gpu_hours), String::from("training since the last checkpoint"))}
+                    {card("Goodput", pct(o.goodput), format!("{} of {} jobs succeeded", o.succeeded, o.jobs))}
+                </section>
+                <section class="card" aria-labelledby="per-share-h">
+                    <header class="card-head"><h3 id="per-share-h">"Per quota share"</h3><span class="muted">"R26"</span></header>
+                    <div class="table-scroll">
+                        <table class="grid-table metrics">
+                            <thead><tr>
+                                <th scope="col">"share"</th><th scope="col">"done"</th><th scope="col">"utilization"</th>
+                                <th scope="col">"GPU-h own"</th><th scope="col">"GPU-h borrowed"</th>
+                                <th scope="col">"wait p50"</th><th scope="col">"wait p95"</th>
+                                <th scope="col" title="cross-share reclaim">"reclaimed"</th><th scope="col">"in-share"</th><th scope="col" title="capacity limit reduced">"limit"</th>
+                                <th scope="col">"lost GPU-h"</th><th scope="col">"goodput"</th><th scope="col" title="never runnable">"stuck"</th>
+                            </tr></thead>
+                            <tbody>{rows}</tbody>
+                        </table>
+                    </div>
+                </section>
+            }
+        }))}
+    }
+}

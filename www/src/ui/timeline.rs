@@ -1,0 +1,126 @@
+//! The preemption timeline: a lane per job (a window of lanes at a time), attempts as bars,
+//! preemptions as markers coloured by reason, checkpoints as ticks, lost work shaded. A click
+//! (or Enter) on a marker or a waiting segment opens its explanation.
+
+use leptos::prelude::*;
+
+use crate::charts::{kind_color, lane_jobs, time_scale, timeline_svg, TL_LEFT};
+use crate::explain::kind_label;
+use crate::geometry::row_window;
+use crate::ui::dom::closest_attr;
+use crate::ui::state::{use_app, Selection};
+use quotasim::PreemptionKind;
+
+const LANES: usize = 18;
+
+#[component]
+pub fn Timeline() -> impl IntoView {
+    let app = use_app();
+    let share = RwSignal::new(String::new());
+    let only_pre = RwSignal::new(None::<bool>);
+    let offset = RwSignal::new(0usize);
+    let big = Memo::new(move |_| app.run.with(|r| r.as_ref().is_some_and(|r| r.data.jobs.len() > 200)));
+    let only = move || only_pre.get().unwrap_or_else(|| big.get());
+    let lanes = Memo::new(move |_| {
+        let sh = share.get();
+        let only = only();
+        app.run.with(|r| {
+            r.as_ref()
+                .map(|r| {
+                    let s = r.data.share_names.iter().position(|n| *n == sh);
+                    lane_jobs(&r.data, s, only)
+                })
+                .unwrap_or_default()
+        })
+    });
+    let window = Memo::new(move |_| row_window(lanes.with(|l| l.len()), LANES, offset.get()));
+    let width = Memo::new(move |_| (app.width.get() - 40.0).max(480.0));
+    let selected = move || match app.selection.get() {
+        Some(Selection::Job(j)) => Some(j),
+        Some(Selection::Preemption(p)) => {
+            app.run.with(|r| r.as_ref().and_then(|r| r.data.preemptions.get(p)).map(|x| x.victim as usize))
+        }
+        None => None,
+    };
+    let svg = Memo::new(move |_| {
+        let colors = app.share_colors();
+        let w = window.get();
+        let wd = width.get();
+        let sel = selected();
+        app.run.with(|r| r.as_ref().map(|r| lanes.with(|l| timeline_svg(&r.data, l, w, &colors, wd, sel))).unwrap_or_default())
+    });
+    let activate = move |ev: &web_sys::Event| {
+        if let Some(p) = closest_attr(ev, "data-pre").and_then(|v| v.parse::<usize>().ok()) {
+            app.selection.set(Some(Selection::Preemption(p)));
+            return true;
+        }
+        if let Some(j) = closest_attr(ev, "data-wait").and_then(|v| v.parse::<usize>().ok()) {
+            if let Some(at) = closest_attr(ev, "data-at").and_then(|v| v.parse::<u64>().ok()) {
+                app.playing.set(false);
+                app.now.set(at);
+            }
+            app.selection.set(Some(Selection::Job(j)));
+            return true;
+        }
+        if let Some(j) = closest_attr(ev, "data-job").and_then(|v| v.parse::<usize>().ok()) {
+            app.selection.set(Some(Selection::Job(j)));
+            return true;
+        }
+        false
+    };
+    let shares = Memo::new(move |_| app.run.with(|r| r.as_ref().map(|r| r.data.share_names.clone()).unwrap_or_default()));
+    let cx = move || time_scale(0, app.end().max(1), TL_LEFT, width.get()).map(app.now.get() as f64);
+    let total = move || lanes.with(|l| l.len());
+    view! {
+        <section class="card" aria-labelledby="tl-h">
+            <header class="card-head">
+                <h3 id="tl-h">"Jobs and preemptions"</h3>
+                <div class="legend">
+                    {[PreemptionKind::CrossShare, PreemptionKind::InShare, PreemptionKind::CapacityReduced].iter().map(|k| view! {
+                        <span class="legend-item"><span class="diamond" style:background=kind_color(*k)></span>{kind_label(*k)}</span>
+                    }).collect_view()}
+                    <span class="legend-item"><span class="swatch hatch-demo"></span>"borrowed attempt"</span>
+                    <span class="legend-item"><span class="swatch lost-demo"></span>"lost work"</span>
+                    <span class="legend-item"><span class="swatch ckpt-demo"></span>"checkpoint"</span>
+                    <span class="legend-item"><span class="swatch wait-demo"></span>"waiting"</span>
+                </div>
+            </header>
+            <div class="toolbar">
+                <label class="field inline">
+                    <span class="field-label">"Share"</span>
+                    <select on:change=move |ev| { share.set(event_target_value(&ev)); offset.set(0) }>
+                        <option value="">"all shares"</option>
+                        {move || shares.get().into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label class="check">
+                    <input type="checkbox" prop:checked=only on:change=move |ev| { only_pre.set(Some(event_target_checked(&ev))); offset.set(0) } />
+                    <span>"only preempted jobs"</span>
+                </label>
+                <span class="spacer"></span>
+                <button class="btn small" aria-label="previous jobs" on:click=move |_| offset.update(|o| *o = window.get_untracked().first.saturating_sub(LANES)) disabled=move || window.get().first == 0>"▲"</button>
+                <span class="muted">{move || { let w = window.get(); if total() == 0 { "no jobs".to_string() } else { format!("jobs {}–{} of {}", w.first + 1, w.first + w.count, total()) } }}</span>
+                <button class="btn small" aria-label="next jobs" on:click=move |_| offset.update(|o| *o = window.get_untracked().first + LANES) disabled=move || { let w = window.get(); w.first + w.count >= total() }>"▼"</button>
+            </div>
+            <div
+                class="chart-area timeline"
+                on:click=move |ev| { activate(&ev); }
+                on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                    if (ev.key() == "Enter" || ev.key() == " ") && activate(&ev) {
+                        ev.prevent_default();
+                    }
+                }
+                on:wheel=move |ev: leptos::ev::WheelEvent| {
+                    if total() > LANES && ev.delta_y().abs() > 0.0 {
+                        ev.prevent_default();
+                        let w = window.get_untracked();
+                        offset.set(if ev.delta_y() > 0.0 { w.first + 3 } else { w.first.saturating_sub(3) });
+                    }
+                }
+            >
+                <div class="svg-host" inner_html=move || svg.get()></div>
+                <div class="cursor" style:left=move || format!("{:.1}px", cx())></div>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,108 @@
+//! Playback: play, pause, step to the previous / next event, speed, jump to start / end and a
+//! scrubber to any instant. The playback timer (gloo-timers) is cancelled on pause and cleanup.
+
+use gloo_timers::callback::Interval;
+use leptos::prelude::*;
+
+use crate::geometry::format_time;
+use crate::ui::state::use_app;
+
+const SPEEDS: [(u64, &str); 7] = [
+    (0, "auto (20 s)"),
+    (60, "1 min / s"),
+    (600, "10 min / s"),
+    (3600, "1 h / s"),
+    (6 * 3600, "6 h / s"),
+    (86400, "1 day / s"),
+    (7 * 86400, "1 week / s"),
+];
+const TICK_MS: u32 = 100;
+
+#[component]
+pub fn Transport() -> impl IntoView {
+    let app = use_app();
+    let timer: StoredValue<Option<Interval>, LocalStorage> = StoredValue::new_local(None);
+    let end = Memo::new(move |_| app.end());
+    Effect::new(move |_| {
+        if app.playing.get() {
+            if app.now.get_untracked() >= end.get_untracked() {
+                app.now.set(0);
+            }
+            let iv = Interval::new(TICK_MS, move || {
+                let e = end.get_untracked();
+                let per_sec = match app.speed.get_untracked() {
+                    0 => (e / 20).max(1),
+                    s => s,
+                };
+                let step = (per_sec * TICK_MS as u64 / 1000).max(1);
+                let next = (app.now.get_untracked() + step).min(e);
+                app.now.set(next);
+                if next >= e {
+                    app.playing.set(false);
+                }
+            });
+            timer.set_value(Some(iv));
+        } else {
+            timer.set_value(None);
+        }
+    });
+    on_cleanup(move || {
+        let _ = timer.try_set_value(None);
+    });
+    let step_to = move |forward: bool| {
+        app.playing.set(false);
+        let now = app.now.get_untracked();
+        let t = app.run.with_untracked(|r| {
+            r.as_ref().and_then(|r| if forward { r.data.next_instant(now) } else { r.data.prev_instant(now) })
+        });
+        if let Some(t) = t {
+            app.now.set(t);
+        } else if forward {
+            app.now.set(end.get_untracked());
+        } else {
+            app.now.set(0);
+        }
+    };
+    let disabled = move || app.run.with(|r| r.is_none());
+    view! {
+        <div class="transport" role="group" aria-label="playback">
+            <button class="icon-btn big" aria-label="jump to start" title="jump to start" on:click=move |_| { app.playing.set(false); app.now.set(0) } disabled=disabled>"⏮"</button>
+            <button class="icon-btn big" aria-label="step to previous event" title="previous event" on:click=move |_| step_to(false) disabled=disabled>"⏴"</button>
+            <button
+                class="icon-btn big play"
+                aria-label=move || if app.playing.get() { "pause" } else { "play" }
+                title=move || if app.playing.get() { "pause" } else { "play" }
+                on:click=move |_| app.playing.update(|p| *p = !*p)
+                disabled=disabled
+            >
+                {move || if app.playing.get() { "⏸" } else { "▶" }}
+            </button>
+            <button class="icon-btn big" aria-label="step to next event" title="next event" on:click=move |_| step_to(true) disabled=disabled>"⏵"</button>
+            <button class="icon-btn big" aria-label="jump to end" title="jump to end" on:click=move |_| { app.playing.set(false); app.now.set(end.get_untracked()) } disabled=disabled>"⏭"</button>
+            <input
+                class="scrubber"
+                type="range"
+                min="0"
+                aria-label="current instant"
+                max=move || end.get().to_string()
+                prop:value=move || app.now.get().to_string()
+                on:input=move |ev| {
+                    if let Ok(t) = event_target_value(&ev).parse::<u64>() {
+                        app.playing.set(false);
+                        app.now.set(t);
+                    }
+                }
+            />
+            <span class="clock" aria-live="off">
+                <strong data-now=move || app.now.get().to_string()>{move || format_time(app.now.get())}</strong>
+                " / " {move || format_time(end.get())}
+            </span>
+            <label class="field inline">
+                <span class="field-label">"Speed"</span>
+                <select on:change=move |ev| app.speed.set(event_target_value(&ev).parse().unwrap_or(0))>
+                    {SPEEDS.iter().map(|(v, t)| view! { <option value=v.to_string()>{*t}</option> }).collect_view()}
+                </select>
+            </label>
+        </div>
+    }
+}
