@@ -1,0 +1,528 @@
+//! Property tests over random small scenarios, stepping instant by instant (`step()`) and
+//! checking the invariants of R6, R8, R13, R14, R16-R18 and R21 after every instant.
+
+use proptest::prelude::*;
+#[allow(unused_imports)]
+use proptest::strategy::Strategy as _;
+use quotasim::model::{Strategy, VictimOrder};
+use quotasim::result::Status;
+use quotasim::validate::ActionCfg;
+use quotasim_tests::*;
+
+const TYPES: [&str; 2] = [G5, P5];
+
+#[derive(Clone, Debug)]
+struct ShareSpec {
+    strategy: Strategy,
+    quota: [i64; 2],
+    borrow_limit: Option<i64>,
+    in_share: bool,
+}
+
+#[derive(Clone, Debug)]
+struct JobSpec {
+    share: usize,
+    ty: usize,
+    count: i64,
+    prio: i64,
+    at: i64,
+    dur: i64,
+    ckpt: Option<i64>,
+    retries: Option<i64>,
+    timeout: Option<i64>,
+}
+
+#[derive(Clone, Debug)]
+enum ActSpec {
+    Prio(usize, i64),
+    Terminate(usize),
+    Limits(usize, [i64; 2]),
+    Strategy(usize, Strategy),
+    Capacity([i64; 2]),
+}
+
+#[derive(Clone, Debug)]
+struct World {
+    cap: [i64; 2],
+    shares: Vec<ShareSpec>,
+    jobs: Vec<JobSpec>,
+    acts: Vec<(i64, ActSpec)>,
+    grace: i64,
+    scheduled: i64,
+    starting: i64,
+    backfill: bool,
+    least_lost: bool,
+    ckpt_on_stop: bool,
+    save: i64,
+}
+
+fn strategy() -> impl proptest::strategy::Strategy<Value = quotasim::model::Strategy> {
+    prop_oneof![Just(Strategy::Reserve), Just(Strategy::Lend), Just(Strategy::LendAndBorrow)]
+}
+
+fn share_spec() -> impl proptest::strategy::Strategy<Value = ShareSpec> {
+    (
+        strategy(),
+        1i64..4,
+        0i64..3,
+        prop_oneof![
+            Just(None),
+            Just(Some(-1)),
+            Just(Some(0)),
+            Just(Some(50)),
+            Just(Some(100)),
+            Just(Some(200))
+        ],
+        any::<bool>(),
+    )
+        .prop_map(|(strategy, q0, q1, bl, in_share)| ShareSpec {
+            strategy,
+            quota: [q0, q1],
+            borrow_limit: if strategy == Strategy::LendAndBorrow { bl } else { None },
+            in_share,
+        })
+}
+
+fn job_spec(shares: usize) -> impl proptest::strategy::Strategy<Value = JobSpec> {
+    (
+        0..shares,
+        prop_oneof![4 => Just(0usize), 1 => Just(1usize)],
+        1i64..4,
+        0i64..4,
+        (0i64..30).prop_map(|t| t * 20),
+        prop_oneof![1 => Just(0i64), 8 => 1i64..900],
+        prop::option::of(20i64..300),
+        prop::option::weighted(0.3, 0i64..3),
+        prop::option::weighted(0.2, 1i64..900),
+    )
+        .prop_map(|(share, ty, count, prio, at, dur, ckpt, retries, timeout)| JobSpec {
+            share,
+            ty,
+            count,
+            prio,
+            at,
+            dur,
+            ckpt,
+            retries,
+            timeout,
+        })
+}
+
+fn act_spec(shares: usize, jobs: usize) -> impl proptest::strategy::Strategy<Value = (i64, ActSpec)> {
+    let kind = prop_oneof![
+        (0..jobs, 0i64..6).prop_map(|(j, p)| ActSpec::Prio(j, p)),
+        (0..jobs).prop_map(ActSpec::Terminate),
+        (0..shares, 1i64..4, 0i64..3).prop_map(|(s, a, b)| ActSpec::Limits(s, [a, b])),
+        (0..shares, strategy()).prop_map(|(s, st)| ActSpec::Strategy(s, st)),
+        (1i64..7, 0i64..4).prop_map(|(a, b)| ActSpec::Capacity([a, b])),
+    ];
+    ((0i64..35).prop_map(|t| t * 20), kind)
+}
+
+fn world(max_acts: usize) -> impl proptest::strategy::Strategy<Value = World> {
+    (1usize..5, 1usize..12).prop_flat_map(move |(ns, nj)| {
+        (
+            (1i64..7, 0i64..4),
+            prop::collection::vec(share_spec(), ns),
+            prop::collection::vec(job_spec(ns), nj),
+            prop::collection::vec(act_spec(ns, nj), 0..=max_acts),
+            prop_oneof![Just(0i64), Just(30), Just(120)],
+            prop_oneof![Just(0i64), Just(10)],
+            prop_oneof![Just(0i64), Just(20)],
+            (any::<bool>(), any::<bool>(), any::<bool>(), prop_oneof![Just(0i64), Just(30), Just(200)]),
+        )
+            .prop_map(
+                |(
+                    (c0, c1),
+                    shares,
+                    jobs,
+                    acts,
+                    grace,
+                    scheduled,
+                    starting,
+                    (backfill, least_lost, ckpt_on_stop, save),
+                )| {
+                    World {
+                        cap: [c0, c1],
+                        shares,
+                        jobs,
+                        acts,
+                        grace,
+                        scheduled,
+                        starting,
+                        backfill,
+                        least_lost,
+                        ckpt_on_stop,
+                        save,
+                    }
+                },
+            )
+    })
+}
+
+fn build(w: &World) -> Sc {
+    let mut sc = Sc::new()
+        .grace(w.grace)
+        .scheduled(w.scheduled)
+        .starting(w.starting)
+        .backfill(w.backfill)
+        .checkpoint_on_stop(w.ckpt_on_stop)
+        .checkpoint_save(w.save);
+    if w.least_lost {
+        sc = sc.least_lost_work();
+    }
+    for (t, c) in TYPES.iter().zip(w.cap) {
+        if c > 0 {
+            sc = sc.capacity(t, c);
+        }
+    }
+    for (i, s) in w.shares.iter().enumerate() {
+        let mut b = share(&format!("s{i}"), s.strategy, G5, s.quota[0]);
+        if s.quota[1] > 0 {
+            b = b.limit(P5, s.quota[1]);
+        }
+        if let Some(bl) = s.borrow_limit {
+            b = b.borrow_limit(bl);
+        }
+        sc = sc.share(b.in_share(s.in_share));
+    }
+    for (i, j) in w.jobs.iter().enumerate() {
+        let mut b = job(&format!("j{i}"), &format!("s{}", j.share))
+            .ty(TYPES[j.ty])
+            .count(j.count)
+            .prio(j.prio)
+            .at(j.at)
+            .dur(j.dur);
+        if let Some(c) = j.ckpt {
+            b = b.ckpt(c);
+        }
+        if let Some(r) = j.retries {
+            b = b.retries(r);
+        }
+        if let Some(t) = j.timeout {
+            b = b.timeout(t);
+        }
+        sc = sc.job(b);
+    }
+    for (at, a) in &w.acts {
+        sc = match a {
+            ActSpec::Prio(j, p) => sc.set_priority(*at, &format!("j{j}"), *p),
+            ActSpec::Terminate(j) => sc.terminate(*at, &format!("j{j}"), "manual"),
+            ActSpec::Limits(s, q) => {
+                let mut l = vec![(G5, q[0])];
+                if q[1] > 0 {
+                    l.push((P5, q[1]));
+                }
+                sc.update_share(*at, update(&format!("s{s}")).limits(&l))
+            }
+            ActSpec::Strategy(s, st) => sc.update_share(*at, update(&format!("s{s}")).sharing(*st, None)),
+            ActSpec::Capacity(c) => {
+                let l: Vec<(&str, i64)> =
+                    TYPES.iter().zip(c).filter(|(_, n)| **n > 0).map(|(t, n)| (*t, *n)).collect();
+                sc.update_capacity(*at, &l)
+            }
+        };
+    }
+    sc
+}
+
+/// A share-level view of the simulation at the current instant.
+struct View {
+    /// Any `updateServiceEnvironment` applied so far.
+    cap_changed: bool,
+    /// Per share: any `updateQuotaShare` applied so far.
+    share_changed: Vec<bool>,
+}
+
+fn view(h: &H) -> View {
+    let sc = h.scenario();
+    let now = h.now();
+    let mut v = View { cap_changed: false, share_changed: vec![false; sc.shares.len()] };
+    for (at, a) in &sc.actions {
+        if *at > now {
+            continue;
+        }
+        match a {
+            ActionCfg::UpdateCapacity { .. } => v.cap_changed = true,
+            ActionCfg::UpdateShare(u) => v.share_changed[u.share as usize] = true,
+            _ => {}
+        }
+    }
+    v
+}
+
+fn allowance(q: u64, bl: i64) -> Option<u64> {
+    (bl >= 0).then(|| q * bl as u64 / 100)
+}
+
+/// Checks the per-instant invariants; returns a description of the first violation.
+fn check_instant(h: &H, strict_capacity: bool) -> Result<(), String> {
+    let sc = h.scenario();
+    // Held instances (R6); or, when not strict, held minus those of jobs being preempted.
+    let usage = |s: u32, t: u32| -> u64 {
+        let held = h.usage(s, t);
+        if strict_capacity {
+            return held;
+        }
+        let leaving: u64 = (0..sc.jobs.len() as u32)
+            .filter(|&j| {
+                let jc = &sc.jobs[j as usize];
+                jc.share == s && jc.ty == t && h.is_being_preempted(j)
+            })
+            .map(|j| sc.jobs[j as usize].count)
+            .sum();
+        held - leaving
+    };
+    let v = view(h);
+    let any_lowered = v.cap_changed || v.share_changed.iter().any(|x| *x);
+    for t in 0..sc.types.len() as u32 {
+        let total: u64 = (0..sc.shares.len() as u32).map(|s| usage(s, t)).sum();
+        match h.capacity(t) {
+            None if !v.cap_changed && total > 0 => {
+                return Err(format!("type {t} has no limit but {total} in use"));
+            }
+            Some(c) if !any_lowered && total > c => {
+                return Err(format!("type {t}: usage {total} above the limit {c}"));
+            }
+            _ => {}
+        }
+        let quotas: u64 = (0..sc.shares.len() as u32).map(|s| h.quota(s, t)).sum();
+        let oversubscribed = h.capacity(t).is_none_or(|c| quotas > c);
+        let mut pool_cap = 0;
+        let mut pool_use = 0;
+        for s in 0..sc.shares.len() as u32 {
+            let (u, q) = (usage(s, t), h.quota(s, t));
+            if h.strategy(s).lends() {
+                pool_cap += q;
+                pool_use += u;
+            }
+            if v.share_changed[s as usize] {
+                continue;
+            }
+            let max = match h.strategy(s) {
+                Strategy::Reserve | Strategy::Lend => Some(q),
+                Strategy::LendAndBorrow => allowance(q, sc.shares[s as usize].borrow_limit).map(|a| q + a),
+            };
+            if let Some(m) = max {
+                if u > m {
+                    return Err(format!("share {s} type {t}: usage {u} above quota+allowance {m}"));
+                }
+            }
+        }
+        if !any_lowered && !oversubscribed {
+            if pool_use > pool_cap {
+                return Err(format!("type {t}: pool usage {pool_use} above pool capacity {pool_cap}"));
+            }
+            // A RESERVE share's idle quota is never used by anyone else.
+            let c = h.capacity(t).unwrap_or(0);
+            for r in 0..sc.shares.len() as u32 {
+                if h.strategy(r) == Strategy::Reserve {
+                    let others = total - usage(r, t);
+                    if others > c - h.quota(r, t) {
+                        return Err(format!(
+                            "type {t}: others use {others}, eating into RESERVE share {r}'s quota"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    // Snapshot consistency (R25).
+    let snap = h.snap();
+    for r in &snap.shares {
+        if r.within_quota + r.over_quota != r.usage {
+            return Err(format!("snapshot row inconsistent: {r:?}"));
+        }
+    }
+    Ok(())
+}
+
+/// R16-R18/R21 liveness: a share's front job that fits within its quota is dispatched within
+/// one grace period, unless capacity is held by jobs within their own quotas (counted
+/// conservatively: each other share's usage, earmark and fitting front job, capped at its
+/// quota) or its share waits for another job's preemption.
+#[derive(Clone, Debug)]
+struct Watch {
+    job: u32,
+    since: u64,
+}
+
+fn front_fits_and_unblocked(h: &H, s: u32) -> Option<u32> {
+    let sc = h.scenario();
+    let j = h.front_job(s)?;
+    if h.status_of(j) != Some(Status::Runnable) || h.never_runnable_reason(j).is_some() {
+        return None;
+    }
+    if h.waiting_preemptor(s).is_some_and(|p| p != j) {
+        return None;
+    }
+    let jc = &sc.jobs[j as usize];
+    let (t, n) = (jc.ty, jc.count);
+    let c = h.capacity(t)?;
+    if h.usage(s, t) + n > h.quota(s, t) {
+        return None;
+    }
+    let snap = h.snap();
+    let earmarked = |x: u32| {
+        snap.shares
+            .iter()
+            .find(|r| {
+                r.quota_share_name == sc.shares[x as usize].name
+                    && r.capacity_unit == sc.types[t as usize].name
+            })
+            .map_or(0, |r| r.earmarked)
+    };
+    let demand = |x: u32| {
+        let mut d = h.usage(x, t) + earmarked(x);
+        if let Some(f) = h.front_job(x) {
+            let fc = &sc.jobs[f as usize];
+            if fc.ty == t && h.status_of(f) == Some(Status::Runnable) {
+                d += fc.count;
+            }
+        }
+        d.min(h.quota(x, t))
+    };
+    let mut all = h.usage(s, t) + n;
+    let mut lenders = all;
+    for x in 0..sc.shares.len() as u32 {
+        if x == s {
+            continue;
+        }
+        all += demand(x);
+        if h.strategy(x).lends() {
+            lenders += demand(x);
+        }
+    }
+    let pool_cap: u64 =
+        (0..sc.shares.len() as u32).filter(|&x| h.strategy(x).lends()).map(|x| h.quota(x, t)).sum();
+    if all > c || (h.strategy(s).lends() && lenders > pool_cap) {
+        return None;
+    }
+    Some(j)
+}
+
+fn run_checked(w: &World, strict_capacity: bool) -> Result<H, TestCaseError> {
+    let sc = build(w);
+    let valid = match sc.validate() {
+        Ok(v) => v,
+        Err(p) => return Err(TestCaseError::fail(format!("generated scenario invalid: {p:?}"))),
+    };
+    let mut h = H::new(quotasim::Simulation::new(valid));
+    let grace = h.scenario().settings.grace;
+    let ns = h.scenario().shares.len();
+    let mut watch: Vec<Option<Watch>> = vec![None; ns];
+    let mut last = 0;
+    let mut steps = 0;
+    while let Some(t) = h.step() {
+        steps += 1;
+        prop_assert!(steps < 10_000, "too many instants");
+        prop_assert!(t >= last, "time went back");
+        last = t;
+        if let Err(e) = check_instant(&h, strict_capacity) {
+            return Err(TestCaseError::fail(format!("at {t}: {e}")));
+        }
+        let v = view(&h);
+        let lowered = v.cap_changed || v.share_changed.iter().any(|x| *x);
+        for s in 0..ns as u32 {
+            // A watched job that left RUNNABLE was dispatched now (or ended).
+            if let Some(wt) = watch[s as usize].clone() {
+                let st = h.status_of(wt.job);
+                if st != Some(Status::Runnable) {
+                    if st.is_some_and(|x| x.holds_capacity()) {
+                        prop_assert!(
+                            t <= wt.since + grace,
+                            "share {s}: front job {} fitting its quota since {} dispatched only at {t} (grace {grace})",
+                            wt.job,
+                            wt.since
+                        );
+                    }
+                    watch[s as usize] = None;
+                }
+            }
+            let now_ok = if lowered { None } else { front_fits_and_unblocked(&h, s) };
+            match (&watch[s as usize], now_ok) {
+                (Some(wt), Some(j)) if wt.job == j => {
+                    prop_assert!(
+                        t <= wt.since + grace,
+                        "share {s}: front job {j} fitting its quota since {} still waits at {t} (grace {grace})",
+                        wt.since
+                    );
+                }
+                (_, Some(j)) => watch[s as usize] = Some(Watch { job: j, since: t }),
+                (_, None) => watch[s as usize] = None,
+            }
+        }
+    }
+    for (s, wt) in watch.iter().enumerate() {
+        prop_assert!(wt.is_none(), "share {s}: front job {wt:?} fits but nothing is left to happen");
+    }
+    // End state (R6, R17) and lost work (R8).
+    for j in 0..h.scenario().jobs.len() as u32 {
+        let r = h.job_result(j);
+        match r.status {
+            Some(Status::Succeeded) => {
+                let jc = &h.scenario().jobs[j as usize];
+                prop_assert_eq!(
+                    h.training_seconds(j),
+                    jc.duration + r.lost_work_seconds,
+                    "job {}: training = duration + lost work",
+                    r.job_name
+                );
+            }
+            Some(Status::Failed) => {}
+            Some(Status::Runnable) => {
+                prop_assert!(
+                    r.status_reason.as_deref().is_some_and(|x| !x.is_empty()),
+                    "{} RUNNABLE without reason",
+                    r.job_name
+                );
+            }
+            other => prop_assert!(false, "job {} ends {:?}", r.job_name, other),
+        }
+    }
+    Ok(h)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Every invariant, the service environment and pool bounds included.
+    #[test]
+    #[ignore = "engine: usage goes above the service environment limit during a grace period (see FAILURES.md)"]
+    fn invariants_hold_at_every_instant_without_actions(w in world(0)) {
+        run_checked(&w, true)?;
+    }
+
+    #[test]
+    #[ignore = "engine: usage goes above the service environment limit during a grace period (see FAILURES.md)"]
+    fn invariants_hold_at_every_instant_with_actions(w in world(4)) {
+        run_checked(&w, true)?;
+    }
+
+    /// The same invariants on usage not counting jobs being preempted (what the engine's
+    /// decisions see), so that they stay checked while the engine bug above is open.
+    #[test]
+    fn share_invariants_and_liveness_without_actions(w in world(0)) {
+        run_checked(&w, false)?;
+    }
+
+    #[test]
+    fn share_invariants_and_liveness_with_actions(w in world(4)) {
+        run_checked(&w, false)?;
+    }
+
+    #[test]
+    fn r27_same_scenario_same_bytes(w in world(3)) {
+        let sc = build(&w);
+        let a = { let mut h = sc.sim(); h.run(); quotasim::json::to_json(&h.result()) };
+        let b = { let mut h = sc.sim(); while h.step().is_some() {} quotasim::json::to_json(&h.result()) };
+        prop_assert_eq!(a, b);
+    }
+}
+
+#[test]
+fn victim_order_setting_is_exercised() {
+    // Keeps the `VictimOrder` import honest and checks the builder sets it.
+    let v = Sc::new().capacity(G5, 1).share(reserve("a", G5, 1)).least_lost_work().valid();
+    assert_eq!(v.settings.victim_order, VictimOrder::LeastLostWork);
+}
