@@ -339,8 +339,8 @@ fn check_instant(h: &H, strict_capacity: bool) -> Result<(), String> {
 
 /// R16-R18/R21 liveness: a share's front job that fits within its quota is dispatched within
 /// one grace period, unless capacity is held by jobs within their own quotas (counted
-/// conservatively: each other share's usage, earmark and fitting front job, capped at its
-/// quota) or its share waits for another job's preemption.
+/// conservatively: each other share's usage and queued jobs capped at its quota, plus its
+/// earmark) or its share waits for another job's preemption.
 #[derive(Clone, Debug)]
 struct Watch {
     job: u32,
@@ -372,15 +372,17 @@ fn front_fits_and_unblocked(h: &H, s: u32) -> Option<u32> {
             })
             .map_or(0, |r| r.earmarked)
     };
+    // An earmark counts whole: a preemptor that borrows (in-share, R20) holds capacity above
+    // its quota until it runs, and a job being preempted is never chosen again (R21).
     let demand = |x: u32| {
-        let mut d = h.usage(x, t) + earmarked(x);
-        if let Some(f) = h.front_job(x) {
+        let mut d = h.usage(x, t);
+        for f in h.queued(x) {
             let fc = &sc.jobs[f as usize];
             if fc.ty == t && h.status_of(f) == Some(Status::Runnable) {
                 d += fc.count;
             }
         }
-        d.min(h.quota(x, t))
+        d.min(h.quota(x, t)) + earmarked(x)
     };
     let mut all = h.usage(s, t) + n;
     let mut lenders = all;
@@ -401,7 +403,7 @@ fn front_fits_and_unblocked(h: &H, s: u32) -> Option<u32> {
     Some(j)
 }
 
-fn run_checked(w: &World, strict_capacity: bool) -> Result<H, TestCaseError> {
+fn run_checked(w: &World, strict_capacity: bool) -> Result<(H, usize), TestCaseError> {
     let sc = build(w);
     let valid = match sc.validate() {
         Ok(v) => v,
@@ -413,6 +415,7 @@ fn run_checked(w: &World, strict_capacity: bool) -> Result<H, TestCaseError> {
     let mut watch: Vec<Option<Watch>> = vec![None; ns];
     let mut last = 0;
     let mut steps = 0;
+    let mut watched_dispatches = 0;
     while let Some(t) = h.step() {
         steps += 1;
         prop_assert!(steps < 10_000, "too many instants");
@@ -429,6 +432,7 @@ fn run_checked(w: &World, strict_capacity: bool) -> Result<H, TestCaseError> {
                 let st = h.status_of(wt.job);
                 if st != Some(Status::Runnable) {
                     if st.is_some_and(|x| x.holds_capacity()) {
+                        watched_dispatches += 1;
                         prop_assert!(
                             t <= wt.since + grace,
                             "share {s}: front job {} fitting its quota since {} dispatched only at {t} (grace {grace})",
@@ -480,7 +484,7 @@ fn run_checked(w: &World, strict_capacity: bool) -> Result<H, TestCaseError> {
             other => prop_assert!(false, "job {} ends {:?}", r.job_name, other),
         }
     }
-    Ok(h)
+    Ok((h, watched_dispatches))
 }
 
 proptest! {
@@ -518,6 +522,42 @@ proptest! {
         let b = { let mut h = sc.sim(); while h.step().is_some() {} quotasim::json::to_json(&h.result()) };
         prop_assert_eq!(a, b);
     }
+}
+
+#[test]
+fn liveness_check_is_not_vacuous() {
+    // B's job fits its quota at 100 and waits for a reclaim: the watch sees it dispatched.
+    let lab_share =
+        ShareSpec { strategy: Strategy::LendAndBorrow, quota: [1, 0], borrow_limit: None, in_share: false };
+    let lend_share =
+        ShareSpec { strategy: Strategy::Lend, quota: [1, 0], borrow_limit: None, in_share: false };
+    let j = |share, prio, at| JobSpec {
+        share,
+        ty: 0,
+        count: 1,
+        prio,
+        at,
+        dur: 1000,
+        ckpt: None,
+        retries: None,
+        timeout: None,
+    };
+    let w = World {
+        cap: [2, 0],
+        shares: vec![lab_share, lend_share],
+        jobs: vec![j(0, 1, 0), j(0, 0, 0), j(1, 0, 100)],
+        acts: vec![],
+        grace: 120,
+        scheduled: 0,
+        starting: 0,
+        backfill: false,
+        least_lost: false,
+        ckpt_on_stop: false,
+        save: 30,
+    };
+    let (h, watched) = run_checked(&w, true).expect("invariants hold");
+    assert_eq!(h.job_result(2).first_started_at, Some(220));
+    assert_eq!(watched, 1);
 }
 
 #[test]
