@@ -1,0 +1,138 @@
+//! Component tests in headless Chromium: mount the app into a fresh element, act, let the
+//! reactive system settle, and check the DOM.
+#![cfg(target_arch = "wasm32")]
+
+use gloo_timers::future::TimeoutFuture;
+use leptos::prelude::*;
+use quotasim_playground::persist::Saved;
+use quotasim_playground::presets;
+use quotasim_playground::ui::App;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn notebook() -> Saved {
+    Saved { scenario: presets::scenario(presets::NOTEBOOK).unwrap(), colors: Vec::new(), preset: Some("notebook".into()) }
+}
+
+struct Mounted {
+    root: web_sys::HtmlElement,
+    _handle: leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        self.root.remove();
+    }
+}
+
+impl Mounted {
+    fn q(&self, sel: &str) -> Option<web_sys::Element> {
+        self.root.query_selector(sel).ok().flatten()
+    }
+    fn all(&self, sel: &str) -> u32 {
+        self.root.query_selector_all(sel).map(|l| l.length()).unwrap_or(0)
+    }
+    fn text(&self, sel: &str) -> String {
+        self.q(sel).and_then(|e| e.text_content()).unwrap_or_default()
+    }
+    fn click(&self, sel: &str) {
+        let el = self.q(sel).unwrap_or_else(|| panic!("no element {sel}"));
+        match el.dyn_ref::<web_sys::HtmlElement>() {
+            Some(h) => h.click(),
+            None => {
+                let init = web_sys::EventInit::new();
+                init.set_bubbles(true);
+                let ev = web_sys::Event::new_with_event_init_dict("click", &init).unwrap();
+                el.dispatch_event(&ev).unwrap();
+            }
+        }
+    }
+    fn type_into(&self, sel: &str, value: &str) {
+        let el: web_sys::HtmlInputElement = self.q(sel).unwrap_or_else(|| panic!("no input {sel}")).dyn_into().unwrap();
+        el.set_value(value);
+        let init = web_sys::EventInit::new();
+        init.set_bubbles(true);
+        el.dispatch_event(&web_sys::Event::new_with_event_init_dict("input", &init).unwrap()).unwrap();
+    }
+}
+
+fn mount(saved: Saved) -> Mounted {
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let root: web_sys::HtmlElement = doc.create_element("div").unwrap().dyn_into().unwrap();
+    doc.body().unwrap().append_child(&root).unwrap();
+    let handle = leptos::mount::mount_to(root.clone(), move || view! { <App saved=saved /> }.into_any());
+    Mounted { root, _handle: handle }
+}
+
+async fn settle() {
+    for _ in 0..3 {
+        leptos::task::tick().await;
+        TimeoutFuture::new(20).await;
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_notebook_runs_and_shows_two_preemption_markers() {
+    let m = mount(notebook());
+    settle().await;
+    assert!(m.text(".status").contains("4 jobs"), "status: {}", m.text(".status"));
+    assert_eq!(m.all(".timeline path.marker"), 2);
+    assert!(m.text(".preset-info h2").contains("notebook"));
+    assert_eq!(m.all(".stats .stat"), 6);
+}
+
+#[wasm_bindgen_test]
+async fn jump_to_end_moves_the_clock_and_the_snapshot() {
+    let m = mount(notebook());
+    settle().await;
+    m.click("button[aria-label='jump to end']");
+    settle().await;
+    let max = m.q("input.scrubber").and_then(|e| e.get_attribute("max")).unwrap();
+    let now = m.q("[data-now]").and_then(|e| e.get_attribute("data-now")).unwrap();
+    assert_eq!(now, max);
+    assert!(m.text(".snapshot").contains("4 succeeded"), "{}", m.text(".snapshot"));
+}
+
+#[wasm_bindgen_test]
+async fn clicking_a_marker_explains_the_reclaim() {
+    let m = mount(notebook());
+    settle().await;
+    m.click(".timeline path.marker[data-pre='0']");
+    settle().await;
+    let text = m.text(".drawer");
+    assert!(text.contains("qs1_job_med was preempted"), "{text}");
+    assert!(text.contains("R18"), "{text}");
+    m.click("button[aria-label='close explanation']");
+    settle().await;
+    assert!(m.q(".drawer").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn an_invalid_field_shows_its_problem_and_blocks_the_run() {
+    let m = mount(notebook());
+    settle().await;
+    m.type_into("input[data-path='jobs[1].instanceCount']", "0");
+    settle().await;
+    assert!(m.q(".status.err").is_some());
+    let cell = m.text("td.cell.invalid");
+    assert!(cell.contains("instanceCount"), "{cell}");
+    m.type_into("input[data-path='jobs[1].instanceCount']", "1");
+    settle().await;
+    assert!(m.q(".status.ok").is_some());
+}
+
+#[wasm_bindgen_test]
+async fn adding_and_duplicating_jobs_updates_the_table() {
+    let m = mount(notebook());
+    settle().await;
+    assert_eq!(m.all("table.jobs tbody tr"), 4);
+    m.click("button[aria-label='duplicate qs2_job']");
+    settle().await;
+    assert_eq!(m.all("table.jobs tbody tr"), 5);
+    assert!(m.text(".status").contains("5 jobs"), "{}", m.text(".status"));
+    m.click("button[aria-label='delete qs2_job-2']");
+    settle().await;
+    assert_eq!(m.all("table.jobs tbody tr"), 4);
+}
