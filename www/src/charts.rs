@@ -124,7 +124,8 @@ pub fn utilization_svg(run: &RunData, ti: usize, colors: &[String], width: f64, 
         if k % 2 == 0 {
             let _ = write!(out, "<path d=\"{d}\" fill=\"{c}\" fill-opacity=\"0.85\"/>");
         } else {
-            let _ = write!(out, "<path d=\"{d}\" fill=\"url(#h{ti}-{s})\" stroke=\"{c}\" stroke-width=\"1\"/>");
+            let _ =
+                write!(out, "<path d=\"{d}\" fill=\"url(#h{ti}-{s})\" stroke=\"{c}\" stroke-width=\"1\"/>");
         }
     }
     let quota_layers: Vec<Vec<u64>> = ts.quota.clone();
@@ -158,7 +159,8 @@ pub fn lending_svg(run: &RunData, ti: usize, colors: &[String], width: f64, heig
     let mut out = String::with_capacity(8 * 1024);
     let (t0, t1) = (0, run.end.max(1));
     let sx = time_scale(t0, t1, M_LEFT, width);
-    let peak = (0..run.samples.len()).map(|i| ts.flows.iter().map(|f| f.2[i]).sum::<u64>()).max().unwrap_or(0);
+    let peak =
+        (0..run.samples.len()).map(|i| ts.flows.iter().map(|f| f.2[i]).sum::<u64>()).max().unwrap_or(0);
     let ticks = value_ticks(peak, ((height - M_TOP - M_BOTTOM) / 28.0).max(2.0) as usize);
     let ymax = *ticks.last().unwrap_or(&1) as f64;
     let sy = Scale::new(0.0, ymax, height - M_BOTTOM, M_TOP);
@@ -259,7 +261,8 @@ pub fn timeline_svg(
             format_time(t)
         );
     }
-    let pre_by_job = |j: usize| run.preemptions.iter().enumerate().filter(move |(_, p)| p.victim as usize == j);
+    let pre_by_job =
+        |j: usize| run.preemptions.iter().enumerate().filter(move |(_, p)| p.victim as usize == j);
     let lead = run.scheduled_seconds + run.starting_seconds;
     for (row, &j) in lanes.iter().enumerate().skip(window.first).take(window.count) {
         let y = TL_TOP + (row - window.first) as f64 * TL_LANE;

@@ -126,7 +126,8 @@ pub fn rename_job(s: &mut Scenario, i: usize, new: &str) {
     }
     for a in &mut s.actions {
         match &mut a.kind {
-            ActionKind::UpdateServiceJob { job_name, .. } | ActionKind::TerminateServiceJob { job_name, .. }
+            ActionKind::UpdateServiceJob { job_name, .. }
+            | ActionKind::TerminateServiceJob { job_name, .. }
                 if *job_name == old =>
             {
                 *job_name = new.to_string()
@@ -146,12 +147,7 @@ pub fn set_gpus(s: &mut Scenario, ty: &str, gpus: i64) {
 
 /// GPU count of a type: the scenario's own, else the catalogue's, else 0.
 pub fn gpus_of(s: &Scenario, ty: &str) -> i64 {
-    s.instance_types
-        .iter()
-        .find(|t| t.name == ty)
-        .map(|t| t.gpus)
-        .or_else(|| catalogue_gpus(ty))
-        .unwrap_or(0)
+    s.instance_types.iter().find(|t| t.name == ty).map(|t| t.gpus).or_else(|| catalogue_gpus(ty)).unwrap_or(0)
 }
 
 /// Renames an instance type everywhere it appears.
@@ -181,9 +177,8 @@ pub fn rename_type(s: &mut Scenario, old: &str, new: &str) {
 
 /// Job order for the table: indices sorted by a column, optionally filtered by share.
 pub fn job_order(s: &Scenario, filter: Option<&str>, sort: SortKey, descending: bool) -> Vec<usize> {
-    let mut idx: Vec<usize> = (0..s.jobs.len())
-        .filter(|&i| filter.is_none_or(|f| s.jobs[i].quota_share_name == f))
-        .collect();
+    let mut idx: Vec<usize> =
+        (0..s.jobs.len()).filter(|&i| filter.is_none_or(|f| s.jobs[i].quota_share_name == f)).collect();
     let key = |i: &usize| -> (i64, String) {
         let j = &s.jobs[*i];
         match sort {

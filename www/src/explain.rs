@@ -206,7 +206,7 @@ pub fn job_now(sim: &Simulation, j: u32) -> Explanation {
         ..Explanation::default()
     };
     let head = format!(
-        "{} belongs to {} ({}) and needs {n} × {ty}; {} uses {u} of its quota of {q} {ty}.",
+        "{} belongs to {} ({}) and needs {n} × {ty}; {} holds {u} × {ty} now, against its own quota of {q}.",
         jc.name,
         share.name,
         strategy_words(share.strategy),

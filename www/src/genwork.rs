@@ -4,7 +4,7 @@
 use quotasim::generate::Rng;
 use quotasim::model::{Job, JobPreemption, Scenario};
 
-use crate::edit::unique_job_name;
+use std::collections::HashSet;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Distribution {
@@ -88,7 +88,7 @@ pub fn generate(s: &Scenario, spec: &WorkloadSpec) -> Vec<Job> {
     let counts = if spec.instance_counts.is_empty() { vec![1] } else { spec.instance_counts.clone() };
     let prios = if spec.priorities.is_empty() { vec![0] } else { spec.priorities.clone() };
     let (lo, hi) = (spec.min_seconds.max(1) as f64, spec.max_seconds.max(spec.min_seconds).max(1) as f64);
-    let mut scratch = s.clone();
+    let mut taken: HashSet<String> = s.jobs.iter().map(|j| j.job_name.clone()).collect();
     let mut out = Vec::with_capacity(spec.count as usize);
     for k in 0..spec.count {
         if k > 0 {
@@ -103,16 +103,22 @@ pub fn generate(s: &Scenario, spec: &WorkloadSpec) -> Vec<Job> {
         let duration = (d as i64).clamp(lo as i64, hi as i64);
         let count = counts[rng.below(counts.len() as u64) as usize];
         let prio = prios[rng.below(prios.len() as u64) as usize];
-        let name = unique_job_name(&scratch, &format!("{}-{}-{k:04}", spec.share, spec.seed));
+        let base = format!("{}-{}-{k:04}", spec.share, spec.seed);
+        let name = if taken.contains(&base) {
+            (2..).map(|n| format!("{base}-{n}")).find(|n| !taken.contains(n)).unwrap_or(base)
+        } else {
+            base
+        };
+        taken.insert(name.clone());
         let mut j = Job::new(&name, &spec.share, &spec.instance_type, count, t as i64, duration);
         j.scheduling_priority = prio;
         if spec.checkpoint_seconds > 0 {
             j.checkpoint_interval_seconds = Some(spec.checkpoint_seconds as i64);
         }
         if let Some(r) = spec.retries {
-            j.preemption_configuration = Some(JobPreemption { preemption_retries_before_termination: Some(r) });
+            j.preemption_configuration =
+                Some(JobPreemption { preemption_retries_before_termination: Some(r) });
         }
-        scratch.jobs.push(j.clone());
         out.push(j);
     }
     out

@@ -93,14 +93,14 @@ pub fn format_duration(secs: u64) -> String {
         format!("{secs} s")
     } else if secs < 3600 {
         let m = secs as f64 / 60.0;
-        if secs % 60 == 0 {
+        if secs.is_multiple_of(60) {
             format!("{} min", secs / 60)
         } else {
             format!("{m:.1} min")
         }
     } else if secs < 86400 * 2 {
         let h = secs as f64 / 3600.0;
-        if secs % 3600 == 0 {
+        if secs.is_multiple_of(3600) {
             format!("{} h", secs / 3600)
         } else {
             format!("{h:.1} h")
@@ -152,11 +152,10 @@ pub fn stack(layers: &[Vec<u64>]) -> Vec<Vec<(u64, u64)>> {
     let mut out = Vec::with_capacity(layers.len());
     for layer in layers {
         let mut v = Vec::with_capacity(n);
-        for i in 0..n {
-            let b = base[i];
-            let t = b + layer.get(i).copied().unwrap_or(0);
-            v.push((b, t));
-            base[i] = t;
+        for (i, b) in base.iter_mut().enumerate() {
+            let t = *b + layer.get(i).copied().unwrap_or(0);
+            v.push((*b, t));
+            *b = t;
         }
         out.push(v);
     }

@@ -2,8 +2,9 @@
 
 /// Distinct colours that read on a dark background, in the order new shares get them.
 pub const PALETTE: [&str; 20] = [
-    "#4f8cff", "#f5a524", "#17c3b2", "#e5484d", "#a78bfa", "#7ee081", "#ff7ab6", "#ffd166", "#4dd0e1", "#ff9f68",
-    "#9aa5ff", "#c0e36b", "#f28dd2", "#66d9a5", "#ffb4a2", "#80b3ff", "#e0c068", "#b38bfa", "#5ad1ff", "#ff6b6b",
+    "#4f8cff", "#f5a524", "#17c3b2", "#e5484d", "#a78bfa", "#7ee081", "#ff7ab6", "#ffd166", "#4dd0e1",
+    "#ff9f68", "#9aa5ff", "#c0e36b", "#f28dd2", "#66d9a5", "#ffb4a2", "#80b3ff", "#e0c068", "#b38bfa",
+    "#5ad1ff", "#ff6b6b",
 ];
 
 /// The colour of share `name`: its saved colour, or a palette colour by position.

@@ -13,7 +13,11 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 fn notebook() -> Saved {
-    Saved { scenario: presets::scenario(presets::NOTEBOOK).unwrap(), colors: Vec::new(), preset: Some("notebook".into()) }
+    Saved {
+        scenario: presets::scenario(presets::NOTEBOOK).unwrap(),
+        colors: Vec::new(),
+        preset: Some("notebook".into()),
+    }
 }
 
 struct Mounted {
@@ -50,7 +54,8 @@ impl Mounted {
         }
     }
     fn type_into(&self, sel: &str, value: &str) {
-        let el: web_sys::HtmlInputElement = self.q(sel).unwrap_or_else(|| panic!("no input {sel}")).dyn_into().unwrap();
+        let el: web_sys::HtmlInputElement =
+            self.q(sel).unwrap_or_else(|| panic!("no input {sel}")).dyn_into().unwrap();
         el.set_value(value);
         let init = web_sys::EventInit::new();
         init.set_bubbles(true);

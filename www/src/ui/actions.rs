@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use quotasim::model::{
-    Action, ActionKind, QuotaShareUpdate, ResourceSharing, ShareState, SharePreemption, Strategy, Toggle,
+    Action, ActionKind, QuotaShareUpdate, ResourceSharing, SharePreemption, ShareState, Strategy, Toggle,
 };
 
 use crate::ui::fields::{field_error, num_field, select_field, text_field};
@@ -23,15 +23,17 @@ fn default_action(kind: &str, s: &quotasim::model::Scenario, at: i64) -> Action 
     let job = s.jobs.first().map(|j| j.job_name.clone()).unwrap_or_default();
     let share = s.quota_shares.first().map(|q| q.quota_share_name.clone()).unwrap_or_default();
     let kind = match kind {
-        "terminateServiceJob" => ActionKind::TerminateServiceJob { job_name: job, reason: "Terminated by user".into() },
+        "terminateServiceJob" => {
+            ActionKind::TerminateServiceJob { job_name: job, reason: "Terminated by user".into() }
+        }
         "updateQuotaShare" => ActionKind::UpdateQuotaShare(QuotaShareUpdate {
             quota_share_name: share,
             capacity_limits: s.quota_shares.first().map(|q| q.capacity_limits.clone()),
             ..QuotaShareUpdate::default()
         }),
-        "updateServiceEnvironment" => {
-            ActionKind::UpdateServiceEnvironment { capacity_limits: s.service_environment.capacity_limits.clone() }
-        }
+        "updateServiceEnvironment" => ActionKind::UpdateServiceEnvironment {
+            capacity_limits: s.service_environment.capacity_limits.clone(),
+        },
         _ => ActionKind::UpdateServiceJob { job_name: job, scheduling_priority: 1 },
     };
     Action { at, kind }
@@ -61,7 +63,8 @@ pub fn ActionsEditor() -> impl IntoView {
 fn action_card(i: usize) -> impl IntoView {
     let app = use_app();
     let p = format!("actions[{i}]");
-    let kind = Memo::new(move |_| app.scenario.with(|s| s.actions.get(i).map(|a| a.kind.name()).unwrap_or("")));
+    let kind =
+        Memo::new(move |_| app.scenario.with(|s| s.actions.get(i).map(|a| a.kind.name()).unwrap_or("")));
     let at = num_field(
         "At (seconds)",
         format!("{p}.at"),
@@ -120,17 +123,15 @@ fn job_fields(i: usize, priority: bool) -> impl IntoView {
         format!("{p}.{key}.jobName"),
         move || {
             app.scenario.with(|s| match s.actions.get(i).map(|a| &a.kind) {
-                Some(ActionKind::UpdateServiceJob { job_name, .. }) | Some(ActionKind::TerminateServiceJob { job_name, .. }) => {
-                    job_name.clone()
-                }
+                Some(ActionKind::UpdateServiceJob { job_name, .. })
+                | Some(ActionKind::TerminateServiceJob { job_name, .. }) => job_name.clone(),
                 _ => String::new(),
             })
         },
         move |v| {
             app.scenario.update(|s| match s.actions.get_mut(i).map(|a| &mut a.kind) {
-                Some(ActionKind::UpdateServiceJob { job_name, .. }) | Some(ActionKind::TerminateServiceJob { job_name, .. }) => {
-                    *job_name = v
-                }
+                Some(ActionKind::UpdateServiceJob { job_name, .. })
+                | Some(ActionKind::TerminateServiceJob { job_name, .. }) => *job_name = v,
                 _ => {}
             })
         },
@@ -141,7 +142,9 @@ fn job_fields(i: usize, priority: bool) -> impl IntoView {
             format!("{p}.updateServiceJob.schedulingPriority"),
             move || {
                 app.scenario.with(|s| match s.actions.get(i).map(|a| &a.kind) {
-                    Some(ActionKind::UpdateServiceJob { scheduling_priority, .. }) => Some(*scheduling_priority),
+                    Some(ActionKind::UpdateServiceJob { scheduling_priority, .. }) => {
+                        Some(*scheduling_priority)
+                    }
                     _ => None,
                 })
             },
@@ -170,7 +173,9 @@ fn job_fields(i: usize, priority: bool) -> impl IntoView {
             },
             move |v| {
                 app.scenario.update(|s| {
-                    if let Some(ActionKind::TerminateServiceJob { reason, .. }) = s.actions.get_mut(i).map(|a| &mut a.kind) {
+                    if let Some(ActionKind::TerminateServiceJob { reason, .. }) =
+                        s.actions.get_mut(i).map(|a| &mut a.kind)
+                    {
                         *reason = v
                     }
                 })
@@ -181,7 +186,11 @@ fn job_fields(i: usize, priority: bool) -> impl IntoView {
     view! { <div class="form-grid">{name} {second}</div> }
 }
 
-fn with_update<R>(s: &quotasim::model::Scenario, i: usize, f: impl FnOnce(&QuotaShareUpdate) -> R) -> Option<R> {
+fn with_update<R>(
+    s: &quotasim::model::Scenario,
+    i: usize,
+    f: impl FnOnce(&QuotaShareUpdate) -> R,
+) -> Option<R> {
     match s.actions.get(i).map(|a| &a.kind) {
         Some(ActionKind::UpdateQuotaShare(u)) => Some(f(u)),
         _ => None,
@@ -200,7 +209,14 @@ fn share_update_fields(i: usize) -> impl IntoView {
     let share = select_field(
         "Quota share",
         format!("{p}.quotaShareName"),
-        move || app.scenario.with(|s| s.quota_shares.iter().map(|q| (q.quota_share_name.clone(), q.quota_share_name.clone())).collect()),
+        move || {
+            app.scenario.with(|s| {
+                s.quota_shares
+                    .iter()
+                    .map(|q| (q.quota_share_name.clone(), q.quota_share_name.clone()))
+                    .collect()
+            })
+        },
         move || app.scenario.with(|s| with_update(s, i, |u| u.quota_share_name.clone()).unwrap_or_default()),
         move |v| app.scenario.update(|s| update_mut(s, i, |u| u.quota_share_name = v)),
     );
@@ -208,13 +224,18 @@ fn share_update_fields(i: usize) -> impl IntoView {
         "Strategy",
         format!("{p}.resourceSharingConfiguration.strategy"),
         || {
-            ["unchanged", "RESERVE", "LEND", "LEND_AND_BORROW"].iter().map(|x| (x.to_string(), x.to_string())).collect()
+            ["unchanged", "RESERVE", "LEND", "LEND_AND_BORROW"]
+                .iter()
+                .map(|x| (x.to_string(), x.to_string()))
+                .collect()
         },
         move || {
             app.scenario.with(|s| {
-                with_update(s, i, |u| u.resource_sharing_configuration.as_ref().map(|r| r.strategy.as_str().to_string()))
-                    .flatten()
-                    .unwrap_or_else(|| "unchanged".into())
+                with_update(s, i, |u| {
+                    u.resource_sharing_configuration.as_ref().map(|r| r.strategy.as_str().to_string())
+                })
+                .flatten()
+                .unwrap_or_else(|| "unchanged".into())
             })
         },
         move |v| {
@@ -235,7 +256,8 @@ fn share_update_fields(i: usize) -> impl IntoView {
         format!("{p}.resourceSharingConfiguration.borrowLimit"),
         move || {
             app.scenario.with(|s| {
-                with_update(s, i, |u| u.resource_sharing_configuration.as_ref().and_then(|r| r.borrow_limit)).flatten()
+                with_update(s, i, |u| u.resource_sharing_configuration.as_ref().and_then(|r| r.borrow_limit))
+                    .flatten()
             })
         },
         move |v| {
@@ -258,7 +280,8 @@ fn share_update_fields(i: usize) -> impl IntoView {
             app.scenario.with(|s| {
                 with_update(s, i, |u| {
                     u.preemption_configuration.as_ref().map(|c| {
-                        if c.in_share_preemption == Toggle::Enabled { "ENABLED" } else { "DISABLED" }.to_string()
+                        if c.in_share_preemption == Toggle::Enabled { "ENABLED" } else { "DISABLED" }
+                            .to_string()
                     })
                 })
                 .flatten()
@@ -311,7 +334,10 @@ fn share_update_fields(i: usize) -> impl IntoView {
             has_limits.get().then(|| {
                 limits_editor(
                     format!("{p}.capacityLimits"),
-                    Arc::new(move |s| with_update(s, i, |u| u.capacity_limits.clone().unwrap_or_default()).unwrap_or_default()),
+                    Arc::new(move |s| {
+                        with_update(s, i, |u| u.capacity_limits.clone().unwrap_or_default())
+                            .unwrap_or_default()
+                    }),
                     Arc::new(move |s, v| update_mut(s, i, |u| u.capacity_limits = Some(v))),
                     5,
                     1,
@@ -348,7 +374,9 @@ fn capacity_fields(i: usize) -> impl IntoView {
             _ => Vec::new(),
         }),
         Arc::new(move |s, v| {
-            if let Some(ActionKind::UpdateServiceEnvironment { capacity_limits }) = s.actions.get_mut(i).map(|a| &mut a.kind) {
+            if let Some(ActionKind::UpdateServiceEnvironment { capacity_limits }) =
+                s.actions.get_mut(i).map(|a| &mut a.kind)
+            {
                 *capacity_limits = v
             }
         }),

@@ -29,9 +29,13 @@ pub fn CapacityEditor() -> impl IntoView {
     let name_field = text_field(
         "Service environment name",
         "serviceEnvironment.serviceEnvironmentName".into(),
-        move || app.scenario.with(|s| s.service_environment.service_environment_name.clone().unwrap_or_default()),
+        move || {
+            app.scenario.with(|s| s.service_environment.service_environment_name.clone().unwrap_or_default())
+        },
         move |v| {
-            app.scenario.update(|s| s.service_environment.service_environment_name = if v.is_empty() { None } else { Some(v) })
+            app.scenario.update(|s| {
+                s.service_environment.service_environment_name = if v.is_empty() { None } else { Some(v) }
+            })
         },
     );
     let list_err = field_error("serviceEnvironment.capacityLimits".into());
@@ -72,8 +76,9 @@ pub fn CapacityEditor() -> impl IntoView {
 fn type_row(i: usize) -> impl IntoView {
     let app = use_app();
     let name = move || {
-        app.scenario
-            .with(|s| s.service_environment.capacity_limits.get(i).map(|l| l.capacity_unit.clone()).unwrap_or_default())
+        app.scenario.with(|s| {
+            s.service_environment.capacity_limits.get(i).map(|l| l.capacity_unit.clone()).unwrap_or_default()
+        })
     };
     let p_unit = format!("serviceEnvironment.capacityLimits[{i}].capacityUnit");
     let p_max = format!("serviceEnvironment.capacityLimits[{i}].maxCapacity");
@@ -96,7 +101,9 @@ fn type_row(i: usize) -> impl IntoView {
     let warn = Signal::derive(move || {
         app.problems.with(|ps| {
             ps.iter()
-                .find(|p| p.path == format!("serviceEnvironment.capacityLimits[{i}].maxCapacity") && !p.is_error())
+                .find(|p| {
+                    p.path == format!("serviceEnvironment.capacityLimits[{i}].maxCapacity") && !p.is_error()
+                })
                 .map(|p| p.message.clone())
         })
     });

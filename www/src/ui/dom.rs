@@ -17,9 +17,7 @@ pub fn storage_get(key: &str) -> Option<String> {
 
 /// Stores `value`; a full or disabled storage is reported as `false`, never a panic.
 pub fn storage_set(key: &str, value: &str) -> bool {
-    window()
-        .and_then(|w| w.local_storage().ok().flatten())
-        .is_some_and(|s| s.set_item(key, value).is_ok())
+    window().and_then(|w| w.local_storage().ok().flatten()).is_some_and(|s| s.set_item(key, value).is_ok())
 }
 
 pub fn location_hash() -> String {

@@ -17,7 +17,10 @@ pub fn ExplainPanel() -> impl IntoView {
             Some(match sel {
                 Selection::Preemption(p) => {
                     let rec = r.data.preemptions.get(p)?;
-                    (explain::preemption(rec, &r.data.preemptions, &r.data.sim_at(rec.decided_at)), Some(rec.decided_at))
+                    (
+                        explain::preemption(rec, &r.data.preemptions, &r.data.sim_at(rec.decided_at)),
+                        Some(rec.decided_at),
+                    )
                 }
                 Selection::Job(j) => (app.with_cursor(|sim| explain::job_now(sim, j as u32))?, None),
             })

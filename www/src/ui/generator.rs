@@ -57,7 +57,11 @@ pub fn Generator() -> impl IntoView {
         let sh = {
             let s = share.get_untracked();
             if s.is_empty() {
-                shares.get_untracked().first().cloned().ok_or_else(|| String::from("add a quota share first"))?
+                shares
+                    .get_untracked()
+                    .first()
+                    .cloned()
+                    .ok_or_else(|| String::from("add a quota share first"))?
             } else {
                 s
             }
@@ -79,7 +83,8 @@ pub fn Generator() -> impl IntoView {
             distribution: Distribution::ALL[dist.get_untracked().min(3)].0,
             min_seconds: min.get_untracked(),
             max_seconds: max.get_untracked(),
-            instance_counts: parse_list(&counts.get_untracked()).map_err(|e| format!("instance counts: {e}"))?,
+            instance_counts: parse_list(&counts.get_untracked())
+                .map_err(|e| format!("instance counts: {e}"))?,
             priorities: parse_list(&prios.get_untracked()).map_err(|e| format!("priorities: {e}"))?,
             checkpoint_seconds: ckpt.get_untracked(),
             retries: None,

@@ -29,11 +29,18 @@ pub fn Header() -> impl IntoView {
     let app = use_app();
     let copied = RwSignal::new(false);
     let share = move |_| {
-        let saved = Saved { scenario: app.scenario.get_untracked(), colors: app.colors.get_untracked(), preset: app.preset.get_untracked() };
+        let saved = Saved {
+            scenario: app.scenario.get_untracked(),
+            colors: app.colors.get_untracked(),
+            preset: app.preset.get_untracked(),
+        };
         let url = dom::url_with_hash(&format!("{}{}", persist::HASH_PREFIX, persist::encode(&saved)));
         dom::copy_text(&url);
         copied.set(true);
-        let _ = gloo_timers::callback::Timeout::new(1800, move || { copied.try_set(false); }).forget();
+        let _ = gloo_timers::callback::Timeout::new(1800, move || {
+            copied.try_set(false);
+        })
+        .forget();
     };
     let status = move || {
         let errors = app.problems.with(|p| p.iter().any(|x| x.is_error()));

@@ -29,15 +29,26 @@ pub fn IoDialog() -> impl IntoView {
     let message = RwSignal::new(None::<(bool, String)>);
     let import = move |t: String| match quotasim::json::parse_scenario(&t) {
         Ok(s) => {
-            let errors = quotasim::validate(&s).err().map_or(0, |p| p.iter().filter(|x| x.is_error()).count());
+            let errors =
+                quotasim::validate(&s).err().map_or(0, |p| p.iter().filter(|x| x.is_error()).count());
             app.load(s, Vec::new(), None);
-            message.set(Some((true, if errors == 0 {
-                "Imported.".into()
-            } else {
-                format!("Imported with {errors} validation error(s); fix them in the editor to run.")
-            })));
+            message.set(Some((
+                true,
+                if errors == 0 {
+                    "Imported.".into()
+                } else {
+                    format!("Imported with {errors} validation error(s); fix them in the editor to run.")
+                },
+            )));
         }
-        Err(p) => message.set(Some((false, format!("Not imported: {}{}", if p.path.is_empty() { String::new() } else { format!("{}: ", p.path) }, p.message)))),
+        Err(p) => message.set(Some((
+            false,
+            format!(
+                "Not imported: {}{}",
+                if p.path.is_empty() { String::new() } else { format!("{}: ", p.path) },
+                p.message
+            ),
+        ))),
     };
     let on_file = move |ev: leptos::ev::Event| {
         let file = ev
@@ -64,7 +75,11 @@ pub fn IoDialog() -> impl IntoView {
     let show_scenario = move |_| text.set(app.scenario.with_untracked(quotasim::json::to_json_pretty));
     let export_results = move |_| {
         if let Some(r) = app.run.get_untracked() {
-            dom::download(&format!("{}-result.json", file_stem(&app)), "application/json", &quotasim::json::to_json(&r.data.result()));
+            dom::download(
+                &format!("{}-result.json", file_stem(&app)),
+                "application/json",
+                &quotasim::json::to_json(&r.data.result()),
+            );
         }
     };
     let export_csv = move |_| {

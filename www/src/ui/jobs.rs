@@ -128,15 +128,20 @@ fn job_row(i: usize, shares: Memo<Vec<String>>) -> impl IntoView {
         move || app.scenario.with(|s| s.jobs.get(i).and_then(f))
     };
     let upd = move |f: fn(&mut quotasim::model::Job, Option<i64>)| {
-        move |v: Option<i64>| app.scenario.update(|s| {
-            if let Some(j) = s.jobs.get_mut(i) {
-                f(j, v)
-            }
-        })
+        move |v: Option<i64>| {
+            app.scenario.update(|s| {
+                if let Some(j) = s.jobs.get_mut(i) {
+                    f(j, v)
+                }
+            })
+        }
     };
     let name = move || app.scenario.with(|s| s.jobs.get(i).map(|j| j.job_name.clone()).unwrap_or_default());
-    let share = move || app.scenario.with(|s| s.jobs.get(i).map(|j| j.quota_share_name.clone()).unwrap_or_default());
-    let ty = move || app.scenario.with(|s| s.jobs.get(i).and_then(|j| j.instance_type.clone()).unwrap_or_default());
+    let share =
+        move || app.scenario.with(|s| s.jobs.get(i).map(|j| j.quota_share_name.clone()).unwrap_or_default());
+    let ty = move || {
+        app.scenario.with(|s| s.jobs.get(i).and_then(|j| j.instance_type.clone()).unwrap_or_default())
+    };
     let e_name = field_error(format!("{p}.jobName"));
     let e_share = field_error(format!("{p}.quotaShareName"));
     let e_type = field_error(format!("{p}.instanceType"));

@@ -19,7 +19,11 @@ pub fn LendingCharts() -> impl IntoView {
             let mut v: Vec<(String, String, String)> = Vec::new();
             for t in &r.data.types {
                 for (l, b, _) in &t.flows {
-                    let k = (r.data.share_names[*l].clone(), r.data.share_names[*b].clone(), colors.get(*l).cloned().unwrap_or_default());
+                    let k = (
+                        r.data.share_names[*l].clone(),
+                        r.data.share_names[*b].clone(),
+                        colors.get(*l).cloned().unwrap_or_default(),
+                    );
                     if !v.contains(&k) {
                         v.push(k);
                     }

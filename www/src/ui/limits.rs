@@ -14,7 +14,8 @@ type Write = Arc<dyn Fn(&mut Scenario, Vec<CapacityLimit>) + Send + Sync>;
 
 /// Instance types to offer: the service environment's, then the catalogue's.
 pub fn type_options(s: &Scenario) -> Vec<String> {
-    let mut v: Vec<String> = s.service_environment.capacity_limits.iter().map(|l| l.capacity_unit.clone()).collect();
+    let mut v: Vec<String> =
+        s.service_environment.capacity_limits.iter().map(|l| l.capacity_unit.clone()).collect();
     for (n, _) in quotasim::model::GPU_CATALOGUE {
         if !v.iter().any(|x| x == n) {
             v.push(n.to_string());
@@ -69,7 +70,8 @@ fn limit_row(path: String, i: usize, read: Read, write: Write, min_capacity: i64
     let e_max = field_error(p_max.clone());
     let (r1, r2, r3) = (read.clone(), read.clone(), read.clone());
     let (w1, w2, w3) = (write.clone(), write.clone(), write.clone());
-    let get_unit = move || app.scenario.with(|s| r1(s).get(i).map(|l| l.capacity_unit.clone()).unwrap_or_default());
+    let get_unit =
+        move || app.scenario.with(|s| r1(s).get(i).map(|l| l.capacity_unit.clone()).unwrap_or_default());
     let get_unit2 = get_unit.clone();
     view! {
         <div class="limit-row">

@@ -10,8 +10,11 @@ use crate::ui::state::{use_app, Tab};
 #[component]
 pub fn ProblemsPanel() -> impl IntoView {
     let app = use_app();
-    let errors = Memo::new(move |_| app.problems.with(|p| p.iter().filter(|x| x.severity == Severity::Error).count()));
-    let warnings = Memo::new(move |_| app.problems.with(|p| p.iter().filter(|x| x.severity == Severity::Warning).count()));
+    let errors =
+        Memo::new(move |_| app.problems.with(|p| p.iter().filter(|x| x.severity == Severity::Error).count()));
+    let warnings = Memo::new(move |_| {
+        app.problems.with(|p| p.iter().filter(|x| x.severity == Severity::Warning).count())
+    });
     let open = move |path: String| {
         let tab = match section_of(&path) {
             "shares" => Tab::Shares,

@@ -20,7 +20,11 @@ pub fn SharesEditor() -> impl IntoView {
             if s.quota_shares.len() < 20 {
                 let name = unique_share_name(s);
                 let ty = first_type(s);
-                s.quota_shares.push(QuotaShare::new(&name, Strategy::LendAndBorrow, vec![CapacityLimit::new(&ty, 1)]));
+                s.quota_shares.push(QuotaShare::new(
+                    &name,
+                    Strategy::LendAndBorrow,
+                    vec![CapacityLimit::new(&ty, 1)],
+                ));
             }
         })
     };
@@ -42,7 +46,9 @@ pub fn SharesEditor() -> impl IntoView {
 fn share_card(i: usize) -> impl IntoView {
     let app = use_app();
     let p = format!("quotaShares[{i}]");
-    let name = move || app.scenario.with(|s| s.quota_shares.get(i).map(|q| q.quota_share_name.clone()).unwrap_or_default());
+    let name = move || {
+        app.scenario.with(|s| s.quota_shares.get(i).map(|q| q.quota_share_name.clone()).unwrap_or_default())
+    };
     let strategy = Memo::new(move |_| {
         app.scenario.with(|s| s.quota_shares.get(i).map(|q| q.resource_sharing_configuration.strategy))
     });
@@ -66,9 +72,7 @@ fn share_card(i: usize) -> impl IntoView {
     let strat_f = select_field(
         "Strategy",
         format!("{p}.resourceSharingConfiguration.strategy"),
-        || {
-            ["RESERVE", "LEND", "LEND_AND_BORROW"].iter().map(|s| (s.to_string(), s.to_string())).collect()
-        },
+        || ["RESERVE", "LEND", "LEND_AND_BORROW"].iter().map(|s| (s.to_string(), s.to_string())).collect(),
         move || strategy.get().map(|s| s.as_str().to_string()).unwrap_or_default(),
         move |v| {
             let st = match v.as_str() {
@@ -89,7 +93,8 @@ fn share_card(i: usize) -> impl IntoView {
     let bl_path = format!("{p}.resourceSharingConfiguration.borrowLimit");
     let bl_err = field_error(bl_path.clone());
     let borrow = move || {
-        app.scenario.with(|s| s.quota_shares.get(i).and_then(|q| q.resource_sharing_configuration.borrow_limit))
+        app.scenario
+            .with(|s| s.quota_shares.get(i).and_then(|q| q.resource_sharing_configuration.borrow_limit))
     };
     let unlimited = move || borrow().is_none_or(|b| b == -1);
     let borrow_ui = move || {
@@ -133,13 +138,16 @@ fn share_card(i: usize) -> impl IntoView {
         "In-share preemption (R20)",
         move || {
             app.scenario.with(|s| {
-                s.quota_shares.get(i).is_some_and(|q| q.preemption_configuration.in_share_preemption == Toggle::Enabled)
+                s.quota_shares
+                    .get(i)
+                    .is_some_and(|q| q.preemption_configuration.in_share_preemption == Toggle::Enabled)
             })
         },
         move |on| {
             app.scenario.update(|s| {
                 if let Some(q) = s.quota_shares.get_mut(i) {
-                    q.preemption_configuration.in_share_preemption = if on { Toggle::Enabled } else { Toggle::Disabled };
+                    q.preemption_configuration.in_share_preemption =
+                        if on { Toggle::Enabled } else { Toggle::Disabled };
                 }
             })
         },

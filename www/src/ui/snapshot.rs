@@ -36,7 +36,8 @@ pub fn SnapshotPanel() -> impl IntoView {
     });
     let colors = Memo::new(move |_| app.share_colors());
     let color_of = move |name: &str| {
-        app.scenario.with(|s| s.quota_shares.iter().position(|q| q.quota_share_name == name))
+        app.scenario
+            .with(|s| s.quota_shares.iter().position(|q| q.quota_share_name == name))
             .and_then(|i| colors.with(|c| c.get(i).cloned()))
             .unwrap_or_else(|| "#888".into())
     };

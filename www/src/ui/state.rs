@@ -82,7 +82,12 @@ pub fn initial_state() -> (Saved, Option<String>) {
             Ok(s) => return (s, None),
             Err(e) => {
                 let fallback = stored_or_default();
-                return (fallback, Some(format!("The link could not be read ({e}); your last saved scenario was loaded instead.")));
+                return (
+                    fallback,
+                    Some(format!(
+                        "The link could not be read ({e}); your last saved scenario was loaded instead."
+                    )),
+                );
             }
         }
     }
@@ -181,11 +186,8 @@ impl AppState {
         });
         // Autosave: localStorage and the URL, after a short pause.
         Effect::new(move |_| {
-            let saved = Saved {
-                scenario: self.scenario.get(),
-                colors: self.colors.get(),
-                preset: self.preset.get(),
-            };
+            let saved =
+                Saved { scenario: self.scenario.get(), colors: self.colors.get(), preset: self.preset.get() };
             let t = Timeout::new(400, move || save(&saved));
             self.save_timer.set_value(Some(t));
         });

@@ -47,7 +47,11 @@ pub fn Timeline() -> impl IntoView {
         let w = window.get();
         let wd = width.get();
         let sel = selected();
-        app.run.with(|r| r.as_ref().map(|r| lanes.with(|l| timeline_svg(&r.data, l, w, &colors, wd, sel))).unwrap_or_default())
+        app.run.with(|r| {
+            r.as_ref()
+                .map(|r| lanes.with(|l| timeline_svg(&r.data, l, w, &colors, wd, sel)))
+                .unwrap_or_default()
+        })
     });
     let activate = move |ev: &web_sys::Event| {
         if let Some(p) = closest_attr(ev, "data-pre").and_then(|v| v.parse::<usize>().ok()) {
@@ -68,7 +72,9 @@ pub fn Timeline() -> impl IntoView {
         }
         false
     };
-    let shares = Memo::new(move |_| app.run.with(|r| r.as_ref().map(|r| r.data.share_names.clone()).unwrap_or_default()));
+    let shares = Memo::new(move |_| {
+        app.run.with(|r| r.as_ref().map(|r| r.data.share_names.clone()).unwrap_or_default())
+    });
     let cx = move || time_scale(0, app.end().max(1), TL_LEFT, width.get()).map(app.now.get() as f64);
     let total = move || lanes.with(|l| l.len());
     view! {

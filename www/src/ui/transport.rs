@@ -18,6 +18,14 @@ const SPEEDS: [(u64, &str); 7] = [
 ];
 const TICK_MS: u32 = 100;
 
+fn icon(d: &'static str) -> impl IntoView {
+    view! {
+        <svg class="icon" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
+            <path d=d fill="currentColor" />
+        </svg>
+    }
+}
+
 #[component]
 pub fn Transport() -> impl IntoView {
     let app = use_app();
@@ -66,8 +74,8 @@ pub fn Transport() -> impl IntoView {
     let disabled = move || app.run.with(|r| r.is_none());
     view! {
         <div class="transport" role="group" aria-label="playback">
-            <button class="icon-btn big" aria-label="jump to start" title="jump to start" on:click=move |_| { app.playing.set(false); app.now.set(0) } disabled=disabled>"⏮"</button>
-            <button class="icon-btn big" aria-label="step to previous event" title="previous event" on:click=move |_| step_to(false) disabled=disabled>"⏴"</button>
+            <button class="icon-btn big" aria-label="jump to start" title="jump to start" on:click=move |_| { app.playing.set(false); app.now.set(0) } disabled=disabled>{icon("M3 3h2v10H3zM13 3v10L6 8z")}</button>
+            <button class="icon-btn big" aria-label="step to previous event" title="previous event" on:click=move |_| step_to(false) disabled=disabled>{icon("M10 3v10L3 8zM11 3h2v10h-2z")}</button>
             <button
                 class="icon-btn big play"
                 aria-label=move || if app.playing.get() { "pause" } else { "play" }
@@ -75,10 +83,10 @@ pub fn Transport() -> impl IntoView {
                 on:click=move |_| app.playing.update(|p| *p = !*p)
                 disabled=disabled
             >
-                {move || if app.playing.get() { "⏸" } else { "▶" }}
+                {move || if app.playing.get() { icon("M4 3h3v10H4zM9 3h3v10H9z") } else { icon("M4 2.5v11L13.5 8z") }}
             </button>
-            <button class="icon-btn big" aria-label="step to next event" title="next event" on:click=move |_| step_to(true) disabled=disabled>"⏵"</button>
-            <button class="icon-btn big" aria-label="jump to end" title="jump to end" on:click=move |_| { app.playing.set(false); app.now.set(end.get_untracked()) } disabled=disabled>"⏭"</button>
+            <button class="icon-btn big" aria-label="step to next event" title="next event" on:click=move |_| step_to(true) disabled=disabled>{icon("M6 3v10l7-5zM3 3h2v10H3z")}</button>
+            <button class="icon-btn big" aria-label="jump to end" title="jump to end" on:click=move |_| { app.playing.set(false); app.now.set(end.get_untracked()) } disabled=disabled>{icon("M3 3v10l7-5zM11 3h2v10h-2z")}</button>
             <input
                 class="scrubber"
                 type="range"

@@ -34,13 +34,17 @@ fn UtilChart(ti: usize) -> impl IntoView {
     let svg = Memo::new(move |_| {
         let colors = app.share_colors();
         let w = width.get();
-        app.run.with(|r| r.as_ref().map(|r| utilization_svg(&r.data, ti, &colors, w, HEIGHT)).unwrap_or_default())
+        app.run.with(|r| {
+            r.as_ref().map(|r| utilization_svg(&r.data, ti, &colors, w, HEIGHT)).unwrap_or_default()
+        })
     });
     let title = move || {
         app.run.with(|r| {
             r.as_ref()
                 .and_then(|r| r.data.types.get(ti))
-                .map(|t| format!("{} · {} GPU{} per instance", t.name, t.gpus, if t.gpus == 1 { "" } else { "s" }))
+                .map(|t| {
+                    format!("{} · {} GPU{} per instance", t.name, t.gpus, if t.gpus == 1 { "" } else { "s" })
+                })
                 .unwrap_or_default()
         })
     };
