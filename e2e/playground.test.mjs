@@ -162,3 +162,57 @@ test("10,000-job generated scenario: time to re-run in the page (reported, not a
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("every preset loads, runs and explains itself without console errors", async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  const errors = watchConsole(page);
+  await page.goto(base);
+  await ready(page);
+  const ids = await page.locator("select[aria-label='load a preset scenario'] option").evaluateAll((os) => os.map((o) => o.value).filter((v) => v && v !== "generated-10k"));
+  assert.ok(ids.length >= 7, `presets: ${ids}`);
+  for (const id of ids) {
+    await page.getByLabel("load a preset scenario").selectOption(id);
+    await page.waitForFunction(() => document.querySelector(".status.ok"), null, { timeout: 60_000 });
+    assert.ok((await page.locator(".preset-info p").innerText()).length > 100, `${id} has an explanation`);
+    await page.getByRole("button", { name: "jump to end" }).click();
+    const markers = page.locator(".timeline path.marker");
+    if ((await markers.count()) > 0) {
+      await markers.first().click();
+      await page.locator(".drawer").waitFor();
+      assert.match(await page.locator(".drawer").innerText(), /R\d+/);
+      await page.keyboard.press("Escape");
+    }
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("import and export: scenario JSON round-trips, bad JSON is reported and kept", async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const errors = watchConsole(page);
+  await page.goto(base);
+  await ready(page);
+  await page.getByRole("button", { name: "Import / Export" }).click();
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Scenario JSON", exact: true }).click()]);
+  const exported = JSON.parse(await readFile(await download.path(), "utf8"));
+  assert.equal(exported.quotaShares.length, 3);
+  assert.ok(!JSON.stringify(exported).includes("colors"), "colours stay out of the scenario");
+  const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Jobs CSV" }).click()]);
+  assert.match(await readFile(await csv.path(), "utf8"), /^jobName,quotaShareName,status/);
+  const box = page.locator(".modal textarea");
+  await box.fill('{"formatVersion": 1, "serviceEnvironment": {"capacityLimits": []}, "quotaShares": [], "jobz": []}');
+  await page.getByRole("button", { name: "Load pasted JSON" }).click();
+  assert.match(await page.locator(".msg.err").innerText(), /jobz/);
+  assert.match(await box.inputValue(), /jobz/, "the pasted text is kept");
+  exported.name = "imported copy";
+  await box.fill(JSON.stringify(exported));
+  await page.getByRole("button", { name: "Load pasted JSON" }).click();
+  await page.locator(".msg.ok").waitFor();
+  await page.keyboard.press("Escape");
+  await ready(page);
+  assert.equal(await page.getByLabel("scenario name").inputValue(), "imported copy");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
