@@ -224,8 +224,13 @@ fn any_scenario() -> impl proptest::strategy::Strategy<Value = Scenario> {
         })
 }
 
+/// Case count: `PROPTEST_CASES` if set (for longer hunts), else a moderate default.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(256), ..ProptestConfig::default() })]
 
     #[test]
     fn arbitrary_text_never_panics(text in ".{0,200}") {

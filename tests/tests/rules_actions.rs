@@ -308,3 +308,26 @@ fn r23_lowered_capacity_lapses_an_earmark_that_no_longer_fits() {
     assert!(h.attempts("b").is_empty());
     assert_eq!(h.reason("b"), Some(WAIT_FREE.to_string()));
 }
+
+#[test]
+fn r23_lender_turned_reserve_reclaims_what_it_lent() {
+    // L lends its instance to B, then becomes RESERVE: nothing is preempted at once; when
+    // L's own job arrives it is short of free capacity and reclaims B's borrowed job. B is
+    // over quota by borrowing, not by an update of its own, so the reason is cross-share.
+    let h = Sc::new()
+        .capacity(G5, 2)
+        .share(lend("L", G5, 1))
+        .share(lab("B", G5, 1))
+        .job(job("b1", "B").prio(9).dur(100_000))
+        .job(job("b2", "B").dur(100_000))
+        .job(job("l", "L").at(150).dur(10))
+        .update_share(100, update("L").sharing(Strategy::Reserve, None))
+        .run_until(400);
+    assert_eq!(h.preemptions_started(), vec![(150, "b2".to_string())]);
+    assert_eq!(
+        h.preemption_events("b2", EventType::PreemptionStarted)[0].reason.as_deref(),
+        Some(CROSS_SHARE)
+    );
+    assert_eq!(h.first_started("l"), Some(270));
+    assert_eq!(h.totals(G5).pool_capacity, 1);
+}

@@ -334,3 +334,34 @@ fn r9_timeout_is_per_attempt() {
     assert_eq!(h.status("v"), Some(Failed));
     assert_eq!(h.stopped_at("v"), Some(1900 + 3399));
 }
+
+#[test]
+fn r6_running_job_has_no_status_reason() {
+    let h = Sc::new().capacity(G5, 1).share(reserve("A", G5, 1)).job(job("j", "A").dur(100)).run_until(50);
+    assert_eq!(h.status("j"), Some(Running));
+    assert_eq!(h.reason("j"), None);
+}
+
+#[test]
+fn r8_lost_work_in_preemption_events_with_checkpoint_on_stop() {
+    let h = checkpoint_setup(job("v", "A").dur(4000).ckpt(300)).checkpoint_on_stop(true).run();
+    let s = h.preemption_events("v", EventType::PreemptionStarted);
+    assert_eq!(s[0].lost_work_seconds, Some(0));
+}
+
+#[test]
+fn horizon_setting_stops_the_run() {
+    let h = Sc::new()
+        .capacity(G5, 1)
+        .share(reserve("A", G5, 1))
+        .job(job("a", "A").dur(100))
+        .job(job("b", "A").at(10).dur(100))
+        .job(job("c", "A").at(500).dur(100))
+        .horizon(150)
+        .run();
+    assert_eq!(h.now(), 150);
+    assert_eq!(h.result().ended_at, 150);
+    assert_eq!(h.status("a"), Some(Succeeded));
+    assert_eq!(h.status("b"), Some(Running));
+    assert_eq!(h.status("c"), None, "not yet submitted");
+}

@@ -217,8 +217,14 @@ fn r26_summary_with_borrowing_and_a_preemption() {
     assert_eq!(o.lost_instance_seconds, 100);
     assert!(close(o.goodput.unwrap(), 3100.0 / 3320.0), "{:?}", o.goodput);
     assert_eq!((o.wait_seconds.p50, o.wait_seconds.max), (Some(0), Some(120)));
+    assert!(close(o.gpu_hours, 3320.0 / 3600.0));
+    assert!(close(o.gpu_hours_borrowed, 1220.0 / 3600.0));
+    assert!(close(o.lost_gpu_hours, 100.0 / 3600.0));
     let a = &sum.per_quota_share.iter().find(|(n, _)| n == "A").unwrap().1;
     assert_eq!((a.instance_seconds, a.instance_seconds_own, a.instance_seconds_borrowed), (3220, 2000, 1220));
+    assert!(close(a.gpu_hours_own, 2000.0 / 3600.0));
+    assert_eq!(a.lost_instance_seconds, 100);
+    assert!(close(a.utilization.unwrap(), 3220.0 / 2000.0), "above 1 when borrowing");
     let b = &sum.per_quota_share.iter().find(|(n, _)| n == "B").unwrap().1;
     assert_eq!((b.instance_seconds, b.instance_seconds_lent), (100, 1220));
 }

@@ -744,3 +744,77 @@ fn r21_oversubscribed_free_instance_of_a_victim_is_not_taken_early() {
     assert_eq!(h.first_started("x"), Some(220));
     assert_eq!(h.first_started("hi"), Some(220));
 }
+
+// ----- more R18-R20 -------------------------------------------------------------------------
+
+#[test]
+fn r18_pool_shortage_needs_lending_victims() {
+    // R is over its (lowered) quota and has the lowest priority, but l is short of the pool:
+    // only a lending share's over-quota job can fix that; the minimal set is {b2}.
+    let h = Sc::new()
+        .capacity(G5, 4)
+        .share(reserve("R", G5, 2))
+        .share(lend("L", G5, 1))
+        .share(lab("B", G5, 1))
+        .job(job("r1", "R").dur(100_000))
+        .job(job("r2", "R").dur(100_000))
+        .job(job("b1", "B").prio(9).dur(100_000))
+        .job(job("b2", "B").prio(5).dur(100_000))
+        .job(job("l", "L").at(100).dur(100))
+        .update_share(50, update("R").limits(&[(G5, 1)]))
+        .run_until(300);
+    assert_eq!(h.victims(), vec!["b2"]);
+    assert_eq!(
+        h.preemption_events("b2", EventType::PreemptionStarted)[0].reason.as_deref(),
+        Some(CROSS_SHARE)
+    );
+    assert_eq!(h.first_started("l"), Some(220));
+}
+
+#[test]
+fn r20_in_share_victim_set_is_minimal() {
+    // hi needs A's usage down to 1: a1 (priority 1) is taken first, then a2 (priority 2,
+    // two instances); a1's release is then not needed. Reading tested: "made minimal" drops
+    // every unneeded in-share victim, as R19 does.
+    let h = Sc::new()
+        .capacity(G5, 3)
+        .share(reserve("A", G5, 3).in_share(true))
+        .job(job("a1", "A").prio(1).dur(100_000))
+        .job(job("a2", "A").prio(2).count(2).dur(100_000))
+        .job(job("hi", "A").prio(5).count(2).at(100).dur(100))
+        .run_until(300);
+    assert_eq!(h.victims(), vec!["a2"]);
+    assert_eq!(h.first_started("hi"), Some(220));
+    assert_eq!(h.status("a1"), Some(Running));
+}
+
+#[test]
+fn r20_in_share_candidate_covering_with_least_excess() {
+    // Same priority, same dispatch time: c_small covers the shortfall of 1 exactly; R19
+    // step 3 prefers it to c_big although c_big has the higher job index.
+    let h = Sc::new()
+        .capacity(G5, 3)
+        .share(reserve("A", G5, 3).in_share(true))
+        .job(job("c_small", "A").prio(1).dur(100_000))
+        .job(job("c_big", "A").prio(1).count(2).dur(100_000))
+        .job(job("hi", "A").prio(5).at(100).dur(100))
+        .run_until(300);
+    assert_eq!(h.victims(), vec!["c_small"]);
+}
+
+#[test]
+fn r20_in_share_preemption_for_a_borrowing_job() {
+    // hi needs 3 with quota 1: it borrows, and in-share preemption of the lower-priority
+    // low (2 instances) makes it fit with borrowing.
+    let h = Sc::new()
+        .capacity(G5, 4)
+        .share(lab("A", G5, 1).in_share(true))
+        .share(lend("L", G5, 3))
+        .job(job("low", "A").count(2).dur(100_000))
+        .job(job("l0", "L").dur(100_000))
+        .job(job("hi", "A").prio(5).count(3).at(100).dur(100))
+        .run_until(300);
+    assert_eq!(h.victims(), vec!["low"]);
+    assert_eq!(h.first_started("hi"), Some(220));
+    assert_eq!(h.attempts("hi")[0].borrowed_instances, 2);
+}

@@ -682,3 +682,62 @@ fn r17_reasons_are_updated_at_every_pass() {
     let h = sc.run();
     assert_eq!(h.reason("c"), None);
 }
+
+#[test]
+fn r16_hold_lapses_when_the_holder_is_no_longer_the_front_job() {
+    // b_big holds from 10; b_hi becomes B's front job at 50, so b_big's hold lapses and b_hi
+    // holds instead: the instance a0 frees at 100 goes to b_hi. At 100 A's a2 fits its quota
+    // (not `free`) and holds; when b_hi ends at 110 that older hold takes the instance before
+    // b_big (B's front job again) can hold it. b_big runs when a1 ends.
+    let h = Sc::new()
+        .capacity(G5, 2)
+        .share(reserve("A", G5, 2))
+        .share(reserve("B", G5, 2))
+        .job(job("a0", "A").dur(100))
+        .job(job("a1", "A").dur(1000))
+        .job(job("b_big", "B").count(2).at(10).dur(100))
+        .job(job("b_hi", "B").prio(5).at(50).dur(10))
+        .job(job("a2", "A").at(60).dur(10))
+        .run();
+    assert_eq!(h.first_started("b_hi"), Some(100));
+    assert_eq!(h.first_started("a2"), Some(110));
+    assert_eq!(h.first_started("b_big"), Some(1000));
+}
+
+#[test]
+fn r16_oldest_hold_takes_newly_free_instances_first() {
+    // a2 holds from 60 (fits A's quota, not `free`); when b0 ends at 110, a2 takes the
+    // instance even though B (usage 0 of 2) comes first in the pass order.
+    let h = Sc::new()
+        .capacity(G5, 2)
+        .share(reserve("A", G5, 2))
+        .share(reserve("B", G5, 2))
+        .job(job("a1", "A").dur(1000))
+        .job(job("b0", "B").dur(110))
+        .job(job("b_big", "B").count(2).at(10).dur(100))
+        .job(job("a2", "A").at(60).dur(10))
+        .run();
+    assert_eq!(h.first_started("a2"), Some(110));
+    assert_eq!(h.first_started("b_big"), Some(1000));
+}
+
+#[test]
+fn r16_within_quota_phase_comes_before_borrowing() {
+    // At 100 one pool instance frees; B (within its quota) gets it before borrower C, even
+    // though C's job was submitted earlier.
+    let h = Sc::new()
+        .capacity(G5, 3)
+        .share(lab("C", G5, 1))
+        .share(lend("B", G5, 1))
+        .share(lend("L", G5, 1))
+        .job(job("c0", "C").dur(10_000))
+        .job(job("l0", "L").dur(100))
+        .job(job("b0", "B").dur(10_000))
+        .job(job("c1", "C").at(10).dur(10))
+        .job(job("b1", "B").at(20).dur(10))
+        .job(job("l1", "L").at(30).dur(10))
+        .run_until(100);
+    // l0 ends at 100: L's own l1 (within quota) is dispatched; c1 keeps waiting.
+    assert_eq!(h.first_started("l1"), Some(100));
+    assert!(h.attempts("c1").is_empty());
+}

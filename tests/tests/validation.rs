@@ -538,3 +538,89 @@ fn parse_then_validate_agree_with_load() {
     let s = parse_scenario(&text).expect("parses");
     assert_eq!(validate(&s), load_scenario(&text));
 }
+
+#[test]
+fn instance_type_problems() {
+    // Disagreeing with the payload.
+    let v = with(
+        base(),
+        "/jobs/0/serviceRequestPayload",
+        json!({"ResourceConfig": {"InstanceType": "ml.p5.48xlarge"}}),
+    );
+    assert_error_at(&v, "jobs[0].instanceType");
+    // Missing entirely.
+    let mut v = base();
+    v["jobs"][0].as_object_mut().unwrap().remove("instanceType");
+    assert_error_at(&v, "jobs[0].instanceType");
+    // Not a name.
+    assert_error_at(&with(base(), "/jobs/0/instanceType", json!("ml g5")), "jobs[0].instanceType");
+    assert_error_at(&with(base(), "/jobs/0/instanceType", json!("")), "jobs[0].instanceType");
+    assert_error_at(
+        &with(base(), "/serviceEnvironment/capacityLimits/0/capacityUnit", json!("")),
+        "serviceEnvironment.capacityLimits[0].capacityUnit",
+    );
+}
+
+#[test]
+fn instance_types_list_problems() {
+    let v = with(base(), "/instanceTypes", json!([{"name": G5, "gpus": 1}, {"name": G5, "gpus": 2}]));
+    assert_error_at(&v, "instanceTypes[1].name");
+    let v = with(base(), "/instanceTypes", json!([{"name": G5, "gpus": -1}]));
+    assert_error_at(&v, "instanceTypes[0].gpus");
+    assert_valid(&with(base(), "/instanceTypes", json!([{"name": "ml.custom", "gpus": 3}])));
+}
+
+#[test]
+fn action_limit_problems() {
+    let v = with(
+        base(),
+        "/actions/0",
+        json!({"at": 1, "updateServiceEnvironment": {"capacityLimits": [{"capacityUnit": G5, "maxCapacity": -1}]}}),
+    );
+    assert_error_at(&v, "actions[0].updateServiceEnvironment.capacityLimits[0].maxCapacity");
+    let six: Vec<Value> = ["a", "b", "c", "d", "e", "f"]
+        .iter()
+        .map(|t| json!({"capacityUnit": format!("ml.{t}"), "maxCapacity": 1}))
+        .collect();
+    let v = with(
+        base(),
+        "/actions/0",
+        json!({"at": 1, "updateQuotaShare": {"quotaShareName": "qs1", "capacityLimits": six}}),
+    );
+    assert_error_at(&v, "actions[0].updateQuotaShare.capacityLimits");
+    let v = with(
+        base(),
+        "/actions/0",
+        json!({"at": 1, "updateQuotaShare": {"quotaShareName": "qs1", "capacityLimits": []}}),
+    );
+    assert_error_at(&v, "actions[0].updateQuotaShare.capacityLimits");
+    // The service environment may be lowered to 0 (unlike a share's limit).
+    let v = with(
+        base(),
+        "/actions/0",
+        json!({"at": 1, "updateServiceEnvironment": {"capacityLimits": [{"capacityUnit": G5, "maxCapacity": 0}]}}),
+    );
+    assert_valid(&v);
+}
+
+#[test]
+fn quota_for_a_type_without_service_environment_limit_is_a_warning() {
+    let v = with(
+        base(),
+        "/quotaShares/1/capacityLimits",
+        json!([{"capacityUnit": G5, "maxCapacity": 2}, {"capacityUnit": "ml.p5.48xlarge", "maxCapacity": 1}]),
+    );
+    let s = load(&v).expect("valid");
+    assert!(
+        s.warnings.iter().any(|p| p.path.starts_with("quotaShares[1].capacityLimits")),
+        "{:?}",
+        s.warnings
+    );
+}
+
+#[test]
+fn problems_display_with_severity_and_path() {
+    let e = errors(&with(base(), "/jobs/0/schedulingPriority", json!(-1)));
+    let line = e[0].to_string();
+    assert!(line.contains("error") && line.contains("jobs[0].schedulingPriority"), "{line}");
+}
