@@ -27,6 +27,15 @@ pub fn ExplainPanel() -> impl IntoView {
         })
     });
     let close = move || app.selection.set(None);
+    let close_ref = NodeRef::<leptos::html::Button>::new();
+    // Move keyboard focus into the panel when it opens or changes.
+    Effect::new(move |_| {
+        if app.selection.get().is_some() {
+            if let Some(b) = close_ref.get() {
+                let _ = b.focus();
+            }
+        }
+    });
     let esc = window_event_listener(leptos::ev::keydown, move |ev| {
         if ev.key() == "Escape" {
             app.selection.set(None);
@@ -41,7 +50,7 @@ pub fn ExplainPanel() -> impl IntoView {
                         <span class="kind">{e.kind.clone()}</span>
                         <h3 id="ex-title">{e.title.clone()}</h3>
                     </div>
-                    <button class="icon-btn" aria-label="close explanation" on:click=move |_| close()>"×"</button>
+                    <button class="icon-btn" node_ref=close_ref aria-label="close explanation" on:click=move |_| close()>"×"</button>
                 </header>
                 <div class="drawer-body">
                     {e.paragraphs.iter().map(|p| view! { <p>{p.clone()}</p> }).collect_view()}

@@ -50,7 +50,9 @@ pub fn Header() -> impl IntoView {
             ("status busy", String::from("running…"))
         } else {
             let n = app.scenario.with(|s| s.jobs.len());
-            ("status ok", format!("{n} jobs · ran in {:.0} ms", app.run_ms.get()))
+            let ms = app.run_ms.get();
+            let took = if ms < 1.0 { String::from("<1 ms") } else { format!("{ms:.0} ms") };
+            ("status ok", format!("{n} jobs · ran in {took}"))
         }
     };
     view! {
