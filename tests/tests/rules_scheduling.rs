@@ -741,3 +741,20 @@ fn r16_within_quota_phase_comes_before_borrowing() {
     assert_eq!(h.first_started("l1"), Some(100));
     assert!(h.attempts("c1").is_empty());
 }
+
+#[test]
+fn r16_usage_ratio_is_per_front_job_type() {
+    // A uses 3 of its 4 P5 but none of its G5; for G5 front jobs A (0 of 1) ties with B
+    // (0 of 1) and goes first by input order.
+    let h = Sc::new()
+        .capacity(G5, 1)
+        .capacity(P5, 4)
+        .share(reserve("A", G5, 1).limit(P5, 4))
+        .share(reserve("B", G5, 1))
+        .jobs(3, |i| job(&format!("p{i}"), "A").ty(P5).dur(10_000))
+        .job(job("b", "B").at(10).dur(100))
+        .job(job("a", "A").at(10).dur(100))
+        .run_until(10);
+    assert_eq!(h.status("a"), Some(Running));
+    assert_eq!(h.status("b"), Some(Runnable));
+}
