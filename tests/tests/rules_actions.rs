@@ -331,3 +331,87 @@ fn r23_lender_turned_reserve_reclaims_what_it_lent() {
     assert_eq!(h.first_started("l"), Some(270));
     assert_eq!(h.totals(G5).pool_capacity, 1);
 }
+
+#[test]
+fn r23_action_at_time_zero_applies_before_the_first_submissions() {
+    let h = Sc::new()
+        .capacity(G5, 1)
+        .share(reserve("A", G5, 2))
+        .job(job("a1", "A").dur(10))
+        .job(job("a2", "A").dur(10))
+        .update_capacity(0, &[(G5, 2)])
+        .run_until(0);
+    assert_eq!(h.first_started("a1"), Some(0));
+    assert_eq!(h.first_started("a2"), Some(0));
+}
+
+#[test]
+fn r23_priority_update_makes_a_running_job_an_in_share_candidate() {
+    // lo and hi have equal priority (no in-share preemption) until hi is raised at 100.
+    let h = Sc::new()
+        .capacity(G5, 1)
+        .share(reserve("A", G5, 1).in_share(true))
+        .job(job("lo", "A").prio(1).dur(10_000))
+        .job(job("hi", "A").prio(1).at(10).dur(10))
+        .set_priority(100, "hi", 2)
+        .run_until(300);
+    assert_eq!(h.preemptions_started(), vec![(100, "lo".to_string())]);
+    assert_eq!(h.first_started("hi"), Some(220));
+}
+
+#[test]
+fn r23_terminating_a_holder_releases_its_hold() {
+    // b_big holds the instance a0 frees at 100; it is terminated at 150 and a2 takes it.
+    let h = Sc::new()
+        .capacity(G5, 2)
+        .share(reserve("A", G5, 2))
+        .share(reserve("B", G5, 2))
+        .job(job("a0", "A").dur(100))
+        .job(job("a1", "A").dur(1000))
+        .job(job("b_big", "B").count(2).at(10).dur(100))
+        .job(job("a2", "A").at(50).dur(10))
+        .terminate(150, "b_big", "manual")
+        .run_until(300);
+    assert_eq!(h.first_started("a2"), Some(150));
+}
+
+#[test]
+fn r22_lowered_quota_of_a_borrowing_share_gives_capacity_limit_reduced() {
+    let h = Sc::new()
+        .capacity(G5, 4)
+        .share(lab("B", G5, 2))
+        .share(lend("L", G5, 2))
+        .job(job("b1", "B").prio(9).dur(100_000))
+        .job(job("b2", "B").prio(5).dur(100_000))
+        .job(job("b3", "B").dur(100_000))
+        .job(job("l1", "L").at(200).count(2).dur(10))
+        .update_share(100, update("B").limits(&[(G5, 1)]))
+        .run_until(400);
+    // B holds 3 of quota 1, so the pool (now 1 + 2) is full; l1 needs 2: B's two lowest
+    // priority jobs, reason "Capacity limit reduced" because B is over quota by the update.
+    assert_eq!(h.victims(), vec!["b3", "b2"]);
+    for v in ["b3", "b2"] {
+        assert_eq!(h.preemption_events(v, EventType::PreemptionStarted)[0].reason.as_deref(), Some(LIMIT_REDUCED));
+    }
+    assert_eq!(h.first_started("l1"), Some(320));
+}
+
+#[test]
+fn r22_reason_returns_to_cross_share_once_back_within_quota() {
+    // B is over quota by an update from 100 until b1 ends at 200; it borrows again at 300
+    // and L reclaims at 400: that is an ordinary cross-share reclaim.
+    let h = Sc::new()
+        .capacity(G5, 3)
+        .share(lab("B", G5, 2))
+        .share(lend("L", G5, 1))
+        .job(job("b1", "B").prio(9).dur(200))
+        .job(job("b2", "B").prio(9).dur(100_000))
+        .job(job("b3", "B").at(300).dur(100_000))
+        .job(job("l", "L").at(400).dur(10))
+        .update_share(100, update("B").limits(&[(G5, 1)]))
+        .run_until(600);
+    assert!(!h.over_quota_by_update(h.share_id("B"), h.type_id(G5)));
+    assert_eq!(h.first_started("b3"), Some(300));
+    assert_eq!(h.victims(), vec!["b3"]);
+    assert_eq!(h.preemption_events("b3", EventType::PreemptionStarted)[0].reason.as_deref(), Some(CROSS_SHARE));
+}

@@ -365,3 +365,25 @@ fn horizon_setting_stops_the_run() {
     assert_eq!(h.status("b"), Some(Running));
     assert_eq!(h.status("c"), None, "not yet submitted");
 }
+
+#[test]
+fn r7_retry_limit_message_names_the_in_share_reason() {
+    let h = Sc::new()
+        .capacity(G5, 1)
+        .share(reserve("A", G5, 1).in_share(true))
+        .job(job("lo", "A").dur(1000).retries(0))
+        .job(job("hi", "A").prio(5).at(100).dur(10))
+        .run();
+    assert_eq!(h.status("lo"), Some(Failed));
+    assert_eq!(h.reason("lo"), Some(retry_limit(IN_SHARE)));
+    assert_eq!(h.first_started("hi"), Some(220));
+}
+
+#[test]
+fn r9_timeout_of_a_later_attempt_after_checkpoint_resume_uses_that_attempt_only() {
+    // Timeout 800 per attempt; attempt 1 trains 700 (< 800) before its preemption.
+    let h = checkpoint_setup(job("v", "A").dur(1000).ckpt(300).timeout(800)).run();
+    // Saved 600, needs 400 more from 1900: success at 2300.
+    assert_eq!(h.status("v"), Some(Succeeded));
+    assert_eq!(h.stopped_at("v"), Some(2300));
+}
