@@ -226,6 +226,64 @@ fn build(w: &World) -> Sc {
     sc
 }
 
+/// R6, R7, R21, R24, R26 consistency of the records at the end of a run: legal state
+/// transitions, attempts, preemption events a grace period apart, and summary totals that
+/// match the attempts.
+fn check_records(h: &H) -> Result<(), TestCaseError> {
+    use quotasim::result::EventType;
+    use Status::*;
+    let sc = h.scenario();
+    let grace = sc.settings.grace;
+    let events = h.events();
+    let mut instance_seconds = 0u64;
+    let mut lost = 0u64;
+    for j in 0..sc.jobs.len() as u32 {
+        let r = h.job_result(j);
+        let jc = &sc.jobs[j as usize];
+        let mine: Vec<_> = events.iter().filter(|e| e.job_name == r.job_name).collect();
+        let mut prev: Option<Status> = None;
+        for e in mine.iter().filter(|e| e.event_type == EventType::StateChange) {
+            let next = e.status.expect("a state change has a status");
+            let ok = match (prev, next) {
+                (None, Submitted) | (None, Failed) => true,
+                (Some(Submitted), Runnable) | (Some(Submitted), Failed) => true,
+                (Some(Runnable), Scheduled) | (Some(Runnable), Failed) => true,
+                (Some(Scheduled), Starting) | (Some(Starting), Running) => true,
+                (Some(Scheduled | Starting | Running), Succeeded | Failed | Runnable) => true,
+                _ => false,
+            };
+            prop_assert!(ok, "job {}: {:?} -> {:?} at {}", r.job_name, prev, next, e.at);
+            prev = Some(next);
+        }
+        prop_assert_eq!(prev, r.status, "job {}: last event is the final status", r.job_name);
+        let started: Vec<_> = mine.iter().filter(|e| e.event_type == EventType::PreemptionStarted).collect();
+        let completed: Vec<_> = mine.iter().filter(|e| e.event_type == EventType::PreemptionCompleted).collect();
+        prop_assert!(completed.len() <= started.len());
+        for (s, c) in started.iter().zip(&completed) {
+            prop_assert_eq!(c.at, s.at + grace, "job {}: release one grace period after the stop", r.job_name);
+        }
+        prop_assert_eq!(r.preemption_summary.preempted_attempt_count as usize, completed.len(), "job {}", r.job_name);
+        let mut last_stop = 0;
+        for (i, a) in r.attempts.iter().enumerate() {
+            prop_assert!(a.started_at >= last_stop && a.started_at >= jc.submit_at, "job {}: attempts in order", r.job_name);
+            let stop = a.stopped_at.unwrap_or(h.now());
+            prop_assert!(stop >= a.started_at);
+            prop_assert!(a.stopped_at.is_some() || i + 1 == r.attempts.len(), "only the last attempt may be open");
+            prop_assert!(a.borrowed_instances <= jc.count);
+            instance_seconds += (stop - a.started_at) * jc.count;
+            last_stop = stop;
+        }
+        lost += r.lost_work_seconds * jc.count;
+    }
+    let o = h.summary().overall;
+    prop_assert_eq!(o.instance_seconds, instance_seconds, "R26 instance-seconds = sum over attempts");
+    prop_assert_eq!(o.instance_seconds_own + o.instance_seconds_borrowed, o.instance_seconds);
+    prop_assert_eq!(o.lost_instance_seconds, lost, "R26 lost work");
+    let n = |st: Status| (0..sc.jobs.len() as u32).filter(|&j| h.status_of(j) == Some(st)).count() as u64;
+    prop_assert_eq!((o.jobs, o.succeeded, o.failed), (sc.jobs.len() as u64, n(Succeeded), n(Failed)));
+    Ok(())
+}
+
 /// A share-level view of the simulation at the current instant.
 struct View {
     /// Any `updateServiceEnvironment` applied so far.
@@ -462,6 +520,7 @@ fn run_checked(w: &World, strict_capacity: bool) -> Result<(H, usize), TestCaseE
     for (s, wt) in watch.iter().enumerate() {
         prop_assert!(wt.is_none(), "share {s}: front job {wt:?} fits but nothing is left to happen");
     }
+    check_records(&h)?;
     // End state (R6, R17) and lost work (R8).
     for j in 0..h.scenario().jobs.len() as u32 {
         let r = h.job_result(j);
