@@ -287,3 +287,35 @@ fn run_large_valid_numbers_without_panic() {
     no_panic(&o);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
 }
+
+#[test]
+fn run_reproduces_the_format_spec_result_example() {
+    // The format spec's example job: told to stop at 700 (600 saved, 100 lost), releases at
+    // 820, runs again 1900..5300 on its own quota (qs1_job_high ends at 1900).
+    let o = run(&["run", fixture("format_example.json").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let v: Value = serde_json::from_str(&out(&o)).unwrap();
+    let med = v["jobs"].as_array().unwrap().iter().find(|j| j["jobName"] == "qs1_job_med").unwrap();
+    let expected: Value = serde_json::json!({
+        "jobName": "qs1_job_med",
+        "quotaShareName": "qs1",
+        "status": "SUCCEEDED",
+        "statusReason": null,
+        "schedulingPriority": 2,
+        "submitAt": 0, "firstStartedAt": 0, "stoppedAt": 5300,
+        "preemptionSummary": {
+            "preemptedAttemptCount": 1,
+            "recentPreemptedAttempts": [
+                { "startedAt": 0, "stoppedAt": 820,
+                  "statusReason": "Cross-share preemption triggered to reclaim borrowed capacity" }
+            ]
+        },
+        "attempts": [
+            { "startedAt": 0, "stoppedAt": 820, "borrowedInstances": 1,
+              "statusReason": "Cross-share preemption triggered to reclaim borrowed capacity" },
+            { "startedAt": 1900, "stoppedAt": 5300, "borrowedInstances": 0, "statusReason": null }
+        ],
+        "lostWorkSeconds": 100
+    });
+    assert_eq!(med, &expected);
+}

@@ -257,18 +257,36 @@ fn check_records(h: &H) -> Result<(), TestCaseError> {
         }
         prop_assert_eq!(prev, r.status, "job {}: last event is the final status", r.job_name);
         let started: Vec<_> = mine.iter().filter(|e| e.event_type == EventType::PreemptionStarted).collect();
-        let completed: Vec<_> = mine.iter().filter(|e| e.event_type == EventType::PreemptionCompleted).collect();
+        let completed: Vec<_> =
+            mine.iter().filter(|e| e.event_type == EventType::PreemptionCompleted).collect();
         prop_assert!(completed.len() <= started.len());
         for (s, c) in started.iter().zip(&completed) {
-            prop_assert_eq!(c.at, s.at + grace, "job {}: release one grace period after the stop", r.job_name);
+            prop_assert_eq!(
+                c.at,
+                s.at + grace,
+                "job {}: release one grace period after the stop",
+                r.job_name
+            );
         }
-        prop_assert_eq!(r.preemption_summary.preempted_attempt_count as usize, completed.len(), "job {}", r.job_name);
+        prop_assert_eq!(
+            r.preemption_summary.preempted_attempt_count as usize,
+            completed.len(),
+            "job {}",
+            r.job_name
+        );
         let mut last_stop = 0;
         for (i, a) in r.attempts.iter().enumerate() {
-            prop_assert!(a.started_at >= last_stop && a.started_at >= jc.submit_at, "job {}: attempts in order", r.job_name);
+            prop_assert!(
+                a.started_at >= last_stop && a.started_at >= jc.submit_at,
+                "job {}: attempts in order",
+                r.job_name
+            );
             let stop = a.stopped_at.unwrap_or(h.now());
             prop_assert!(stop >= a.started_at);
-            prop_assert!(a.stopped_at.is_some() || i + 1 == r.attempts.len(), "only the last attempt may be open");
+            prop_assert!(
+                a.stopped_at.is_some() || i + 1 == r.attempts.len(),
+                "only the last attempt may be open"
+            );
             prop_assert!(a.borrowed_instances <= jc.count);
             instance_seconds += (stop - a.started_at) * jc.count;
             last_stop = stop;

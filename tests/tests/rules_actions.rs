@@ -391,7 +391,10 @@ fn r22_lowered_quota_of_a_borrowing_share_gives_capacity_limit_reduced() {
     // priority jobs, reason "Capacity limit reduced" because B is over quota by the update.
     assert_eq!(h.victims(), vec!["b3", "b2"]);
     for v in ["b3", "b2"] {
-        assert_eq!(h.preemption_events(v, EventType::PreemptionStarted)[0].reason.as_deref(), Some(LIMIT_REDUCED));
+        assert_eq!(
+            h.preemption_events(v, EventType::PreemptionStarted)[0].reason.as_deref(),
+            Some(LIMIT_REDUCED)
+        );
     }
     assert_eq!(h.first_started("l1"), Some(320));
 }
@@ -413,5 +416,8 @@ fn r22_reason_returns_to_cross_share_once_back_within_quota() {
     assert!(!h.over_quota_by_update(h.share_id("B"), h.type_id(G5)));
     assert_eq!(h.first_started("b3"), Some(300));
     assert_eq!(h.victims(), vec!["b3"]);
-    assert_eq!(h.preemption_events("b3", EventType::PreemptionStarted)[0].reason.as_deref(), Some(CROSS_SHARE));
+    assert_eq!(
+        h.preemption_events("b3", EventType::PreemptionStarted)[0].reason.as_deref(),
+        Some(CROSS_SHARE)
+    );
 }
