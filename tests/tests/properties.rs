@@ -244,14 +244,15 @@ fn check_records(h: &H) -> Result<(), TestCaseError> {
         let mut prev: Option<Status> = None;
         for e in mine.iter().filter(|e| e.event_type == EventType::StateChange) {
             let next = e.status.expect("a state change has a status");
-            let ok = match (prev, next) {
-                (None, Submitted) | (None, Failed) => true,
-                (Some(Submitted), Runnable) | (Some(Submitted), Failed) => true,
-                (Some(Runnable), Scheduled) | (Some(Runnable), Failed) => true,
-                (Some(Scheduled), Starting) | (Some(Starting), Running) => true,
-                (Some(Scheduled | Starting | Running), Succeeded | Failed | Runnable) => true,
-                _ => false,
-            };
+            let ok = matches!(
+                (prev, next),
+                (None, Submitted | Failed)
+                    | (Some(Submitted), Runnable | Failed)
+                    | (Some(Runnable), Scheduled | Failed)
+                    | (Some(Scheduled), Starting)
+                    | (Some(Starting), Running)
+                    | (Some(Scheduled | Starting | Running), Succeeded | Failed | Runnable)
+            );
             prop_assert!(ok, "job {}: {:?} -> {:?} at {}", r.job_name, prev, next, e.at);
             prev = Some(next);
         }
