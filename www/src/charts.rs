@@ -75,10 +75,17 @@ fn time_axis(out: &mut String, sx: &Scale, t0: u64, t1: u64, y: f64, y_top: f64,
 /// Stacked utilization of instance type `ti`: each share's own use (solid) and borrowed use
 /// (hatched), the service environment capacity (dashed) and the shares' quotas stacked in the
 /// same order (dotted lines in the share's colour).
-pub fn utilization_svg(run: &RunData, ti: usize, colors: &[String], width: f64, height: f64) -> String {
+pub fn utilization_svg(
+    run: &RunData,
+    ti: usize,
+    colors: &[String],
+    width: f64,
+    height: f64,
+    win: (u64, u64),
+) -> String {
     let Some(ts) = run.types.get(ti) else { return String::new() };
     let mut out = String::with_capacity(16 * 1024);
-    let (t0, t1) = (0, run.end.max(1));
+    let (t0, t1) = window_of(run, win);
     let sx = time_scale(t0, t1, M_LEFT, width);
     let ticks = value_ticks(ts.peak, ((height - M_TOP - M_BOTTOM) / 28.0).max(2.0) as usize);
     let ymax = *ticks.last().unwrap_or(&1) as f64;
@@ -90,6 +97,7 @@ pub fn utilization_svg(run: &RunData, ti: usize, colors: &[String], width: f64, 
         esc(&ts.name)
     );
     hatch_defs(&mut out, colors, &format!("h{ti}-"));
+    clip_def(&mut out, &format!("uc{ti}"), M_LEFT, width - M_RIGHT, 0.0, height - M_BOTTOM + 1.0);
     for v in &ticks {
         let y = sy.map(*v as f64);
         let _ = write!(
@@ -114,6 +122,7 @@ pub fn utilization_svg(run: &RunData, ti: usize, colors: &[String], width: f64, 
         layers.push(ts.borrowed[s].clone());
     }
     let bands = stack(&layers);
+    let _ = write!(out, "<g clip-path=\"url(#uc{ti})\">");
     for (k, band) in bands.iter().enumerate() {
         let s = k / 2;
         let d = step_area_path(&run.samples, band, run.end, &sx, &sy);
@@ -146,7 +155,7 @@ pub fn utilization_svg(run: &RunData, ti: usize, colors: &[String], width: f64, 
     let d = step_line_path(&run.samples, &ts.capacity, run.end, &sx, &sy);
     let _ = write!(
         out,
-        "<path d=\"{d}\" fill=\"none\" stroke=\"#e6e8ee\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"><title>service environment capacity</title></path>"
+        "<path d=\"{d}\" fill=\"none\" stroke=\"#e6e8ee\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"><title>service environment capacity</title></path></g>"
     );
     out.push_str("</svg>");
     out
@@ -154,10 +163,17 @@ pub fn utilization_svg(run: &RunData, ti: usize, colors: &[String], width: f64, 
 
 /// Borrowed capacity of type `ti` by lender and borrower (R15 attribution), stacked: each band
 /// is filled with the lender's colour and hatched with the borrower's.
-pub fn lending_svg(run: &RunData, ti: usize, colors: &[String], width: f64, height: f64) -> String {
+pub fn lending_svg(
+    run: &RunData,
+    ti: usize,
+    colors: &[String],
+    width: f64,
+    height: f64,
+    win: (u64, u64),
+) -> String {
     let Some(ts) = run.types.get(ti) else { return String::new() };
     let mut out = String::with_capacity(8 * 1024);
-    let (t0, t1) = (0, run.end.max(1));
+    let (t0, t1) = window_of(run, win);
     let sx = time_scale(t0, t1, M_LEFT, width);
     let peak =
         (0..run.samples.len()).map(|i| ts.flows.iter().map(|f| f.2[i]).sum::<u64>()).max().unwrap_or(0);
@@ -171,6 +187,7 @@ pub fn lending_svg(run: &RunData, ti: usize, colors: &[String], width: f64, heig
         esc(&ts.name)
     );
     hatch_defs(&mut out, colors, &format!("l{ti}-"));
+    clip_def(&mut out, &format!("lc{ti}"), M_LEFT, width - M_RIGHT, 0.0, height - M_BOTTOM + 1.0);
     for v in &ticks {
         let y = sy.map(*v as f64);
         let _ = write!(
@@ -198,6 +215,7 @@ pub fn lending_svg(run: &RunData, ti: usize, colors: &[String], width: f64, heig
         );
     }
     let layers: Vec<Vec<u64>> = ts.flows.iter().map(|f| f.2.clone()).collect();
+    let _ = write!(out, "<g clip-path=\"url(#lc{ti})\">");
     for (k, band) in stack(&layers).iter().enumerate() {
         let (l, b, _) = &ts.flows[k];
         let d = step_area_path(&run.samples, band, run.end, &sx, &sy);
@@ -213,7 +231,7 @@ pub fn lending_svg(run: &RunData, ti: usize, colors: &[String], width: f64, heig
             esc(&title)
         );
     }
-    out.push_str("</svg>");
+    out.push_str("</g></svg>");
     out
 }
 
@@ -238,10 +256,11 @@ pub fn timeline_svg(
     colors: &[String],
     width: f64,
     selected: Option<usize>,
+    win: (u64, u64),
 ) -> String {
     let sc = run.full().scenario();
     let height = TL_TOP + window.count.max(1) as f64 * TL_LANE + 8.0;
-    let (t0, t1) = (0, run.end.max(1));
+    let (t0, t1) = window_of(run, win);
     let sx = time_scale(t0, t1, TL_LEFT, width);
     let mut out = String::with_capacity(32 * 1024);
     let _ = write!(
@@ -250,6 +269,7 @@ pub fn timeline_svg(
          aria-label=\"Job timeline: attempts, checkpoints, preemptions and lost work\">"
     );
     hatch_defs(&mut out, colors, "t-");
+    clip_def(&mut out, "tc", TL_LEFT - 8.0, width - M_RIGHT + 8.0, 0.0, height);
     for t in time_ticks(t0, t1, ((width - TL_LEFT) / 90.0) as usize) {
         let x = sx.map(t as f64);
         let _ = write!(
@@ -281,6 +301,7 @@ pub fn timeline_svg(
             y + 15.0,
             esc(&truncate(&jc.name, 22))
         );
+        out.push_str("<g clip-path=\"url(#tc)\">");
         // Waiting: from submission (or the previous release) to the next dispatch, or to the end.
         let mut from = jr.submit_at;
         let mut waits: Vec<(u64, u64)> = Vec::new();
@@ -393,7 +414,7 @@ pub fn timeline_svg(
                 p.kind.reason()
             );
         }
-        out.push_str("</g>");
+        out.push_str("</g></g>");
     }
     if window.count == 0 {
         let _ = write!(
@@ -405,6 +426,23 @@ pub fn timeline_svg(
     }
     out.push_str("</svg>");
     out
+}
+
+/// The visible time window: `win` clamped to the run, at least one second wide.
+pub fn window_of(run: &RunData, win: (u64, u64)) -> (u64, u64) {
+    let end = run.end.max(1);
+    let t0 = win.0.min(end.saturating_sub(1));
+    let t1 = win.1.clamp(t0 + 1, end);
+    (t0, t1)
+}
+
+fn clip_def(out: &mut String, id: &str, x0: f64, x1: f64, y0: f64, y1: f64) {
+    let _ = write!(
+        out,
+        "<clipPath id=\"{id}\"><rect x=\"{x0:.1}\" y=\"{y0:.1}\" width=\"{:.1}\" height=\"{:.1}\"/></clipPath>",
+        (x1 - x0).max(0.0),
+        (y1 - y0).max(0.0)
+    );
 }
 
 fn truncate(s: &str, n: usize) -> String {
@@ -435,7 +473,7 @@ mod tests {
     #[test]
     fn utilization_chart_has_layers_and_reference_lines() {
         let r = run();
-        let svg = utilization_svg(&r, 0, &colors(), 800.0, 240.0);
+        let svg = utilization_svg(&r, 0, &colors(), 800.0, 240.0, (0, u64::MAX));
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
         assert!(svg.contains("service environment capacity"));
         assert!(svg.contains("qs1 quota"));
@@ -446,7 +484,7 @@ mod tests {
     #[test]
     fn lending_chart_names_lender_and_borrower() {
         let r = run();
-        let svg = lending_svg(&r, 0, &colors(), 800.0, 200.0);
+        let svg = lending_svg(&r, 0, &colors(), 800.0, 200.0, (0, u64::MAX));
         assert!(svg.contains("qs2 lends to qs1"), "{svg}");
     }
 
@@ -455,14 +493,26 @@ mod tests {
         let r = run();
         let lanes = lane_jobs(&r, None, false);
         assert_eq!(lanes.len(), 4);
-        let all = timeline_svg(&r, &lanes, row_window(lanes.len(), 10, 0), &colors(), 900.0, None);
+        let all =
+            timeline_svg(&r, &lanes, row_window(lanes.len(), 10, 0), &colors(), 900.0, None, (0, u64::MAX));
         assert_eq!(all.matches("class=\"marker\"").count(), 2);
         assert!(all.contains("data-pre=\"0\"") && all.contains("data-pre=\"1\""));
         assert!(all.contains("class=\"ckpt\""));
-        let one = timeline_svg(&r, &lanes, row_window(lanes.len(), 1, 3), &colors(), 900.0, None);
+        let one =
+            timeline_svg(&r, &lanes, row_window(lanes.len(), 1, 3), &colors(), 900.0, None, (0, u64::MAX));
         assert_eq!(one.matches("<g class=\"lane").count(), 1);
         let pre = lane_jobs(&r, None, true);
         assert_eq!(pre.len(), 2);
+    }
+
+    #[test]
+    fn zoom_windows_are_clamped_to_the_run() {
+        let r = run();
+        assert_eq!(window_of(&r, (0, u64::MAX)), (0, r.end));
+        assert_eq!(window_of(&r, (100, 50)), (100, 101));
+        let z = utilization_svg(&r, 0, &colors(), 800.0, 240.0, (0, 1800));
+        assert!(z.contains(">0:15<") && !z.contains(">2:00<"), "ticks follow the window");
+        assert!(z.contains("clip-path"));
     }
 
     #[test]

@@ -47,10 +47,13 @@ pub fn LendingCharts() -> impl IntoView {
                 let svg = Memo::new(move |_| {
                     let colors = app.share_colors();
                     let w = width.get();
-                    app.run.with(|r| r.as_ref().map(|r| lending_svg(&r.data, ti, &colors, w, HEIGHT)).unwrap_or_default())
+                    app.run.with(|r| r.as_ref().map(|r| lending_svg(&r.data, ti, &colors, w, HEIGHT, app.view.get())).unwrap_or_default())
                 });
                 let name = move || app.run.with(|r| r.as_ref().and_then(|r| r.data.types.get(ti)).map(|t| t.name.clone()).unwrap_or_default());
-                let cx = move || time_scale(0, app.end().max(1), M_LEFT, width.get()).map(app.now.get() as f64);
+                let cx = move || {
+                    let (a, b) = app.window();
+                    time_scale(a, b, M_LEFT, width.get()).map(app.now.get() as f64).clamp(M_LEFT, width.get())
+                };
                 view! {
                     <figure class="chart">
                         <figcaption>{name}</figcaption>

@@ -63,6 +63,8 @@ pub struct AppState {
     pub selection: RwSignal<Option<Selection>>,
     pub tab: RwSignal<Tab>,
     pub width: RwSignal<f64>,
+    /// The time window the charts show (clamped to the run; `(0, u64::MAX)` is all of it).
+    pub view: RwSignal<(u64, u64)>,
     pub notice: RwSignal<Option<String>>,
     pub dialog: RwSignal<bool>,
     cursor: StoredValue<Option<(u64, Simulation)>>,
@@ -135,6 +137,7 @@ impl AppState {
             selection: RwSignal::new(None),
             tab: RwSignal::new(Tab::Jobs),
             width: RwSignal::new(1200.0),
+            view: RwSignal::new((0, u64::MAX)),
             notice: RwSignal::new(notice),
             dialog: RwSignal::new(false),
             cursor: StoredValue::new(None),
@@ -240,9 +243,18 @@ impl AppState {
         self.playing.set(false);
         self.selection.set(None);
         self.now.set(0);
+        self.view.set((0, u64::MAX));
         self.colors.set(colors);
         self.preset.set(preset);
         self.scenario.set(scenario);
+    }
+
+    /// The visible time window, clamped to the run.
+    pub fn window(&self) -> (u64, u64) {
+        let end = self.end().max(1);
+        let (a, b) = self.view.get();
+        let a = a.min(end - 1);
+        (a, b.clamp(a + 1, end))
     }
 
     /// The end of the current run (0 without one).

@@ -47,9 +47,10 @@ pub fn Timeline() -> impl IntoView {
         let w = window.get();
         let wd = width.get();
         let sel = selected();
+        let win = app.view.get();
         app.run.with(|r| {
             r.as_ref()
-                .map(|r| lanes.with(|l| timeline_svg(&r.data, l, w, &colors, wd, sel)))
+                .map(|r| lanes.with(|l| timeline_svg(&r.data, l, w, &colors, wd, sel, win)))
                 .unwrap_or_default()
         })
     });
@@ -75,7 +76,10 @@ pub fn Timeline() -> impl IntoView {
     let shares = Memo::new(move |_| {
         app.run.with(|r| r.as_ref().map(|r| r.data.share_names.clone()).unwrap_or_default())
     });
-    let cx = move || time_scale(0, app.end().max(1), TL_LEFT, width.get()).map(app.now.get() as f64);
+    let cx = move || {
+        let (a, b) = app.window();
+        time_scale(a, b, TL_LEFT, width.get()).map(app.now.get() as f64).clamp(TL_LEFT, width.get())
+    };
     let total = move || lanes.with(|l| l.len());
     view! {
         <section class="card" aria-labelledby="tl-h">

@@ -72,6 +72,15 @@ pub fn Transport() -> impl IntoView {
         }
     };
     let disabled = move || app.run.with(|r| r.is_none());
+    // Zooms the charts' time window by `factor` around the current instant.
+    let zoom = move |factor: f64| {
+        let end = end.get_untracked().max(1);
+        let (a, b) = app.window();
+        let span = (((b - a) as f64 * factor) as u64).clamp(60.min(end), end);
+        let now = app.now.get_untracked().min(end);
+        let a = now.saturating_sub(span / 2).min(end - span);
+        app.view.set((a, a + span));
+    };
     view! {
         <div class="transport" role="group" aria-label="playback">
             <button class="icon-btn big" aria-label="jump to start" title="jump to start" on:click=move |_| { app.playing.set(false); app.now.set(0) } disabled=disabled>{icon("M3 3h2v10H3zM13 3v10L6 8z")}</button>
@@ -105,6 +114,11 @@ pub fn Transport() -> impl IntoView {
                 <strong data-now=move || app.now.get().to_string()>{move || format_time(app.now.get())}</strong>
                 " / " {move || format_time(end.get())}
             </span>
+            <div class="zoom" role="group" aria-label="chart time window">
+                <button class="btn small" aria-label="zoom in around the current instant" title="zoom in" on:click=move |_| zoom(0.5) disabled=disabled>"+"</button>
+                <button class="btn small" aria-label="zoom out" title="zoom out" on:click=move |_| zoom(2.0) disabled=disabled>"−"</button>
+                <button class="btn small" aria-label="show the whole run" title="fit" on:click=move |_| app.view.set((0, u64::MAX)) disabled=disabled>"fit"</button>
+            </div>
             <label class="field inline">
                 <span class="field-label">"Speed"</span>
                 <select on:change=move |ev| app.speed.set(event_target_value(&ev).parse().unwrap_or(0))>

@@ -34,8 +34,11 @@ fn UtilChart(ti: usize) -> impl IntoView {
     let svg = Memo::new(move |_| {
         let colors = app.share_colors();
         let w = width.get();
+        app.view.track();
         app.run.with(|r| {
-            r.as_ref().map(|r| utilization_svg(&r.data, ti, &colors, w, HEIGHT)).unwrap_or_default()
+            r.as_ref()
+                .map(|r| utilization_svg(&r.data, ti, &colors, w, HEIGHT, app.view.get_untracked()))
+                .unwrap_or_default()
         })
     });
     let title = move || {
@@ -48,12 +51,15 @@ fn UtilChart(ti: usize) -> impl IntoView {
                 .unwrap_or_default()
         })
     };
-    let scale = move || time_scale(0, app.end().max(1), M_LEFT, width.get());
-    let cursor_x = move || scale().map(app.now.get() as f64);
+    let scale = move || {
+        let (a, b) = app.window();
+        time_scale(a, b, M_LEFT, width.get())
+    };
+    let cursor_x = move || scale().map(app.now.get() as f64).clamp(M_LEFT, width.get());
     let on_move = move |ev: leptos::ev::MouseEvent| {
         let x = crate::ui::dom::local_x(&ev);
         let t = scale().invert(x).max(0.0) as u64;
-        if x >= M_LEFT && t <= app.end() {
+        if x >= M_LEFT && t <= app.window().1 {
             hover.set(Some((x, t)));
         } else {
             hover.set(None);
