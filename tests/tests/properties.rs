@@ -426,6 +426,14 @@ struct Watch {
     since: u64,
 }
 
+/// Whether a job of share `s` was dispatched by borrowing at the current instant.
+fn borrowed_now(h: &H, s: u32) -> bool {
+    let sc = h.scenario();
+    (0..sc.jobs.len() as u32).filter(|&j| sc.jobs[j as usize].share == s).any(|j| {
+        h.job_result(j).attempts.last().is_some_and(|a| a.started_at == h.now() && a.borrowed_instances > 0)
+    })
+}
+
 fn front_fits_and_unblocked(h: &H, s: u32) -> Option<u32> {
     let sc = h.scenario();
     let j = h.front_job(s)?;
@@ -522,7 +530,10 @@ fn run_checked(w: &World, strict_capacity: bool) -> Result<(H, usize), TestCaseE
                     watch[s as usize] = None;
                 }
             }
-            let now_ok = if lowered { None } else { front_fits_and_unblocked(&h, s) };
+            // A job that becomes its share's front job only after the share borrowed in
+            // phase 3 gets its preemption phase in the next pass (R16: phases 1, 2, 3 once per
+            // pass), which runs at the next instant: start watching from there.
+            let now_ok = if lowered || borrowed_now(&h, s) { None } else { front_fits_and_unblocked(&h, s) };
             match (&watch[s as usize], now_ok) {
                 (Some(wt), Some(j)) if wt.job == j => {
                     prop_assert!(
