@@ -319,3 +319,35 @@ fn run_reproduces_the_format_spec_result_example() {
     });
     assert_eq!(med, &expected);
 }
+
+#[test]
+fn generate_rejects_bad_options_with_exit_2() {
+    for args in [
+        &["generate", "--shares", "0"][..],
+        &["generate", "--shares", "21"],
+        &["generate", "--instance-types", "0"],
+        &["generate", "--jobs", "-1"],
+        &["generate", "--seed", "x"],
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}{}", out(&o), err(&o));
+        no_panic(&o);
+    }
+}
+
+#[test]
+fn run_until_zero_and_json_nulls() {
+    let o = run(&["run", "--until", "0", fixture("notebook.json").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: Value = serde_json::from_str(&out(&o)).unwrap();
+    assert_eq!(v["endedAt"], 0);
+    let low = v["jobs"].as_array().unwrap().iter().find(|j| j["jobName"] == "qs1_job_low").unwrap();
+    assert_eq!(low["status"], "RUNNABLE");
+    assert_eq!(low["firstStartedAt"], Value::Null);
+    assert_eq!(low["stoppedAt"], Value::Null);
+    assert_eq!(low["attempts"], serde_json::json!([]));
+    let high = v["jobs"].as_array().unwrap().iter().find(|j| j["jobName"] == "qs1_job_high").unwrap();
+    assert_eq!(high["status"], "RUNNING");
+    assert_eq!(high["stoppedAt"], Value::Null);
+    assert_eq!(high["attempts"][0]["stoppedAt"], Value::Null);
+}

@@ -304,3 +304,17 @@ fn r27_json_round_trip_of_the_scenario_gives_the_same_result() {
     s.run();
     assert_eq!(to_json(&s.result()), result_bytes(&sc));
 }
+
+#[test]
+fn r27_json_key_order_and_whitespace_do_not_matter() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/notebook.json")).unwrap();
+    // serde_json's default map sorts keys: re-serializing reorders every object.
+    let reordered = serde_json::to_string_pretty(&serde_json::from_str::<serde_json::Value>(&text).unwrap()).unwrap();
+    assert_ne!(text, reordered);
+    let run = |t: &str| {
+        let mut s = Simulation::new(load_scenario(t).unwrap());
+        s.run();
+        to_json(&s.result())
+    };
+    assert_eq!(run(&text), run(&reordered));
+}
