@@ -16,6 +16,9 @@ pub struct Saved {
     /// The preset the scenario started from, if any.
     #[serde(default)]
     pub preset: Option<String>,
+    /// The instant the player stood at.
+    #[serde(default)]
+    pub now: u64,
 }
 
 /// The localStorage key.
@@ -62,6 +65,7 @@ mod tests {
             scenario: presets::scenario(presets::NOTEBOOK).unwrap(),
             colors: vec![("qs1".into(), "#4f8cff".into())],
             preset: Some("notebook".into()),
+            now: 1800,
         }
     }
 

@@ -17,6 +17,7 @@ fn notebook() -> Saved {
         scenario: presets::scenario(presets::NOTEBOOK).unwrap(),
         colors: Vec::new(),
         preset: Some("notebook".into()),
+        now: 0,
     }
 }
 
@@ -126,6 +127,57 @@ async fn an_invalid_field_shows_its_problem_and_blocks_the_run() {
     m.type_into("input[data-path='jobs[1].instanceCount']", "1");
     settle().await;
     assert!(m.q(".status.ok").is_some());
+}
+
+#[wasm_bindgen_test]
+async fn play_advances_the_clock_and_pause_stops_it() {
+    let m = mount(notebook());
+    settle().await;
+    m.click("button[aria-label='play']");
+    TimeoutFuture::new(450).await;
+    settle().await;
+    m.click("button[aria-label='pause']");
+    settle().await;
+    let a: u64 = m.q("[data-now]").and_then(|e| e.get_attribute("data-now")).unwrap().parse().unwrap();
+    assert!(a > 0, "the clock moved");
+    TimeoutFuture::new(300).await;
+    let b: u64 = m.q("[data-now]").and_then(|e| e.get_attribute("data-now")).unwrap().parse().unwrap();
+    assert_eq!(a, b, "paused");
+}
+
+#[wasm_bindgen_test]
+async fn edits_are_saved_to_local_storage_and_the_link() {
+    let m = mount(notebook());
+    settle().await;
+    m.type_into("input[aria-label='scenario name']", "saved what-if");
+    TimeoutFuture::new(600).await;
+    let stored = web_sys::window()
+        .unwrap()
+        .local_storage()
+        .unwrap()
+        .unwrap()
+        .get_item(quotasim_playground::persist::STORAGE_KEY)
+        .unwrap()
+        .unwrap();
+    let saved = quotasim_playground::persist::from_json(&stored).unwrap();
+    assert_eq!(saved.scenario.name.as_deref(), Some("saved what-if"));
+    let hash = web_sys::window().unwrap().location().hash().unwrap();
+    let linked = quotasim_playground::persist::from_hash(&hash).unwrap().unwrap();
+    assert_eq!(linked.scenario, saved.scenario);
+    drop(m);
+}
+
+#[wasm_bindgen_test]
+async fn a_waiting_job_explains_its_reason() {
+    let m = mount(notebook());
+    settle().await;
+    m.click("button[aria-label='step to next event']");
+    settle().await;
+    m.click(".waiting-job");
+    settle().await;
+    let text = m.text(".drawer");
+    assert!(text.contains("CAPACITY"), "{text}");
+    assert!(text.contains("R1"), "{text}");
 }
 
 #[wasm_bindgen_test]

@@ -33,6 +33,7 @@ pub fn Header() -> impl IntoView {
             scenario: app.scenario.get_untracked(),
             colors: app.colors.get_untracked(),
             preset: app.preset.get_untracked(),
+            now: app.now.get_untracked(),
         };
         let url = dom::url_with_hash(&format!("{}{}", persist::HASH_PREFIX, persist::encode(&saved)));
         dom::copy_text(&url);

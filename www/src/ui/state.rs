@@ -107,6 +107,7 @@ pub fn default_saved() -> Saved {
         scenario: presets::scenario(presets::NOTEBOOK).unwrap_or_default(),
         colors: Vec::new(),
         preset: Some(presets::NOTEBOOK.id.to_string()),
+        now: 0,
     }
 }
 
@@ -130,7 +131,7 @@ impl AppState {
             run: RwSignal::new(None),
             stale: RwSignal::new(true),
             run_ms: RwSignal::new(0.0),
-            now: RwSignal::new(0),
+            now: RwSignal::new(saved.now),
             playing: RwSignal::new(false),
             speed: RwSignal::new(0),
             snapshot: RwSignal::new(None),
@@ -189,8 +190,12 @@ impl AppState {
         });
         // Autosave: localStorage and the URL, after a short pause.
         Effect::new(move |_| {
-            let saved =
-                Saved { scenario: self.scenario.get(), colors: self.colors.get(), preset: self.preset.get() };
+            let saved = Saved {
+                scenario: self.scenario.get(),
+                colors: self.colors.get(),
+                preset: self.preset.get(),
+                now: self.now.get(),
+            };
             let t = Timeout::new(400, move || save(&saved));
             self.save_timer.set_value(Some(t));
         });
