@@ -928,3 +928,76 @@ fn r21_victim_of_a_lapsed_earmark_still_counts_as_returning() {
     assert_eq!(h.status("a_hi"), Some(Running));
     assert_eq!(h.first_started("b2"), Some(220));
 }
+
+#[test]
+fn r19_scheduled_and_starting_jobs_are_candidates_and_lose_nothing() {
+    // v is dispatched at 0 and stays SCHEDULED until 50: b reclaims it at 20.
+    let h = Sc::new()
+        .capacity(G5, 2)
+        .scheduled(50)
+        .share(lab("A", G5, 1))
+        .share(lend("B", G5, 1))
+        .job(job("a_hi", "A").prio(1).dur(100_000))
+        .job(job("v", "A").dur(1000).ckpt(10))
+        .job(job("b", "B").at(20).dur(100))
+        .run_until(400);
+    let e = &h.preemption_events("v", EventType::PreemptionStarted)[0];
+    assert_eq!(e.at, 20);
+    assert_eq!(e.status, Some(Scheduled));
+    assert_eq!(e.lost_work_seconds, Some(0));
+    assert_eq!(h.spans("v")[0], (0, Some(140)));
+    assert_eq!(h.first_started("b"), Some(140));
+    assert_eq!(h.stopped_at("b"), Some(290), "b: SCHEDULED 140..190, then 100 s of work");
+}
+
+#[test]
+fn r19_least_lost_work_prefers_a_job_that_has_not_trained() {
+    // x (RUNNING since 0, 100 s at risk) vs y (dispatched at 10, still STARTING: nothing at
+    // risk). With aws order y is also the most recent, so make y older: y dispatched first.
+    let sc = Sc::new()
+        .capacity(G5, 4)
+        .starting(200)
+        .share(lend("L", G5, 2))
+        .share(lab("B1", G5, 1))
+        .share(lab("B2", G5, 1))
+        .job(job("b1own", "B1").prio(9).dur(100_000))
+        .job(job("b2own", "B2").prio(9).dur(100_000))
+        .job(job("y", "B1").dur(100_000))
+        .job(job("x", "B2").at(10).dur(100_000).ckpt(1000))
+        .job(job("l1", "L").at(300).dur(100));
+    // At 300: y RUNNING since 200 (100 s at risk, no checkpoint); x RUNNING since 210
+    // (90 s at risk). aws: x (dispatched most recently). leastLostWork: x as well (90 < 100).
+    assert_eq!(sc.run_until(400).victims(), vec!["x"]);
+    assert_eq!(sc.clone().least_lost_work().run_until(400).victims(), vec!["x"]);
+    // x checkpointing every 50 s: at 300 it has 40 s at risk... still x. Give y checkpoints
+    // every 30 s instead: y has 10 s at risk, x 90: leastLostWork takes y, aws still x.
+    let sc2 = Sc::new()
+        .capacity(G5, 4)
+        .starting(200)
+        .share(lend("L", G5, 2))
+        .share(lab("B1", G5, 1))
+        .share(lab("B2", G5, 1))
+        .job(job("b1own", "B1").prio(9).dur(100_000))
+        .job(job("b2own", "B2").prio(9).dur(100_000))
+        .job(job("y", "B1").dur(100_000).ckpt(30))
+        .job(job("x", "B2").at(10).dur(100_000))
+        .job(job("l1", "L").at(300).dur(100));
+    assert_eq!(sc2.run_until(400).victims(), vec!["x"]);
+    assert_eq!(sc2.least_lost_work().run_until(400).victims(), vec!["y"]);
+}
+
+#[test]
+fn r7_in_share_victim_with_no_retries_fails() {
+    let h = Sc::new()
+        .capacity(G5, 2)
+        .share(reserve("A", G5, 2).in_share(true))
+        .job(job("lo1", "A").dur(1000).retries(0))
+        .job(job("lo2", "A").dur(1000).at(1).retries(0))
+        .job(job("hi", "A").prio(5).at(100).dur(10))
+        .run();
+    // lo2 is the most recently dispatched: it is the victim and fails; lo1 is untouched.
+    assert_eq!(h.victims(), vec!["lo2"]);
+    assert_eq!(h.status("lo1"), Some(Succeeded));
+    assert_eq!(h.status("lo2"), Some(Failed));
+    assert_eq!(h.reason("lo2"), Some(retry_limit(IN_SHARE)));
+}
