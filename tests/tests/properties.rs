@@ -294,6 +294,42 @@ fn check_records(h: &H) -> Result<(), TestCaseError> {
         }
         lost += r.lost_work_seconds * jc.count;
     }
+    // R18/R20/R22 reasons agree with who preempted whom.
+    let priority_changes = sc.actions.iter().any(|(_, a)| matches!(a, ActionCfg::UpdatePriority { .. }));
+    let job_of = |name: &str| sc.jobs.iter().find(|j| j.name == name).expect("a job");
+    for e in events.iter().filter(|e| e.event_type == EventType::PreemptionStarted) {
+        prop_assert!(
+            e.status.is_some_and(|s| s.holds_capacity()),
+            "{} stopped while {:?}",
+            e.job_name,
+            e.status
+        );
+        let victim = job_of(&e.job_name);
+        let reason = e.reason.as_deref().unwrap_or("");
+        match e.preempted_by.clone().flatten() {
+            None => prop_assert_eq!(reason, LIMIT_REDUCED, "no preemptor: lowered capacity"),
+            Some(p) => {
+                let pre = job_of(&p);
+                if reason == IN_SHARE {
+                    prop_assert_eq!(pre.share, victim.share);
+                    if !priority_changes {
+                        prop_assert!(
+                            victim.priority < pre.priority,
+                            "in-share victim {} not of lower priority",
+                            e.job_name
+                        );
+                    }
+                } else {
+                    prop_assert!(reason == CROSS_SHARE || reason == LIMIT_REDUCED, "reason {reason}");
+                    prop_assert!(
+                        pre.share != victim.share,
+                        "cross-share victim {} of the preemptor's share",
+                        e.job_name
+                    );
+                }
+            }
+        }
+    }
     let o = h.summary().overall;
     prop_assert_eq!(o.instance_seconds, instance_seconds, "R26 instance-seconds = sum over attempts");
     prop_assert_eq!(o.instance_seconds_own + o.instance_seconds_borrowed, o.instance_seconds);

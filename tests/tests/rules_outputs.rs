@@ -307,9 +307,11 @@ fn r27_json_round_trip_of_the_scenario_gives_the_same_result() {
 
 #[test]
 fn r27_json_key_order_and_whitespace_do_not_matter() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/notebook.json")).unwrap();
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/notebook.json")).unwrap();
     // serde_json's default map sorts keys: re-serializing reorders every object.
-    let reordered = serde_json::to_string_pretty(&serde_json::from_str::<serde_json::Value>(&text).unwrap()).unwrap();
+    let reordered =
+        serde_json::to_string_pretty(&serde_json::from_str::<serde_json::Value>(&text).unwrap()).unwrap();
     assert_ne!(text, reordered);
     let run = |t: &str| {
         let mut s = Simulation::new(load_scenario(t).unwrap());
