@@ -320,3 +320,60 @@ fn r27_json_key_order_and_whitespace_do_not_matter() {
     };
     assert_eq!(run(&text), run(&reordered));
 }
+
+#[test]
+fn r13_r25_pool_available_and_free_may_go_negative_after_lowered_limits() {
+    // B borrows both of L's instances; L's quota drops to 1: the pool is over-used by 1.
+    let h = Sc::new()
+        .capacity(G5, 3)
+        .share(lend("L", G5, 2))
+        .share(lab("B", G5, 1))
+        .jobs(3, |i| job(&format!("b{i}"), "B").dur(100_000))
+        .update_share(100, update("L").limits(&[(G5, 1)]))
+        .run_until(150);
+    let t = h.totals(G5);
+    assert_eq!((t.pool_capacity, t.pool_usage, t.pool_available), (2, 3, -1));
+    assert!(h.victims().is_empty(), "nothing is preempted at once");
+    // The service environment lowered below usage: free is negative during the grace.
+    let h = Sc::new()
+        .capacity(G5, 2)
+        .share(reserve("A", G5, 2))
+        .jobs(2, |i| job(&format!("a{i}"), "A").dur(100_000))
+        .update_capacity(100, &[(G5, 1)])
+        .run_until(150);
+    let t = h.totals(G5);
+    assert_eq!((t.service_environment_capacity, t.usage, t.free), (Some(1), 2, -1));
+}
+
+#[test]
+fn r2_share_disabled_from_the_start_still_lends() {
+    let h = Sc::new()
+        .capacity(G5, 2)
+        .share(lend("off", G5, 1).disabled())
+        .share(lab("B", G5, 1))
+        .job(job("x", "off").at(5))
+        .jobs(2, |i| job(&format!("b{i}"), "B").dur(100))
+        .run();
+    assert_eq!(h.status("x"), Some(Status::Failed));
+    assert_eq!(h.first_started("b2"), Some(0), "the disabled share's idle quota is lent");
+    assert_eq!(h.attempts("b2")[0].borrowed_instances, 1);
+}
+
+#[test]
+fn worked_example_summary() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/notebook.json")).unwrap();
+    let mut s = Simulation::new(load_scenario(&text).unwrap());
+    s.run();
+    let sum = s.summary();
+    let get = |n: &str| sum.per_quota_share.iter().find(|(k, _)| k == n).unwrap().1.clone();
+    let qs3 = get("qs3");
+    assert_eq!((qs3.jobs, qs3.instance_seconds, qs3.instance_seconds_lent), (0, 0, 0));
+    let qs1 = get("qs1");
+    assert!(qs1.instance_seconds_borrowed > 0);
+    assert_eq!(qs1.succeeded, 3);
+    let o = &sum.overall;
+    assert_eq!((o.preemptions.cross_share, o.preemptions.in_share, o.preemptions.total), (1, 1, 2));
+    assert_eq!(o.lost_instance_seconds, 300);
+    assert_eq!(o.succeeded, 4);
+}
