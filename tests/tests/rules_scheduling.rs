@@ -783,3 +783,20 @@ fn r16_front_job_revealed_in_phase_3_waits_for_the_next_pass() {
     assert!(h.victims().is_empty());
     assert_eq!(h.reason("p"), Some(WAIT_POOL.to_string()));
 }
+
+#[test]
+fn r15_lend_and_borrow_shares_lend_their_idle_quota_too() {
+    // B1 (LEND_AND_BORROW) is idle; B2 borrows from it.
+    let h = Sc::new()
+        .capacity(G5, 3)
+        .share(lab("B1", G5, 2))
+        .share(lab("B2", G5, 1))
+        .jobs(3, |i| job(&format!("b2_{i}"), "B2").dur(100))
+        .run_until(1);
+    let b2 = h.share_usage("B2", G5);
+    assert_eq!((b2.usage, b2.borrowed), (3, 2));
+    let from: Vec<(String, u64)> =
+        b2.borrowed_from.iter().map(|f| (f.quota_share_name.clone(), f.instances)).collect();
+    assert_eq!(from, vec![("B1".to_string(), 2)]);
+    assert_eq!(h.share_usage("B1", G5).lent, 2);
+}
