@@ -33,9 +33,9 @@ pub struct Explanation {
 
 fn strategy_words(s: Strategy) -> &'static str {
     match s {
-        Strategy::Reserve => "RESERVE (never lends, never borrows)",
-        Strategy::Lend => "LEND (lends idle quota, never borrows)",
-        Strategy::LendAndBorrow => "LEND_AND_BORROW (lends idle quota and may borrow)",
+        Strategy::Reserve => "RESERVE: never lends, never borrows",
+        Strategy::Lend => "LEND: lends idle quota, never borrows",
+        Strategy::LendAndBorrow => "LEND_AND_BORROW: lends idle quota and may borrow",
     }
 }
 

@@ -47,7 +47,7 @@ pub fn CapacityEditor() -> impl IntoView {
                 "GPU counts only feed GPU-hour metrics."
             </p>
             {name_field}
-            <table class="grid-table">
+            <table class="grid-table cap-table">
                 <thead>
                     <tr><th>"Instance type"</th><th>"GPUs / instance"</th><th>"Max instances"</th><th><span class="sr-only">"Remove"</span></th></tr>
                 </thead>
