@@ -421,3 +421,25 @@ fn r22_reason_returns_to_cross_share_once_back_within_quota() {
         Some(CROSS_SHARE)
     );
 }
+
+#[test]
+#[ignore = "engine: a job is dispatched on the instances of a lowered-capacity victim during its grace (R6, R23)"]
+fn r23_lowered_capacity_victim_keeps_its_instances_during_grace() {
+    // a_big (2 instances) is the victim when the limit drops to 1 at 20; it holds both until
+    // 140, so a_small may start only then (held usage would be 3 > 2 quota, > 1 limit).
+    let sc = Sc::new()
+        .capacity(G5, 2)
+        .share(reserve("A", G5, 2))
+        .job(job("a_big", "A").count(2).dur(1000))
+        .job(job("a_small", "A").dur(1000))
+        .update_capacity(20, &[(G5, 1)]);
+    let mut h = sc.sim();
+    while let Some(t) = h.step() {
+        assert!(h.totals(G5).usage <= 2, "at {t}: held usage {}", h.totals(G5).usage);
+        if t > 300 {
+            break;
+        }
+    }
+    assert_eq!(h.victims(), vec!["a_big"]);
+    assert_eq!(h.first_started("a_small"), Some(140));
+}
