@@ -275,6 +275,21 @@ fn check_records(h: &H) -> Result<(), TestCaseError> {
             "job {}",
             r.job_name
         );
+        // R8: lost work per preemption.
+        let saves_at_stop = sc.settings.checkpoint_on_stop && grace >= sc.settings.checkpoint_save;
+        let mut lost_sum = 0;
+        for e in &started {
+            let l = e.lost_work_seconds.unwrap_or(0);
+            lost_sum += l;
+            match jc.checkpoint_interval {
+                Some(_) if saves_at_stop => {
+                    prop_assert_eq!(l, 0, "job {}: saves at the stop signal", r.job_name)
+                }
+                Some(c) => prop_assert!(l < c, "job {}: lost {} with checkpoints every {}", r.job_name, l, c),
+                None => prop_assert!(l <= jc.duration, "job {}", r.job_name),
+            }
+        }
+        prop_assert_eq!(lost_sum, r.lost_work_seconds, "job {}: lost work adds up", r.job_name);
         let mut last_stop = 0;
         for (i, a) in r.attempts.iter().enumerate() {
             prop_assert!(
