@@ -160,6 +160,61 @@ fn world(max_acts: usize) -> impl proptest::strategy::Strategy<Value = World> {
     })
 }
 
+/// A world with more contention: one type, lending shares, long jobs arriving over time,
+/// so that borrowing, reclaim and in-share preemption happen in most cases.
+fn contended_world() -> impl proptest::strategy::Strategy<Value = World> {
+    let share = (
+        prop_oneof![1 => Just(Strategy::Reserve), 2 => Just(Strategy::Lend), 3 => Just(Strategy::LendAndBorrow)],
+        1i64..4,
+        any::<bool>(),
+    )
+        .prop_map(|(strategy, q, in_share)| ShareSpec { strategy, quota: [q, 0], borrow_limit: None, in_share });
+    (2usize..4, 4usize..14).prop_flat_map(move |(ns, nj)| {
+        let job = (
+            0..ns,
+            prop_oneof![3 => Just(1i64), 1 => Just(2i64)],
+            0i64..4,
+            (0i64..12).prop_map(|t| t * 50),
+            300i64..3000,
+            prop::option::of(60i64..400),
+        )
+            .prop_map(|(share, count, prio, at, dur, ckpt)| JobSpec {
+                share,
+                ty: 0,
+                count,
+                prio,
+                at,
+                dur,
+                ckpt,
+                retries: None,
+                timeout: None,
+            });
+        (
+            prop::collection::vec(share.clone(), ns),
+            prop::collection::vec(job, nj),
+            prop_oneof![Just(0i64), Just(60), Just(120)],
+            any::<bool>(),
+            any::<bool>(),
+        )
+            .prop_map(|(shares, jobs, grace, backfill, least_lost)| {
+                let owned: i64 = shares.iter().map(|s| s.quota[0]).sum();
+                World {
+                    cap: [owned, 0],
+                    shares,
+                    jobs,
+                    acts: vec![],
+                    grace,
+                    scheduled: 0,
+                    starting: 0,
+                    backfill,
+                    least_lost,
+                    ckpt_on_stop: false,
+                    save: 30,
+                }
+            })
+    })
+}
+
 fn build(w: &World) -> Sc {
     let mut sc = Sc::new()
         .grace(w.grace)
@@ -664,6 +719,17 @@ proptest! {
     }
 
     #[test]
+    #[ignore = "engine: usage goes above the service environment limit during a grace period (see FAILURES.md)"]
+    fn invariants_hold_at_every_instant_under_contention(w in contended_world()) {
+        run_checked(&w, true)?;
+    }
+
+    #[test]
+    fn share_invariants_and_liveness_under_contention(w in contended_world()) {
+        run_checked(&w, false)?;
+    }
+
+    #[test]
     fn r27_same_scenario_same_bytes(w in world(3)) {
         let sc = build(&w);
         let a = { let mut h = sc.sim(); h.run(); quotasim::json::to_json(&h.result()) };
@@ -713,4 +779,23 @@ fn victim_order_setting_is_exercised() {
     // Keeps the `VictimOrder` import honest and checks the builder sets it.
     let v = Sc::new().capacity(G5, 1).share(reserve("a", G5, 1)).least_lost_work().valid();
     assert_eq!(v.settings.victim_order, VictimOrder::LeastLostWork);
+}
+
+#[test]
+fn contended_worlds_exercise_preemption_and_liveness() {
+    // The contended generator is meant to preempt and to exercise the liveness watch in a
+    // good share of cases; a fixed seed keeps this deterministic.
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let (mut with_pre, mut with_watch, n) = (0, 0, 100);
+    for _ in 0..n {
+        let w = contended_world().new_tree(&mut runner).unwrap().current();
+        let (h, watched) = run_checked(&w, false).expect("invariants hold");
+        with_pre += usize::from(!h.preemptions().is_empty());
+        with_watch += usize::from(watched > 0);
+    }
+    eprintln!("contended: preemptions in {with_pre} of {n}, liveness watches in {with_watch}");
+    assert!(with_pre >= n / 4, "preemptions in {with_pre} of {n}");
+    assert!(with_watch >= n / 10, "liveness watches in {with_watch} of {n}");
 }
