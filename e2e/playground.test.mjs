@@ -68,6 +68,12 @@ test("notebook preset: run to the end, two preemptions explained, no console err
 
   const markers = page.locator(".timeline path.marker");
   assert.equal(await markers.count(), 2, "two preemptions on the timeline");
+  const ticksBefore = await page.locator(".chart .tick").allInnerTexts();
+  await page.getByRole("button", { name: "zoom in around the current instant" }).click();
+  await page.getByRole("button", { name: "zoom in around the current instant" }).click();
+  assert.notDeepEqual(await page.locator(".chart .tick").allInnerTexts(), ticksBefore, "zooming changes the time axis");
+  await page.getByRole("button", { name: "show the whole run" }).click();
+  assert.deepEqual(await page.locator(".chart .tick").allInnerTexts(), ticksBefore);
   await page.locator('.timeline path.marker[data-pre="0"]').click();
   const drawer = page.locator(".drawer");
   await drawer.waitFor();
@@ -138,6 +144,9 @@ test("invalid input is flagged next to its field and not run", async () => {
   await page.waitForSelector(".status.err");
   const cell = page.locator('td.cell.invalid:has([data-path="jobs[1].instanceCount"])');
   assert.match(await cell.innerText(), /instanceCount/);
+  await page.getByRole("tab", { name: /Settings/ }).click();
+  await page.locator(".problem.error button").first().click();
+  await page.waitForFunction(() => document.activeElement?.getAttribute("data-path") === "jobs[1].instanceCount");
   await count.fill("1");
   await ready(page);
   assert.deepEqual(errors, []);

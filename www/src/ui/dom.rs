@@ -97,3 +97,14 @@ pub fn local_x(ev: &web_sys::MouseEvent) -> f64 {
         .map_or(0.0, |e| e.get_bounding_client_rect().left());
     ev.client_x() as f64 - left
 }
+
+/// Focuses the input of the field at `path` (its `data-path`), if it is on screen.
+pub fn focus_path(path: &str) {
+    let Some(doc) = window().and_then(|w| w.document()) else { return };
+    let sel = format!("[data-path=\"{}\"]", path.replace('"', ""));
+    if let Some(el) =
+        doc.query_selector(&sel).ok().flatten().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = el.focus();
+    }
+}

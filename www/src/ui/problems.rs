@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use quotasim::Severity;
 
 use crate::edit::section_of;
+use crate::ui::dom;
 use crate::ui::state::{use_app, Tab};
 
 #[component]
@@ -24,6 +25,8 @@ pub fn ProblemsPanel() -> impl IntoView {
             _ => Tab::Capacity,
         };
         app.tab.set(tab);
+        // Then move the focus to the field itself, once the tab has rendered.
+        gloo_timers::callback::Timeout::new(60, move || dom::focus_path(&path)).forget();
     };
     view! {
         <section class="problems" aria-label="validation problems" aria-live="polite">

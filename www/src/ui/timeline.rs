@@ -19,7 +19,11 @@ pub fn Timeline() -> impl IntoView {
     let share = RwSignal::new(String::new());
     let only_pre = RwSignal::new(None::<bool>);
     let offset = RwSignal::new(0usize);
-    let big = Memo::new(move |_| app.run.with(|r| r.as_ref().is_some_and(|r| r.data.jobs.len() > 200)));
+    // Large runs start with only the preempted jobs, when there are any.
+    let big = Memo::new(move |_| {
+        app.run
+            .with(|r| r.as_ref().is_some_and(|r| r.data.jobs.len() > 200 && !r.data.preemptions.is_empty()))
+    });
     let only = move || only_pre.get().unwrap_or_else(|| big.get());
     let lanes = Memo::new(move |_| {
         let sh = share.get();
