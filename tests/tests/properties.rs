@@ -729,6 +729,37 @@ proptest! {
         run_checked(&w, false)?;
     }
 
+    /// R11/R12: without backfill, preemption or actions, a share dispatches its jobs in R11
+    /// order among those waiting together: if `a` comes before `b` and was submitted by the
+    /// time `b` was dispatched, `a` was dispatched no later than `b`.
+    #[test]
+    fn r11_r12_share_queue_order(mut w in world(0)) {
+        w.backfill = false;
+        let (h, _) = run_checked(&w, false)?;
+        if h.preemptions().is_empty() {
+            let sc = h.scenario();
+            let key = |j: usize| (std::cmp::Reverse(sc.jobs[j].priority), sc.jobs[j].submit_at, j);
+            let first = |j: usize| h.job_result(j as u32).first_started_at;
+            for a in 0..sc.jobs.len() {
+                for b in 0..sc.jobs.len() {
+                    if a == b || sc.jobs[a].share != sc.jobs[b].share || key(a) >= key(b) {
+                        continue;
+                    }
+                    if let Some(tb) = first(b) {
+                        if sc.jobs[a].submit_at <= tb {
+                            let ta = first(a);
+                            prop_assert!(
+                                ta.is_some_and(|ta| ta <= tb),
+                                "{} (before {} in R11 order) dispatched at {:?}, {} at {}",
+                                sc.jobs[a].name, sc.jobs[b].name, ta, sc.jobs[b].name, tb
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn r27_same_scenario_same_bytes(w in world(3)) {
         let sc = build(&w);
