@@ -128,6 +128,10 @@ test("edits survive a reload and travel in the link", async () => {
   await other.goto(url);
   await ready(other);
   assert.equal(await other.getByLabel("scenario name").inputValue(), "my what-if");
+  const broken = await fresh.newPage();
+  await broken.goto(base + "#s=not-a-real-link");
+  await ready(broken);
+  assert.match(await broken.locator(".notice").innerText(), /could not be read/);
   await fresh.close();
   assert.deepEqual(errors, []);
   await context.close();
