@@ -443,3 +443,32 @@ fn r23_lowered_capacity_victim_keeps_its_instances_during_grace() {
     assert_eq!(h.victims(), vec!["a_big"]);
     assert_eq!(h.first_started("a_small"), Some(140));
 }
+
+#[test]
+fn r23_adding_a_type_to_the_service_environment_makes_its_jobs_runnable() {
+    let sc = Sc::new()
+        .capacity(G5, 1)
+        .share(reserve("A", G5, 1).limit(P5, 2))
+        .job(job("p", "A").ty(P5).count(2).dur(100))
+        .update_capacity(500, &[(G5, 1), (P5, 2)]);
+    let h = sc.run_until(499);
+    assert_eq!(h.reason("p"), Some(MISCONFIG_SE.to_string()));
+    let h = sc.run();
+    assert_eq!(h.spans("p"), vec![(500, Some(600))]);
+}
+
+#[test]
+fn r23_quota_for_a_new_type_lends_and_fits() {
+    // L gets a P5 quota at 100: B's P5 job (beyond B's own P5 quota) can borrow it, and a job
+    // that was too big for L's quota becomes runnable.
+    let h = Sc::new()
+        .capacity(G5, 2)
+        .capacity(P5, 3)
+        .share(lend("L", G5, 1))
+        .share(lab("B", G5, 1).limit(P5, 1))
+        .job(job("b_p", "B").ty(P5).count(2).dur(1000))
+        .update_share(100, update("L").limits(&[(G5, 1), (P5, 2)]))
+        .run_until(200);
+    assert_eq!(h.first_started("b_p"), Some(100));
+    assert_eq!(h.attempts("b_p")[0].borrowed_instances, 1);
+}
