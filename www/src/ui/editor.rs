@@ -29,6 +29,7 @@ pub fn Editor() -> impl IntoView {
     view! {
         <aside class="editor" aria-label="scenario editor">
             <ProblemsPanel />
+            <div class="tabs-bar">
             <div class="tabs" role="tablist">
                 {TABS.iter().map(|(tab, label, sec)| {
                     let tab = *tab;
@@ -46,6 +47,18 @@ pub fn Editor() -> impl IntoView {
                         </button>
                     }
                 }).collect_view()}
+            </div>
+                <button
+                    class="icon-btn widen"
+                    aria-pressed=move || if app.wide_editor.get() { "true" } else { "false" }
+                    aria-label=move || if app.wide_editor.get() { "narrow the editor" } else { "widen the editor" }
+                    title=move || if app.wide_editor.get() { "narrow the editor" } else { "widen the editor" }
+                    on:click=move |_| app.wide_editor.update(|w| *w = !*w)
+                >
+                    <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
+                        <path d="M1 8h14M11 4l4 4-4 4M5 4L1 8l4 4" fill="none" stroke="currentColor" stroke-width="1.6" />
+                    </svg>
+                </button>
             </div>
             <div class="tab-panel" role="tabpanel">
                 {move || match app.tab.get() {

@@ -48,6 +48,11 @@ pub fn App(saved: Saved, #[prop(optional)] notice: Option<String>) -> impl IntoV
             measure();
         }
     });
+    // The main column changes width when the editor is widened.
+    Effect::new(move |_| {
+        app.wide_editor.track();
+        gloo_timers::callback::Timeout::new(30, move || measure()).forget();
+    });
     let resize = window_event_listener(leptos::ev::resize, move |_| measure());
     on_cleanup(move || resize.remove());
     view! {
@@ -56,7 +61,7 @@ pub fn App(saved: Saved, #[prop(optional)] notice: Option<String>) -> impl IntoV
             {move || app.notice.get().map(|n| view! {
                 <div class="notice" role="status">{n}<button class="icon-btn" aria-label="dismiss" on:click=move |_| app.notice.set(None)>"×"</button></div>
             })}
-            <div class="layout">
+            <div class="layout" class:wide=move || app.wide_editor.get()>
                 <editor::Editor />
                 <main class="main" node_ref=main_ref>
                     <preset_info::PresetInfo />

@@ -67,6 +67,8 @@ pub struct AppState {
     pub view: RwSignal<(u64, u64)>,
     pub notice: RwSignal<Option<String>>,
     pub dialog: RwSignal<bool>,
+    /// The editor takes more of the page (for wide job tables).
+    pub wide_editor: RwSignal<bool>,
     cursor: StoredValue<Option<(u64, Simulation)>>,
     run_timer: StoredValue<Option<Timeout>, LocalStorage>,
     save_timer: StoredValue<Option<Timeout>, LocalStorage>,
@@ -141,6 +143,7 @@ impl AppState {
             view: RwSignal::new((0, u64::MAX)),
             notice: RwSignal::new(notice),
             dialog: RwSignal::new(false),
+            wide_editor: RwSignal::new(false),
             cursor: StoredValue::new(None),
             run_timer: StoredValue::new_local(None),
             save_timer: StoredValue::new_local(None),
