@@ -42,7 +42,10 @@ pub fn run(sizes: &[u64], repeat: u32) -> ExitCode {
         for _ in 0..repeat {
             let v = valid.clone();
             let t0 = Instant::now();
-            let mut sim = Simulation::with_options(v, Options { record_events: true });
+            let mut sim = Simulation::with_options(
+                v,
+                Options { record_events: std::env::var_os("QUOTASIM_BENCH_NO_EVENTS").is_none() },
+            );
             sim.run();
             let dt = t0.elapsed().as_secs_f64();
             best = best.min(dt);
@@ -51,6 +54,7 @@ pub fn run(sizes: &[u64], repeat: u32) -> ExitCode {
             victims.sort_unstable();
             victims.dedup();
             preempted = victims.len();
+            eprintln!("{:?}", sim.stats());
         }
         let peak = peak_rss_kib().unwrap_or(0).saturating_sub(before);
         println!(

@@ -20,6 +20,9 @@
 //! No floating point is used in any decision; ratios are compared by cross-multiplication and
 //! every tie is broken by input order (R27).
 
+// Shares and types index several parallel arrays at once; index loops say that best.
+#![allow(clippy::needless_range_loop)]
+
 use alloc::collections::{BTreeSet, BinaryHeap};
 use alloc::string::String;
 use alloc::sync::Arc;
@@ -172,6 +175,13 @@ struct ShareDyn {
     reduced: Vec<bool>,
 }
 
+/// R19 order key of a candidate: step 3 (covering, excess or returns), then step 4.
+type VictimKey = (u8, u64, Reverse<u64>, Reverse<u32>);
+
+/// R15 for one type: per share (borrowed, lent), the flows (borrower, lender, instances),
+/// and borrowed instances no lender's idle quota accounts for.
+type Attribution = (Vec<(u64, u64)>, Vec<(ShareId, ShareId, u64)>, u64);
+
 /// Queue key, R11: highest priority, then earliest `submitAt`, then input order.
 type QKey = (Reverse<u32>, u64, u32);
 
@@ -183,6 +193,17 @@ struct Acc {
     borrowed: u64,
     lent: u64,
     quota: u64,
+}
+
+/// Work counters, for benchmarks and profiling.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub instants: u64,
+    pub passes: u64,
+    pub shares_looked_at: u64,
+    pub preemption_plans: u64,
+    pub dispatches: u64,
+    pub max_queued: u64,
 }
 
 /// Options that change what is recorded, not what happens.
@@ -238,6 +259,25 @@ pub struct Simulation {
     next_submit: usize,
     next_action: usize,
     dirty: bool,
+    /// What changed since the last pass (R16 work is limited to shares it can affect).
+    dirty_all: bool,
+    dirty_types: Vec<bool>,
+    dirty_shares: u64,
+    /// The same, for the pass under way (it grows as capacity is released in the pass).
+    cur_all: bool,
+    cur_types: Vec<bool>,
+    cur_shares: u64,
+    order_buf: Vec<(ShareId, u64, u64)>,
+    /// Per share and type: instances still held by jobs being preempted that no earmark was
+    /// credited with. They count as used for every fit (the victim holds them until it
+    /// releases, R21) but as released for over-quota usage (R19).
+    pending: Vec<u64>,
+    stats: Stats,
+    /// R17 per share and type: the most instances a job can ever get (recomputed when the
+    /// configuration changes), so the never-runnable test is one comparison.
+    runnable_limit: Vec<u64>,
+    /// Cached first key of each share's queue.
+    heads: Vec<u32>,
     events: Vec<RawEvent>,
     preemptions: Vec<PreemptionRecord>,
     terminate_reasons: Vec<String>,
@@ -328,6 +368,17 @@ impl Simulation {
             next_submit: 0,
             next_action: 0,
             dirty: false,
+            dirty_all: true,
+            dirty_types: vec![false; nt],
+            dirty_shares: 0,
+            cur_all: true,
+            cur_types: vec![false; nt],
+            cur_shares: 0,
+            order_buf: Vec::with_capacity(ns),
+            pending: vec![0; ns * nt],
+            stats: Stats::default(),
+            runnable_limit: vec![0; ns * nt],
+            heads: vec![NONE; ns],
             events: Vec::new(),
             preemptions: Vec::new(),
             terminate_reasons: Vec::new(),
@@ -338,6 +389,9 @@ impl Simulation {
             cfg: Arc::new(scenario),
         };
         sim.recompute_pool();
+        if sim.opts.record_events {
+            sim.events.reserve(sim.jobs.len().saturating_mul(6));
+        }
         sim
     }
 
@@ -389,7 +443,58 @@ impl Simulation {
         self.event(j, EventType::StateChange, Some(status), reason);
     }
 
+    // ----- what a pass must look at ------------------------------------------------------
+
+    /// Capacity or accounting of type `t` changed: shares whose front job is of that type
+    /// must be looked at again (in this pass from now on, and in the next).
+    fn mark_type(&mut self, t: TypeId) {
+        self.dirty_types[t as usize] = true;
+        self.cur_types[t as usize] = true;
+        self.dirty = true;
+    }
+
+    /// A share's queue changed (its front job may be another one).
+    fn mark_share(&mut self, s: ShareId) {
+        if s >= 64 {
+            return self.mark_all();
+        }
+        let bit = 1u64 << s;
+        self.dirty_shares |= bit;
+        self.cur_shares |= bit;
+        self.dirty = true;
+    }
+
+    fn mark_all(&mut self) {
+        self.dirty_all = true;
+        self.cur_all = true;
+        self.dirty = true;
+    }
+
+    /// Whether share `s` with front job type `t` needs looking at in the current pass.
+    /// Skipping the others is exact: a share whose type and queue did not change since it
+    /// was last looked at cannot dispatch, hold or preempt anything new (R16).
+    fn relevant(&self, s: ShareId, t: TypeId) -> bool {
+        self.cur_all || self.cur_types[t as usize] || (s < 64 && self.cur_shares & (1u64 << s) != 0)
+    }
+
     // ----- accounting (R13) ------------------------------------------------------------
+
+    fn recompute_limits(&mut self) {
+        for s in 0..self.shares.len() {
+            for t in 0..self.nt {
+                let sh = &self.shares[s];
+                let q = sh.quota[t];
+                let own = match sh.strategy {
+                    Strategy::Reserve | Strategy::Lend => q,
+                    Strategy::LendAndBorrow => match self.allowance(s as ShareId, t as TypeId) {
+                        Some(a) => (q + a).min(self.pool_cap[t]),
+                        None => self.pool_cap[t],
+                    },
+                };
+                self.runnable_limit[s * self.nt + t] = own.min(self.cap[t].unwrap_or(0));
+            }
+        }
+    }
 
     fn recompute_pool(&mut self) {
         for t in 0..self.nt {
@@ -404,9 +509,11 @@ impl Simulation {
             self.pool_cap[t] = cap;
             self.pool_dec[t] = used;
         }
+        self.recompute_limits();
     }
 
     fn add_dec(&mut self, s: ShareId, t: TypeId, n: u64) {
+        self.mark_type(t);
         let i = self.st(s, t);
         self.dec[i] += n;
         self.total_dec[t as usize] += n;
@@ -421,6 +528,7 @@ impl Simulation {
     }
 
     fn sub_dec_raw(&mut self, s: ShareId, t: TypeId, n: u64) {
+        self.mark_type(t);
         let i = self.st(s, t);
         debug_assert!(self.dec[i] >= n, "committed usage below zero");
         self.dec[i] -= n;
@@ -444,6 +552,14 @@ impl Simulation {
         self.integrate(t);
         let i = self.st(s, t);
         self.phys[i] = self.phys[i] + add - sub;
+    }
+
+    /// R19: what share `b` is still over quota for type `t`, counting jobs being preempted as
+    /// released (so the same over-quota instance is never reclaimed twice).
+    #[inline]
+    fn over_quota(&self, b: usize, t: TypeId) -> u64 {
+        let i = b * self.nt + t as usize;
+        (self.dec[i] - self.pending[i]).saturating_sub(self.shares[b].quota[t as usize])
     }
 
     fn allowance(&self, s: ShareId, t: TypeId) -> Option<u64> {
@@ -506,8 +622,17 @@ impl Simulation {
         self.fits_adj(j, 0, 0, 0, within)
     }
 
+    #[inline]
+    fn never_runnable(&self, j: JobId) -> bool {
+        let jc = self.job_cfg(j);
+        jc.count > self.runnable_limit[jc.share as usize * self.nt + jc.ty as usize]
+    }
+
     /// R17: the `MISCONFIGURATION` reason of a job that can never fit, if any.
     pub fn never_runnable_reason(&self, j: JobId) -> Option<&'static str> {
+        if !self.never_runnable(j) {
+            return None;
+        }
         let jc = self.job_cfg(j);
         let (s, t, n) = (jc.share, jc.ty, jc.count);
         let sh = &self.shares[s as usize];
@@ -584,7 +709,13 @@ impl Simulation {
         self.now = t;
     }
 
+    /// Work counters so far.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
     fn process_instant(&mut self, t: u64) {
+        self.stats.instants += 1;
         self.advance_clock(t);
         self.started = true;
         self.last_instant = t;
@@ -598,7 +729,7 @@ impl Simulation {
             let a = self.cfg.actions[self.next_action].1.clone();
             self.next_action += 1;
             self.apply_action(&a);
-            self.dirty = true;
+            self.mark_all();
         }
         // Submissions in file order.
         while let Some(&j) = self.submit_order.get(self.next_submit) {
@@ -631,9 +762,7 @@ impl Simulation {
             }
             self.heap.pop();
             match tm.kind {
-                TimerKind::Mature => {
-                    self.dirty = true;
-                }
+                TimerKind::Mature => self.mark_all(),
                 _ => {
                     if self.jobs[tm.job as usize].gen != tm.gen {
                         continue; // stale
@@ -672,16 +801,25 @@ impl Simulation {
         (Reverse(self.jobs[j as usize].priority), self.job_cfg(j).submit_at, j)
     }
 
+    fn refresh_head(&mut self, s: ShareId) {
+        self.heads[s as usize] = self.queues[s as usize].first().map_or(NONE, |k| k.2);
+    }
+
     fn enqueue(&mut self, j: JobId) {
         let k = self.qkey(j);
         let s = self.job_cfg(j).share;
         self.queues[s as usize].insert(k);
+        self.stats.max_queued = self.stats.max_queued.max(self.queues[s as usize].len() as u64);
+        self.refresh_head(s);
+        self.mark_share(s);
     }
 
     fn dequeue(&mut self, j: JobId) {
         let k = self.qkey(j);
         let s = self.job_cfg(j).share;
         self.queues[s as usize].remove(&k);
+        self.refresh_head(s);
+        self.mark_share(s);
         self.drop_hold(j);
     }
 
@@ -699,6 +837,7 @@ impl Simulation {
 
     /// Starts an attempt: the job takes its instances (R6).
     fn dispatch(&mut self, j: JobId) {
+        self.stats.dispatches += 1;
         self.dequeue(j);
         let jc = self.job_cfg(j);
         let (s, t, n) = (jc.share, jc.ty, jc.count);
@@ -854,7 +993,7 @@ impl Simulation {
                 (k.0, k.1)
             })
             .min()?;
-        let mut best: Option<(usize, (u8, u64, Reverse<u64>, Reverse<u32>))> = None;
+        let mut best: Option<(usize, VictimKey)> = None;
         for (i, &c) in cands.iter().enumerate() {
             let k = self.victim_static_key(c);
             if (k.0, k.1) != best12 {
@@ -898,14 +1037,29 @@ impl Simulation {
         let pool = self.pool_avail(t) + if lends { own_release as i64 } else { 0 };
         let mut fs: i64 = (n as i64 - free).max(0);
         let mut ps: i64 = if lends { (n as i64 - pool).max(0) } else { 0 };
-        // Over quota per share, in committed terms; victims being preempted are excluded.
         let ns = self.shares.len();
-        let mut over: Vec<u64> = (0..ns)
-            .map(|b| {
-                let i = b * self.nt + t as usize;
-                self.dec[i].saturating_sub(self.shares[b].quota[t as usize])
-            })
-            .collect();
+        // Quick rejection before any allocation: all returnable capacity together.
+        {
+            let (mut all_f, mut all_p) = (0i64, 0i64);
+            for b in 0..ns {
+                if b == s as usize {
+                    continue;
+                }
+                let over_b = self.over_quota(b, t);
+                let lb = self.shares[b].strategy.lends();
+                if over_b > 0 && (fs > 0 || lb) {
+                    all_f += over_b as i64;
+                    if lb {
+                        all_p += over_b as i64;
+                    }
+                }
+            }
+            if all_f < fs || all_p < ps {
+                return None;
+            }
+        }
+        // Over quota per share, in committed terms; victims being preempted are excluded.
+        let mut over: Vec<u64> = (0..ns).map(|b| self.over_quota(b, t)).collect();
         // Short of free: over-quota jobs of any share; short of the pool only: of lenders.
         let free_short = fs > 0;
         let eligible = |b: usize| b != s as usize && (free_short || self.shares[b].strategy.lends());
@@ -968,9 +1122,7 @@ impl Simulation {
             }
             let (mut f, mut p) = (0i64, 0i64);
             for b in 0..ns {
-                let over_b =
-                    self.dec[b * self.nt + t as usize].saturating_sub(self.shares[b].quota[t as usize]);
-                let r = per[b].min(over_b) as i64;
+                let r = per[b].min(self.over_quota(b, t)) as i64;
                 f += r;
                 if self.shares[b].strategy.lends() {
                     p += r;
@@ -987,10 +1139,8 @@ impl Simulation {
                 taken = trial;
             }
         }
-        // Credits in pick order.
-        let mut over2: Vec<u64> = (0..ns)
-            .map(|b| self.dec[b * self.nt + t as usize].saturating_sub(self.shares[b].quota[t as usize]))
-            .collect();
+        // What each victim returns, in pick order.
+        let mut over2: Vec<u64> = (0..ns).map(|b| self.over_quota(b, t)).collect();
         Some(
             taken
                 .into_iter()
@@ -1005,13 +1155,31 @@ impl Simulation {
     }
 
     /// R18 then R20 for a front job that does not fit even with borrowing.
-    fn plan_preemption(&self, j: JobId) -> Option<Plan> {
+    fn plan_preemption(&mut self, j: JobId) -> Option<Plan> {
+        self.stats.preemption_plans += 1;
+        self.plan_preemption_ro(j)
+    }
+
+    fn plan_preemption_ro(&self, j: JobId) -> Option<Plan> {
         let jc = self.job_cfg(j);
         let (s, t) = (jc.share, jc.ty);
+        // [decided] A job that will fit once jobs already being preempted release waits for
+        // them; it does not preempt more.
+        let (mut pend_all, mut pend_lend) = (0u64, 0u64);
+        for b in 0..self.shares.len() {
+            let pb = self.pending[b * self.nt + t as usize];
+            pend_all += pb;
+            if self.shares[b].strategy.lends() {
+                pend_lend += pb;
+            }
+        }
+        if pend_all > 0 && self.fits_adj(j, 0, pend_all as i64, pend_lend as i64, false) {
+            return None;
+        }
         let mut considered = Vec::new();
         if let Some(v) = self.plan_reclaim(j, 0, &mut considered) {
             if !v.is_empty() {
-                return Some(self.to_plan(v, Vec::new(), considered));
+                return Some(self.to_plan(j, v, Vec::new(), considered));
             }
             return None; // fits already: nothing to preempt
         }
@@ -1020,6 +1188,11 @@ impl Simulation {
         }
         // R20: running jobs of the same share with strictly lower priority.
         let prio = self.jobs[j as usize].priority;
+        let lower =
+            |v: &JobId| self.jobs[*v as usize].preempting.is_none() && self.jobs[*v as usize].priority < prio;
+        if !self.running[self.st(s, t)].iter().any(lower) {
+            return None;
+        }
         let mut cands: Vec<JobId> = self.running[self.st(s, t)]
             .iter()
             .copied()
@@ -1057,15 +1230,61 @@ impl Simulation {
             }
         }
         let inshare: Vec<(JobId, u64)> = chosen.iter().map(|&v| (v, self.job_cfg(v).count)).collect();
-        Some(self.to_plan(cross, inshare, considered))
+        Some(self.to_plan(j, cross, inshare, considered))
     }
 
-    fn to_plan(&self, cross: Vec<(JobId, u64)>, inshare: Vec<(JobId, u64)>, considered: Vec<JobId>) -> Plan {
-        let mut victims = Vec::new();
-        for (v, r) in inshare {
-            victims.push((v, r, PreemptionKind::InShare));
+    /// Victims with the kinds of their preemption and their credits: how many of their
+    /// instances the preemptor's earmark takes over (R21). The earmark is the preemptor's
+    /// whole need `n`: what free and pool capacity give now, and the rest from its victims,
+    /// lenders first when the pool is short. Credits never add up to more than `n`, so a
+    /// victim's other instances stay held, for everyone, until it releases.
+    fn to_plan(
+        &self,
+        j: JobId,
+        cross: Vec<(JobId, u64)>,
+        inshare: Vec<(JobId, u64)>,
+        considered: Vec<JobId>,
+    ) -> Plan {
+        let jc = self.job_cfg(j);
+        let (s, t, n) = (jc.share, jc.ty, jc.count);
+        let lends = self.shares[s as usize].strategy.lends();
+        let free = self.free_for(j, t).max(0) as u64;
+        let pool = if lends { self.pool_avail(t).max(0) as u64 } else { n };
+        let mut need = n - n.min(free).min(pool);
+        let mut pool_need = if lends { n.saturating_sub(pool) } else { 0 };
+        let all: Vec<(JobId, u64, bool)> = inshare
+            .iter()
+            .map(|&(v, r)| (v, r, true))
+            .chain(cross.iter().map(|&(v, r)| (v, r, false)))
+            .collect();
+        let mut credit = vec![0u64; all.len()];
+        // Lenders' returns first, for the pool's shortfall.
+        for (k, &(v, r, _)) in all.iter().enumerate() {
+            if pool_need == 0 || need == 0 {
+                break;
+            }
+            if self.shares[self.job_cfg(v).share as usize].strategy.lends() {
+                let c = r.min(need);
+                credit[k] = c;
+                need -= c;
+                pool_need = pool_need.saturating_sub(c);
+            }
         }
-        for (v, r) in cross {
+        for (k, &(_, r, _)) in all.iter().enumerate() {
+            if need == 0 {
+                break;
+            }
+            let c = (r - credit[k]).min(need);
+            credit[k] += c;
+            need -= c;
+        }
+        let mut victims = Vec::new();
+        for (k, &(v, _, in_share)) in all.iter().enumerate() {
+            let r = credit[k];
+            if in_share {
+                victims.push((v, r, PreemptionKind::InShare));
+                continue;
+            }
             let jc = self.job_cfg(v);
             let kind = if self.shares[jc.share as usize].reduced[jc.ty as usize] {
                 PreemptionKind::CapacityReduced
@@ -1169,6 +1388,8 @@ impl Simulation {
             self.earmarks[id as usize].victims.push(v);
         }
         self.sub_dec(s, t, credit);
+        let i = self.st(s, t);
+        self.pending[i] += self.job_cfg(v).count - credit;
         let status = self.jobs[v as usize].status;
         self.event(v, EventType::PreemptionStarted, status, Reason::Preempted(log));
         self.push_timer(release_at, TimerKind::Release, v);
@@ -1180,6 +1401,8 @@ impl Simulation {
         let jc = self.job_cfg(v);
         let (s, t, n, retries) = (jc.share, jc.ty, jc.count, jc.retries);
         self.remove_running(v);
+        let i = self.st(s, t);
+        self.pending[i] -= n - pre.credit;
         self.sub_dec(s, t, n - pre.credit);
         self.change_phys(s, t, 0, n);
         let now = self.now;
@@ -1226,6 +1449,8 @@ impl Simulation {
                     let vc = self.job_cfg(v);
                     let (vs, vt) = (vc.share, vc.ty);
                     self.add_dec(vs, vt, p.credit);
+                    let i = self.st(vs, vt);
+                    self.pending[i] += p.credit;
                     self.jobs[v as usize].preempting = Some(Preempting { log: p.log, credit: 0 });
                 }
             }
@@ -1292,6 +1517,7 @@ impl Simulation {
                     let k = self.qkey(j);
                     let s = self.job_cfg(j).share as usize;
                     self.queues[s].remove(&k);
+                    self.refresh_head(s as ShareId);
                 }
                 self.jobs[j as usize].priority = *priority;
                 if queued {
@@ -1349,6 +1575,7 @@ impl Simulation {
                     self.integrate(t as TypeId);
                 }
                 self.cap = limits.clone();
+                self.recompute_limits();
                 for t in 0..self.nt {
                     self.shrink_capacity(t as TypeId);
                 }
@@ -1428,8 +1655,8 @@ impl Simulation {
                 taken.remove(k);
             }
         }
-        let victims =
-            taken.into_iter().map(|v| (v, self.job_cfg(v).count, PreemptionKind::CapacityReduced)).collect();
+        // No earmark takes these instances: they stay held until the victims release.
+        let victims = taken.into_iter().map(|v| (v, 0, PreemptionKind::CapacityReduced)).collect();
         self.execute(None, Plan { victims, considered });
     }
 
@@ -1463,7 +1690,11 @@ impl Simulation {
                 self.remove_running(j);
                 match credit {
                     // Being preempted: the earmark stays until the preemption would complete.
-                    Some(c) => self.sub_dec(s, t, n - c),
+                    Some(c) => {
+                        let i = self.st(s, t);
+                        self.pending[i] -= n - c;
+                        self.sub_dec(s, t, n - c)
+                    }
                     None => self.sub_dec(s, t, n),
                 }
                 self.change_phys(s, t, 0, n);
@@ -1490,12 +1721,11 @@ impl Simulation {
     /// The share's first job in R11 order that is not never-runnable (with backfill), or
     /// simply its first job (without).
     fn first_job(&self, s: ShareId) -> Option<JobId> {
-        let q = &self.queues[s as usize];
         if self.cfg.settings.backfill {
-            q.iter().map(|k| k.2).find(|&j| self.never_runnable_reason(j).is_none())
+            self.queues[s as usize].iter().map(|k| k.2).find(|&j| !self.never_runnable(j))
         } else {
-            let j = q.first()?.2;
-            if self.never_runnable_reason(j).is_some() {
+            let j = self.heads[s as usize];
+            if j == NONE || self.never_runnable(j) {
                 None
             } else {
                 Some(j)
@@ -1518,11 +1748,18 @@ impl Simulation {
     }
 
     fn pass(&mut self) {
+        self.stats.passes += 1;
+        // What changed since the last pass is what this pass looks at.
+        self.cur_all = core::mem::take(&mut self.dirty_all) || self.cfg.settings.backfill;
+        core::mem::swap(&mut self.cur_types, &mut self.dirty_types);
+        self.dirty_types.iter_mut().for_each(|x| *x = false);
+        self.cur_shares = core::mem::take(&mut self.dirty_shares);
         self.pass_earmarks();
         self.pass_holds();
         let ns = self.shares.len();
         // Share order, once per pass: lowest U/Q for the front job's type.
-        let mut order: Vec<(ShareId, u64, u64)> = Vec::with_capacity(ns);
+        let mut order = core::mem::take(&mut self.order_buf);
+        order.clear();
         for s in 0..ns as ShareId {
             if self.shares[s as usize].earmark != NONE {
                 continue;
@@ -1533,12 +1770,26 @@ impl Simulation {
             }
         }
         order.sort_by(|a, b| ratio_lt(a.1, a.2, b.1, b.2).then(a.0.cmp(&b.0)));
+        self.stats.shares_looked_at += order.len() as u64;
+        self.pass_phases(&order);
+        self.order_buf = order;
+        self.cur_all = false;
+        self.cur_types.iter_mut().for_each(|x| *x = false);
+        self.cur_shares = 0;
+    }
+
+    /// The three phases of a pass (R16) over shares in `order`.
+    fn pass_phases(&mut self, order: &[(ShareId, u64, u64)]) {
+        let ns = self.shares.len();
         let backfill = self.cfg.settings.backfill;
-        let mut no_backfill = vec![false; ns];
+        let mut no_backfill = 0u64;
         // Phase 1: within-quota dispatch.
-        for &(s, _, _) in &order {
+        for &(s, _, _) in order {
             while self.shares[s as usize].earmark == NONE {
                 let Some(f) = self.first_job(s) else { break };
+                if !self.relevant(s, self.job_cfg(f).ty) {
+                    break;
+                }
                 if self.fits(f, true) {
                     self.dispatch(f);
                     continue;
@@ -1548,7 +1799,7 @@ impl Simulation {
                     break;
                 }
                 if self.fits(f, false) || self.plan_preemption(f).is_some() {
-                    no_backfill[s as usize] = true;
+                    no_backfill |= 1u64 << (s % 64);
                     break;
                 }
                 match self.first_fitting(s, Phase::WithinQuota) {
@@ -1558,11 +1809,11 @@ impl Simulation {
             }
         }
         // Phase 2: preemption, reclaim then in-share.
-        for &(s, _, _) in &order {
+        for &(s, _, _) in order {
             if self.shares[s as usize].earmark != NONE {
                 continue;
             }
-            let front = if backfill && !no_backfill[s as usize] {
+            let front = if backfill && no_backfill & (1u64 << (s % 64)) == 0 {
                 match self.first_fitting(s, Phase::Borrow) {
                     Some(_) => continue,
                     None => self.first_job(s),
@@ -1571,7 +1822,7 @@ impl Simulation {
                 self.first_job(s)
             };
             let Some(f) = front else { continue };
-            if self.fits(f, false) {
+            if !self.relevant(s, self.job_cfg(f).ty) || self.fits(f, false) {
                 continue;
             }
             if let Some(plan) = self.plan_preemption(f) {
@@ -1585,10 +1836,10 @@ impl Simulation {
                 if self.shares[s as usize].earmark != NONE {
                     continue;
                 }
-                let f = if backfill && !no_backfill[s as usize] {
+                let f = if backfill && no_backfill & (1u64 << (s % 64)) == 0 {
                     self.first_fitting(s, Phase::Borrow)
                 } else {
-                    self.first_job(s).filter(|&f| self.fits(f, false))
+                    self.first_job(s).filter(|&f| self.relevant(s, self.job_cfg(f).ty) && self.fits(f, false))
                 };
                 if let Some(f) = f {
                     let key = (self.job_cfg(f).submit_at, f);
@@ -1697,7 +1948,7 @@ impl Simulation {
 
     /// R15: attributes type `t`'s borrowed instances to lenders; returns per share
     /// (borrowed, lent) and the flows `(borrower, lender, n)`.
-    fn attribution(&self, t: TypeId) -> (Vec<(u64, u64)>, Vec<(ShareId, ShareId, u64)>, u64) {
+    fn attribution(&self, t: TypeId) -> Attribution {
         let ns = self.shares.len();
         let mut per = vec![(0u64, 0u64); ns];
         let mut flows = Vec::new();
@@ -1742,28 +1993,43 @@ impl Simulation {
         }
         self.last_t[ti] = self.now;
         let mut acc = core::mem::take(&mut self.acc);
-        self.acc_cap[ti] += self.accumulate(t, dt, &mut acc);
+        self.acc_cap[ti] = self.acc_cap[ti].saturating_add(self.accumulate(t, dt, &mut acc));
         self.acc = acc;
     }
 
     /// Adds `dt` seconds of type `t`'s current use to `acc`; returns capacity-seconds.
+    /// Lent amounts follow R15: the borrowed total fills lenders' idle quota in input order.
     fn accumulate(&self, t: TypeId, dt: u64, acc: &mut [Acc]) -> u64 {
         let ti = t as usize;
         let ns = self.shares.len();
-        let any = (0..ns).any(|s| self.phys[s * self.nt + ti] > 0);
-        let per = if any { self.attribution(t).0 } else { vec![(0, 0); ns] };
-        for (s, &(borrowed, lent)) in per.iter().enumerate() {
+        let mut borrowed_total = 0u64;
+        for s in 0..ns {
             let i = s * self.nt + ti;
             let u = self.phys[i];
             let q = self.shares[s].quota[ti];
+            let x = u.saturating_sub(q);
+            borrowed_total += x;
             let a = &mut acc[i];
-            a.used += u * dt;
-            a.own += u.min(q) * dt;
-            a.borrowed += borrowed * dt;
-            a.lent += lent * dt;
-            a.quota += q * dt;
+            a.used = a.used.saturating_add(u.saturating_mul(dt));
+            a.own = a.own.saturating_add(u.min(q).saturating_mul(dt));
+            a.borrowed = a.borrowed.saturating_add(x.saturating_mul(dt));
+            a.quota = a.quota.saturating_add(q.saturating_mul(dt));
         }
-        self.cap[ti].unwrap_or(0) * dt
+        if borrowed_total > 0 {
+            for s in 0..ns {
+                if !self.shares[s].strategy.lends() {
+                    continue;
+                }
+                let i = s * self.nt + ti;
+                let k = self.shares[s].quota[ti].saturating_sub(self.phys[i]).min(borrowed_total);
+                acc[i].lent = acc[i].lent.saturating_add(k.saturating_mul(dt));
+                borrowed_total -= k;
+                if borrowed_total == 0 {
+                    break;
+                }
+            }
+        }
+        self.cap[ti].unwrap_or(0).saturating_mul(dt)
     }
 
     // ----- output ----------------------------------------------------------------------
@@ -2129,7 +2395,7 @@ impl MetricsView<'_> {
             return;
         }
         self.last_t[ti] = self.sim.now;
-        self.acc_cap[ti] += self.sim.accumulate(t, dt, &mut self.acc);
+        self.acc_cap[ti] = self.acc_cap[ti].saturating_add(self.sim.accumulate(t, dt, &mut self.acc));
     }
 
     fn build_summary(&self) -> Summary {
@@ -2149,7 +2415,7 @@ impl MetricsView<'_> {
             match jd.status {
                 Some(Status::Succeeded) => {
                     m.succeeded += 1;
-                    good[s] += jc.duration * jc.count;
+                    good[s] = good[s].saturating_add(jc.duration.saturating_mul(jc.count));
                     if let Some(st) = jd.stopped_at {
                         comps[s].push(st - jc.submit_at);
                     }
@@ -2165,8 +2431,11 @@ impl MetricsView<'_> {
             if let Some(fr) = jd.first_running {
                 waits[s].push(fr - jc.submit_at);
             }
-            m.lost_instance_seconds += jd.lost * jc.count;
-            lost_gpu[s] += jd.lost * jc.count * sim.cfg.types[jc.ty as usize].gpus;
+            m.lost_instance_seconds =
+                m.lost_instance_seconds.saturating_add(jd.lost.saturating_mul(jc.count));
+            lost_gpu[s] = lost_gpu[s].saturating_add(
+                jd.lost.saturating_mul(jc.count).saturating_mul(sim.cfg.types[jc.ty as usize].gpus),
+            );
         }
         for p in &sim.preemptions {
             let s = sim.cfg.jobs[p.victim as usize].share as usize;
@@ -2189,16 +2458,16 @@ impl MetricsView<'_> {
                 let a = &self.acc[s * self.nt + t];
                 let g = sim.cfg.types[t].gpus;
                 let m = &mut per[s];
-                m.instance_seconds += a.used;
-                m.instance_seconds_own += a.own;
-                m.instance_seconds_borrowed += a.borrowed;
-                m.instance_seconds_lent += a.lent;
-                gpu += a.used * g;
-                gpu_own += a.own * g;
-                gpu_b += a.borrowed * g;
-                quota_s += a.quota;
+                m.instance_seconds = m.instance_seconds.saturating_add(a.used);
+                m.instance_seconds_own = m.instance_seconds_own.saturating_add(a.own);
+                m.instance_seconds_borrowed = m.instance_seconds_borrowed.saturating_add(a.borrowed);
+                m.instance_seconds_lent = m.instance_seconds_lent.saturating_add(a.lent);
+                gpu = gpu.saturating_add(a.used.saturating_mul(g));
+                gpu_own = gpu_own.saturating_add(a.own.saturating_mul(g));
+                gpu_b = gpu_b.saturating_add(a.borrowed.saturating_mul(g));
+                quota_s = quota_s.saturating_add(a.quota);
             }
-            quota_total += quota_s;
+            quota_total = quota_total.saturating_add(quota_s);
             let m = &mut per[s];
             m.instance_hours = m.instance_seconds as f64 / 3600.0;
             m.gpu_hours = gpu as f64 / 3600.0;
@@ -2207,28 +2476,37 @@ impl MetricsView<'_> {
             m.lost_gpu_hours = lost_gpu[s] as f64 / 3600.0;
             m.utilization = ratio(m.instance_seconds, quota_s);
             m.goodput = ratio(good[s], m.instance_seconds);
-            gpu_all += gpu;
-            gpu_own_all += gpu_own;
-            gpu_b_all += gpu_b;
+            gpu_all = gpu_all.saturating_add(gpu);
+            gpu_own_all = gpu_own_all.saturating_add(gpu_own);
+            gpu_b_all = gpu_b_all.saturating_add(gpu_b);
             all_waits.extend_from_slice(&waits[s]);
             all_comps.extend_from_slice(&comps[s]);
             m.wait_seconds = percentiles(&mut waits[s]);
             m.completion_seconds = percentiles(&mut comps[s]);
             // Overall sums.
-            overall.jobs += m.jobs;
-            overall.succeeded += m.succeeded;
-            overall.failed += m.failed;
-            overall.never_runnable += m.never_runnable;
-            overall.unfinished += m.unfinished;
-            overall.instance_seconds += m.instance_seconds;
-            overall.instance_seconds_own += m.instance_seconds_own;
-            overall.instance_seconds_borrowed += m.instance_seconds_borrowed;
-            overall.instance_seconds_lent += m.instance_seconds_lent;
-            overall.lost_instance_seconds += m.lost_instance_seconds;
-            overall.preemptions.cross_share += m.preemptions.cross_share;
-            overall.preemptions.in_share += m.preemptions.in_share;
-            overall.preemptions.capacity_limit_reduced += m.preemptions.capacity_limit_reduced;
-            overall.preemptions.total += m.preemptions.total;
+            overall.jobs = overall.jobs.saturating_add(m.jobs);
+            overall.succeeded = overall.succeeded.saturating_add(m.succeeded);
+            overall.failed = overall.failed.saturating_add(m.failed);
+            overall.never_runnable = overall.never_runnable.saturating_add(m.never_runnable);
+            overall.unfinished = overall.unfinished.saturating_add(m.unfinished);
+            overall.instance_seconds = overall.instance_seconds.saturating_add(m.instance_seconds);
+            overall.instance_seconds_own =
+                overall.instance_seconds_own.saturating_add(m.instance_seconds_own);
+            overall.instance_seconds_borrowed =
+                overall.instance_seconds_borrowed.saturating_add(m.instance_seconds_borrowed);
+            overall.instance_seconds_lent =
+                overall.instance_seconds_lent.saturating_add(m.instance_seconds_lent);
+            overall.lost_instance_seconds =
+                overall.lost_instance_seconds.saturating_add(m.lost_instance_seconds);
+            overall.preemptions.cross_share =
+                overall.preemptions.cross_share.saturating_add(m.preemptions.cross_share);
+            overall.preemptions.in_share =
+                overall.preemptions.in_share.saturating_add(m.preemptions.in_share);
+            overall.preemptions.capacity_limit_reduced = overall
+                .preemptions
+                .capacity_limit_reduced
+                .saturating_add(m.preemptions.capacity_limit_reduced);
+            overall.preemptions.total = overall.preemptions.total.saturating_add(m.preemptions.total);
         }
         let _ = quota_total;
         let cap_total: u64 = self.acc_cap.iter().sum();

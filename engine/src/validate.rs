@@ -163,6 +163,86 @@ pub struct ValidScenario {
     pub warnings: Vec<Problem>,
 }
 
+/// `jobs[3]`-style path prefix, formatted only when needed.
+struct Idx(&'static str, usize);
+
+impl fmt::Display for Idx {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}[{}]", self.0, self.1)
+    }
+}
+
+/// `num!(checker, path, value, min, what)`: a whole number in `min..=MAX_SAFE`; the path
+/// expression is evaluated only when the value is out of range.
+macro_rules! num {
+    ($c:expr, $path:expr, $v:expr, $min:expr, $what:expr) => {{
+        let v: i64 = $v;
+        if ($min..=MAX_SAFE).contains(&v) {
+            v as u64
+        } else {
+            $c.number(&$path, v, $min, $what)
+        }
+    }};
+}
+
+/// Name -> first index, for uniqueness and lookups of up to millions of names: an
+/// open-addressing table keyed by FNV-1a. Only lookups use it, never iteration, so the
+/// hash order cannot reach a decision (R27).
+struct NameIndex<'a> {
+    slots: Vec<(u64, &'a str, u32)>,
+    mask: usize,
+}
+
+const EMPTY: u32 = u32::MAX;
+
+fn fnv1a(s: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in s.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+impl<'a> NameIndex<'a> {
+    fn with_capacity(n: usize) -> Self {
+        let size = (n.max(4) * 2).next_power_of_two();
+        NameIndex { slots: alloc::vec![(0, "", EMPTY); size], mask: size - 1 }
+    }
+
+    /// Inserts `name -> id`; returns the existing id if the name is already there.
+    fn insert(&mut self, name: &'a str, id: u32) -> Option<u32> {
+        let h = fnv1a(name);
+        let mut i = h as usize & self.mask;
+        loop {
+            let slot = &mut self.slots[i];
+            if slot.2 == EMPTY {
+                *slot = (h, name, id);
+                return None;
+            }
+            if slot.0 == h && slot.1 == name {
+                return Some(slot.2);
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+
+    fn get(&self, name: &str) -> Option<u32> {
+        let h = fnv1a(name);
+        let mut i = h as usize & self.mask;
+        loop {
+            let slot = &self.slots[i];
+            if slot.2 == EMPTY {
+                return None;
+            }
+            if slot.0 == h && slot.1 == name {
+                return Some(slot.2);
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+}
+
 fn valid_name(s: &str) -> bool {
     !s.is_empty()
         && s.chars().count() <= MAX_NAME
@@ -394,7 +474,7 @@ pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
         c.err("quotaShares", format!("at most 20 quota shares are allowed, not {}", s.quota_shares.len()));
     }
     let mut share_ids: BTreeMap<String, ShareId> = BTreeMap::new();
-    let mut shares_raw: Vec<(String, Vec<(TypeId, u64)>, Strategy, i64, bool, bool)> = Vec::new();
+    let mut shares_raw: Vec<ShareRaw> = Vec::new();
     for (i, q) in s.quota_shares.iter().enumerate() {
         let p = format!("quotaShares[{i}]");
         if !valid_name(&q.quota_share_name) {
@@ -419,31 +499,19 @@ pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
         ));
     }
 
-    // Jobs.
-    let mut job_ids: BTreeMap<&str, JobId> = BTreeMap::new();
-    let mut jobs_raw: Vec<(
-        usize,
-        String,
-        Option<ShareId>,
-        u32,
-        Option<TypeId>,
-        u64,
-        u64,
-        u64,
-        Option<u64>,
-        Option<u64>,
-        Option<u64>,
-    )> = Vec::with_capacity(s.jobs.len());
+    // Jobs. Paths are formatted only when there is a problem to report: a scenario may hold
+    // a million jobs.
+    let mut job_ids: NameIndex<'_> = NameIndex::with_capacity(s.jobs.len());
+    let mut jobs_raw: Vec<JobCfg> = Vec::with_capacity(s.jobs.len());
     for (i, j) in s.jobs.iter().enumerate() {
-        let p = format!("jobs[{i}]");
+        let p = Idx("jobs", i);
         if !valid_name(&j.job_name) {
             c.err(format!("{p}.jobName"), format!("jobName {NAME_RULE}"));
-        } else if let Some(first) = job_ids.get(j.job_name.as_str()) {
+        } else if let Some(first) = job_ids.insert(&j.job_name, i as JobId) {
             c.err(format!("{p}.jobName"), format!("job {} is already defined at jobs[{first}]", j.job_name));
         }
-        job_ids.entry(j.job_name.as_str()).or_insert(i as JobId);
         let share = match share_ids.get(&j.quota_share_name) {
-            Some(&id) => Some(id),
+            Some(&id) => id,
             None => {
                 if j.quota_share_name.is_empty() {
                     c.err(format!("{p}.quotaShareName"), "a job needs a quotaShareName");
@@ -453,43 +521,48 @@ pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
                         format!("no quota share is named {}", j.quota_share_name),
                     );
                 }
-                None
+                0
             }
         };
-        let prio = c.priority(&format!("{p}.schedulingPriority"), j.scheduling_priority);
+        let priority = if (0..=MAX_PRIORITY).contains(&j.scheduling_priority) {
+            j.scheduling_priority as u32
+        } else {
+            c.priority(&format!("{p}.schedulingPriority"), j.scheduling_priority)
+        };
         let payload = j.service_request_payload.as_ref();
-        let pp = format!("{p}.serviceRequestPayload");
         // Instance type: direct, or from the payload; both must agree.
-        let ty_name: Option<(String, String)> = match (
-            &j.instance_type,
-            payload.and_then(|x| x.instance_type.as_ref()),
-        ) {
+        let ty = match (&j.instance_type, payload.and_then(|x| x.instance_type.as_ref())) {
             (Some(a), Some(b)) if a != b => {
                 c.err(
                     format!("{p}.instanceType"),
                     format!("instanceType {a} disagrees with serviceRequestPayload.ResourceConfig.InstanceType {b}"),
                 );
-                None
+                0
             }
-            (Some(a), _) => Some((a.clone(), format!("{p}.instanceType"))),
-            (None, Some(b)) => Some((b.clone(), format!("{pp}.ResourceConfig.InstanceType"))),
+            (Some(name), _) | (None, Some(name)) => {
+                let direct = j.instance_type.is_some();
+                if let Some(&t) = c.type_ids.get(name.as_str()) {
+                    t
+                } else {
+                    let path = if direct {
+                        format!("{p}.instanceType")
+                    } else {
+                        format!("{p}.serviceRequestPayload.ResourceConfig.InstanceType")
+                    };
+                    if c.instance_type_name(&path, name) {
+                        c.type_id(name)
+                    } else {
+                        0
+                    }
+                }
+            }
             (None, None) => {
                 c.err(
                     format!("{p}.instanceType"),
                     "a job needs an instanceType (or serviceRequestPayload.ResourceConfig.InstanceType)",
                 );
-                None
+                0
             }
-        };
-        let ty = match ty_name {
-            Some((name, path)) => {
-                if c.instance_type_name(&path, &name) {
-                    Some(c.type_id(&name))
-                } else {
-                    None
-                }
-            }
-            None => None,
         };
         let count = match (j.instance_count, payload.and_then(|x| x.instance_count)) {
             (Some(a), Some(b)) if a != b => {
@@ -499,15 +572,23 @@ pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
                 );
                 1
             }
-            (Some(a), _) => c.number(&format!("{p}.instanceCount"), a, 1, "instanceCount"),
-            (None, Some(b)) => c.number(&format!("{pp}.ResourceConfig.InstanceCount"), b, 1, "InstanceCount"),
+            (Some(a), _) => num!(c, format!("{p}.instanceCount"), a, 1, "instanceCount"),
+            (None, Some(b)) => {
+                num!(
+                    c,
+                    format!("{p}.serviceRequestPayload.ResourceConfig.InstanceCount"),
+                    b,
+                    1,
+                    "InstanceCount"
+                )
+            }
             (None, None) => 1,
         };
-        let submit = c.number(&format!("{p}.submitAt"), j.submit_at, 0, "submitAt");
-        let duration = c.number(&format!("{p}.durationSeconds"), j.duration_seconds, 0, "durationSeconds");
-        let ckpt = match j.checkpoint_interval_seconds {
+        let submit_at = num!(c, format!("{p}.submitAt"), j.submit_at, 0, "submitAt");
+        let duration = num!(c, format!("{p}.durationSeconds"), j.duration_seconds, 0, "durationSeconds");
+        let checkpoint_interval = match j.checkpoint_interval_seconds {
             Some(v) => {
-                Some(c.number(&format!("{p}.checkpointIntervalSeconds"), v, 1, "checkpointIntervalSeconds"))
+                Some(num!(c, format!("{p}.checkpointIntervalSeconds"), v, 1, "checkpointIntervalSeconds"))
             }
             None if payload.is_some_and(|x| x.has_checkpoint_config) => Some(DEFAULT_PAYLOAD_CHECKPOINT),
             None => None,
@@ -516,43 +597,46 @@ pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
             (Some(a), Some(b)) if a != b => {
                 c.err(
                     format!("{p}.timeoutSeconds"),
-                    format!("timeoutSeconds {a} disagrees with serviceRequestPayload.StoppingCondition.MaxRuntimeInSeconds {b}"),
+                    format!(
+                        "timeoutSeconds {a} disagrees with serviceRequestPayload.StoppingCondition.MaxRuntimeInSeconds {b}"
+                    ),
                 );
                 None
             }
-            (Some(a), _) => Some(c.number(&format!("{p}.timeoutSeconds"), a, 1, "timeoutSeconds")),
-            (None, Some(b)) => Some(c.number(
-                &format!("{pp}.StoppingCondition.MaxRuntimeInSeconds"),
+            (Some(a), _) => Some(num!(c, format!("{p}.timeoutSeconds"), a, 1, "timeoutSeconds")),
+            (None, Some(b)) => Some(num!(
+                c,
+                format!("{p}.serviceRequestPayload.StoppingCondition.MaxRuntimeInSeconds"),
                 b,
                 1,
-                "MaxRuntimeInSeconds",
+                "MaxRuntimeInSeconds"
             )),
             (None, None) => None,
         };
         let retries =
             j.preemption_configuration.as_ref().and_then(|x| x.preemption_retries_before_termination).map(
                 |r| {
-                    c.number(
-                        &format!("{p}.preemptionConfiguration.preemptionRetriesBeforeTermination"),
+                    num!(
+                        c,
+                        format!("{p}.preemptionConfiguration.preemptionRetriesBeforeTermination"),
                         r,
                         0,
-                        "preemptionRetriesBeforeTermination",
+                        "preemptionRetriesBeforeTermination"
                     )
                 },
             );
-        jobs_raw.push((
-            i,
-            j.job_name.clone(),
+        jobs_raw.push(JobCfg {
+            name: j.job_name.clone(),
             share,
-            prio,
+            priority,
             ty,
             count,
-            submit,
+            submit_at,
             duration,
-            ckpt,
+            checkpoint_interval,
             timeout,
             retries,
-        ));
+        });
     }
 
     // Actions.
@@ -565,7 +649,7 @@ pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
                 let pr =
                     c.priority(&format!("{p}.updateServiceJob.schedulingPriority"), *scheduling_priority);
                 match job_ids.get(job_name.as_str()) {
-                    Some(&j) => Some(ActionRawCfg::Priority(j, pr)),
+                    Some(j) => Some(ActionRawCfg::Priority(j, pr)),
                     None => {
                         c.err(format!("{p}.updateServiceJob.jobName"), format!("no job is named {job_name}"));
                         None
@@ -573,7 +657,7 @@ pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
                 }
             }
             ActionKind::TerminateServiceJob { job_name, reason } => match job_ids.get(job_name.as_str()) {
-                Some(&j) => Some(ActionRawCfg::Terminate(j, reason.clone())),
+                Some(j) => Some(ActionRawCfg::Terminate(j, reason.clone())),
                 None => {
                     c.err(format!("{p}.terminateServiceJob.jobName"), format!("no job is named {job_name}"));
                     None
@@ -629,6 +713,18 @@ pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
         })
         .collect();
 
+    // Totals must stay exact as JavaScript numbers too (snapshots report them).
+    for t in 0..nt {
+        let total: u128 = shares.iter().map(|s| s.quota[t] as u128).sum();
+        if total > MAX_SAFE as u128 {
+            let msg = format!(
+                "quota shares' limits for {} add up to {total}, more than 2^53 - 1 ({MAX_SAFE})",
+                c.types[t].name
+            );
+            c.err("quotaShares", msg);
+        }
+    }
+
     // R3 and R13 warnings, per type of the service environment.
     for (i, l) in se.iter().enumerate() {
         let (t, cap) = *l;
@@ -665,21 +761,7 @@ pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
         return Err(c.problems);
     }
 
-    let jobs: Vec<JobCfg> = jobs_raw
-        .into_iter()
-        .map(|(_, name, share, priority, ty, count, submit_at, duration, ckpt, timeout, retries)| JobCfg {
-            name,
-            share: share.unwrap_or(0),
-            priority,
-            ty: ty.unwrap_or(0),
-            count,
-            submit_at,
-            duration,
-            checkpoint_interval: ckpt,
-            timeout,
-            retries,
-        })
-        .collect();
+    let jobs = jobs_raw;
 
     actions_raw.sort_by_key(|(at, i, _)| (*at, *i));
     let actions = actions_raw
@@ -714,6 +796,10 @@ pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
         warnings: c.problems,
     })
 }
+
+/// A checked share before the per-type tables exist: name, limits, strategy, borrow limit,
+/// in-share preemption, enabled.
+type ShareRaw = (String, Vec<(TypeId, u64)>, Strategy, i64, bool, bool);
 
 enum ActionRawCfg {
     Priority(JobId, u32),

@@ -274,7 +274,6 @@ fn help_and_version_exit_0() {
 }
 
 #[test]
-#[ignore = "engine: R26 accumulators overflow u64 for valid quotas near 2^53 - 1 (see FAILURES.md)"]
 fn run_large_valid_numbers_without_panic() {
     let max = (1u64 << 53) - 1;
     let text = format!(

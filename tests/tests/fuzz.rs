@@ -259,7 +259,6 @@ proptest! {
     }
 
     #[test]
-    #[ignore = "engine: R26 accumulators overflow u64 for valid quotas near 2^53 - 1 (see FAILURES.md)"]
     fn json_values_with_large_numbers_never_panic(which in any::<prop::sample::Index>(), value in json_value(true)) {
         replace_and_run(which, value);
     }
@@ -281,7 +280,6 @@ proptest! {
 }
 
 #[test]
-#[ignore = "engine: R26 accumulators overflow u64 (quota x seconds) for valid quotas near 2^53 - 1"]
 fn large_valid_quota_does_not_overflow_metrics() {
     // Both numbers are within the format's limit (2^53 - 1); the share's quota integrated
     // over 3600 s is about 3.2e19 quota-instance-seconds, above u64::MAX.

@@ -694,13 +694,11 @@ proptest! {
 
     /// Every invariant, the service environment and pool bounds included.
     #[test]
-    #[ignore = "engine: usage goes above the service environment limit during a grace period (see FAILURES.md)"]
     fn invariants_hold_at_every_instant_without_actions(w in world(0)) {
         run_checked(&w, true)?;
     }
 
     #[test]
-    #[ignore = "engine: usage goes above the service environment limit during a grace period (see FAILURES.md)"]
     fn invariants_hold_at_every_instant_with_actions(w in world(4)) {
         run_checked(&w, true)?;
     }
@@ -719,7 +717,6 @@ proptest! {
     }
 
     #[test]
-    #[ignore = "engine: usage goes above the service environment limit during a grace period (see FAILURES.md)"]
     fn invariants_hold_at_every_instant_under_contention(w in contended_world()) {
         run_checked(&w, true)?;
     }

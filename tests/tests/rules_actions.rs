@@ -423,10 +423,11 @@ fn r22_reason_returns_to_cross_share_once_back_within_quota() {
 }
 
 #[test]
-#[ignore = "engine: a job is dispatched on the instances of a lowered-capacity victim during its grace (R6, R23)"]
 fn r23_lowered_capacity_victim_keeps_its_instances_during_grace() {
     // a_big (2 instances) is the victim when the limit drops to 1 at 20; it holds both until
-    // 140, so a_small may start only then (held usage would be 3 > 2 quota, > 1 limit).
+    // 140, so a_small may not start before then (held usage would be 3 > 2 quota, > 1 limit).
+    // At 140 a_big is back at the front and can never run on 1 instance (R17), so without
+    // backfill it blocks A (R12); with backfill a_small starts at 140.
     let sc = Sc::new()
         .capacity(G5, 2)
         .share(reserve("A", G5, 2))
@@ -441,6 +442,10 @@ fn r23_lowered_capacity_victim_keeps_its_instances_during_grace() {
         }
     }
     assert_eq!(h.victims(), vec!["a_big"]);
+    assert_eq!(h.first_started("a_small"), None);
+    assert_eq!(h.reason("a_small"), Some("CAPACITY: waiting behind a_big".to_string()));
+    assert_eq!(h.reason("a_big"), Some(MISCONFIG_SE.to_string()));
+    let h = sc.clone().backfill(true).run_until(300);
     assert_eq!(h.first_started("a_small"), Some(140));
 }
 
