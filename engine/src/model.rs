@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 pub type Ignored = Option<serde::de::IgnoredAny>;
 
 /// One whole simulation (format spec, "Scenario").
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
 pub struct Scenario {
@@ -45,6 +45,24 @@ pub struct Scenario {
 #[cfg(feature = "serde")]
 fn one() -> i64 {
     1
+}
+
+impl Default for Scenario {
+    /// An empty scenario of the current format version.
+    fn default() -> Self {
+        Scenario {
+            format_version: 1,
+            name: None,
+            description: None,
+            settings: Settings::default(),
+            instance_types: Vec::new(),
+            service_environment: ServiceEnvironment::default(),
+            scheduling_policy: None,
+            quota_shares: Vec::new(),
+            jobs: Vec::new(),
+            actions: Vec::new(),
+        }
+    }
 }
 
 /// Simulation settings; every field is optional and defaults as documented in the format spec.
