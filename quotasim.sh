@@ -63,6 +63,13 @@ serve() {
   exec trunk serve --release --address 127.0.0.1 --port 8080
 }
 
+# npm_deps DIR: install DIR's locked npm dependencies unless they already are.
+npm_deps() {
+  if [ ! -d "$1/node_modules" ] || [ "$1/package-lock.json" -nt "$1/node_modules/.package-lock.json" ]; then
+    (cd "$1" && try "npm packages of $1" npm ci --no-audit --no-fund)
+  fi
+}
+
 run_tests() {
   local t0=$SECONDS
   setup
@@ -70,22 +77,28 @@ run_tests() {
   export WASM_BINDGEN_TEST_TIMEOUT=180
   step cargo fmt --all --check
   step cargo clippy --workspace --all-targets -- -D warnings
+  step cargo clippy -p quotasim-wasm -p quotasim-playground --all-targets --target wasm32-unknown-unknown -- -D warnings
   step cargo test --workspace
   # The engine's no_std check: it builds for wasm32 without its std feature.
   step cargo build -p quotasim --no-default-features --target wasm32-unknown-unknown
   step cargo build -p quotasim --no-default-features --features serde --target wasm32-unknown-unknown
-  # wasm-bindgen-test suites in headless Chromium (and Node for the bindings).
-  step cargo test -p quotasim-wasm --target wasm32-unknown-unknown
+  # wasm-bindgen-test suites: the bindings in Node and in headless Chromium, the playground's
+  # components in headless Chromium.
+  step cargo test -p quotasim-wasm --target wasm32-unknown-unknown --test node
+  step cargo test -p quotasim-wasm --target wasm32-unknown-unknown --test browser
   step cargo test -p quotasim-playground --target wasm32-unknown-unknown
-  # The npm package, then a consumer test that imports it as a user would.
+  # The npm package (both targets), its declarations, and a consumer that imports it as a
+  # user would, compared byte for byte with the native command line.
   step cargo build --release -p quotasim-cli
-  step wasm-pack build web --release --target bundler --out-dir pkg --out-name quotasim
-  step wasm-pack build web --release --target nodejs --out-dir pkg-node --out-name quotasim
-  QUOTASIM_BIN="$CARGO_TARGET_DIR/release/quotasim" step node --test web/js-tests/
+  step web/build.sh bundler pkg
+  step web/build.sh nodejs pkg-node
+  npm_deps web/ts-check
+  (cd web/ts-check && step npm run --silent check)
+  (cd web/js-tests && QUOTASIM_BIN="$CARGO_TARGET_DIR/release/quotasim" step node --test)
   # The playground, built for release, then checked end to end in headless Chromium.
   step trunk build --release
-  [ -d e2e/node_modules/playwright-core ] || (cd e2e && step npm ci --no-audit --no-fund)
-  step node --test e2e/
+  npm_deps e2e
+  (cd e2e && step node --test)
   say "all checks passed in $((SECONDS - t0)) s"
 }
 

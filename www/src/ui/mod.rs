@@ -51,7 +51,7 @@ pub fn App(saved: Saved, #[prop(optional)] notice: Option<String>) -> impl IntoV
     // The main column changes width when the editor is widened.
     Effect::new(move |_| {
         app.wide_editor.track();
-        gloo_timers::callback::Timeout::new(30, move || measure()).forget();
+        gloo_timers::callback::Timeout::new(30, measure).forget();
     });
     let resize = window_event_listener(leptos::ev::resize, move |_| measure());
     on_cleanup(move || resize.remove());
