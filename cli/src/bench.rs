@@ -44,7 +44,10 @@ pub fn run(sizes: &[u64], repeat: u32) -> ExitCode {
             let t0 = Instant::now();
             let mut sim = Simulation::with_options(
                 v,
-                Options { record_events: std::env::var_os("QUOTASIM_BENCH_NO_EVENTS").is_none() },
+                Options {
+                    record_events: std::env::var_os("QUOTASIM_BENCH_NO_EVENTS").is_none(),
+                    exhaustive_passes: std::env::var_os("QUOTASIM_EXHAUSTIVE").is_some(),
+                },
             );
             sim.run();
             let dt = t0.elapsed().as_secs_f64();

@@ -132,7 +132,8 @@ fn main() -> ExitCode {
             };
             print_problems(&valid.warnings);
             let record = !summary && format == Format::Json;
-            let mut sim = Simulation::with_options(valid, Options { record_events: record });
+            let mut sim =
+                Simulation::with_options(valid, Options { record_events: record, ..Options::default() });
             match until {
                 Some(t) => sim.run_until(t),
                 None => sim.run(),

@@ -211,11 +211,14 @@ pub struct Stats {
 pub struct Options {
     /// Record the R24 event list (off for very large summary-only runs).
     pub record_events: bool,
+    /// Look at every share in every pass instead of only those whose queue or front-job type
+    /// changed. Same results, slower: a reference for tests of the faster default.
+    pub exhaustive_passes: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { record_events: true }
+        Options { record_events: true, exhaustive_passes: false }
     }
 }
 
@@ -268,6 +271,9 @@ pub struct Simulation {
     cur_types: Vec<bool>,
     cur_shares: u64,
     order_buf: Vec<(ShareId, u64, u64)>,
+    /// Some job has no work at all: it completes inside a pass (R10), releasing capacity
+    /// there, so every pass must consider every share.
+    zero_work: bool,
     /// Per share and type: instances still held by jobs being preempted that no earmark was
     /// credited with. They count as used for every fit (the victim holds them until it
     /// releases, R21) but as released for over-quota usage (R19).
@@ -375,6 +381,7 @@ impl Simulation {
             cur_types: vec![false; nt],
             cur_shares: 0,
             order_buf: Vec::with_capacity(ns),
+            zero_work: scenario.jobs.iter().any(|j| j.duration == 0),
             pending: vec![0; ns * nt],
             stats: Stats::default(),
             runnable_limit: vec![0; ns * nt],
@@ -1163,6 +1170,20 @@ impl Simulation {
     fn plan_preemption_ro(&self, j: JobId) -> Option<Plan> {
         let jc = self.job_cfg(j);
         let (s, t) = (jc.share, jc.ty);
+        // Cheap rejections first: reclaim needs a fit within quota and some other share over
+        // quota (R18); in-share preemption needs a lower-priority job running (R20).
+        let within = self.dec[self.st(s, t)] + jc.count <= self.shares[s as usize].quota[t as usize];
+        let reclaim_possible =
+            within && (0..self.shares.len()).any(|b| b != s as usize && self.over_quota(b, t) > 0);
+        let in_share_possible = self.shares[s as usize].in_share && {
+            let prio = self.jobs[j as usize].priority;
+            self.running[self.st(s, t)]
+                .iter()
+                .any(|&v| self.jobs[v as usize].preempting.is_none() && self.jobs[v as usize].priority < prio)
+        };
+        if !reclaim_possible && !in_share_possible {
+            return None;
+        }
         // [decided] A job that will fit once jobs already being preempted release waits for
         // them; it does not preempt more.
         let (mut pend_all, mut pend_lend) = (0u64, 0u64);
@@ -1750,14 +1771,18 @@ impl Simulation {
     fn pass(&mut self) {
         self.stats.passes += 1;
         // What changed since the last pass is what this pass looks at.
-        self.cur_all = core::mem::take(&mut self.dirty_all) || self.cfg.settings.backfill;
+        self.cur_all =
+            core::mem::take(&mut self.dirty_all) || self.cfg.settings.backfill || self.opts.exhaustive_passes;
         core::mem::swap(&mut self.cur_types, &mut self.dirty_types);
         self.dirty_types.iter_mut().for_each(|x| *x = false);
         self.cur_shares = core::mem::take(&mut self.dirty_shares);
         self.pass_earmarks();
         self.pass_holds();
         let ns = self.shares.len();
-        // Share order, once per pass: lowest U/Q for the front job's type.
+        // Share order, once per pass: lowest U/Q for the front job's type. Within a pass
+        // capacity is only taken, never given back (unless a job has no work at all), so a
+        // share that is not relevant now cannot become able to act in this pass.
+        let all = self.zero_work || self.cur_all;
         let mut order = core::mem::take(&mut self.order_buf);
         order.clear();
         for s in 0..ns as ShareId {
@@ -1766,6 +1791,9 @@ impl Simulation {
             }
             if let Some(j) = self.first_job(s) {
                 let t = self.job_cfg(j).ty;
+                if !all && !self.relevant(s, t) {
+                    continue;
+                }
                 order.push((s, self.dec[self.st(s, t)], self.shares[s as usize].quota[t as usize]));
             }
         }
@@ -1830,9 +1858,13 @@ impl Simulation {
             }
         }
         // Phase 3: borrowing, FIFO across shares.
+        let all = self.zero_work || self.cur_all;
         loop {
             let mut best: Option<(u64, JobId)> = None;
             for s in 0..ns as ShareId {
+                if !all && !order.iter().any(|o| o.0 == s) {
+                    continue;
+                }
                 if self.shares[s as usize].earmark != NONE {
                     continue;
                 }

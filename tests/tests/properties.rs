@@ -827,3 +827,40 @@ fn contended_worlds_exercise_preemption_and_liveness() {
     assert!(with_pre >= n / 4, "preemptions in {with_pre} of {n}");
     assert!(with_watch >= n / 10, "liveness watches in {with_watch} of {n}");
 }
+
+/// R10/R16: a pass that looks only at the shares whose queue or front-job type changed gives
+/// exactly what a pass over every share gives, byte for byte.
+fn same_as_exhaustive(w: &World) -> Result<(), TestCaseError> {
+    use quotasim::{json::to_json, Options, Simulation};
+    let valid = build(w).valid();
+    let mut fast = Simulation::with_options(valid.clone(), Options::default());
+    let mut full = Simulation::with_options(valid, Options { exhaustive_passes: true, ..Options::default() });
+    fast.run();
+    full.run();
+    prop_assert_eq!(to_json(&fast.result()), to_json(&full.result()));
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(256), ..ProptestConfig::default() })]
+
+    #[test]
+    fn r16_passes_over_changed_shares_equal_exhaustive_passes(w in world(4)) {
+        same_as_exhaustive(&w)?;
+    }
+}
+
+#[test]
+fn r16_generated_workload_same_as_exhaustive_passes() {
+    use quotasim::{generate, json::to_json, validate, GenerateOptions, Options, Simulation};
+    for seed in [1, 2] {
+        let valid = validate(&generate(&GenerateOptions::new(4000, 20, 5, seed))).expect("valid");
+        let mut fast = Simulation::with_options(valid.clone(), Options::default());
+        let mut full =
+            Simulation::with_options(valid, Options { exhaustive_passes: true, ..Options::default() });
+        fast.run();
+        full.run();
+        assert!(!fast.preemptions().is_empty(), "the workload preempts");
+        assert_eq!(to_json(&fast.result()), to_json(&full.result()), "seed {seed}");
+    }
+}

@@ -62,7 +62,8 @@ impl RunData {
     pub fn compute(valid: ValidScenario) -> RunData {
         let scheduled_seconds = valid.settings.scheduled;
         let starting_seconds = valid.settings.starting;
-        let base = Simulation::with_options(valid.clone(), Options { record_events: false });
+        let base =
+            Simulation::with_options(valid.clone(), Options { record_events: false, ..Options::default() });
         let mut full = Simulation::new(valid);
         full.run();
         let end = full.now();
