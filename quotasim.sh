@@ -75,6 +75,9 @@ run_tests() {
   setup
   export CHROMEDRIVER=/usr/bin/chromedriver
   export WASM_BINDGEN_TEST_TIMEOUT=180
+  # Property tests run the same cases every time here, so a result is reproducible; explore
+  # further with another seed, e.g. PROPTEST_RNG_SEED=7 PROPTEST_CASES=20000.
+  export PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-20261202}"
   step cargo fmt --all --check
   step cargo clippy --workspace --all-targets -- -D warnings
   step cargo clippy -p quotasim-wasm -p quotasim-playground --all-targets --target wasm32-unknown-unknown -- -D warnings

@@ -182,6 +182,19 @@ type VictimKey = (u8, u64, Reverse<u64>, Reverse<u32>);
 /// and borrowed instances no lender's idle quota accounts for.
 type Attribution = (Vec<(u64, u64)>, Vec<(ShareId, ShareId, u64)>, u64);
 
+/// The first job of a share's queue with the fields a pass reads most, kept next to each
+/// other so that looking at a share does not touch the job tables.
+#[derive(Clone, Copy, Debug)]
+struct Head {
+    job: u32,
+    ty: u32,
+    count: u64,
+}
+
+impl Head {
+    const EMPTY: Head = Head { job: NONE, ty: 0, count: 0 };
+}
+
 /// Queue key, R11: highest priority, then earliest `submitAt`, then input order.
 type QKey = (Reverse<u32>, u64, u32);
 
@@ -271,6 +284,9 @@ pub struct Simulation {
     cur_types: Vec<bool>,
     cur_shares: u64,
     order_buf: Vec<(ShareId, u64, u64)>,
+    /// Per type, in input order: the shares that have (or had) quota or usage of it; the
+    /// others contribute nothing to its integrals.
+    type_shares: Vec<Vec<ShareId>>,
     /// Some job has no work at all: it completes inside a pass (R10), releasing capacity
     /// there, so every pass must consider every share.
     zero_work: bool,
@@ -278,12 +294,15 @@ pub struct Simulation {
     /// credited with. They count as used for every fit (the victim holds them until it
     /// releases, R21) but as released for over-quota usage (R19).
     pending: Vec<u64>,
+    /// Per share and type: instances of jobs being preempted already credited to an earmark.
+    /// They still count against their own share's quota (R14: the victim holds them).
+    credited: Vec<u64>,
     stats: Stats,
     /// R17 per share and type: the most instances a job can ever get (recomputed when the
     /// configuration changes), so the never-runnable test is one comparison.
     runnable_limit: Vec<u64>,
     /// Cached first key of each share's queue.
-    heads: Vec<u32>,
+    heads: Vec<Head>,
     events: Vec<RawEvent>,
     preemptions: Vec<PreemptionRecord>,
     terminate_reasons: Vec<String>,
@@ -381,11 +400,15 @@ impl Simulation {
             cur_types: vec![false; nt],
             cur_shares: 0,
             order_buf: Vec::with_capacity(ns),
+            type_shares: (0..nt)
+                .map(|t| (0..ns as ShareId).filter(|&s| scenario.shares[s as usize].quota[t] > 0).collect())
+                .collect(),
             zero_work: scenario.jobs.iter().any(|j| j.duration == 0),
             pending: vec![0; ns * nt],
+            credited: vec![0; ns * nt],
             stats: Stats::default(),
             runnable_limit: vec![0; ns * nt],
-            heads: vec![NONE; ns],
+            heads: vec![Head::EMPTY; ns],
             events: Vec::new(),
             preemptions: Vec::new(),
             terminate_reasons: Vec::new(),
@@ -555,10 +578,28 @@ impl Simulation {
         }
     }
 
+    fn note_type_share(&mut self, s: ShareId, t: TypeId) {
+        let list = &mut self.type_shares[t as usize];
+        if let Err(p) = list.binary_search(&s) {
+            list.insert(p, s);
+        }
+    }
+
     fn change_phys(&mut self, s: ShareId, t: TypeId, add: u64, sub: u64) {
         self.integrate(t);
+        if add > 0 {
+            self.note_type_share(s, t);
+        }
         let i = self.st(s, t);
         self.phys[i] = self.phys[i] + add - sub;
+    }
+
+    /// R14: instances of share `s` counted against its own quota: everything its jobs hold
+    /// (victims in their grace included) plus its waiting preemptor's earmark.
+    #[inline]
+    fn quota_usage(&self, s: ShareId, t: TypeId) -> u64 {
+        let i = self.st(s, t);
+        self.dec[i] + self.credited[i]
     }
 
     /// R19: what share `b` is still over quota for type `t`, counting jobs being preempted as
@@ -603,7 +644,7 @@ impl Simulation {
         if self.cap[t as usize].is_none() {
             return false;
         }
-        let u = self.dec[self.st(s, t)] - own_release.min(self.dec[self.st(s, t)]);
+        let u = self.quota_usage(s, t).saturating_sub(own_release);
         let q = sh.quota[t as usize];
         let lends = sh.strategy.lends();
         let free = self.free_for(j, t) + own_release as i64 + extra_free;
@@ -809,7 +850,13 @@ impl Simulation {
     }
 
     fn refresh_head(&mut self, s: ShareId) {
-        self.heads[s as usize] = self.queues[s as usize].first().map_or(NONE, |k| k.2);
+        self.heads[s as usize] = match self.queues[s as usize].first() {
+            None => Head::EMPTY,
+            Some(k) => {
+                let jc = &self.cfg.jobs[k.2 as usize];
+                Head { job: k.2, ty: jc.ty, count: jc.count }
+            }
+        };
     }
 
     fn enqueue(&mut self, j: JobId) {
@@ -836,6 +883,7 @@ impl Simulation {
             let t = self.job_cfg(j).ty;
             self.holds_total[t as usize] -= h;
             self.jobs[j as usize].hold = 0;
+            self.mark_type(t);
         }
         if let Some(p) = self.holds.iter().position(|&x| x == j) {
             self.holds.remove(p);
@@ -850,7 +898,7 @@ impl Simulation {
         let (s, t, n) = (jc.share, jc.ty, jc.count);
         let i = self.st(s, t);
         let q = self.shares[s as usize].quota[t as usize];
-        let u = self.dec[i];
+        let u = self.quota_usage(s, t);
         // R14: the part above its quota.
         let borrowed = (u + n).saturating_sub(q) - u.saturating_sub(q);
         self.add_dec(s, t, n);
@@ -1030,7 +1078,7 @@ impl Simulation {
         let (s, t, n) = (jc.share, jc.ty, jc.count);
         let cap = self.cap[t as usize]?;
         let _ = cap;
-        let u = self.dec[self.st(s, t)].saturating_sub(own_release);
+        let u = self.quota_usage(s, t).saturating_sub(own_release);
         let q = self.shares[s as usize].quota[t as usize];
         let lends = self.shares[s as usize].strategy.lends();
         if self.fits_adj(j, own_release, 0, 0, false) {
@@ -1172,7 +1220,7 @@ impl Simulation {
         let (s, t) = (jc.share, jc.ty);
         // Cheap rejections first: reclaim needs a fit within quota and some other share over
         // quota (R18); in-share preemption needs a lower-priority job running (R20).
-        let within = self.dec[self.st(s, t)] + jc.count <= self.shares[s as usize].quota[t as usize];
+        let within = self.quota_usage(s, t) + jc.count <= self.shares[s as usize].quota[t as usize];
         let reclaim_possible =
             within && (0..self.shares.len()).any(|b| b != s as usize && self.over_quota(b, t) > 0);
         let in_share_possible = self.shares[s as usize].in_share && {
@@ -1182,19 +1230,6 @@ impl Simulation {
                 .any(|&v| self.jobs[v as usize].preempting.is_none() && self.jobs[v as usize].priority < prio)
         };
         if !reclaim_possible && !in_share_possible {
-            return None;
-        }
-        // [decided] A job that will fit once jobs already being preempted release waits for
-        // them; it does not preempt more.
-        let (mut pend_all, mut pend_lend) = (0u64, 0u64);
-        for b in 0..self.shares.len() {
-            let pb = self.pending[b * self.nt + t as usize];
-            pend_all += pb;
-            if self.shares[b].strategy.lends() {
-                pend_lend += pb;
-            }
-        }
-        if pend_all > 0 && self.fits_adj(j, 0, pend_all as i64, pend_lend as i64, false) {
             return None;
         }
         let mut considered = Vec::new();
@@ -1411,6 +1446,7 @@ impl Simulation {
         self.sub_dec(s, t, credit);
         let i = self.st(s, t);
         self.pending[i] += self.job_cfg(v).count - credit;
+        self.credited[i] += credit;
         let status = self.jobs[v as usize].status;
         self.event(v, EventType::PreemptionStarted, status, Reason::Preempted(log));
         self.push_timer(release_at, TimerKind::Release, v);
@@ -1424,6 +1460,7 @@ impl Simulation {
         self.remove_running(v);
         let i = self.st(s, t);
         self.pending[i] -= n - pre.credit;
+        self.credited[i] -= pre.credit;
         self.sub_dec(s, t, n - pre.credit);
         self.change_phys(s, t, 0, n);
         let now = self.now;
@@ -1472,6 +1509,7 @@ impl Simulation {
                     self.add_dec(vs, vt, p.credit);
                     let i = self.st(vs, vt);
                     self.pending[i] += p.credit;
+                    self.credited[i] -= p.credit;
                     self.jobs[v as usize].preempting = Some(Preempting { log: p.log, credit: 0 });
                 }
             }
@@ -1505,6 +1543,8 @@ impl Simulation {
         for &(b, t, r) in &pending {
             self.sub_dec_raw(b, t, r);
         }
+        let zeros = vec![0; self.credited.len()];
+        let credited = core::mem::replace(&mut self.credited, zeros);
         let mut lapsed = Vec::new();
         for &id in &live {
             let e = &self.earmarks[id as usize];
@@ -1518,6 +1558,7 @@ impl Simulation {
         for &(b, t, r) in &pending {
             self.add_dec(b, t, r);
         }
+        self.credited = credited;
         for id in lapsed {
             let e = &self.earmarks[id as usize];
             let (s, t, n) = (e.share, e.ty, e.n);
@@ -1559,6 +1600,11 @@ impl Simulation {
                 }
                 if let Some(q) = &u.quota {
                     self.shares[s].quota = q.clone();
+                    for t in 0..self.nt {
+                        if q[t] > 0 {
+                            self.note_type_share(s as ShareId, t as TypeId);
+                        }
+                    }
                 }
                 if let Some((st, bl)) = u.sharing {
                     self.shares[s].strategy = st;
@@ -1714,6 +1760,7 @@ impl Simulation {
                     Some(c) => {
                         let i = self.st(s, t);
                         self.pending[i] -= n - c;
+                        self.credited[i] -= c;
                         self.sub_dec(s, t, n - c)
                     }
                     None => self.sub_dec(s, t, n),
@@ -1742,16 +1789,29 @@ impl Simulation {
     /// The share's first job in R11 order that is not never-runnable (with backfill), or
     /// simply its first job (without).
     fn first_job(&self, s: ShareId) -> Option<JobId> {
+        self.front_of(s).map(|h| h.job)
+    }
+
+    /// [`Self::first_job`] with its type, count and submission time.
+    #[inline]
+    fn front_of(&self, s: ShareId) -> Option<Head> {
         if self.cfg.settings.backfill {
-            self.queues[s as usize].iter().map(|k| k.2).find(|&j| !self.never_runnable(j))
-        } else {
-            let j = self.heads[s as usize];
-            if j == NONE || self.never_runnable(j) {
-                None
-            } else {
-                Some(j)
-            }
+            return self.front_backfill(s);
         }
+        let h = self.heads[s as usize];
+        if h.job == NONE || h.count > self.runnable_limit[s as usize * self.nt + h.ty as usize] {
+            None
+        } else {
+            Some(h)
+        }
+    }
+
+    #[inline(never)]
+    fn front_backfill(&self, s: ShareId) -> Option<Head> {
+        self.queues[s as usize].iter().map(|k| k.2).find(|&j| !self.never_runnable(j)).map(|j| {
+            let jc = self.job_cfg(j);
+            Head { job: j, ty: jc.ty, count: jc.count }
+        })
     }
 
     /// With backfill: the first job of the share that fits in `phase`'s sense.
@@ -1789,12 +1849,12 @@ impl Simulation {
             if self.shares[s as usize].earmark != NONE {
                 continue;
             }
-            if let Some(j) = self.first_job(s) {
-                let t = self.job_cfg(j).ty;
+            if let Some(h) = self.front_of(s) {
+                let t = h.ty;
                 if !all && !self.relevant(s, t) {
                     continue;
                 }
-                order.push((s, self.dec[self.st(s, t)], self.shares[s as usize].quota[t as usize]));
+                order.push((s, self.quota_usage(s, t), self.shares[s as usize].quota[t as usize]));
             }
         }
         order.sort_by(|a, b| ratio_lt(a.1, a.2, b.1, b.2).then(a.0.cmp(&b.0)));
@@ -1814,10 +1874,11 @@ impl Simulation {
         // Phase 1: within-quota dispatch.
         for &(s, _, _) in order {
             while self.shares[s as usize].earmark == NONE {
-                let Some(f) = self.first_job(s) else { break };
-                if !self.relevant(s, self.job_cfg(f).ty) {
+                let Some(h) = self.front_of(s) else { break };
+                if !self.relevant(s, h.ty) {
                     break;
                 }
+                let f = h.job;
                 if self.fits(f, true) {
                     self.dispatch(f);
                     continue;
@@ -1858,11 +1919,12 @@ impl Simulation {
             }
         }
         // Phase 3: borrowing, FIFO across shares.
-        let all = self.zero_work || self.cur_all;
+        let all = self.zero_work || self.cur_all || ns > 64;
+        let in_order: u64 = order.iter().fold(0, |m, o| m | (1u64 << (o.0 % 64)));
         loop {
             let mut best: Option<(u64, JobId)> = None;
             for s in 0..ns as ShareId {
-                if !all && !order.iter().any(|o| o.0 == s) {
+                if !all && in_order & (1u64 << (s % 64)) == 0 {
                     continue;
                 }
                 if self.shares[s as usize].earmark != NONE {
@@ -1871,7 +1933,9 @@ impl Simulation {
                 let f = if backfill && no_backfill & (1u64 << (s % 64)) == 0 {
                     self.first_fitting(s, Phase::Borrow)
                 } else {
-                    self.first_job(s).filter(|&f| self.relevant(s, self.job_cfg(f).ty) && self.fits(f, false))
+                    self.front_of(s)
+                        .filter(|h| self.relevant(s, h.ty) && self.fits(h.job, false))
+                        .map(|h| h.job)
                 };
                 if let Some(f) = f {
                     let key = (self.job_cfg(f).submit_at, f);
@@ -1901,10 +1965,14 @@ impl Simulation {
                 continue;
             }
             changed = true;
-            let s = e.share;
+            let (s, preemptor, ty, n) = (e.share, e.job, e.ty, e.n);
             self.lapse_earmark(id);
             if let Some(f) = self.front_for_release(s) {
-                if self.fits(f, false) {
+                // Another front job goes first only if it fits on the earmark itself: same
+                // type, no more instances than were earmarked.
+                let jc = self.job_cfg(f);
+                let on_earmark = f == preemptor || (jc.ty == ty && jc.count <= n);
+                if on_earmark && self.fits(f, false) {
                     self.dispatch(f);
                 }
             }
@@ -1926,7 +1994,7 @@ impl Simulation {
         let jc = self.job_cfg(f);
         let (s, t, n) = (jc.share, jc.ty, jc.count);
         let Some(cap) = self.cap[t as usize] else { return };
-        let u = self.dec[self.st(s, t)];
+        let u = self.quota_usage(s, t);
         let q = self.shares[s as usize].quota[t as usize];
         let lends = self.shares[s as usize].strategy.lends();
         if u + n > q || (lends && self.pool_avail(t) < n as i64) || n > cap {
@@ -1950,29 +2018,35 @@ impl Simulation {
             return;
         }
         let holds = core::mem::take(&mut self.holds);
-        for &h in &holds {
-            let hv = self.jobs[h as usize].hold;
+        let old: Vec<u64> = holds.iter().map(|&h| self.jobs[h as usize].hold).collect();
+        for (&h, &hv) in holds.iter().zip(&old) {
             let t = self.job_cfg(h).ty as usize;
             self.holds_total[t] -= hv;
             self.jobs[h as usize].hold = 0;
         }
-        for h in holds {
+        for (&h, &hv) in holds.iter().zip(&old) {
             let jc = self.job_cfg(h);
             let (s, t, n) = (jc.share, jc.ty, jc.count);
             let still_front = self.jobs[h as usize].status == Some(Status::Runnable)
                 && self.queues[s as usize].contains(&self.qkey(h))
                 && self.first_job(s) == Some(h);
-            let u = self.dec[self.st(s, t)];
+            let u = self.quota_usage(s, t);
             let q = self.shares[s as usize].quota[t as usize];
             let lends = self.shares[s as usize].strategy.lends();
-            if !still_front || u + n > q || (lends && self.pool_avail(t) < n as i64) {
-                continue;
-            }
-            let free = self.free_for(h, t).max(0) as u64;
-            let take = free.min(n);
+            let take = if !still_front || u + n > q || (lends && self.pool_avail(t) < n as i64) {
+                0
+            } else {
+                let free = self.free_for(h, t).max(0) as u64;
+                self.holds.push(h);
+                free.min(n)
+            };
             self.jobs[h as usize].hold = take;
             self.holds_total[t as usize] += take;
-            self.holds.push(h);
+            // A hold that changed moves free instances between jobs: their shares look again.
+            if take != hv {
+                self.mark_type(t);
+                self.mark_share(s);
+            }
         }
     }
 
@@ -2033,9 +2107,9 @@ impl Simulation {
     /// Lent amounts follow R15: the borrowed total fills lenders' idle quota in input order.
     fn accumulate(&self, t: TypeId, dt: u64, acc: &mut [Acc]) -> u64 {
         let ti = t as usize;
-        let ns = self.shares.len();
         let mut borrowed_total = 0u64;
-        for s in 0..ns {
+        for &s in &self.type_shares[ti] {
+            let s = s as usize;
             let i = s * self.nt + ti;
             let u = self.phys[i];
             let q = self.shares[s].quota[ti];
@@ -2048,7 +2122,8 @@ impl Simulation {
             a.quota = a.quota.saturating_add(q.saturating_mul(dt));
         }
         if borrowed_total > 0 {
-            for s in 0..ns {
+            for &s in &self.type_shares[ti] {
+                let s = s as usize;
                 if !self.shares[s].strategy.lends() {
                     continue;
                 }
@@ -2115,7 +2190,7 @@ impl Simulation {
         }
         let (t, n) = (jc.ty, jc.count);
         let sh = &self.shares[s as usize];
-        let u = self.dec[self.st(s, t)];
+        let u = self.quota_usage(s, t);
         let q = sh.quota[t as usize];
         let within = u + n <= q;
         let borrow_ok =
