@@ -193,3 +193,19 @@ async fn adding_and_duplicating_jobs_updates_the_table() {
     settle().await;
     assert_eq!(m.all("table.jobs tbody tr"), 4);
 }
+
+#[wasm_bindgen_test]
+async fn text_that_is_not_a_whole_number_stays_in_the_field_with_its_problem() {
+    let m = mount(notebook());
+    settle().await;
+    let sel = "input[data-path='jobs[1].instanceCount']";
+    m.type_into(sel, "1.5");
+    settle().await;
+    let el: web_sys::HtmlInputElement = m.q(sel).unwrap().dyn_into().unwrap();
+    assert_eq!(el.value(), "1.5", "what was typed is kept");
+    let cell = m.text("td.cell.invalid");
+    assert!(cell.contains("not a whole number"), "{cell}");
+    m.type_into(sel, "2");
+    settle().await;
+    assert!(m.q("td.cell.invalid").is_none());
+}

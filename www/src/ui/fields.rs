@@ -15,6 +15,25 @@ fn parse_num(text: &str) -> Option<i64> {
     text.trim().parse::<i64>().ok()
 }
 
+/// Applies what was typed into a number input: a whole number is set; anything else is left
+/// in the input as typed (nothing is lost) and explained next to it, and the scenario keeps
+/// its last valid value until the text is fixed.
+fn apply_num(text: &str, optional: bool, set: &impl Fn(Option<i64>), bad: RwSignal<Option<String>>) {
+    if text.trim().is_empty() {
+        if optional {
+            bad.set(None);
+            set(None)
+        } else {
+            bad.set(Some("a value is needed here".to_string()))
+        }
+    } else if let Some(v) = parse_num(text) {
+        bad.set(None);
+        set(Some(v))
+    } else {
+        bad.set(Some(format!("{} is not a whole number", text.trim())))
+    }
+}
+
 /// A whole-number input with a visible label. `optional` fields accept an empty value (None).
 pub fn num_field(
     label: &'static str,
@@ -24,26 +43,20 @@ pub fn num_field(
     optional: bool,
     hint: &'static str,
 ) -> impl IntoView {
-    let err = field_error(path.clone());
+    let problem = field_error(path.clone());
+    let bad = RwSignal::new(None::<String>);
+    let err = Signal::derive(move || bad.get().or_else(|| problem.get()));
     view! {
         <label class="field" class:invalid=move || err.get().is_some()>
             <span class="field-label">{label}</span>
             <input
-                type="number"
+                type="text"
+                inputmode="numeric"
                 data-path=path
                 placeholder=hint
                 aria-invalid=move || if err.get().is_some() { "true" } else { "false" }
                 prop:value=move || get().map(|v| v.to_string()).unwrap_or_default()
-                on:input=move |ev| {
-                    let t = event_target_value(&ev);
-                    if t.trim().is_empty() {
-                        if optional {
-                            set(None)
-                        }
-                    } else if let Some(v) = parse_num(&t) {
-                        set(Some(v))
-                    }
-                }
+                on:input=move |ev| apply_num(&event_target_value(&ev), optional, &set, bad)
             />
             <span class="field-error" role="alert">{move || err.get()}</span>
         </label>
@@ -59,27 +72,21 @@ pub fn num_cell(
     set: impl Fn(Option<i64>) + 'static,
     optional: bool,
 ) -> impl IntoView {
-    let err = field_error(path.clone());
+    let problem = field_error(path.clone());
+    let bad = RwSignal::new(None::<String>);
+    let err = Signal::derive(move || bad.get().or_else(|| problem.get()));
     view! {
         <td class="cell" class:invalid=move || err.get().is_some()>
             <input
-                type="number"
+                type="text"
+                inputmode="numeric"
                 aria-label=label
                 data-path=path
                 placeholder=if optional { "–" } else { "" }
                 aria-invalid=move || if err.get().is_some() { "true" } else { "false" }
                 title=move || err.get().unwrap_or_default()
                 prop:value=move || get().map(|v| v.to_string()).unwrap_or_default()
-                on:input=move |ev| {
-                    let t = event_target_value(&ev);
-                    if t.trim().is_empty() {
-                        if optional {
-                            set(None)
-                        }
-                    } else if let Some(v) = parse_num(&t) {
-                        set(Some(v))
-                    }
-                }
+                on:input=move |ev| apply_num(&event_target_value(&ev), optional, &set, bad)
             />
             <span class="cell-error">{move || err.get()}</span>
         </td>
