@@ -219,6 +219,15 @@ pub struct Stats {
     pub max_queued: u64,
 }
 
+/// R26 integrals over time: per share and type, and service environment capacity-seconds per
+/// type, each brought up to date at the type's last change (`last_t`).
+#[derive(Clone, Debug, Default)]
+struct Integrals {
+    acc: Vec<Acc>,
+    cap: Vec<u64>,
+    last_t: Vec<u64>,
+}
+
 /// Options that change what is recorded, not what happens.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
@@ -254,7 +263,6 @@ pub struct Simulation {
     cfg: Arc<ValidScenario>,
     opts: Options,
     now: u64,
-    started: bool,
     nt: usize,
     shares: Vec<ShareDyn>,
     cap: Vec<Option<u64>>,
@@ -306,10 +314,7 @@ pub struct Simulation {
     events: Vec<RawEvent>,
     preemptions: Vec<PreemptionRecord>,
     terminate_reasons: Vec<String>,
-    acc: Vec<Acc>,
-    acc_cap: Vec<u64>,
-    last_t: Vec<u64>,
-    last_instant: u64,
+    integrals: Integrals,
 }
 
 fn ratio_lt(a_num: u64, a_den: u64, b_num: u64, b_den: u64) -> Ordering {
@@ -372,7 +377,6 @@ impl Simulation {
         let mut sim = Simulation {
             opts,
             now: 0,
-            started: false,
             nt,
             shares,
             cap,
@@ -412,10 +416,11 @@ impl Simulation {
             events: Vec::new(),
             preemptions: Vec::new(),
             terminate_reasons: Vec::new(),
-            acc: vec![Acc::default(); ns * nt],
-            acc_cap: vec![0; nt],
-            last_t: vec![0; nt],
-            last_instant: 0,
+            integrals: Integrals {
+                acc: vec![Acc::default(); ns * nt],
+                cap: vec![0; nt],
+                last_t: vec![0; nt],
+            },
             cfg: Arc::new(scenario),
         };
         sim.recompute_pool();
@@ -634,10 +639,10 @@ impl Simulation {
         self.pool_cap[t as usize] as i64 - self.pool_dec[t as usize] as i64
     }
 
-    /// R14 with adjustments: `own_release` instances of the job's own share and `extra_free`
-    /// / `extra_pool` instances elsewhere count as released. `within` asks for a fit within
+    /// R14 with `own_release` instances of the job's own share counted as released (in-share
+    /// victims, R20). `within` asks for a fit within
     /// quota (R16 phase 1).
-    fn fits_adj(&self, j: JobId, own_release: u64, extra_free: i64, extra_pool: i64, within: bool) -> bool {
+    fn fits_adj(&self, j: JobId, own_release: u64, within: bool) -> bool {
         let jc = self.job_cfg(j);
         let (s, t, n) = (jc.share, jc.ty, jc.count);
         let sh = &self.shares[s as usize];
@@ -647,12 +652,11 @@ impl Simulation {
         let u = self.quota_usage(s, t).saturating_sub(own_release);
         let q = sh.quota[t as usize];
         let lends = sh.strategy.lends();
-        let free = self.free_for(j, t) + own_release as i64 + extra_free;
+        let free = self.free_for(j, t) + own_release as i64;
         if free < n as i64 {
             return false;
         }
-        let pool_ok =
-            || self.pool_avail(t) + if lends { own_release as i64 } else { 0 } + extra_pool >= n as i64;
+        let pool_ok = || self.pool_avail(t) + if lends { own_release as i64 } else { 0 } >= n as i64;
         if u + n <= q {
             return !lends || pool_ok();
         }
@@ -667,7 +671,7 @@ impl Simulation {
     }
 
     fn fits(&self, j: JobId, within: bool) -> bool {
-        self.fits_adj(j, 0, 0, 0, within)
+        self.fits_adj(j, 0, within)
     }
 
     #[inline]
@@ -740,9 +744,7 @@ impl Simulation {
             }
             self.process_instant(next);
         }
-        if t > self.now {
-            self.advance_clock(t);
-        }
+        self.now = self.now.max(t);
     }
 
     /// Runs until nothing is left to happen, or to `settings.horizonSeconds`.
@@ -753,10 +755,6 @@ impl Simulation {
         }
     }
 
-    fn advance_clock(&mut self, t: u64) {
-        self.now = t;
-    }
-
     /// Work counters so far.
     pub fn stats(&self) -> Stats {
         self.stats
@@ -764,9 +762,7 @@ impl Simulation {
 
     fn process_instant(&mut self, t: u64) {
         self.stats.instants += 1;
-        self.advance_clock(t);
-        self.started = true;
-        self.last_instant = t;
+        self.now = t;
         // Releases and other timers due now, in the order they were scheduled.
         self.apply_due_timers();
         // Actions in file order.
@@ -1076,12 +1072,11 @@ impl Simulation {
     ) -> Option<Vec<(JobId, u64)>> {
         let jc = self.job_cfg(j);
         let (s, t, n) = (jc.share, jc.ty, jc.count);
-        let cap = self.cap[t as usize]?;
-        let _ = cap;
+        self.cap[t as usize]?;
         let u = self.quota_usage(s, t).saturating_sub(own_release);
         let q = self.shares[s as usize].quota[t as usize];
         let lends = self.shares[s as usize].strategy.lends();
-        if self.fits_adj(j, own_release, 0, 0, false) {
+        if self.fits_adj(j, own_release, false) {
             return Some(Vec::new());
         }
         if u + n > q {
@@ -1118,19 +1113,6 @@ impl Simulation {
         // Short of free: over-quota jobs of any share; short of the pool only: of lenders.
         let free_short = fs > 0;
         let eligible = |b: usize| b != s as usize && (free_short || self.shares[b].strategy.lends());
-        // Quick rejection: all returnable capacity together.
-        let (mut all_f, mut all_p) = (0i64, 0i64);
-        for b in 0..ns {
-            if eligible(b) && over[b] > 0 {
-                all_f += over[b] as i64;
-                if self.shares[b].strategy.lends() {
-                    all_p += over[b] as i64;
-                }
-            }
-        }
-        if all_f < fs || all_p < ps {
-            return None;
-        }
         let mut cands: Vec<JobId> = Vec::new();
         for b in 0..ns {
             if eligible(b) && over[b] > 0 {
@@ -1530,16 +1512,11 @@ impl Simulation {
             let (s, t, n) = (e.share, e.ty, e.n);
             self.sub_dec_raw(s, t, n);
         }
-        let mut pending: Vec<(ShareId, TypeId, u64)> = Vec::new();
-        for b in 0..self.shares.len() {
-            for t in 0..self.nt {
-                for &v in &self.running[b * self.nt + t] {
-                    if let Some(p) = self.jobs[v as usize].preempting {
-                        pending.push((b as ShareId, t as TypeId, self.job_cfg(v).count - p.credit));
-                    }
-                }
-            }
-        }
+        // Every job being preempted counts as released: its uncredited instances too.
+        let pending: Vec<(ShareId, TypeId, u64)> = (0..self.pending.len())
+            .filter(|&i| self.pending[i] > 0)
+            .map(|i| ((i / self.nt) as ShareId, (i % self.nt) as TypeId, self.pending[i]))
+            .collect();
         for &(b, t, r) in &pending {
             self.sub_dec_raw(b, t, r);
         }
@@ -1992,12 +1969,8 @@ impl Simulation {
     /// free instances it waits for.
     fn maybe_hold(&mut self, f: JobId) {
         let jc = self.job_cfg(f);
-        let (s, t, n) = (jc.share, jc.ty, jc.count);
-        let Some(cap) = self.cap[t as usize] else { return };
-        let u = self.quota_usage(s, t);
-        let q = self.shares[s as usize].quota[t as usize];
-        let lends = self.shares[s as usize].strategy.lends();
-        if u + n > q || (lends && self.pool_avail(t) < n as i64) || n > cap {
+        let (t, n) = (jc.ty, jc.count);
+        if !self.may_hold(f) || self.cap[t as usize].is_none_or(|cap| n > cap) {
             return;
         }
         let free = self.free_for(f, t).max(0) as u64;
@@ -2010,6 +1983,14 @@ impl Simulation {
         if !self.holds.contains(&f) {
             self.holds.push(f);
         }
+    }
+
+    /// R16: a job may hold free instances while it fits its quota and (for a lender) the pool.
+    fn may_hold(&self, j: JobId) -> bool {
+        let jc = self.job_cfg(j);
+        let (s, t, n) = (jc.share, jc.ty, jc.count);
+        let within = self.quota_usage(s, t) + n <= self.shares[s as usize].quota[t as usize];
+        within && (!self.shares[s as usize].strategy.lends() || self.pool_avail(t) >= n as i64)
     }
 
     /// Start of a pass: holds, oldest first, are revalidated and take newly free instances.
@@ -2030,10 +2011,7 @@ impl Simulation {
             let still_front = self.jobs[h as usize].status == Some(Status::Runnable)
                 && self.queues[s as usize].contains(&self.qkey(h))
                 && self.first_job(s) == Some(h);
-            let u = self.quota_usage(s, t);
-            let q = self.shares[s as usize].quota[t as usize];
-            let lends = self.shares[s as usize].strategy.lends();
-            let take = if !still_front || u + n > q || (lends && self.pool_avail(t) < n as i64) {
+            let take = if !still_front || !self.may_hold(h) {
                 0
             } else {
                 let free = self.free_for(h, t).max(0) as u64;
@@ -2092,15 +2070,20 @@ impl Simulation {
 
     /// Accumulates the time since the last change of type `t` into the R26 integrals.
     fn integrate(&mut self, t: TypeId) {
+        let mut ig = core::mem::take(&mut self.integrals);
+        self.integrate_into(&mut ig, t);
+        self.integrals = ig;
+    }
+
+    /// Brings `ig`'s integrals of type `t` up to now.
+    fn integrate_into(&self, ig: &mut Integrals, t: TypeId) {
         let ti = t as usize;
-        let dt = self.now - self.last_t[ti];
+        let dt = self.now - ig.last_t[ti];
         if dt == 0 {
             return;
         }
-        self.last_t[ti] = self.now;
-        let mut acc = core::mem::take(&mut self.acc);
-        self.acc_cap[ti] = self.acc_cap[ti].saturating_add(self.accumulate(t, dt, &mut acc));
-        self.acc = acc;
+        ig.last_t[ti] = self.now;
+        ig.cap[ti] = ig.cap[ti].saturating_add(self.accumulate(t, dt, &mut ig.acc));
     }
 
     /// Adds `dt` seconds of type `t`'s current use to `acc`; returns capacity-seconds.
@@ -2388,21 +2371,11 @@ impl Simulation {
 
     /// R26: the summary metrics as of now.
     pub fn summary(&self) -> Summary {
-        let mut me = self.clone_for_metrics();
-        for t in 0..me.nt {
-            me.integrate(t as TypeId);
+        let mut ig = self.integrals.clone();
+        for t in 0..self.nt {
+            self.integrate_into(&mut ig, t as TypeId);
         }
-        me.build_summary()
-    }
-
-    fn clone_for_metrics(&self) -> MetricsView<'_> {
-        MetricsView {
-            acc: self.acc.clone(),
-            acc_cap: self.acc_cap.clone(),
-            last_t: self.last_t.clone(),
-            sim: self,
-            nt: self.nt,
-        }
+        MetricsView { ig, sim: self, nt: self.nt }.build_summary()
     }
 
     /// The whole result (format spec) as of now.
@@ -2487,24 +2460,12 @@ impl Simulation {
 
 /// A view for computing R26 metrics without touching the simulation.
 struct MetricsView<'a> {
-    acc: Vec<Acc>,
-    acc_cap: Vec<u64>,
-    last_t: Vec<u64>,
+    ig: Integrals,
     sim: &'a Simulation,
     nt: usize,
 }
 
 impl MetricsView<'_> {
-    fn integrate(&mut self, t: TypeId) {
-        let ti = t as usize;
-        let dt = self.sim.now - self.last_t[ti];
-        if dt == 0 {
-            return;
-        }
-        self.last_t[ti] = self.sim.now;
-        self.acc_cap[ti] = self.acc_cap[ti].saturating_add(self.sim.accumulate(t, dt, &mut self.acc));
-    }
-
     fn build_summary(&self) -> Summary {
         let sim = self.sim;
         let ns = sim.shares.len();
@@ -2557,12 +2518,11 @@ impl MetricsView<'_> {
         let mut all_waits = Vec::new();
         let mut all_comps = Vec::new();
         let (mut gpu_all, mut gpu_own_all, mut gpu_b_all) = (0u64, 0u64, 0u64);
-        let mut quota_total = 0u64;
         for s in 0..ns {
             let (mut gpu, mut gpu_own, mut gpu_b) = (0u64, 0u64, 0u64);
             let mut quota_s = 0u64;
             for t in 0..self.nt {
-                let a = &self.acc[s * self.nt + t];
+                let a = &self.ig.acc[s * self.nt + t];
                 let g = sim.cfg.types[t].gpus;
                 let m = &mut per[s];
                 m.instance_seconds = m.instance_seconds.saturating_add(a.used);
@@ -2574,7 +2534,6 @@ impl MetricsView<'_> {
                 gpu_b = gpu_b.saturating_add(a.borrowed.saturating_mul(g));
                 quota_s = quota_s.saturating_add(a.quota);
             }
-            quota_total = quota_total.saturating_add(quota_s);
             let m = &mut per[s];
             m.instance_hours = m.instance_seconds as f64 / 3600.0;
             m.gpu_hours = gpu as f64 / 3600.0;
@@ -2615,8 +2574,7 @@ impl MetricsView<'_> {
                 .saturating_add(m.preemptions.capacity_limit_reduced);
             overall.preemptions.total = overall.preemptions.total.saturating_add(m.preemptions.total);
         }
-        let _ = quota_total;
-        let cap_total: u64 = self.acc_cap.iter().sum();
+        let cap_total: u64 = self.ig.cap.iter().sum();
         overall.instance_hours = overall.instance_seconds as f64 / 3600.0;
         overall.gpu_hours = gpu_all as f64 / 3600.0;
         overall.gpu_hours_own = gpu_own_all as f64 / 3600.0;

@@ -72,6 +72,61 @@ fn time_axis(out: &mut String, sx: &Scale, t0: u64, t1: u64, y: f64, y_top: f64,
     }
 }
 
+/// The frame the utilization and lending charts share: the SVG element, hatch patterns, a
+/// clip for the plot area, value grid and ticks, the y-axis label and the time axis.
+struct Frame<'a> {
+    width: f64,
+    height: f64,
+    colors: &'a [String],
+    prefix: String,
+    clip: String,
+}
+
+impl Frame<'_> {
+    /// Writes the frame for values up to `peak`; returns the time and value scales.
+    fn open(
+        &self,
+        out: &mut String,
+        run: &RunData,
+        win: (u64, u64),
+        peak: u64,
+        aria: &str,
+        y_label: &str,
+    ) -> (Scale, Scale) {
+        let (width, height) = (self.width, self.height);
+        let (t0, t1) = window_of(run, win);
+        let sx = time_scale(t0, t1, M_LEFT, width);
+        let ticks = value_ticks(peak, ((height - M_TOP - M_BOTTOM) / 28.0).max(2.0) as usize);
+        let ymax = *ticks.last().unwrap_or(&1) as f64;
+        let sy = Scale::new(0.0, ymax, height - M_BOTTOM, M_TOP);
+        let _ = write!(
+            out,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" \
+             role=\"img\" aria-label=\"{aria}\">"
+        );
+        hatch_defs(out, self.colors, &self.prefix);
+        clip_def(out, &self.clip, M_LEFT, width - M_RIGHT, 0.0, height - M_BOTTOM + 1.0);
+        for v in &ticks {
+            let y = sy.map(*v as f64);
+            let _ = write!(
+                out,
+                "<line class=\"grid\" x1=\"{M_LEFT}\" x2=\"{:.1}\" y1=\"{y:.1}\" y2=\"{y:.1}\"/>\
+                 <text class=\"tick\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{v}</text>",
+                width - M_RIGHT,
+                M_LEFT - 6.0,
+                y + 4.0
+            );
+        }
+        let _ = write!(
+            out,
+            "<text class=\"axis-label\" transform=\"translate(14,{:.1}) rotate(-90)\" text-anchor=\"middle\">{y_label}</text>",
+            (height - M_BOTTOM + M_TOP) / 2.0
+        );
+        time_axis(out, &sx, t0, t1, height - M_BOTTOM, M_TOP, ((width - M_LEFT) / 90.0) as usize);
+        (sx, sy)
+    }
+}
+
 /// Stacked utilization of instance type `ti`: each share's own use (solid) and borrowed use
 /// (hatched), the service environment capacity (dashed) and the shares' quotas stacked in the
 /// same order (dotted lines in the share's colour).
@@ -85,36 +140,9 @@ pub fn utilization_svg(
 ) -> String {
     let Some(ts) = run.types.get(ti) else { return String::new() };
     let mut out = String::with_capacity(16 * 1024);
-    let (t0, t1) = window_of(run, win);
-    let sx = time_scale(t0, t1, M_LEFT, width);
-    let ticks = value_ticks(ts.peak, ((height - M_TOP - M_BOTTOM) / 28.0).max(2.0) as usize);
-    let ymax = *ticks.last().unwrap_or(&1) as f64;
-    let sy = Scale::new(0.0, ymax, height - M_BOTTOM, M_TOP);
-    let _ = write!(
-        out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" \
-         role=\"img\" aria-label=\"Utilization of {} over time, stacked by quota share\">",
-        esc(&ts.name)
-    );
-    hatch_defs(&mut out, colors, &format!("h{ti}-"));
-    clip_def(&mut out, &format!("uc{ti}"), M_LEFT, width - M_RIGHT, 0.0, height - M_BOTTOM + 1.0);
-    for v in &ticks {
-        let y = sy.map(*v as f64);
-        let _ = write!(
-            out,
-            "<line class=\"grid\" x1=\"{M_LEFT}\" x2=\"{:.1}\" y1=\"{y:.1}\" y2=\"{y:.1}\"/>\
-             <text class=\"tick\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{v}</text>",
-            width - M_RIGHT,
-            M_LEFT - 6.0,
-            y + 4.0
-        );
-    }
-    let _ = write!(
-        out,
-        "<text class=\"axis-label\" transform=\"translate(14,{:.1}) rotate(-90)\" text-anchor=\"middle\">instances</text>",
-        (height - M_BOTTOM + M_TOP) / 2.0
-    );
-    time_axis(&mut out, &sx, t0, t1, height - M_BOTTOM, M_TOP, ((width - M_LEFT) / 90.0) as usize);
+    let aria = format!("Utilization of {} over time, stacked by quota share", esc(&ts.name));
+    let frame = Frame { width, height, colors, prefix: format!("h{ti}-"), clip: format!("uc{ti}") };
+    let (sx, sy) = frame.open(&mut out, run, win, ts.peak, &aria, "instances");
     let ns = run.share_names.len();
     let mut layers: Vec<Vec<u64>> = Vec::with_capacity(ns * 2);
     for s in 0..ns {
@@ -173,38 +201,11 @@ pub fn lending_svg(
 ) -> String {
     let Some(ts) = run.types.get(ti) else { return String::new() };
     let mut out = String::with_capacity(8 * 1024);
-    let (t0, t1) = window_of(run, win);
-    let sx = time_scale(t0, t1, M_LEFT, width);
     let peak =
         (0..run.samples.len()).map(|i| ts.flows.iter().map(|f| f.2[i]).sum::<u64>()).max().unwrap_or(0);
-    let ticks = value_ticks(peak, ((height - M_TOP - M_BOTTOM) / 28.0).max(2.0) as usize);
-    let ymax = *ticks.last().unwrap_or(&1) as f64;
-    let sy = Scale::new(0.0, ymax, height - M_BOTTOM, M_TOP);
-    let _ = write!(
-        out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" role=\"img\" \
-         aria-label=\"Capacity lent between quota shares over time for {}\">",
-        esc(&ts.name)
-    );
-    hatch_defs(&mut out, colors, &format!("l{ti}-"));
-    clip_def(&mut out, &format!("lc{ti}"), M_LEFT, width - M_RIGHT, 0.0, height - M_BOTTOM + 1.0);
-    for v in &ticks {
-        let y = sy.map(*v as f64);
-        let _ = write!(
-            out,
-            "<line class=\"grid\" x1=\"{M_LEFT}\" x2=\"{:.1}\" y1=\"{y:.1}\" y2=\"{y:.1}\"/>\
-             <text class=\"tick\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{v}</text>",
-            width - M_RIGHT,
-            M_LEFT - 6.0,
-            y + 4.0
-        );
-    }
-    let _ = write!(
-        out,
-        "<text class=\"axis-label\" transform=\"translate(14,{:.1}) rotate(-90)\" text-anchor=\"middle\">instances lent</text>",
-        (height - M_BOTTOM + M_TOP) / 2.0
-    );
-    time_axis(&mut out, &sx, t0, t1, height - M_BOTTOM, M_TOP, ((width - M_LEFT) / 90.0) as usize);
+    let aria = format!("Capacity lent between quota shares over time for {}", esc(&ts.name));
+    let frame = Frame { width, height, colors, prefix: format!("l{ti}-"), clip: format!("lc{ti}") };
+    let (sx, sy) = frame.open(&mut out, run, win, peak, &aria, "instances lent");
     if ts.flows.is_empty() {
         let _ = write!(
             out,
