@@ -27,6 +27,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+mod chunked;
 pub mod generate;
 #[cfg(feature = "serde")]
 pub mod json;

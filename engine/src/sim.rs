@@ -30,6 +30,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::cmp::{Ordering, Reverse};
 
+use crate::chunked::Chunked;
 use crate::model::{Strategy, VictimOrder};
 use crate::result::*;
 use crate::validate::{ActionCfg, JobId, ShareId, TypeId, ValidScenario};
@@ -50,6 +51,30 @@ pub(crate) enum Reason {
     Preempted(u32),
     /// The retry limit was reached on the preemption of this log index (R7).
     RetryLimit(u32),
+}
+
+impl Reason {
+    fn pack(self) -> (u8, u32) {
+        match self {
+            Reason::None => (0, 0),
+            Reason::Terminated(i) => (1, i),
+            Reason::Timeout => (2, 0),
+            Reason::Rejected => (3, 0),
+            Reason::Preempted(l) => (4, l),
+            Reason::RetryLimit(l) => (5, l),
+        }
+    }
+
+    fn unpack(tag: u8, val: u32) -> Reason {
+        match tag {
+            1 => Reason::Terminated(val),
+            2 => Reason::Timeout,
+            3 => Reason::Rejected,
+            4 => Reason::Preempted(val),
+            5 => Reason::RetryLimit(val),
+            _ => Reason::None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,44 +109,69 @@ impl PartialOrd for Timer {
     }
 }
 
-/// A job being preempted, from `Preemption Started` to `Preemption Completed`.
-#[derive(Clone, Copy, Debug)]
-struct Preempting {
-    log: u32,
-    /// Instances of this victim already committed to its preemptor's earmark.
-    credit: u64,
+/// "Not yet" for a time field.
+const NEVER: u64 = u64::MAX;
+
+fn opt_time(t: u64) -> Option<u64> {
+    (t != NEVER).then_some(t)
 }
 
+/// One attempt of a job, in the attempt list shared by all jobs: each job's attempts are
+/// linked from its last one back (`prev`), so a job costs no allocation of its own.
 #[derive(Clone, Debug)]
 struct AttemptRaw {
     started: u64,
-    stopped: Option<u64>,
+    /// `NEVER` while the attempt holds its instances.
+    stopped: u64,
     borrowed: u64,
     reason: Reason,
+    /// The job's previous attempt, or `NONE`.
+    prev: u32,
 }
 
+/// What a job is doing, kept small (80 bytes): a million of them are read at random.
 #[derive(Clone, Debug)]
 struct JobDyn {
-    status: Option<Status>,
-    priority: u32,
-    gen: u32,
     /// Training saved by checkpoints (R8).
     saved: u64,
     lost: u64,
     /// Training time over all attempts.
     trained: u64,
     running_since: u64,
-    preempted_count: u32,
-    attempts: Vec<AttemptRaw>,
-    first_running: Option<u64>,
-    stopped_at: Option<u64>,
+    /// When it first reached `RUNNING`, or `NEVER`.
+    first_running: u64,
+    /// When it stopped for good, or `NEVER`.
+    stopped_at: u64,
     reason: Reason,
-    preempting: Option<Preempting>,
-    /// Free instances held for this job (R16 phase 1, oversubscription).
-    hold: u64,
-    run_pos: u32,
+    priority: u32,
+    gen: u32,
+    preempted_count: u32,
+    /// While it is being preempted: its record in the preemption log; otherwise `NONE`.
+    preempting: u32,
+    /// Its latest attempt in the attempt list, or `NONE`.
+    last_attempt: u32,
+    status: Option<Status>,
     /// Terminated before its `submitAt`: never submitted.
     cancelled: bool,
+}
+
+/// A running job (`SCHEDULED` to release) in its share and type's running list, with what
+/// victim searches read, so scanning a list does not touch the job table.
+#[derive(Clone, Copy, Debug)]
+struct RunEntry {
+    job: JobId,
+    /// The job's priority, or `u32::MAX` while it is being preempted (never a candidate).
+    key: u32,
+}
+
+/// Packs to 12 bytes: a large run records several events per job.
+#[derive(Clone, Copy, Debug)]
+struct RawEvent {
+    job: u32,
+    reason_val: u32,
+    etype: EventType,
+    status: Option<Status>,
+    reason_tag: u8,
 }
 
 /// A record of one victim's preemption, kept for explanations and R24 events.
@@ -151,15 +201,6 @@ struct Earmark {
     /// When the victims release (R21).
     due: u64,
     live: bool,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct RawEvent {
-    at: u64,
-    job: u32,
-    etype: EventType,
-    status: Option<Status>,
-    reason: Reason,
 }
 
 #[derive(Clone, Debug)]
@@ -273,9 +314,12 @@ pub struct Simulation {
     pool_dec: Vec<u64>,
     holds_total: Vec<u64>,
     jobs: Vec<JobDyn>,
+    /// Every job's attempts, linked per job (`JobDyn::last_attempt`, `AttemptRaw::prev`).
+    attempts: Chunked<AttemptRaw>,
     queues: Vec<BTreeSet<QKey>>,
-    running: Vec<Vec<JobId>>,
-    holds: Vec<JobId>,
+    running: Vec<Vec<RunEntry>>,
+    /// Jobs holding free instances (R16), oldest first, with the instances each holds.
+    holds: Vec<(JobId, u64)>,
     earmarks: Vec<Earmark>,
     heap: BinaryHeap<Reverse<Timer>>,
     seq: u64,
@@ -311,8 +355,13 @@ pub struct Simulation {
     runnable_limit: Vec<u64>,
     /// Cached first key of each share's queue.
     heads: Vec<Head>,
-    events: Vec<RawEvent>,
+    events: Chunked<RawEvent>,
+    /// `(time, index of its first event)` for every instant that recorded events.
+    event_times: Vec<(u64, usize)>,
     preemptions: Vec<PreemptionRecord>,
+    /// Per preemption log entry: instances of the victim committed to its preemptor's
+    /// earmark while the victim is being preempted.
+    credits: Vec<u64>,
     terminate_reasons: Vec<String>,
     integrals: Integrals,
 }
@@ -353,21 +402,19 @@ impl Simulation {
             .jobs
             .iter()
             .map(|j| JobDyn {
-                status: None,
-                priority: j.priority,
-                gen: 0,
                 saved: 0,
                 lost: 0,
                 trained: 0,
                 running_since: NOT_RUNNING,
-                preempted_count: 0,
-                attempts: Vec::new(),
-                first_running: None,
-                stopped_at: None,
+                first_running: NEVER,
+                stopped_at: NEVER,
                 reason: Reason::None,
-                preempting: None,
-                hold: 0,
-                run_pos: NONE,
+                priority: j.priority,
+                gen: 0,
+                preempted_count: 0,
+                preempting: NONE,
+                last_attempt: NONE,
+                status: None,
                 cancelled: false,
             })
             .collect();
@@ -387,6 +434,7 @@ impl Simulation {
             pool_dec: vec![0; nt],
             holds_total: vec![0; nt],
             jobs,
+            attempts: Chunked::default(),
             queues: vec![BTreeSet::new(); ns],
             running: vec![Vec::new(); ns * nt],
             holds: Vec::new(),
@@ -413,8 +461,10 @@ impl Simulation {
             stats: Stats::default(),
             runnable_limit: vec![0; ns * nt],
             heads: vec![Head::EMPTY; ns],
-            events: Vec::new(),
+            events: Chunked::default(),
+            event_times: Vec::new(),
             preemptions: Vec::new(),
+            credits: Vec::new(),
             terminate_reasons: Vec::new(),
             integrals: Integrals {
                 acc: vec![Acc::default(); ns * nt],
@@ -424,9 +474,6 @@ impl Simulation {
             cfg: Arc::new(scenario),
         };
         sim.recompute_pool();
-        if sim.opts.record_events {
-            sim.events.reserve(sim.jobs.len().saturating_mul(6));
-        }
         sim
     }
 
@@ -469,8 +516,48 @@ impl Simulation {
 
     fn event(&mut self, j: JobId, etype: EventType, status: Option<Status>, reason: Reason) {
         if self.opts.record_events {
-            self.events.push(RawEvent { at: self.now, job: j, etype, status, reason });
+            if self.event_times.last().is_none_or(|&(at, _)| at != self.now) {
+                self.event_times.push((self.now, self.events.len()));
+            }
+            let (reason_tag, reason_val) = reason.pack();
+            self.events.push(RawEvent { job: j, reason_val, etype, status, reason_tag });
         }
+    }
+
+    fn last_attempt_mut(&mut self, j: JobId) -> Option<&mut AttemptRaw> {
+        match self.jobs[j as usize].last_attempt {
+            NONE => None,
+            a => Some(self.attempts.get_mut(a as usize)),
+        }
+    }
+
+    /// A job's attempts, first to last.
+    fn attempts_of(&self, j: JobId) -> Vec<&AttemptRaw> {
+        let mut v = Vec::new();
+        let mut a = self.jobs[j as usize].last_attempt;
+        while a != NONE {
+            let at = self.attempts.get(a as usize);
+            v.push(at);
+            a = at.prev;
+        }
+        v.reverse();
+        v
+    }
+
+    /// Where job `j` is in its running list.
+    fn run_index(&self, j: JobId) -> Option<(usize, usize)> {
+        let jc = self.job_cfg(j);
+        let i = self.st(jc.share, jc.ty);
+        self.running[i].iter().position(|e| e.job == j).map(|p| (i, p))
+    }
+
+    /// Instances job `j` holds for itself (R16), if any.
+    #[inline]
+    fn hold_of(&self, j: JobId, t: TypeId) -> u64 {
+        if self.holds_total[t as usize] == 0 {
+            return 0;
+        }
+        self.holds.iter().find(|h| h.0 == j).map_or(0, |h| h.1)
     }
 
     fn set_status(&mut self, j: JobId, status: Status, reason: Reason) {
@@ -630,7 +717,7 @@ impl Simulation {
             None => i64::MIN / 4,
             Some(c) => {
                 c as i64 - self.total_dec[t as usize] as i64 - self.holds_total[t as usize] as i64
-                    + self.jobs[j as usize].hold as i64
+                    + self.hold_of(j, t) as i64
             }
         }
     }
@@ -831,7 +918,7 @@ impl Simulation {
         let s = self.job_cfg(j).share;
         if !self.shares[s as usize].enabled {
             self.jobs[j as usize].reason = Reason::Rejected;
-            self.jobs[j as usize].stopped_at = Some(self.now);
+            self.jobs[j as usize].stopped_at = self.now;
             self.set_status(j, Status::Failed, Reason::Rejected);
             return;
         }
@@ -874,15 +961,13 @@ impl Simulation {
     }
 
     fn drop_hold(&mut self, j: JobId) {
-        let h = self.jobs[j as usize].hold;
-        if h > 0 {
-            let t = self.job_cfg(j).ty;
-            self.holds_total[t as usize] -= h;
-            self.jobs[j as usize].hold = 0;
-            self.mark_type(t);
-        }
-        if let Some(p) = self.holds.iter().position(|&x| x == j) {
-            self.holds.remove(p);
+        if let Some(p) = self.holds.iter().position(|h| h.0 == j) {
+            let (_, h) = self.holds.remove(p);
+            if h > 0 {
+                let t = self.job_cfg(j).ty;
+                self.holds_total[t as usize] -= h;
+                self.mark_type(t);
+            }
         }
     }
 
@@ -899,12 +984,17 @@ impl Simulation {
         let borrowed = (u + n).saturating_sub(q) - u.saturating_sub(q);
         self.add_dec(s, t, n);
         self.change_phys(s, t, n, 0);
-        let run = &mut self.running[i];
-        self.jobs[j as usize].run_pos = run.len() as u32;
-        run.push(j);
         let now = self.now;
         let jd = &mut self.jobs[j as usize];
-        jd.attempts.push(AttemptRaw { started: now, stopped: None, borrowed, reason: Reason::None });
+        self.running[i].push(RunEntry { job: j, key: jd.priority });
+        let prev = jd.last_attempt;
+        jd.last_attempt = self.attempts.push(AttemptRaw {
+            started: now,
+            stopped: NEVER,
+            borrowed,
+            reason: Reason::None,
+            prev,
+        }) as u32;
         jd.gen = jd.gen.wrapping_add(1);
         self.set_status(j, Status::Scheduled, Reason::None);
         let sched = self.cfg.settings.scheduled;
@@ -939,8 +1029,8 @@ impl Simulation {
         let timeout = jc.timeout;
         let jd = &mut self.jobs[j as usize];
         jd.running_since = now;
-        if jd.first_running.is_none() {
-            jd.first_running = Some(now);
+        if jd.first_running == NEVER {
+            jd.first_running = now;
         }
         match timeout {
             // R9: a timeout equal to the remaining work is a success.
@@ -951,19 +1041,9 @@ impl Simulation {
     }
 
     fn remove_running(&mut self, j: JobId) {
-        let jc = self.job_cfg(j);
-        let i = self.st(jc.share, jc.ty);
-        let p = self.jobs[j as usize].run_pos;
-        if p == NONE {
-            return;
+        if let Some((i, p)) = self.run_index(j) {
+            self.running[i].swap_remove(p);
         }
-        let run = &mut self.running[i];
-        let last = run.pop().expect("running list holds the job");
-        if last != j {
-            run[p as usize] = last;
-            self.jobs[last as usize].run_pos = p;
-        }
-        self.jobs[j as usize].run_pos = NONE;
     }
 
     /// Training time of the current attempt so far.
@@ -990,14 +1070,15 @@ impl Simulation {
         let jd = &mut self.jobs[j as usize];
         jd.trained += trained;
         jd.running_since = NOT_RUNNING;
-        jd.stopped_at = Some(now);
+        jd.stopped_at = now;
         jd.gen = jd.gen.wrapping_add(1);
         let reason = if success { Reason::None } else { Reason::Timeout };
-        if let Some(a) = jd.attempts.last_mut() {
-            a.stopped = Some(now);
+        jd.reason = reason;
+        if let Some(a) = self.last_attempt_mut(j) {
+            a.stopped = now;
             a.reason = reason;
         }
-        jd.reason = reason;
+        let jd = &mut self.jobs[j as usize];
         if success {
             jd.saved = duration;
             self.set_status(j, Status::Succeeded, Reason::None);
@@ -1014,7 +1095,14 @@ impl Simulation {
         let jd = &self.jobs[v as usize];
         let step2 = match self.cfg.settings.victim_order {
             // Most recently dispatched first: larger start time sorts first.
-            VictimOrder::Aws => u64::MAX - jd.attempts.last().map_or(0, |a| a.started),
+            VictimOrder::Aws => {
+                u64::MAX
+                    - if jd.last_attempt == NONE {
+                        0
+                    } else {
+                        self.attempts.get(jd.last_attempt as usize).started
+                    }
+            }
             VictimOrder::LeastLostWork => {
                 let tr = self.attempt_training(v);
                 match self.job_cfg(v).checkpoint_interval {
@@ -1116,9 +1204,9 @@ impl Simulation {
         let mut cands: Vec<JobId> = Vec::new();
         for b in 0..ns {
             if eligible(b) && over[b] > 0 {
-                for &v in &self.running[b * self.nt + t as usize] {
-                    if self.jobs[v as usize].preempting.is_none() {
-                        cands.push(v);
+                for e in &self.running[b * self.nt + t as usize] {
+                    if e.key != u32::MAX {
+                        cands.push(e.job);
                     }
                 }
             }
@@ -1205,12 +1293,9 @@ impl Simulation {
         let within = self.quota_usage(s, t) + jc.count <= self.shares[s as usize].quota[t as usize];
         let reclaim_possible =
             within && (0..self.shares.len()).any(|b| b != s as usize && self.over_quota(b, t) > 0);
-        let in_share_possible = self.shares[s as usize].in_share && {
-            let prio = self.jobs[j as usize].priority;
-            self.running[self.st(s, t)]
-                .iter()
-                .any(|&v| self.jobs[v as usize].preempting.is_none() && self.jobs[v as usize].priority < prio)
-        };
+        let prio = self.jobs[j as usize].priority;
+        let in_share_possible =
+            self.shares[s as usize].in_share && self.running[self.st(s, t)].iter().any(|e| e.key < prio);
         if !reclaim_possible && !in_share_possible {
             return None;
         }
@@ -1224,18 +1309,13 @@ impl Simulation {
         if !self.shares[s as usize].in_share {
             return None;
         }
-        // R20: running jobs of the same share with strictly lower priority.
-        let prio = self.jobs[j as usize].priority;
-        let lower =
-            |v: &JobId| self.jobs[*v as usize].preempting.is_none() && self.jobs[*v as usize].priority < prio;
-        if !self.running[self.st(s, t)].iter().any(lower) {
+        // R20: running jobs of the same share with strictly lower priority (not being
+        // preempted already: their key is u32::MAX).
+        if !in_share_possible {
             return None;
         }
-        let mut cands: Vec<JobId> = self.running[self.st(s, t)]
-            .iter()
-            .copied()
-            .filter(|&v| self.jobs[v as usize].preempting.is_none() && self.jobs[v as usize].priority < prio)
-            .collect();
+        let mut cands: Vec<JobId> =
+            self.running[self.st(s, t)].iter().filter(|e| e.key < prio).map(|e| e.job).collect();
         let mut chosen: Vec<JobId> = Vec::new();
         let mut released = 0u64;
         let found = loop {
@@ -1398,6 +1478,7 @@ impl Simulation {
         let lost = trained - kept;
         let count = self.jobs[v as usize].preempted_count + 1;
         let log = self.preemptions.len() as u32;
+        self.credits.push(credit);
         self.preemptions.push(PreemptionRecord {
             victim: v,
             preemptor,
@@ -1420,7 +1501,10 @@ impl Simulation {
             }
             jd.running_since = NOT_RUNNING;
             jd.gen = jd.gen.wrapping_add(1);
-            jd.preempting = Some(Preempting { log, credit });
+            jd.preempting = log;
+        }
+        if let Some((i, p)) = self.run_index(v) {
+            self.running[i][p].key = u32::MAX;
         }
         if let Some(id) = em {
             self.earmarks[id as usize].victims.push(v);
@@ -1436,35 +1520,39 @@ impl Simulation {
 
     /// `Preemption Completed` (R21): the victim releases and becomes `RUNNABLE` or `FAILED`.
     fn release_victim(&mut self, v: JobId) {
-        let Some(pre) = self.jobs[v as usize].preempting else { return };
+        let log = self.jobs[v as usize].preempting;
+        if log == NONE {
+            return;
+        }
+        let credit = self.credits[log as usize];
         let jc = self.job_cfg(v);
         let (s, t, n, retries) = (jc.share, jc.ty, jc.count, jc.retries);
         self.remove_running(v);
         let i = self.st(s, t);
-        self.pending[i] -= n - pre.credit;
-        self.credited[i] -= pre.credit;
-        self.sub_dec(s, t, n - pre.credit);
+        self.pending[i] -= n - credit;
+        self.credited[i] -= credit;
+        self.sub_dec(s, t, n - credit);
         self.change_phys(s, t, 0, n);
         let now = self.now;
+        if let Some(a) = self.last_attempt_mut(v) {
+            a.stopped = now;
+            a.reason = Reason::Preempted(log);
+        }
         let jd = &mut self.jobs[v as usize];
-        jd.preempting = None;
+        jd.preempting = NONE;
         jd.preempted_count += 1;
         jd.gen = jd.gen.wrapping_add(1);
-        if let Some(a) = jd.attempts.last_mut() {
-            a.stopped = Some(now);
-            a.reason = Reason::Preempted(pre.log);
-        }
         let failed = retries.is_some_and(|r| jd.preempted_count as u64 > r);
         if failed {
-            jd.reason = Reason::RetryLimit(pre.log);
-            jd.stopped_at = Some(now);
-            self.jobs[v as usize].status = Some(Status::Failed);
-            self.event(v, EventType::PreemptionCompleted, Some(Status::Failed), Reason::RetryLimit(pre.log));
-            self.event(v, EventType::StateChange, Some(Status::Failed), Reason::RetryLimit(pre.log));
+            jd.reason = Reason::RetryLimit(log);
+            jd.stopped_at = now;
+            jd.status = Some(Status::Failed);
+            self.event(v, EventType::PreemptionCompleted, Some(Status::Failed), Reason::RetryLimit(log));
+            self.event(v, EventType::StateChange, Some(Status::Failed), Reason::RetryLimit(log));
         } else {
-            self.jobs[v as usize].status = Some(Status::Runnable);
-            self.event(v, EventType::PreemptionCompleted, Some(Status::Runnable), Reason::Preempted(pre.log));
-            self.event(v, EventType::StateChange, Some(Status::Runnable), Reason::Preempted(pre.log));
+            jd.status = Some(Status::Runnable);
+            self.event(v, EventType::PreemptionCompleted, Some(Status::Runnable), Reason::Preempted(log));
+            self.event(v, EventType::StateChange, Some(Status::Runnable), Reason::Preempted(log));
             self.enqueue(v);
         }
         self.dirty = true;
@@ -1484,16 +1572,19 @@ impl Simulation {
             self.shares[s as usize].earmark = NONE;
         }
         for v in victims {
-            if let Some(p) = self.jobs[v as usize].preempting {
-                if p.credit > 0 {
-                    let vc = self.job_cfg(v);
-                    let (vs, vt) = (vc.share, vc.ty);
-                    self.add_dec(vs, vt, p.credit);
-                    let i = self.st(vs, vt);
-                    self.pending[i] += p.credit;
-                    self.credited[i] -= p.credit;
-                    self.jobs[v as usize].preempting = Some(Preempting { log: p.log, credit: 0 });
-                }
+            let log = self.jobs[v as usize].preempting;
+            if log == NONE {
+                continue;
+            }
+            let credit = self.credits[log as usize];
+            if credit > 0 {
+                let vc = self.job_cfg(v);
+                let (vs, vt) = (vc.share, vc.ty);
+                self.add_dec(vs, vt, credit);
+                let i = self.st(vs, vt);
+                self.pending[i] += credit;
+                self.credited[i] -= credit;
+                self.credits[log as usize] = 0;
             }
         }
         self.dirty = true;
@@ -1559,6 +1650,11 @@ impl Simulation {
                     self.refresh_head(s as ShareId);
                 }
                 self.jobs[j as usize].priority = *priority;
+                if let Some((i, p)) = self.run_index(j) {
+                    if self.running[i][p].key != u32::MAX {
+                        self.running[i][p].key = *priority;
+                    }
+                }
                 if queued {
                     self.enqueue(j);
                 }
@@ -1636,9 +1732,9 @@ impl Simulation {
         // In use: jobs already being preempted count as released.
         let mut in_use: Vec<u64> = vec![0; ns];
         for (b, u) in in_use.iter_mut().enumerate() {
-            for &v in &self.running[b * self.nt + t as usize] {
-                if self.jobs[v as usize].preempting.is_none() {
-                    *u += self.job_cfg(v).count;
+            for e in &self.running[b * self.nt + t as usize] {
+                if e.key != u32::MAX {
+                    *u += self.job_cfg(e.job).count;
                 }
             }
         }
@@ -1657,9 +1753,9 @@ impl Simulation {
                 if group == 0 && over[b] == 0 {
                     continue;
                 }
-                for &v in &self.running[b * self.nt + t as usize] {
-                    if self.jobs[v as usize].preempting.is_none() && !taken.contains(&v) {
-                        cands.push(v);
+                for e in &self.running[b * self.nt + t as usize] {
+                    if e.key != u32::MAX && !taken.contains(&e.job) {
+                        cands.push(e.job);
                     }
                 }
             }
@@ -1711,7 +1807,7 @@ impl Simulation {
                 let jd = &mut self.jobs[j as usize];
                 jd.cancelled = true;
                 jd.reason = reason;
-                jd.stopped_at = Some(now);
+                jd.stopped_at = now;
                 self.set_status(j, Status::Failed, reason);
             }
             Some(Status::Submitted) | Some(Status::Runnable) => {
@@ -1723,14 +1819,15 @@ impl Simulation {
                 }
                 let jd = &mut self.jobs[j as usize];
                 jd.reason = reason;
-                jd.stopped_at = Some(now);
+                jd.stopped_at = now;
                 self.set_status(j, Status::Failed, reason);
             }
             Some(st) if st.holds_capacity() => {
                 let jc = self.job_cfg(j);
                 let (s, t, n) = (jc.share, jc.ty, jc.count);
                 let trained = self.attempt_training(j);
-                let credit = self.jobs[j as usize].preempting.map(|p| p.credit);
+                let log = self.jobs[j as usize].preempting;
+                let credit = (log != NONE).then(|| self.credits[log as usize]);
                 self.remove_running(j);
                 match credit {
                     // Being preempted: the earmark stays until the preemption would complete.
@@ -1746,14 +1843,15 @@ impl Simulation {
                 let jd = &mut self.jobs[j as usize];
                 jd.trained += trained;
                 jd.running_since = NOT_RUNNING;
-                jd.preempting = None;
+                jd.preempting = NONE;
                 jd.gen = jd.gen.wrapping_add(1);
-                if let Some(a) = jd.attempts.last_mut() {
-                    a.stopped = Some(now);
+                jd.reason = reason;
+                if let Some(a) = self.last_attempt_mut(j) {
+                    a.stopped = now;
                     a.reason = reason;
                 }
-                jd.reason = reason;
-                jd.stopped_at = Some(now);
+                let jd = &mut self.jobs[j as usize];
+                jd.stopped_at = now;
                 self.set_status(j, Status::Failed, reason);
             }
             _ => {}
@@ -1975,13 +2073,17 @@ impl Simulation {
         }
         let free = self.free_for(f, t).max(0) as u64;
         let want = free.min(n);
-        let old = self.jobs[f as usize].hold;
+        let p = match self.holds.iter().position(|h| h.0 == f) {
+            Some(p) => p,
+            None => {
+                self.holds.push((f, 0));
+                self.holds.len() - 1
+            }
+        };
+        let old = self.holds[p].1;
         if want > old {
             self.holds_total[t as usize] += want - old;
-            self.jobs[f as usize].hold = want;
-        }
-        if !self.holds.contains(&f) {
-            self.holds.push(f);
+            self.holds[p].1 = want;
         }
     }
 
@@ -1999,13 +2101,11 @@ impl Simulation {
             return;
         }
         let holds = core::mem::take(&mut self.holds);
-        let old: Vec<u64> = holds.iter().map(|&h| self.jobs[h as usize].hold).collect();
-        for (&h, &hv) in holds.iter().zip(&old) {
+        for &(h, hv) in &holds {
             let t = self.job_cfg(h).ty as usize;
             self.holds_total[t] -= hv;
-            self.jobs[h as usize].hold = 0;
         }
-        for (&h, &hv) in holds.iter().zip(&old) {
+        for &(h, hv) in &holds {
             let jc = self.job_cfg(h);
             let (s, t, n) = (jc.share, jc.ty, jc.count);
             let still_front = self.jobs[h as usize].status == Some(Status::Runnable)
@@ -2014,11 +2114,10 @@ impl Simulation {
             let take = if !still_front || !self.may_hold(h) {
                 0
             } else {
-                let free = self.free_for(h, t).max(0) as u64;
-                self.holds.push(h);
-                free.min(n)
+                let take = (self.free_for(h, t).max(0) as u64).min(n);
+                self.holds.push((h, take));
+                take
             };
-            self.jobs[h as usize].hold = take;
             self.holds_total[t as usize] += take;
             // A hold that changed moves free instances between jobs: their shares look again.
             if take != hv {
@@ -2127,8 +2226,8 @@ impl Simulation {
     /// The reason shown for a job now: terminal reasons, preemption in progress, R17.
     pub fn status_reason(&self, j: JobId) -> Option<String> {
         let jd = &self.jobs[j as usize];
-        if let Some(p) = jd.preempting {
-            let kind = self.preemptions[p.log as usize].kind;
+        if jd.preempting != NONE {
+            let kind = self.preemptions[jd.preempting as usize].kind;
             return Some(alloc::format!("PREEMPTION_IN_PROGRESS: {}", kind.reason()));
         }
         match jd.status {
@@ -2277,23 +2376,22 @@ impl Simulation {
     pub fn job_result(&self, j: JobId) -> JobResult {
         let jd = &self.jobs[j as usize];
         let jc = self.job_cfg(j);
-        let attempts: Vec<Attempt> = jd
-            .attempts
+        let raw = self.attempts_of(j);
+        let attempts: Vec<Attempt> = raw
             .iter()
             .map(|a| Attempt {
                 started_at: a.started,
-                stopped_at: a.stopped,
+                stopped_at: opt_time(a.stopped),
                 borrowed_instances: a.borrowed,
                 status_reason: self.reason_text(a.reason),
             })
             .collect();
-        let recent: Vec<PreemptedAttempt> = jd
-            .attempts
+        let recent: Vec<PreemptedAttempt> = raw
             .iter()
-            .filter(|a| matches!(a.reason, Reason::Preempted(_)) && a.stopped.is_some())
+            .filter(|a| matches!(a.reason, Reason::Preempted(_)) && a.stopped != NEVER)
             .map(|a| PreemptedAttempt {
                 started_at: a.started,
-                stopped_at: a.stopped.unwrap_or(0),
+                stopped_at: a.stopped,
                 status_reason: self.reason_text(a.reason).unwrap_or_default(),
             })
             .collect();
@@ -2304,8 +2402,12 @@ impl Simulation {
             status_reason: self.status_reason(j),
             scheduling_priority: jd.priority,
             submit_at: jc.submit_at,
-            first_started_at: jd.attempts.first().map(|a| a.started),
-            stopped_at: if jd.status.is_some_and(|s| s.is_terminal()) { jd.stopped_at } else { None },
+            first_started_at: raw.first().map(|a| a.started),
+            stopped_at: if jd.status.is_some_and(|s| s.is_terminal()) {
+                opt_time(jd.stopped_at)
+            } else {
+                None
+            },
             preemption_summary: PreemptionSummary {
                 preempted_attempt_count: jd.preempted_count,
                 recent_preempted_attempts: recent,
@@ -2327,7 +2429,19 @@ impl Simulation {
 
     /// The R24 events from index `from` on.
     pub fn events_from(&self, from: usize) -> Vec<Event> {
-        self.events[from.min(self.events.len())..].iter().map(|e| self.render_event(e)).collect()
+        let from = from.min(self.events.len());
+        // The instant of event `from`, then each later instant as its first event comes.
+        let mut seg = self.event_times.partition_point(|&(_, first)| first <= from).saturating_sub(1);
+        self.events
+            .iter_from(from)
+            .enumerate()
+            .map(|(k, e)| {
+                while seg + 1 < self.event_times.len() && self.event_times[seg + 1].1 <= from + k {
+                    seg += 1;
+                }
+                self.render_event(self.event_times[seg].0, e)
+            })
+            .collect()
     }
 
     /// The R24 event list so far.
@@ -2335,22 +2449,23 @@ impl Simulation {
         self.events_from(0)
     }
 
-    fn render_event(&self, e: &RawEvent) -> Event {
+    fn render_event(&self, at: u64, e: &RawEvent) -> Event {
         let jc = self.job_cfg(e.job);
+        let reason = Reason::unpack(e.reason_tag, e.reason_val);
         let mut ev = Event {
-            at: e.at,
+            at,
             job_name: jc.name.clone(),
             quota_share_name: self.cfg.shares[jc.share as usize].name.clone(),
             event_type: e.etype,
             status: e.status,
-            status_reason: self.reason_text(e.reason),
+            status_reason: self.reason_text(reason),
             preempted_by: None,
             reason: None,
             preempted_attempt_count: None,
             lost_work_seconds: None,
         };
         if e.etype != EventType::StateChange {
-            if let Reason::Preempted(l) | Reason::RetryLimit(l) = e.reason {
+            if let Reason::Preempted(l) | Reason::RetryLimit(l) = reason {
                 let p = &self.preemptions[l as usize];
                 ev.preempted_by = Some(p.preemptor.map(|x| self.job_cfg(x).name.clone()));
                 ev.reason = Some(String::from(p.kind.reason()));
@@ -2438,7 +2553,7 @@ impl Simulation {
 
     /// Whether the job is being preempted (between `Preemption Started` and `Completed`).
     pub fn is_being_preempted(&self, j: JobId) -> bool {
-        self.jobs[j as usize].preempting.is_some()
+        self.jobs[j as usize].preempting != NONE
     }
 
     /// The earmarked preemptor of a share, if it waits for its victims (R21).
@@ -2484,8 +2599,8 @@ impl MetricsView<'_> {
                 Some(Status::Succeeded) => {
                     m.succeeded += 1;
                     good[s] = good[s].saturating_add(jc.duration.saturating_mul(jc.count));
-                    if let Some(st) = jd.stopped_at {
-                        comps[s].push(st - jc.submit_at);
+                    if jd.stopped_at != NEVER {
+                        comps[s].push(jd.stopped_at - jc.submit_at);
                     }
                 }
                 Some(Status::Failed) => m.failed += 1,
@@ -2496,8 +2611,8 @@ impl MetricsView<'_> {
                     }
                 }
             }
-            if let Some(fr) = jd.first_running {
-                waits[s].push(fr - jc.submit_at);
+            if jd.first_running != NEVER {
+                waits[s].push(jd.first_running - jc.submit_at);
             }
             m.lost_instance_seconds =
                 m.lost_instance_seconds.saturating_add(jd.lost.saturating_mul(jc.count));
