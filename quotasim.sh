@@ -3,6 +3,7 @@
 #   ./quotasim.sh serve   build the playground and serve it on http://127.0.0.1:8080
 #   ./quotasim.sh test    run every check, in order, stopping at the first failure
 #   ./quotasim.sh setup   install the tools both need (idempotent; serve and test call it)
+#   ./quotasim.sh bench [JOBS,...]  the native and wasm benchmarks (they measure, never fail)
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT="$(pwd)"
@@ -105,9 +106,19 @@ run_tests() {
   say "all checks passed in $((SECONDS - t0)) s"
 }
 
+bench() {
+  local sizes="${1:-10000,100000,1000000}"
+  setup
+  step cargo build --release -p quotasim-cli
+  step "$CARGO_TARGET_DIR/release/quotasim" bench --jobs "$sizes"
+  step web/build.sh nodejs pkg-node
+  step node web/bench.mjs "$sizes"
+}
+
 case "${1:-}" in
   setup) setup ;;
+  bench) shift; bench "$@" ;;
   serve) serve ;;
   test) run_tests ;;
-  *) echo "usage: $0 serve|test|setup" >&2; exit 2 ;;
+  *) echo "usage: $0 serve|test|setup|bench" >&2; exit 2 ;;
 esac

@@ -130,6 +130,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(1);
                 }
             };
+            drop(text);
             print_problems(&valid.warnings);
             let record = !summary && format == Format::Json;
             let mut sim =
@@ -143,7 +144,11 @@ fn main() -> ExitCode {
                 (Format::Json, true) => json(&sim.summary_result(), pretty),
                 (Format::Json, false) => json(&sim.result(), pretty),
             };
-            write_out(&out)
+            let code = write_out(&out);
+            // The process ends here: freeing a million jobs' state one by one would only
+            // delay the exit.
+            std::mem::forget(sim);
+            code
         }
         Command::Validate { scenario } => {
             let text = match read_input(&scenario) {

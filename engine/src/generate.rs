@@ -50,6 +50,16 @@ impl GenerateOptions {
         }
     }
 
+    /// The benchmark workload of `jobs` jobs (`quotasim bench`, the wasm benchmark and the
+    /// README's figures): 20 quota shares, 5 instance types, seed 42, and the defaults of
+    /// [`GenerateOptions::new`] (95% offered load, 80% of jobs checkpointing, Pareto(1.5)
+    /// durations from 10 minutes to 3 days). Shares alternate `LEND_AND_BORROW` (half of
+    /// them, two with a borrow limit), `LEND` (a third) and `RESERVE`; in-share preemption
+    /// is on for every other share.
+    pub fn benchmark(jobs: u64) -> Self {
+        GenerateOptions::new(jobs, 20, 5, 42)
+    }
+
     /// Problems with the options, as `(option, message)`.
     pub fn check(&self) -> Result<(), (&'static str, String)> {
         if !(1..=20).contains(&self.shares) {

@@ -223,21 +223,33 @@ type VictimKey = (u8, u64, Reverse<u64>, Reverse<u32>);
 /// and borrowed instances no lender's idle quota accounts for.
 type Attribution = (Vec<(u64, u64)>, Vec<(ShareId, ShareId, u64)>, u64);
 
-/// The first job of a share's queue with the fields a pass reads most, kept next to each
-/// other so that looking at a share does not touch the job tables.
+/// The first job of a share's queue with the fields a pass reads, kept next to each other
+/// (and in the queue key) so that looking at a share does not touch the job tables.
 #[derive(Clone, Copy, Debug)]
 struct Head {
     job: u32,
     ty: u32,
+    priority: u32,
     count: u64,
+    submit_at: u64,
 }
 
 impl Head {
-    const EMPTY: Head = Head { job: NONE, ty: 0, count: 0 };
+    const EMPTY: Head = Head { job: NONE, ty: 0, priority: 0, count: 0, submit_at: 0 };
 }
 
-/// Queue key, R11: highest priority, then earliest `submitAt`, then input order.
-type QKey = (Reverse<u32>, u64, u32);
+/// A job's request, as fit checks (R14) read it.
+#[derive(Clone, Copy, Debug)]
+struct Need {
+    job: JobId,
+    share: ShareId,
+    ty: TypeId,
+    count: u64,
+}
+
+/// Queue key, R11: highest priority, then earliest `submitAt`, then input order. The type
+/// and count follow (the job already makes the key unique) for the cached heads.
+type QKey = (Reverse<u32>, u64, u32, u32, u64);
 
 /// Per share and type: integrals over time, for R26.
 #[derive(Clone, Debug, Default)]
@@ -258,6 +270,8 @@ pub struct Stats {
     pub preemption_plans: u64,
     pub dispatches: u64,
     pub max_queued: u64,
+    /// R24 events, counted whether or not the event list is recorded.
+    pub events: u64,
 }
 
 /// R26 integrals over time: per share and type, and service environment capacity-seconds per
@@ -323,6 +337,7 @@ pub struct Simulation {
     earmarks: Vec<Earmark>,
     heap: BinaryHeap<Reverse<Timer>>,
     seq: u64,
+    /// Jobs in submission order, when that is not input order (else empty).
     submit_order: Arc<Vec<JobId>>,
     next_submit: usize,
     next_action: usize,
@@ -353,6 +368,9 @@ pub struct Simulation {
     /// R17 per share and type: the most instances a job can ever get (recomputed when the
     /// configuration changes), so the never-runnable test is one comparison.
     runnable_limit: Vec<u64>,
+    /// R13 per share and type: the borrow allowance (`u64::MAX`: no limit), recomputed with
+    /// `runnable_limit`.
+    allow: Vec<u64>,
     /// Cached first key of each share's queue.
     heads: Vec<Head>,
     events: Chunked<RawEvent>,
@@ -383,6 +401,11 @@ impl Simulation {
     }
 
     pub fn with_options(scenario: ValidScenario, opts: Options) -> Self {
+        Self::with_shared(Arc::new(scenario), opts)
+    }
+
+    /// A new simulation of a scenario shared with others (no copy is made).
+    pub fn with_shared(scenario: Arc<ValidScenario>, opts: Options) -> Self {
         let nt = scenario.types.len();
         let ns = scenario.shares.len();
         let shares: Vec<ShareDyn> = scenario
@@ -418,8 +441,12 @@ impl Simulation {
                 cancelled: false,
             })
             .collect();
-        let mut order: Vec<JobId> = (0..scenario.jobs.len() as u32).collect();
-        order.sort_by_key(|&j| (scenario.jobs[j as usize].submit_at, j));
+        // Most files list jobs in submission order already; then none is kept.
+        let mut order: Vec<JobId> = Vec::new();
+        if !scenario.jobs.is_sorted_by_key(|j| j.submit_at) {
+            order = (0..scenario.jobs.len() as u32).collect();
+            order.sort_by_key(|&j| (scenario.jobs[j as usize].submit_at, j));
+        }
         let cap = scenario.capacity.clone();
         let mut sim = Simulation {
             opts,
@@ -460,6 +487,7 @@ impl Simulation {
             credited: vec![0; ns * nt],
             stats: Stats::default(),
             runnable_limit: vec![0; ns * nt],
+            allow: vec![u64::MAX; ns * nt],
             heads: vec![Head::EMPTY; ns],
             events: Chunked::default(),
             event_times: Vec::new(),
@@ -471,7 +499,7 @@ impl Simulation {
                 cap: vec![0; nt],
                 last_t: vec![0; nt],
             },
-            cfg: Arc::new(scenario),
+            cfg: scenario,
         };
         sim.recompute_pool();
         sim
@@ -515,6 +543,7 @@ impl Simulation {
     }
 
     fn event(&mut self, j: JobId, etype: EventType, status: Option<Status>, reason: Reason) {
+        self.stats.events += 1;
         if self.opts.record_events {
             if self.event_times.last().is_none_or(|&(at, _)| at != self.now) {
                 self.event_times.push((self.now, self.events.len()));
@@ -604,6 +633,8 @@ impl Simulation {
     fn recompute_limits(&mut self) {
         for s in 0..self.shares.len() {
             for t in 0..self.nt {
+                // At most u64::MAX / 4, so u64::MAX is free to mean "no limit".
+                self.allow[s * self.nt + t] = self.compute_allowance(s as ShareId, t as TypeId).unwrap_or(u64::MAX);
                 let sh = &self.shares[s];
                 let q = sh.quota[t];
                 let own = match sh.strategy {
@@ -702,7 +733,15 @@ impl Simulation {
         (self.dec[i] - self.pending[i]).saturating_sub(self.shares[b].quota[t as usize])
     }
 
+    /// R13 borrow allowance of share `s` for type `t` (`None`: no limit), from the table
+    /// [`Self::recompute_limits`] keeps.
+    #[inline]
     fn allowance(&self, s: ShareId, t: TypeId) -> Option<u64> {
+        let a = self.allow[self.st(s, t)];
+        (a != u64::MAX).then_some(a)
+    }
+
+    fn compute_allowance(&self, s: ShareId, t: TypeId) -> Option<u64> {
         let sh = &self.shares[s as usize];
         if sh.borrow_limit < 0 {
             None
@@ -712,6 +751,7 @@ impl Simulation {
         }
     }
 
+    #[inline]
     fn free_for(&self, j: JobId, t: TypeId) -> i64 {
         match self.cap[t as usize] {
             None => i64::MIN / 4,
@@ -730,8 +770,23 @@ impl Simulation {
     /// victims, R20). `within` asks for a fit within
     /// quota (R16 phase 1).
     fn fits_adj(&self, j: JobId, own_release: u64, within: bool) -> bool {
+        self.fits_need(self.need(j), own_release, within)
+    }
+
+    fn need(&self, j: JobId) -> Need {
         let jc = self.job_cfg(j);
-        let (s, t, n) = (jc.share, jc.ty, jc.count);
+        Need { job: j, share: jc.share, ty: jc.ty, count: jc.count }
+    }
+
+    /// The front job of share `s` as a [`Need`].
+    fn head_need(s: ShareId, h: Head) -> Need {
+        Need { job: h.job, share: s, ty: h.ty, count: h.count }
+    }
+
+    /// [`Self::fits_adj`] for a request already at hand.
+    #[inline]
+    fn fits_need(&self, need: Need, own_release: u64, within: bool) -> bool {
+        let Need { job: j, share: s, ty: t, count: n } = need;
         let sh = &self.shares[s as usize];
         if self.cap[t as usize].is_none() {
             return false;
@@ -803,9 +858,19 @@ impl Simulation {
 
     // ----- time ------------------------------------------------------------------------
 
+    /// The `k`-th job in submission order (R10: by `submitAt`, then input order).
+    #[inline]
+    fn submission(&self, k: usize) -> Option<JobId> {
+        if self.submit_order.is_empty() {
+            (k < self.jobs.len()).then_some(k as JobId)
+        } else {
+            self.submit_order.get(k).copied()
+        }
+    }
+
     fn next_instant(&self) -> Option<u64> {
         let mut t: Option<u64> = self.heap.peek().map(|r| r.0.at);
-        if let Some(&j) = self.submit_order.get(self.next_submit) {
+        if let Some(j) = self.submission(self.next_submit) {
             let a = self.cfg.jobs[j as usize].submit_at;
             t = Some(t.map_or(a, |x| x.min(a)));
         }
@@ -863,7 +928,7 @@ impl Simulation {
             self.mark_all();
         }
         // Submissions in file order.
-        while let Some(&j) = self.submit_order.get(self.next_submit) {
+        while let Some(j) = self.submission(self.next_submit) {
             if self.cfg.jobs[j as usize].submit_at != t {
                 break;
             }
@@ -929,16 +994,14 @@ impl Simulation {
     }
 
     fn qkey(&self, j: JobId) -> QKey {
-        (Reverse(self.jobs[j as usize].priority), self.job_cfg(j).submit_at, j)
+        let jc = self.job_cfg(j);
+        (Reverse(self.jobs[j as usize].priority), jc.submit_at, j, jc.ty, jc.count)
     }
 
     fn refresh_head(&mut self, s: ShareId) {
         self.heads[s as usize] = match self.queues[s as usize].first() {
             None => Head::EMPTY,
-            Some(k) => {
-                let jc = &self.cfg.jobs[k.2 as usize];
-                Head { job: k.2, ty: jc.ty, count: jc.count }
-            }
+            Some(k) => Head { job: k.2, ty: k.3, priority: k.0 .0, count: k.4, submit_at: k.1 },
         };
     }
 
@@ -1281,19 +1344,22 @@ impl Simulation {
 
     /// R18 then R20 for a front job that does not fit even with borrowing.
     fn plan_preemption(&mut self, j: JobId) -> Option<Plan> {
-        self.stats.preemption_plans += 1;
-        self.plan_preemption_ro(j)
+        self.plan_preemption_for(self.need(j), self.jobs[j as usize].priority)
     }
 
-    fn plan_preemption_ro(&self, j: JobId) -> Option<Plan> {
-        let jc = self.job_cfg(j);
-        let (s, t) = (jc.share, jc.ty);
+    /// [`Self::plan_preemption`] for a request at hand, of a job with priority `prio`.
+    fn plan_preemption_for(&mut self, need: Need, prio: u32) -> Option<Plan> {
+        self.stats.preemption_plans += 1;
+        self.plan_preemption_ro(need, prio)
+    }
+
+    fn plan_preemption_ro(&self, need: Need, prio: u32) -> Option<Plan> {
+        let Need { job: j, share: s, ty: t, count: n } = need;
         // Cheap rejections first: reclaim needs a fit within quota and some other share over
         // quota (R18); in-share preemption needs a lower-priority job running (R20).
-        let within = self.quota_usage(s, t) + jc.count <= self.shares[s as usize].quota[t as usize];
+        let within = self.quota_usage(s, t) + n <= self.shares[s as usize].quota[t as usize];
         let reclaim_possible =
             within && (0..self.shares.len()).any(|b| b != s as usize && self.over_quota(b, t) > 0);
-        let prio = self.jobs[j as usize].priority;
         let in_share_possible =
             self.shares[s as usize].in_share && self.running[self.st(s, t)].iter().any(|e| e.key < prio);
         if !reclaim_possible && !in_share_possible {
@@ -1883,10 +1949,10 @@ impl Simulation {
 
     #[inline(never)]
     fn front_backfill(&self, s: ShareId) -> Option<Head> {
-        self.queues[s as usize].iter().map(|k| k.2).find(|&j| !self.never_runnable(j)).map(|j| {
-            let jc = self.job_cfg(j);
-            Head { job: j, ty: jc.ty, count: jc.count }
-        })
+        self.queues[s as usize]
+            .iter()
+            .find(|k| !self.never_runnable(k.2))
+            .map(|k| Head { job: k.2, ty: k.3, priority: k.0 .0, count: k.4, submit_at: k.1 })
     }
 
     /// With backfill: the first job of the share that fits in `phase`'s sense.
@@ -1954,11 +2020,12 @@ impl Simulation {
                     break;
                 }
                 let f = h.job;
-                if self.fits(f, true) {
+                let need = Self::head_need(s, h);
+                if self.fits_need(need, 0, true) {
                     self.dispatch(f);
                     continue;
                 }
-                self.maybe_hold(f);
+                self.maybe_hold(need);
                 if !backfill {
                     break;
                 }
@@ -1977,46 +2044,56 @@ impl Simulation {
             if self.shares[s as usize].earmark != NONE {
                 continue;
             }
-            let front = if backfill && no_backfill & (1u64 << (s % 64)) == 0 {
-                match self.first_fitting(s, Phase::Borrow) {
-                    Some(_) => continue,
-                    None => self.first_job(s),
-                }
-            } else {
-                self.first_job(s)
-            };
-            let Some(f) = front else { continue };
-            if !self.relevant(s, self.job_cfg(f).ty) || self.fits(f, false) {
+            if backfill && no_backfill & (1u64 << (s % 64)) == 0 && self.first_fitting(s, Phase::Borrow).is_some() {
                 continue;
             }
-            if let Some(plan) = self.plan_preemption(f) {
-                self.execute(Some(f), plan);
+            let Some(h) = self.front_of(s) else { continue };
+            let need = Self::head_need(s, h);
+            if !self.relevant(s, h.ty) || self.fits_need(need, 0, false) {
+                continue;
+            }
+            if let Some(plan) = self.plan_preemption_for(need, h.priority) {
+                self.execute(Some(h.job), plan);
             }
         }
         // Phase 3: borrowing, FIFO across shares.
         let all = self.zero_work || self.cur_all || ns > 64;
-        let in_order: u64 = order.iter().fold(0, |m, o| m | (1u64 << (o.0 % 64)));
+        // In this phase capacity is only taken (no job completes inside a pass unless some
+        // job has no work at all), and a share's queue changes only when it dispatches: a
+        // share with nothing that fits stays so until the phase ends, and is not looked at
+        // again.
+        let sticky = !self.zero_work && ns <= 64;
+        let mut failed = 0u64;
+        let every = 0..if all { ns as ShareId } else { 0 };
+        let listed = order.iter().filter(|_| !all).map(|o| o.0);
+        let shares = every.chain(listed);
         loop {
             let mut best: Option<(u64, JobId)> = None;
-            for s in 0..ns as ShareId {
-                if !all && in_order & (1u64 << (s % 64)) == 0 {
+            for s in shares.clone() {
+                let bit = 1u64 << (s % 64);
+                if sticky && failed & bit != 0 {
                     continue;
                 }
                 if self.shares[s as usize].earmark != NONE {
                     continue;
                 }
-                let f = if backfill && no_backfill & (1u64 << (s % 64)) == 0 {
-                    self.first_fitting(s, Phase::Borrow)
+                let f = if backfill && no_backfill & bit == 0 {
+                    self.first_fitting(s, Phase::Borrow).map(|f| (self.job_cfg(f).submit_at, f))
                 } else {
-                    self.front_of(s)
-                        .filter(|h| self.relevant(s, h.ty) && self.fits(h.job, false))
-                        .map(|h| h.job)
-                };
-                if let Some(f) = f {
-                    let key = (self.job_cfg(f).submit_at, f);
-                    if best.is_none_or(|b| key < b) {
-                        best = Some(key);
+                    match self.front_of(s) {
+                        None => None,
+                        // Not relevant yet; a dispatch of its type may make it so.
+                        Some(h) if !self.relevant(s, h.ty) => continue,
+                        Some(h) => self.fits_need(Self::head_need(s, h), 0, false).then_some((h.submit_at, h.job)),
                     }
+                };
+                match f {
+                    Some(key) => {
+                        if best.is_none_or(|b| key < b) {
+                            best = Some(key);
+                        }
+                    }
+                    None => failed |= bit,
                 }
             }
             match best {
@@ -2065,10 +2142,9 @@ impl Simulation {
 
     /// R16 phase 1: a front job that fits its quota and the pool but not `free` holds the
     /// free instances it waits for.
-    fn maybe_hold(&mut self, f: JobId) {
-        let jc = self.job_cfg(f);
-        let (t, n) = (jc.ty, jc.count);
-        if !self.may_hold(f) || self.cap[t as usize].is_none_or(|cap| n > cap) {
+    fn maybe_hold(&mut self, need: Need) {
+        let (f, t, n) = (need.job, need.ty, need.count);
+        if !self.may_hold(need) || self.cap[t as usize].is_none_or(|cap| n > cap) {
             return;
         }
         let free = self.free_for(f, t).max(0) as u64;
@@ -2088,9 +2164,8 @@ impl Simulation {
     }
 
     /// R16: a job may hold free instances while it fits its quota and (for a lender) the pool.
-    fn may_hold(&self, j: JobId) -> bool {
-        let jc = self.job_cfg(j);
-        let (s, t, n) = (jc.share, jc.ty, jc.count);
+    fn may_hold(&self, need: Need) -> bool {
+        let Need { share: s, ty: t, count: n, .. } = need;
         let within = self.quota_usage(s, t) + n <= self.shares[s as usize].quota[t as usize];
         within && (!self.shares[s as usize].strategy.lends() || self.pool_avail(t) >= n as i64)
     }
@@ -2108,10 +2183,9 @@ impl Simulation {
         for &(h, hv) in &holds {
             let jc = self.job_cfg(h);
             let (s, t, n) = (jc.share, jc.ty, jc.count);
-            let still_front = self.jobs[h as usize].status == Some(Status::Runnable)
-                && self.queues[s as usize].contains(&self.qkey(h))
-                && self.first_job(s) == Some(h);
-            let take = if !still_front || !self.may_hold(h) {
+            // The front job is always a queued one.
+            let still_front = self.first_job(s) == Some(h);
+            let take = if !still_front || !self.may_hold(self.need(h)) {
                 0
             } else {
                 let take = (self.free_for(h, t).max(0) as u64).min(n);

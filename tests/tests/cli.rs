@@ -350,3 +350,23 @@ fn run_until_zero_and_json_nulls() {
     assert_eq!(high["stoppedAt"], Value::Null);
     assert_eq!(high["attempts"][0]["stoppedAt"], Value::Null);
 }
+
+#[test]
+fn bench_reports_both_modes_with_the_same_event_count() {
+    let o = run(&["bench", "--jobs", "2000", "--repeat", "1"]);
+    no_panic(&o);
+    assert!(o.status.success(), "{}", err(&o));
+    let text = out(&o);
+    let rows: Vec<Vec<&str>> = text.lines().skip(1).map(|l| l.split_whitespace().collect()).collect();
+    assert_eq!(rows.len(), 2, "one row per mode:\n{text}");
+    assert_eq!((rows[0][0], rows[0][1]), ("2000", "recorded"));
+    assert_eq!((rows[1][0], rows[1][1]), ("2000", "counted"));
+    // Recording the event list does not change what happens.
+    assert_eq!(rows[0][2], rows[1][2]);
+    assert_eq!(rows[0][6], rows[1][6]);
+    let events: u64 = rows[0][2].parse().unwrap();
+    assert!(events >= 2000 * 6, "every job has at least six events: {events}");
+    // Memory per job is measured; keeping the event list costs more than counting it.
+    let bytes = |r: &Vec<&str>| r[7].parse::<f64>().unwrap();
+    assert!(bytes(&rows[1]) > 0.0 && bytes(&rows[0]) > bytes(&rows[1]), "{text}");
+}

@@ -13,7 +13,7 @@ const { spawnSync } = require('node:child_process');
 const root = path.resolve(__dirname, '..', '..');
 const pkgDir = process.env.QUOTASIM_PKG || path.resolve(__dirname, '..', 'pkg-node');
 const quotasim = require(pkgDir);
-const { Simulation, validate, generate, generateJson } = quotasim;
+const { Simulation, validate, generate, generateJson, BenchWorkload, memoryBytes } = quotasim;
 
 const fixture = path.join(root, 'tests', 'fixtures', 'notebook.json');
 const notebookText = fs.readFileSync(fixture, 'utf8');
@@ -229,3 +229,24 @@ for (const jobs of [1000, 100000]) {
     }
   });
 }
+
+test('BenchWorkload runs the quotasim bench workload: the same events as quotasim run', () => {
+  const workload = new BenchWorkload(2000);
+  try {
+    const recorded = workload.run(true);
+    const counted = workload.run(false);
+    assert.deepEqual(recorded, counted, 'recording the event list changes nothing that happens');
+    const args = ['generate', '--jobs', '2000', '--shares', '20', '--instance-types', '5', '--seed', '42'];
+    const result = JSON.parse(cli(['run', '-'], cli(args)).toString('utf8'));
+    assert.equal(recorded.events, result.events.length);
+    assert.equal(recorded.endedAt, result.endedAt);
+    const victims = new Set(result.events.filter((e) => e.type === 'PREEMPTION_STARTED').map((e) => e.jobName));
+    assert.equal(recorded.preemptedJobs, victims.size);
+    assert.ok(victims.size > 0, 'the workload preempts');
+  } finally {
+    workload.free();
+  }
+  assert.ok(memoryBytes() >= 2 ** 20 && memoryBytes() % 65536 === 0, 'linear memory is whole 64 KiB pages');
+  assert.throws(() => new BenchWorkload(-1), /jobs must be a whole number/);
+  assert.throws(() => new BenchWorkload(30000000), (e) => e.problems[0].path === 'jobs');
+});

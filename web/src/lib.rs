@@ -297,3 +297,65 @@ pub fn generate_json(
     let o = generate_options(&options)?;
     Ok(to_json(&quotasim::generate(&o)))
 }
+
+/// The benchmark workload of `quotasim bench` for a number of jobs (20 quota shares, 5
+/// instance types, seed 42), generated and validated once when constructed, so that `run`
+/// times the simulation alone, as the native benchmark does.
+#[wasm_bindgen]
+pub struct BenchWorkload {
+    valid: std::sync::Arc<ValidScenario>,
+}
+
+/// What one benchmark run did.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct BenchRun {
+    events: u64,
+    preempted_jobs: u64,
+    ended_at: u64,
+}
+
+#[wasm_bindgen]
+impl BenchWorkload {
+    /// Generates and validates the workload. Throws an `Error` for a job count out of range.
+    #[wasm_bindgen(constructor)]
+    pub fn new(jobs: f64) -> Result<BenchWorkload, JsValue> {
+        install_panic_hook();
+        let o = GenerateOptions::benchmark(whole("jobs", jobs)?);
+        o.check().map_err(|(field, msg)| {
+            problems_error("quotasim: invalid benchmark size", &[Problem::error(field, msg)])
+        })?;
+        let valid = quotasim::validate(&quotasim::generate(&o))
+            .map_err(|p| problems_error("quotasim: invalid generated scenario", &p))?;
+        Ok(BenchWorkload { valid: std::sync::Arc::new(valid) })
+    }
+
+    /// Simulates the whole workload once, with the R24 event list recorded (as `result()`
+    /// needs) or only counted (as `summaryResult()` needs).
+    #[wasm_bindgen(unchecked_return_type = "{ events: number; preemptedJobs: number; endedAt: number }")]
+    pub fn run(&self, record_events: bool) -> Result<JsValue, JsValue> {
+        let mut sim = quotasim::Simulation::with_shared(
+            self.valid.clone(),
+            quotasim::Options { record_events, exhaustive_passes: false },
+        );
+        sim.run();
+        let mut victims: Vec<u32> = sim.preemptions().iter().map(|p| p.victim).collect();
+        victims.sort_unstable();
+        victims.dedup();
+        to_js(&BenchRun { events: sim.stats().events, preempted_jobs: victims.len() as u64, ended_at: sim.now() })
+    }
+}
+
+/// Bytes of WebAssembly linear memory now. Linear memory never shrinks, so this is also the
+/// module's memory high-water mark.
+#[wasm_bindgen(js_name = memoryBytes)]
+pub fn memory_bytes() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        (core::arch::wasm32::memory_size(0) * 65536) as f64
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        0.0
+    }
+}
