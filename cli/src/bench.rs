@@ -36,7 +36,7 @@ pub fn run(sizes: &[u64], repeat: u32) -> ExitCode {
             let mut best = f64::MAX;
             let mut peak = 0usize;
             let mut events = 0u64;
-            let mut preempted = 0usize;
+            let mut preempted = 0u64;
             for _ in 0..repeat {
                 GLOBAL.reset_peak_memory();
                 let t0 = Instant::now();
@@ -47,14 +47,11 @@ pub fn run(sizes: &[u64], repeat: u32) -> ExitCode {
                 sim.run();
                 best = best.min(t0.elapsed().as_secs_f64());
                 peak = peak.max(GLOBAL.get_peak_memory());
-                let stats = sim.stats();
-                events = stats.events;
-                let mut victims: Vec<u32> = sim.preemptions().iter().map(|p| p.victim).collect();
-                victims.sort_unstable();
-                victims.dedup();
-                preempted = victims.len();
+                let r = sim.bench_run();
+                events = r.events;
+                preempted = r.preempted_jobs;
                 if std::env::var_os("QUOTASIM_BENCH_STATS").is_some() {
-                    eprintln!("{stats:?}");
+                    eprintln!("{:?}", sim.stats());
                 }
             }
             println!(

@@ -39,6 +39,8 @@ pub mod sim;
 pub mod validate;
 
 pub use generate::{generate, GenerateOptions};
-pub use result::{Event, EventType, JobResult, PreemptionKind, SimResult, Snapshot, Status, Summary};
+pub use result::{
+    BenchRun, Event, EventType, JobResult, PreemptionKind, SimResult, Snapshot, Status, Summary,
+};
 pub use sim::{Options, PreemptionRecord, Simulation};
 pub use validate::{validate, Problem, Severity, ValidScenario};

@@ -315,3 +315,15 @@ pub struct SummaryResult {
     pub ended_at: u64,
     pub summary: Summary,
 }
+
+/// What one benchmark run did (`quotasim bench`, and `BenchWorkload.run` in the npm package).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct BenchRun {
+    /// R24 events, whether or not the event list was recorded.
+    pub events: u64,
+    /// Jobs preempted at least once.
+    pub preempted_jobs: u64,
+    pub ended_at: u64,
+}

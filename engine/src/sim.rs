@@ -205,7 +205,6 @@ struct Earmark {
 
 #[derive(Clone, Debug)]
 struct ShareDyn {
-    quota: Vec<u64>,
     strategy: Strategy,
     borrow_limit: i64,
     in_share: bool,
@@ -321,6 +320,8 @@ pub struct Simulation {
     nt: usize,
     shares: Vec<ShareDyn>,
     cap: Vec<Option<u64>>,
+    /// Per share and type: the quota (R13), as updated by actions.
+    quota: Vec<u64>,
     dec: Vec<u64>,
     phys: Vec<u64>,
     total_dec: Vec<u64>,
@@ -365,12 +366,16 @@ pub struct Simulation {
     /// They still count against their own share's quota (R14: the victim holds them).
     credited: Vec<u64>,
     stats: Stats,
+    /// Jobs per status (index 0: not yet submitted, then `1 + Status as usize`), for R25.
+    status_counts: [u64; 8],
     /// R17 per share and type: the most instances a job can ever get (recomputed when the
     /// configuration changes), so the never-runnable test is one comparison.
     runnable_limit: Vec<u64>,
     /// R13 per share and type: the borrow allowance (`u64::MAX`: no limit), recomputed with
     /// `runnable_limit`.
     allow: Vec<u64>,
+    /// Per type: the shares (bit per share, the first 64) whose cached head is of that type.
+    head_types: Vec<u64>,
     /// Cached first key of each share's queue.
     heads: Vec<Head>,
     events: Chunked<RawEvent>,
@@ -412,7 +417,6 @@ impl Simulation {
             .shares
             .iter()
             .map(|s| ShareDyn {
-                quota: s.quota.clone(),
                 strategy: s.strategy,
                 borrow_limit: s.borrow_limit,
                 in_share: s.in_share_preemption,
@@ -454,6 +458,7 @@ impl Simulation {
             nt,
             shares,
             cap,
+            quota: scenario.shares.iter().flat_map(|s| s.quota.iter().copied()).collect(),
             dec: vec![0; ns * nt],
             phys: vec![0; ns * nt],
             total_dec: vec![0; nt],
@@ -486,9 +491,11 @@ impl Simulation {
             pending: vec![0; ns * nt],
             credited: vec![0; ns * nt],
             stats: Stats::default(),
+            status_counts: [scenario.jobs.len() as u64, 0, 0, 0, 0, 0, 0, 0],
             runnable_limit: vec![0; ns * nt],
             allow: vec![u64::MAX; ns * nt],
             heads: vec![Head::EMPTY; ns],
+            head_types: vec![0; nt],
             events: Chunked::default(),
             event_times: Vec::new(),
             preemptions: Vec::new(),
@@ -590,8 +597,17 @@ impl Simulation {
     }
 
     fn set_status(&mut self, j: JobId, status: Status, reason: Reason) {
-        self.jobs[j as usize].status = Some(status);
+        self.put_status(j, status);
         self.event(j, EventType::StateChange, Some(status), reason);
+    }
+
+    /// Sets a job's status, keeping the R25 job counts.
+    fn put_status(&mut self, j: JobId, status: Status) {
+        let slot = |s: Option<Status>| s.map_or(0, |x| 1 + x as usize);
+        let jd = &mut self.jobs[j as usize];
+        self.status_counts[slot(jd.status)] -= 1;
+        self.status_counts[slot(Some(status))] += 1;
+        jd.status = Some(status);
     }
 
     // ----- what a pass must look at ------------------------------------------------------
@@ -634,9 +650,10 @@ impl Simulation {
         for s in 0..self.shares.len() {
             for t in 0..self.nt {
                 // At most u64::MAX / 4, so u64::MAX is free to mean "no limit".
-                self.allow[s * self.nt + t] = self.compute_allowance(s as ShareId, t as TypeId).unwrap_or(u64::MAX);
+                self.allow[s * self.nt + t] =
+                    self.compute_allowance(s as ShareId, t as TypeId).unwrap_or(u64::MAX);
                 let sh = &self.shares[s];
-                let q = sh.quota[t];
+                let q = self.quota[s * self.nt + t];
                 let own = match sh.strategy {
                     Strategy::Reserve | Strategy::Lend => q,
                     Strategy::LendAndBorrow => match self.allowance(s as ShareId, t as TypeId) {
@@ -655,7 +672,7 @@ impl Simulation {
             let mut used = 0;
             for (s, sh) in self.shares.iter().enumerate() {
                 if sh.strategy.lends() {
-                    cap += sh.quota[t];
+                    cap += self.quota[s * self.nt + t];
                     used += self.dec[s * self.nt + t];
                 }
             }
@@ -695,7 +712,7 @@ impl Simulation {
     fn clear_reduced(&mut self, s: ShareId, t: TypeId) {
         let i = self.st(s, t);
         if self.shares[s as usize].reduced[t as usize]
-            && self.dec[i] <= self.shares[s as usize].quota[t as usize]
+            && self.dec[i] <= self.quota[(s as usize) * self.nt + (t as usize)]
         {
             self.shares[s as usize].reduced[t as usize] = false;
         }
@@ -730,7 +747,7 @@ impl Simulation {
     #[inline]
     fn over_quota(&self, b: usize, t: TypeId) -> u64 {
         let i = b * self.nt + t as usize;
-        (self.dec[i] - self.pending[i]).saturating_sub(self.shares[b].quota[t as usize])
+        (self.dec[i] - self.pending[i]).saturating_sub(self.quota[(b) * self.nt + (t as usize)])
     }
 
     /// R13 borrow allowance of share `s` for type `t` (`None`: no limit), from the table
@@ -746,7 +763,7 @@ impl Simulation {
         if sh.borrow_limit < 0 {
             None
         } else {
-            let q = sh.quota[t as usize] as u128;
+            let q = self.quota[s as usize * self.nt + t as usize] as u128;
             Some(((q * sh.borrow_limit as u128) / 100).min(u64::MAX as u128 / 4) as u64)
         }
     }
@@ -760,6 +777,12 @@ impl Simulation {
                     + self.hold_of(j, t) as i64
             }
         }
+    }
+
+    /// Fewer free instances than the job needs (or no service environment limit): it fits
+    /// neither within quota nor by borrowing.
+    fn free_short(&self, need: Need) -> bool {
+        self.cap[need.ty as usize].is_none() || self.free_for(need.job, need.ty) < need.count as i64
     }
 
     fn pool_avail(&self, t: TypeId) -> i64 {
@@ -792,7 +815,7 @@ impl Simulation {
             return false;
         }
         let u = self.quota_usage(s, t).saturating_sub(own_release);
-        let q = sh.quota[t as usize];
+        let q = self.quota[self.st(s, t)];
         let lends = sh.strategy.lends();
         let free = self.free_for(j, t) + own_release as i64;
         if free < n as i64 {
@@ -835,7 +858,7 @@ impl Simulation {
             Some(c) if n > c => return Some(MISCONFIG_SE),
             _ => {}
         }
-        let q = sh.quota[t as usize];
+        let q = self.quota[self.st(s, t)];
         match sh.strategy {
             Strategy::Reserve | Strategy::Lend => {
                 if n > q {
@@ -905,6 +928,14 @@ impl Simulation {
             Some(h) => self.run_until(h),
             None => while self.step().is_some() {},
         }
+    }
+
+    /// What the run did so far, for benchmarks.
+    pub fn bench_run(&self) -> BenchRun {
+        let mut victims: Vec<JobId> = self.preemptions.iter().map(|p| p.victim).collect();
+        victims.sort_unstable();
+        victims.dedup();
+        BenchRun { events: self.stats.events, preempted_jobs: victims.len() as u64, ended_at: self.now }
     }
 
     /// Work counters so far.
@@ -999,10 +1030,20 @@ impl Simulation {
     }
 
     fn refresh_head(&mut self, s: ShareId) {
-        self.heads[s as usize] = match self.queues[s as usize].first() {
+        let old = self.heads[s as usize];
+        let new = match self.queues[s as usize].first() {
             None => Head::EMPTY,
             Some(k) => Head { job: k.2, ty: k.3, priority: k.0 .0, count: k.4, submit_at: k.1 },
         };
+        self.heads[s as usize] = new;
+        if s < 64 {
+            if old.job != NONE {
+                self.head_types[old.ty as usize] &= !(1u64 << s);
+            }
+            if new.job != NONE {
+                self.head_types[new.ty as usize] |= 1u64 << s;
+            }
+        }
     }
 
     fn enqueue(&mut self, j: JobId) {
@@ -1041,7 +1082,7 @@ impl Simulation {
         let jc = self.job_cfg(j);
         let (s, t, n) = (jc.share, jc.ty, jc.count);
         let i = self.st(s, t);
-        let q = self.shares[s as usize].quota[t as usize];
+        let q = self.quota[(s as usize) * self.nt + (t as usize)];
         let u = self.quota_usage(s, t);
         // R14: the part above its quota.
         let borrowed = (u + n).saturating_sub(q) - u.saturating_sub(q);
@@ -1225,7 +1266,7 @@ impl Simulation {
         let (s, t, n) = (jc.share, jc.ty, jc.count);
         self.cap[t as usize]?;
         let u = self.quota_usage(s, t).saturating_sub(own_release);
-        let q = self.shares[s as usize].quota[t as usize];
+        let q = self.quota[(s as usize) * self.nt + (t as usize)];
         let lends = self.shares[s as usize].strategy.lends();
         if self.fits_adj(j, own_release, false) {
             return Some(Vec::new());
@@ -1357,7 +1398,7 @@ impl Simulation {
         let Need { job: j, share: s, ty: t, count: n } = need;
         // Cheap rejections first: reclaim needs a fit within quota and some other share over
         // quota (R18); in-share preemption needs a lower-priority job running (R20).
-        let within = self.quota_usage(s, t) + n <= self.shares[s as usize].quota[t as usize];
+        let within = self.quota_usage(s, t) + n <= self.quota[(s as usize) * self.nt + (t as usize)];
         let reclaim_possible =
             within && (0..self.shares.len()).any(|b| b != s as usize && self.over_quota(b, t) > 0);
         let in_share_possible =
@@ -1612,11 +1653,11 @@ impl Simulation {
         if failed {
             jd.reason = Reason::RetryLimit(log);
             jd.stopped_at = now;
-            jd.status = Some(Status::Failed);
+            self.put_status(v, Status::Failed);
             self.event(v, EventType::PreemptionCompleted, Some(Status::Failed), Reason::RetryLimit(log));
             self.event(v, EventType::StateChange, Some(Status::Failed), Reason::RetryLimit(log));
         } else {
-            jd.status = Some(Status::Runnable);
+            self.put_status(v, Status::Runnable);
             self.event(v, EventType::PreemptionCompleted, Some(Status::Runnable), Reason::Preempted(log));
             self.event(v, EventType::StateChange, Some(Status::Runnable), Reason::Preempted(log));
             self.enqueue(v);
@@ -1732,13 +1773,14 @@ impl Simulation {
             }
             ActionCfg::UpdateShare(u) => {
                 let s = u.share as usize;
-                let old_quota = self.shares[s].quota.clone();
+                let nt = self.nt;
+                let old_quota: Vec<u64> = self.quota[s * nt..(s + 1) * nt].to_vec();
                 let old_strategy = self.shares[s].strategy;
                 for t in 0..self.nt {
                     self.integrate(t as TypeId);
                 }
                 if let Some(q) = &u.quota {
-                    self.shares[s].quota = q.clone();
+                    self.quota[s * nt..(s + 1) * nt].copy_from_slice(q);
                     for t in 0..self.nt {
                         if q[t] > 0 {
                             self.note_type_share(s as ShareId, t as TypeId);
@@ -1759,7 +1801,7 @@ impl Simulation {
                 // R22: over quota because of the update.
                 for t in 0..self.nt {
                     let used = self.dec[s * self.nt + t];
-                    let q = self.shares[s].quota[t];
+                    let q = self.quota[(s) * self.nt + (t)];
                     if used > q {
                         let lowered = q < old_quota[t];
                         let lost_borrowing = old_strategy == Strategy::LendAndBorrow
@@ -1810,7 +1852,7 @@ impl Simulation {
         }
         let mut short = (total - cap) as i64;
         let mut over: Vec<u64> =
-            (0..ns).map(|b| in_use[b].saturating_sub(self.shares[b].quota[t as usize])).collect();
+            (0..ns).map(|b| in_use[b].saturating_sub(self.quota[(b) * self.nt + (t as usize)])).collect();
         let mut taken: Vec<JobId> = Vec::new();
         let mut considered: Vec<JobId> = Vec::new();
         for group in 0..2 {
@@ -1949,10 +1991,13 @@ impl Simulation {
 
     #[inline(never)]
     fn front_backfill(&self, s: ShareId) -> Option<Head> {
-        self.queues[s as usize]
-            .iter()
-            .find(|k| !self.never_runnable(k.2))
-            .map(|k| Head { job: k.2, ty: k.3, priority: k.0 .0, count: k.4, submit_at: k.1 })
+        self.queues[s as usize].iter().find(|k| !self.never_runnable(k.2)).map(|k| Head {
+            job: k.2,
+            ty: k.3,
+            priority: k.0 .0,
+            count: k.4,
+            submit_at: k.1,
+        })
     }
 
     /// With backfill: the first job of the share that fits in `phase`'s sense.
@@ -1983,10 +2028,27 @@ impl Simulation {
         // Share order, once per pass: lowest U/Q for the front job's type. Within a pass
         // capacity is only taken, never given back (unless a job has no work at all), so a
         // share that is not relevant now cannot become able to act in this pass.
-        let all = self.zero_work || self.cur_all;
+        let all = self.zero_work || self.cur_all || ns > 64;
         let mut order = core::mem::take(&mut self.order_buf);
         order.clear();
-        for s in 0..ns as ShareId {
+        // The shares to look at: all of them, or those whose queue changed and those whose
+        // front job is of a type that changed.
+        let mut mask = if all { u64::MAX } else { self.cur_shares };
+        if !all {
+            for t in 0..self.nt {
+                if self.cur_types[t] {
+                    mask |= self.head_types[t];
+                }
+            }
+        }
+        // Without `all` there are at most 64 shares: visit the set bits only.
+        let every = 0..if all { ns as ShareId } else { 0 };
+        let masked = core::iter::successors((!all && mask != 0).then_some(mask), |m| {
+            let rest = m & (m - 1);
+            (rest != 0).then_some(rest)
+        })
+        .map(|m| m.trailing_zeros() as ShareId);
+        for s in every.chain(masked) {
             if self.shares[s as usize].earmark != NONE {
                 continue;
             }
@@ -1995,7 +2057,7 @@ impl Simulation {
                 if !all && !self.relevant(s, t) {
                     continue;
                 }
-                order.push((s, self.quota_usage(s, t), self.shares[s as usize].quota[t as usize]));
+                order.push((s, self.quota_usage(s, t), self.quota[(s as usize) * self.nt + (t as usize)]));
             }
         }
         order.sort_by(|a, b| ratio_lt(a.1, a.2, b.1, b.2).then(a.0.cmp(&b.0)));
@@ -2012,6 +2074,12 @@ impl Simulation {
         let ns = self.shares.len();
         let backfill = self.cfg.settings.backfill;
         let mut no_backfill = 0u64;
+        // Within a pass, capacity is only taken (no job completes inside a pass unless some
+        // job has no work at all), except when a preemption hands instances back to lenders:
+        // a front job that does not fit stays so until then. `unfit` has the shares whose
+        // front job is known not to fit even with borrowing, so they are not checked again.
+        let known = !backfill && !self.zero_work && ns <= 64;
+        let mut unfit = 0u64;
         // Phase 1: within-quota dispatch.
         for &(s, _, _) in order {
             while self.shares[s as usize].earmark == NONE {
@@ -2027,6 +2095,13 @@ impl Simulation {
                 }
                 self.maybe_hold(need);
                 if !backfill {
+                    // Not within quota may still fit by borrowing; short of free never does.
+                    if known
+                        && (self.shares[s as usize].strategy != Strategy::LendAndBorrow
+                            || self.free_short(need))
+                    {
+                        unfit |= 1u64 << s;
+                    }
                     break;
                 }
                 if self.fits(f, false) || self.plan_preemption(f).is_some() {
@@ -2044,16 +2119,25 @@ impl Simulation {
             if self.shares[s as usize].earmark != NONE {
                 continue;
             }
-            if backfill && no_backfill & (1u64 << (s % 64)) == 0 && self.first_fitting(s, Phase::Borrow).is_some() {
+            if backfill
+                && no_backfill & (1u64 << (s % 64)) == 0
+                && self.first_fitting(s, Phase::Borrow).is_some()
+            {
                 continue;
             }
             let Some(h) = self.front_of(s) else { continue };
             let need = Self::head_need(s, h);
-            if !self.relevant(s, h.ty) || self.fits_need(need, 0, false) {
+            let bit = 1u64 << (s % 64);
+            if !self.relevant(s, h.ty) || unfit & bit == 0 && self.fits_need(need, 0, false) {
                 continue;
+            }
+            if known {
+                unfit |= bit;
             }
             if let Some(plan) = self.plan_preemption_for(need, h.priority) {
                 self.execute(Some(h.job), plan);
+                // Victims' credits may have handed pool capacity back.
+                unfit = 0;
             }
         }
         // Phase 3: borrowing, FIFO across shares.
@@ -2063,7 +2147,7 @@ impl Simulation {
         // share with nothing that fits stays so until the phase ends, and is not looked at
         // again.
         let sticky = !self.zero_work && ns <= 64;
-        let mut failed = 0u64;
+        let mut failed = if known { unfit } else { 0 };
         let every = 0..if all { ns as ShareId } else { 0 };
         let listed = order.iter().filter(|_| !all).map(|o| o.0);
         let shares = every.chain(listed);
@@ -2084,7 +2168,9 @@ impl Simulation {
                         None => None,
                         // Not relevant yet; a dispatch of its type may make it so.
                         Some(h) if !self.relevant(s, h.ty) => continue,
-                        Some(h) => self.fits_need(Self::head_need(s, h), 0, false).then_some((h.submit_at, h.job)),
+                        Some(h) => {
+                            self.fits_need(Self::head_need(s, h), 0, false).then_some((h.submit_at, h.job))
+                        }
                     }
                 };
                 match f {
@@ -2166,7 +2252,7 @@ impl Simulation {
     /// R16: a job may hold free instances while it fits its quota and (for a lender) the pool.
     fn may_hold(&self, need: Need) -> bool {
         let Need { share: s, ty: t, count: n, .. } = need;
-        let within = self.quota_usage(s, t) + n <= self.shares[s as usize].quota[t as usize];
+        let within = self.quota_usage(s, t) + n <= self.quota[(s as usize) * self.nt + (t as usize)];
         within && (!self.shares[s as usize].strategy.lends() || self.pool_avail(t) >= n as i64)
     }
 
@@ -2212,7 +2298,8 @@ impl Simulation {
         let mut idle: Vec<u64> = (0..ns)
             .map(|l| {
                 if self.shares[l].strategy.lends() {
-                    self.shares[l].quota[t as usize].saturating_sub(self.phys[l * self.nt + t as usize])
+                    self.quota[(l) * self.nt + (t as usize)]
+                        .saturating_sub(self.phys[l * self.nt + t as usize])
                 } else {
                     0
                 }
@@ -2221,7 +2308,8 @@ impl Simulation {
         let mut lender = 0usize;
         let mut unattributed = 0;
         for b in 0..ns {
-            let mut x = self.phys[b * self.nt + t as usize].saturating_sub(self.shares[b].quota[t as usize]);
+            let mut x =
+                self.phys[b * self.nt + t as usize].saturating_sub(self.quota[(b) * self.nt + (t as usize)]);
             per[b].0 = x;
             while x > 0 {
                 while lender < ns && idle[lender] == 0 {
@@ -2268,7 +2356,7 @@ impl Simulation {
             let s = s as usize;
             let i = s * self.nt + ti;
             let u = self.phys[i];
-            let q = self.shares[s].quota[ti];
+            let q = self.quota[(s) * self.nt + (ti)];
             let x = u.saturating_sub(q);
             borrowed_total += x;
             let a = &mut acc[i];
@@ -2284,7 +2372,7 @@ impl Simulation {
                     continue;
                 }
                 let i = s * self.nt + ti;
-                let k = self.shares[s].quota[ti].saturating_sub(self.phys[i]).min(borrowed_total);
+                let k = self.quota[(s) * self.nt + (ti)].saturating_sub(self.phys[i]).min(borrowed_total);
                 acc[i].lent = acc[i].lent.saturating_add(k.saturating_mul(dt));
                 borrowed_total -= k;
                 if borrowed_total == 0 {
@@ -2347,7 +2435,7 @@ impl Simulation {
         let (t, n) = (jc.ty, jc.count);
         let sh = &self.shares[s as usize];
         let u = self.quota_usage(s, t);
-        let q = sh.quota[t as usize];
+        let q = self.quota[self.st(s, t)];
         let within = u + n <= q;
         let borrow_ok =
             sh.strategy == Strategy::LendAndBorrow && self.allowance(s, t).is_none_or(|a| u + n <= q + a);
@@ -2374,7 +2462,9 @@ impl Simulation {
                 .filter(|&s| self.shares[s].strategy.lends())
                 .map(|s| self.phys[s * self.nt + ti])
                 .sum();
-            let relevant = self.cap[ti].is_some() || usage > 0 || self.shares.iter().any(|s| s.quota[ti] > 0);
+            let relevant = self.cap[ti].is_some()
+                || usage > 0
+                || (0..self.shares.len()).any(|s| self.quota[s * self.nt + ti] > 0);
             if !relevant {
                 continue;
             }
@@ -2393,7 +2483,7 @@ impl Simulation {
             });
             for (s, sh) in self.shares.iter().enumerate() {
                 let u = self.phys[s * self.nt + ti];
-                let q = sh.quota[ti];
+                let q = self.quota[s * self.nt + ti];
                 if q == 0 && u == 0 {
                     continue;
                 }
@@ -2431,18 +2521,17 @@ impl Simulation {
                 });
             }
         }
-        let mut jc = JobCounts::default();
-        for jd in &self.jobs {
-            match jd.status {
-                None => jc.not_submitted += 1,
-                Some(Status::Submitted) | Some(Status::Runnable) => jc.runnable += 1,
-                Some(Status::Scheduled) => jc.scheduled += 1,
-                Some(Status::Starting) => jc.starting += 1,
-                Some(Status::Running) => jc.running += 1,
-                Some(Status::Succeeded) => jc.succeeded += 1,
-                Some(Status::Failed) => jc.failed += 1,
-            }
-        }
+        // Kept by status (not yet submitted first, then in `Status` order).
+        let c = &self.status_counts;
+        let jc = JobCounts {
+            not_submitted: c[0],
+            runnable: c[1 + Status::Submitted as usize] + c[1 + Status::Runnable as usize],
+            scheduled: c[1 + Status::Scheduled as usize],
+            starting: c[1 + Status::Starting as usize],
+            running: c[1 + Status::Running as usize],
+            succeeded: c[1 + Status::Succeeded as usize],
+            failed: c[1 + Status::Failed as usize],
+        };
         Snapshot { at: self.now, types, shares, job_counts: jc }
     }
 
@@ -2516,6 +2605,11 @@ impl Simulation {
                 self.render_event(self.event_times[seg].0, e)
             })
             .collect()
+    }
+
+    /// The distinct instants of the recorded events, in order.
+    pub fn event_instants(&self) -> impl Iterator<Item = u64> + '_ {
+        self.event_times.iter().map(|&(at, _)| at)
     }
 
     /// The R24 event list so far.
@@ -2597,7 +2691,7 @@ impl Simulation {
 
     /// Current quota of a share for a type.
     pub fn quota(&self, share: ShareId, ty: TypeId) -> u64 {
-        self.shares[share as usize].quota[ty as usize]
+        self.quota[(share as usize) * self.nt + (ty as usize)]
     }
 
     /// Current service environment limit of a type.

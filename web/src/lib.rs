@@ -306,15 +306,6 @@ pub struct BenchWorkload {
     valid: std::sync::Arc<ValidScenario>,
 }
 
-/// What one benchmark run did.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct BenchRun {
-    events: u64,
-    preempted_jobs: u64,
-    ended_at: u64,
-}
-
 #[wasm_bindgen]
 impl BenchWorkload {
     /// Generates and validates the workload. Throws an `Error` for a job count out of range.
@@ -332,17 +323,14 @@ impl BenchWorkload {
 
     /// Simulates the whole workload once, with the R24 event list recorded (as `result()`
     /// needs) or only counted (as `summaryResult()` needs).
-    #[wasm_bindgen(unchecked_return_type = "{ events: number; preemptedJobs: number; endedAt: number }")]
+    #[wasm_bindgen(unchecked_return_type = "BenchRun")]
     pub fn run(&self, record_events: bool) -> Result<JsValue, JsValue> {
         let mut sim = quotasim::Simulation::with_shared(
             self.valid.clone(),
             quotasim::Options { record_events, exhaustive_passes: false },
         );
         sim.run();
-        let mut victims: Vec<u32> = sim.preemptions().iter().map(|p| p.victim).collect();
-        victims.sort_unstable();
-        victims.dedup();
-        to_js(&BenchRun { events: sim.stats().events, preempted_jobs: victims.len() as u64, ended_at: sim.now() })
+        to_js(&sim.bench_run())
     }
 }
 

@@ -66,6 +66,15 @@ export interface Snapshot {
   jobCounts: JobCounts;
 }
 
+/** What one benchmark run did (`quotasim bench`, and `BenchWorkload.run` in the npm package). */
+export interface BenchRun {
+  /** R24 events, whether or not the event list was recorded. */
+  events: number;
+  /** Jobs preempted at least once. */
+  preemptedJobs: number;
+  endedAt: number;
+}
+
 /** Simulation settings; every field is optional and defaults as documented in the format spec. */
 export interface Settings {
   /** R21: how long a told-to-stop job keeps its capacity. */

@@ -33,7 +33,7 @@ const SOURCES: &[&str] = &["model.rs", "result.rs", "validate.rs", "generate.rs"
 
 /// Where the shapes start: the scenario (input) first, then what the package returns.
 const INPUT_ROOTS: &[&str] = &["Scenario", "GenerateOptions"];
-const OUTPUT_ROOTS: &[&str] = &["Problem", "SimResult", "SummaryResult", "Snapshot"];
+const OUTPUT_ROOTS: &[&str] = &["Problem", "SimResult", "SummaryResult", "Snapshot", "BenchRun"];
 
 /// Types whose serde impl is hand-written (serde_impls.rs): the type it is written as, and
 /// whether a JSON string of it is accepted too.

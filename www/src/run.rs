@@ -5,6 +5,7 @@
 use quotasim::result::{JobResult, Snapshot, Summary};
 use quotasim::sim::{Options, PreemptionRecord};
 use quotasim::{SimResult, Simulation, ValidScenario};
+use std::sync::Arc;
 
 use crate::geometry::{even_samples, sample_at};
 
@@ -62,16 +63,14 @@ impl RunData {
     pub fn compute(valid: ValidScenario) -> RunData {
         let scheduled_seconds = valid.settings.scheduled;
         let starting_seconds = valid.settings.starting;
+        // One scenario shared by every simulation made from it.
+        let valid = Arc::new(valid);
         let base =
-            Simulation::with_options(valid.clone(), Options { record_events: false, ..Options::default() });
-        let mut full = Simulation::new(valid);
+            Simulation::with_shared(valid.clone(), Options { record_events: false, ..Options::default() });
+        let mut full = Simulation::with_shared(valid, Options::default());
         full.run();
         let end = full.now();
-        let events = full.events();
-        let mut instants: Vec<u64> = events.iter().map(|e| e.at).collect();
-        instants.dedup();
-        instants.sort_unstable();
-        instants.dedup();
+        let instants: Vec<u64> = full.event_instants().collect();
         let exact = instants.len() <= EXACT_SAMPLE_LIMIT;
         let mut samples = if exact { instants.clone() } else { even_samples(end, EVEN_SAMPLES) };
         if samples.first() != Some(&0) {
