@@ -274,11 +274,14 @@ pub struct Stats {
 }
 
 /// R26 integrals over time: per share and type, and service environment capacity-seconds per
-/// type, each brought up to date at the type's last change (`last_t`).
+/// type. Each is brought up to date only when what it integrates changes: a share and type
+/// when its held instances do (`last_st`), a type's capacity and lent instances when any
+/// share's use of the type does (`last_t`).
 #[derive(Clone, Debug, Default)]
 struct Integrals {
     acc: Vec<Acc>,
     cap: Vec<u64>,
+    last_st: Vec<u64>,
     last_t: Vec<u64>,
 }
 
@@ -387,6 +390,8 @@ pub struct Simulation {
     credits: Vec<u64>,
     terminate_reasons: Vec<String>,
     integrals: Integrals,
+    /// Per type: held instances above their share's quota, summed over shares (R15).
+    borrowed_now: Vec<u64>,
 }
 
 fn ratio_lt(a_num: u64, a_den: u64, b_num: u64, b_den: u64) -> Ordering {
@@ -504,8 +509,10 @@ impl Simulation {
             integrals: Integrals {
                 acc: vec![Acc::default(); ns * nt],
                 cap: vec![0; nt],
+                last_st: vec![0; ns * nt],
                 last_t: vec![0; nt],
             },
+            borrowed_now: vec![0; nt],
             cfg: scenario,
         };
         sim.recompute_pool();
@@ -726,12 +733,25 @@ impl Simulation {
     }
 
     fn change_phys(&mut self, s: ShareId, t: TypeId, add: u64, sub: u64) {
-        self.integrate(t);
+        self.integrate(s, t);
         if add > 0 {
             self.note_type_share(s, t);
         }
         let i = self.st(s, t);
+        let q = self.quota[i];
+        let before = self.phys[i].saturating_sub(q);
         self.phys[i] = self.phys[i] + add - sub;
+        let bt = &mut self.borrowed_now[t as usize];
+        *bt = *bt - before + self.phys[i].saturating_sub(q);
+    }
+
+    /// After a quota change: the borrowed totals again.
+    fn recompute_borrowed(&mut self) {
+        for t in 0..self.nt {
+            self.borrowed_now[t] = (0..self.shares.len())
+                .map(|s| self.phys[s * self.nt + t].saturating_sub(self.quota[s * self.nt + t]))
+                .sum();
+        }
     }
 
     /// R14: instances of share `s` counted against its own quota: everything its jobs hold
@@ -1399,8 +1419,9 @@ impl Simulation {
         // Cheap rejections first: reclaim needs a fit within quota and some other share over
         // quota (R18); in-share preemption needs a lower-priority job running (R20).
         let within = self.quota_usage(s, t) + n <= self.quota[(s as usize) * self.nt + (t as usize)];
-        let reclaim_possible =
-            within && (0..self.shares.len()).any(|b| b != s as usize && self.over_quota(b, t) > 0);
+        // Only shares with quota or use of the type can be over quota for it.
+        let reclaim_possible = within
+            && self.type_shares[t as usize].iter().any(|&b| b != s && self.over_quota(b as usize, t) > 0);
         let in_share_possible =
             self.shares[s as usize].in_share && self.running[self.st(s, t)].iter().any(|e| e.key < prio);
         if !reclaim_possible && !in_share_possible {
@@ -1776,9 +1797,7 @@ impl Simulation {
                 let nt = self.nt;
                 let old_quota: Vec<u64> = self.quota[s * nt..(s + 1) * nt].to_vec();
                 let old_strategy = self.shares[s].strategy;
-                for t in 0..self.nt {
-                    self.integrate(t as TypeId);
-                }
+                self.integrate_all();
                 if let Some(q) = &u.quota {
                     self.quota[s * nt..(s + 1) * nt].copy_from_slice(q);
                     for t in 0..self.nt {
@@ -1797,6 +1816,7 @@ impl Simulation {
                 if let Some(en) = u.enabled {
                     self.shares[s].enabled = en;
                 }
+                self.recompute_borrowed();
                 self.recompute_pool();
                 // R22: over quota because of the update.
                 for t in 0..self.nt {
@@ -1819,9 +1839,7 @@ impl Simulation {
                 self.check_earmarks();
             }
             ActionCfg::UpdateCapacity { limits } => {
-                for t in 0..self.nt {
-                    self.integrate(t as TypeId);
-                }
+                self.integrate_all();
                 self.cap = limits.clone();
                 self.recompute_limits();
                 for t in 0..self.nt {
@@ -2329,58 +2347,74 @@ impl Simulation {
         (per, flows, unattributed)
     }
 
-    /// Accumulates the time since the last change of type `t` into the R26 integrals.
-    fn integrate(&mut self, t: TypeId) {
+    /// Brings the R26 integrals of share `s` and type `t`, and of type `t` as a whole, up to
+    /// now (before either changes).
+    fn integrate(&mut self, s: ShareId, t: TypeId) {
         let mut ig = core::mem::take(&mut self.integrals);
-        self.integrate_into(&mut ig, t);
+        self.integrate_type_into(&mut ig, t);
+        self.integrate_st_into(&mut ig, self.st(s, t));
         self.integrals = ig;
     }
 
-    /// Brings `ig`'s integrals of type `t` up to now.
-    fn integrate_into(&self, ig: &mut Integrals, t: TypeId) {
+    /// Brings every integral up to now (before a configuration change).
+    fn integrate_all(&mut self) {
+        let mut ig = core::mem::take(&mut self.integrals);
+        self.integrate_all_into(&mut ig);
+        self.integrals = ig;
+    }
+
+    fn integrate_all_into(&self, ig: &mut Integrals) {
+        for t in 0..self.nt {
+            self.integrate_type_into(ig, t as TypeId);
+        }
+        for i in 0..ig.acc.len() {
+            self.integrate_st_into(ig, i);
+        }
+    }
+
+    /// Adds the time since its last change of share and type `i`'s held instances to `ig`.
+    fn integrate_st_into(&self, ig: &mut Integrals, i: usize) {
+        let dt = self.now - ig.last_st[i];
+        if dt == 0 {
+            return;
+        }
+        ig.last_st[i] = self.now;
+        let (u, q) = (self.phys[i], self.quota[i]);
+        let a = &mut ig.acc[i];
+        a.used = a.used.saturating_add(u.saturating_mul(dt));
+        a.own = a.own.saturating_add(u.min(q).saturating_mul(dt));
+        a.borrowed = a.borrowed.saturating_add(u.saturating_sub(q).saturating_mul(dt));
+        a.quota = a.quota.saturating_add(q.saturating_mul(dt));
+    }
+
+    /// Adds the time since type `t`'s last change to its capacity-seconds and to lenders'
+    /// lent instance-seconds. Lent amounts follow R15: the borrowed total fills lenders'
+    /// idle quota in input order.
+    fn integrate_type_into(&self, ig: &mut Integrals, t: TypeId) {
         let ti = t as usize;
         let dt = self.now - ig.last_t[ti];
         if dt == 0 {
             return;
         }
         ig.last_t[ti] = self.now;
-        ig.cap[ti] = ig.cap[ti].saturating_add(self.accumulate(t, dt, &mut ig.acc));
-    }
-
-    /// Adds `dt` seconds of type `t`'s current use to `acc`; returns capacity-seconds.
-    /// Lent amounts follow R15: the borrowed total fills lenders' idle quota in input order.
-    fn accumulate(&self, t: TypeId, dt: u64, acc: &mut [Acc]) -> u64 {
-        let ti = t as usize;
-        let mut borrowed_total = 0u64;
+        ig.cap[ti] = ig.cap[ti].saturating_add(self.cap[ti].unwrap_or(0).saturating_mul(dt));
+        let mut borrowed = self.borrowed_now[ti];
+        if borrowed == 0 {
+            return;
+        }
         for &s in &self.type_shares[ti] {
             let s = s as usize;
+            if !self.shares[s].strategy.lends() {
+                continue;
+            }
             let i = s * self.nt + ti;
-            let u = self.phys[i];
-            let q = self.quota[(s) * self.nt + (ti)];
-            let x = u.saturating_sub(q);
-            borrowed_total += x;
-            let a = &mut acc[i];
-            a.used = a.used.saturating_add(u.saturating_mul(dt));
-            a.own = a.own.saturating_add(u.min(q).saturating_mul(dt));
-            a.borrowed = a.borrowed.saturating_add(x.saturating_mul(dt));
-            a.quota = a.quota.saturating_add(q.saturating_mul(dt));
-        }
-        if borrowed_total > 0 {
-            for &s in &self.type_shares[ti] {
-                let s = s as usize;
-                if !self.shares[s].strategy.lends() {
-                    continue;
-                }
-                let i = s * self.nt + ti;
-                let k = self.quota[(s) * self.nt + (ti)].saturating_sub(self.phys[i]).min(borrowed_total);
-                acc[i].lent = acc[i].lent.saturating_add(k.saturating_mul(dt));
-                borrowed_total -= k;
-                if borrowed_total == 0 {
-                    break;
-                }
+            let k = self.quota[i].saturating_sub(self.phys[i]).min(borrowed);
+            ig.acc[i].lent = ig.acc[i].lent.saturating_add(k.saturating_mul(dt));
+            borrowed -= k;
+            if borrowed == 0 {
+                break;
             }
         }
-        self.cap[ti].unwrap_or(0).saturating_mul(dt)
     }
 
     // ----- output ----------------------------------------------------------------------
@@ -2655,9 +2689,7 @@ impl Simulation {
     /// R26: the summary metrics as of now.
     pub fn summary(&self) -> Summary {
         let mut ig = self.integrals.clone();
-        for t in 0..self.nt {
-            self.integrate_into(&mut ig, t as TypeId);
-        }
+        self.integrate_all_into(&mut ig);
         MetricsView { ig, sim: self, nt: self.nt }.build_summary()
     }
 
