@@ -2,10 +2,10 @@
 
 use alloc::vec::Vec;
 
-const CHUNK_BITS: usize = 14;
+const CHUNK_BITS: usize = 12;
 const CHUNK: usize = 1 << CHUNK_BITS;
 
-/// An append-only list stored in chunks of 16,384 elements. Growing it never copies what is
+/// An append-only list stored in chunks of 4,096 elements. Growing it never copies what is
 /// there and never holds two copies at once, so its memory stays proportional to its length
 /// (a `Vec` briefly needs three times its length while it doubles).
 #[derive(Clone, Debug)]

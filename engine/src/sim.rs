@@ -129,12 +129,11 @@ struct AttemptRaw {
     prev: u32,
 }
 
-/// What a job is doing, kept small (80 bytes): a million of them are read at random.
+/// What a job is doing, kept small (72 bytes): a million of them are read at random.
 #[derive(Clone, Debug)]
 struct JobDyn {
-    /// Training saved by checkpoints (R8).
+    /// Training saved by checkpoints (R8). Lost work is in the preemption log.
     saved: u64,
-    lost: u64,
     /// Training time over all attempts.
     trained: u64,
     running_since: u64,
@@ -164,14 +163,48 @@ struct RunEntry {
     key: u32,
 }
 
-/// Packs to 12 bytes: a large run records several events per job.
+/// One recorded event in 8 bytes (a large run records several per job). `code` holds, from
+/// the lowest bit: the event type (2 bits), the status (3 bits, 0 for none), the reason's kind
+/// (3 bits), whether the event is the first of its instant (1 bit) and the reason's index
+/// (23 bits; `WIDE` when it does not fit, the index is then in `wide_reasons`).
 #[derive(Clone, Copy, Debug)]
 struct RawEvent {
     job: u32,
-    reason_val: u32,
-    etype: EventType,
-    status: Option<Status>,
-    reason_tag: u8,
+    code: u32,
+}
+
+const WIDE: u32 = (1 << 23) - 1;
+/// Every this many events, the index of the instant of the first one is kept.
+const EVENT_BLOCK: usize = 4096;
+const STATUSES: [Status; 7] = [
+    Status::Submitted,
+    Status::Runnable,
+    Status::Scheduled,
+    Status::Starting,
+    Status::Running,
+    Status::Succeeded,
+    Status::Failed,
+];
+
+impl RawEvent {
+    fn etype(self) -> EventType {
+        match self.code & 3 {
+            1 => EventType::PreemptionStarted,
+            2 => EventType::PreemptionCompleted,
+            _ => EventType::StateChange,
+        }
+    }
+
+    fn status(self) -> Option<Status> {
+        match (self.code >> 2) & 7 {
+            0 => None,
+            k => Some(STATUSES[k as usize - 1]),
+        }
+    }
+
+    fn starts_instant(self) -> bool {
+        self.code & (1 << 8) != 0
+    }
 }
 
 /// A record of one victim's preemption, kept for explanations and R24 events.
@@ -382,8 +415,12 @@ pub struct Simulation {
     /// Cached first key of each share's queue.
     heads: Vec<Head>,
     events: Chunked<RawEvent>,
-    /// `(time, index of its first event)` for every instant that recorded events.
-    event_times: Vec<(u64, usize)>,
+    /// The time of every instant that recorded events, in order.
+    event_at: Chunked<u64>,
+    /// For events `0, EVENT_BLOCK, 2 * EVENT_BLOCK, ...`: the index of their instant.
+    event_blocks: Vec<usize>,
+    /// `(event, reason index)` for reason indexes too large for an event's code.
+    wide_reasons: Vec<(usize, u32)>,
     preemptions: Vec<PreemptionRecord>,
     /// Per preemption log entry: instances of the victim committed to its preemptor's
     /// earmark while the victim is being preempted.
@@ -435,7 +472,6 @@ impl Simulation {
             .iter()
             .map(|j| JobDyn {
                 saved: 0,
-                lost: 0,
                 trained: 0,
                 running_since: NOT_RUNNING,
                 first_running: NEVER,
@@ -502,7 +538,9 @@ impl Simulation {
             heads: vec![Head::EMPTY; ns],
             head_types: vec![0; nt],
             events: Chunked::default(),
-            event_times: Vec::new(),
+            event_at: Chunked::default(),
+            event_blocks: Vec::new(),
+            wide_reasons: Vec::new(),
             preemptions: Vec::new(),
             credits: Vec::new(),
             terminate_reasons: Vec::new(),
@@ -559,11 +597,30 @@ impl Simulation {
     fn event(&mut self, j: JobId, etype: EventType, status: Option<Status>, reason: Reason) {
         self.stats.events += 1;
         if self.opts.record_events {
-            if self.event_times.last().is_none_or(|&(at, _)| at != self.now) {
-                self.event_times.push((self.now, self.events.len()));
+            let idx = self.events.len();
+            let n = self.event_at.len();
+            let starts = n == 0 || *self.event_at.get(n - 1) != self.now;
+            if starts {
+                self.event_at.push(self.now);
             }
-            let (reason_tag, reason_val) = reason.pack();
-            self.events.push(RawEvent { job: j, reason_val, etype, status, reason_tag });
+            if idx.is_multiple_of(EVENT_BLOCK) {
+                self.event_blocks.push(self.event_at.len() - 1);
+            }
+            let (tag, val) = reason.pack();
+            let val = if val >= WIDE {
+                self.wide_reasons.push((idx, val));
+                WIDE
+            } else {
+                val
+            };
+            let et = match etype {
+                EventType::StateChange => 0,
+                EventType::PreemptionStarted => 1,
+                EventType::PreemptionCompleted => 2,
+            };
+            let st = status.map_or(0, |x| 1 + x as u32);
+            let code = et | st << 2 | (tag as u32) << 5 | u32::from(starts) << 8 | val << 9;
+            self.events.push(RawEvent { job: j, code });
         }
     }
 
@@ -1621,7 +1678,6 @@ impl Simulation {
         {
             let jd = &mut self.jobs[v as usize];
             jd.trained += trained;
-            jd.lost += lost;
             if ckpt.is_some() {
                 jd.saved += kept;
             } else {
@@ -2571,6 +2627,12 @@ impl Simulation {
 
     /// One job as the result shows it now.
     pub fn job_result(&self, j: JobId) -> JobResult {
+        let lost = self.preemptions.iter().filter(|p| p.victim == j).map(|p| p.lost).sum();
+        self.job_result_with(j, lost)
+    }
+
+    /// [`Self::job_result`] with the job's lost work (R8) at hand.
+    fn job_result_with(&self, j: JobId, lost: u64) -> JobResult {
         let jd = &self.jobs[j as usize];
         let jc = self.job_cfg(j);
         let raw = self.attempts_of(j);
@@ -2610,13 +2672,17 @@ impl Simulation {
                 recent_preempted_attempts: recent,
             },
             attempts,
-            lost_work_seconds: jd.lost,
+            lost_work_seconds: lost,
         }
     }
 
     /// Every job as the result shows it now, in input order.
     pub fn jobs(&self) -> Vec<JobResult> {
-        (0..self.jobs.len() as u32).map(|j| self.job_result(j)).collect()
+        let mut lost = vec![0u64; self.jobs.len()];
+        for p in &self.preemptions {
+            lost[p.victim as usize] += p.lost;
+        }
+        (0..self.jobs.len() as u32).map(|j| self.job_result_with(j, lost[j as usize])).collect()
     }
 
     /// Number of recorded events.
@@ -2626,24 +2692,30 @@ impl Simulation {
 
     /// The R24 events from index `from` on.
     pub fn events_from(&self, from: usize) -> Vec<Event> {
-        let from = from.min(self.events.len());
-        // The instant of event `from`, then each later instant as its first event comes.
-        let mut seg = self.event_times.partition_point(|&(_, first)| first <= from).saturating_sub(1);
+        if from >= self.events.len() {
+            return Vec::new();
+        }
+        // The instant of event `from`: from the last kept block start, counting instants.
+        let b = from / EVENT_BLOCK;
+        let mut inst = self.event_blocks[b];
+        for k in b * EVENT_BLOCK + 1..=from {
+            inst += usize::from(self.events.get(k).starts_instant());
+        }
         self.events
             .iter_from(from)
             .enumerate()
-            .map(|(k, e)| {
-                while seg + 1 < self.event_times.len() && self.event_times[seg + 1].1 <= from + k {
-                    seg += 1;
+            .map(|(k, &e)| {
+                if k > 0 && e.starts_instant() {
+                    inst += 1;
                 }
-                self.render_event(self.event_times[seg].0, e)
+                self.render_event(*self.event_at.get(inst), from + k, e)
             })
             .collect()
     }
 
     /// The distinct instants of the recorded events, in order.
     pub fn event_instants(&self) -> impl Iterator<Item = u64> + '_ {
-        self.event_times.iter().map(|&(at, _)| at)
+        self.event_at.iter_from(0).copied()
     }
 
     /// The R24 event list so far.
@@ -2651,29 +2723,39 @@ impl Simulation {
         self.events_from(0)
     }
 
-    fn render_event(&self, at: u64, e: &RawEvent) -> Event {
+    /// The reason of event `idx`.
+    fn event_reason(&self, idx: usize, e: RawEvent) -> Reason {
+        let mut val = e.code >> 9;
+        if val == WIDE {
+            let k = self.wide_reasons.partition_point(|w| w.0 < idx);
+            val = self.wide_reasons.get(k).map_or(0, |w| w.1);
+        }
+        Reason::unpack(((e.code >> 5) & 7) as u8, val)
+    }
+
+    fn render_event(&self, at: u64, idx: usize, e: RawEvent) -> Event {
         let jc = self.job_cfg(e.job);
-        let reason = Reason::unpack(e.reason_tag, e.reason_val);
+        let reason = self.event_reason(idx, e);
         let mut ev = Event {
             at,
             job_name: jc.name.clone(),
             quota_share_name: self.cfg.shares[jc.share as usize].name.clone(),
-            event_type: e.etype,
-            status: e.status,
+            event_type: e.etype(),
+            status: e.status(),
             status_reason: self.reason_text(reason),
             preempted_by: None,
             reason: None,
             preempted_attempt_count: None,
             lost_work_seconds: None,
         };
-        if e.etype != EventType::StateChange {
+        if e.etype() != EventType::StateChange {
             if let Reason::Preempted(l) | Reason::RetryLimit(l) = reason {
                 let p = &self.preemptions[l as usize];
                 ev.preempted_by = Some(p.preemptor.map(|x| self.job_cfg(x).name.clone()));
                 ev.reason = Some(String::from(p.kind.reason()));
                 ev.preempted_attempt_count = Some(p.count);
                 ev.lost_work_seconds = Some(p.lost);
-                if e.etype == EventType::PreemptionStarted {
+                if e.etype() == EventType::PreemptionStarted {
                     ev.status_reason = Some(alloc::format!("PREEMPTION_IN_PROGRESS: {}", p.kind.reason()));
                 }
             }
@@ -2814,14 +2896,16 @@ impl MetricsView<'_> {
             if jd.first_running != NEVER {
                 waits[s].push(jd.first_running - jc.submit_at);
             }
-            m.lost_instance_seconds =
-                m.lost_instance_seconds.saturating_add(jd.lost.saturating_mul(jc.count));
-            lost_gpu[s] = lost_gpu[s].saturating_add(
-                jd.lost.saturating_mul(jc.count).saturating_mul(sim.cfg.types[jc.ty as usize].gpus),
-            );
         }
         for p in &sim.preemptions {
-            let s = sim.cfg.jobs[p.victim as usize].share as usize;
+            let jc = &sim.cfg.jobs[p.victim as usize];
+            let s = jc.share as usize;
+            // R8: each preemption's lost work, per instance and GPU of the victim.
+            per[s].lost_instance_seconds =
+                per[s].lost_instance_seconds.saturating_add(p.lost.saturating_mul(jc.count));
+            lost_gpu[s] = lost_gpu[s].saturating_add(
+                p.lost.saturating_mul(jc.count).saturating_mul(sim.cfg.types[jc.ty as usize].gpus),
+            );
             let pc = &mut per[s].preemptions;
             match p.kind {
                 PreemptionKind::CrossShare => pc.cross_share += 1,
@@ -2933,3 +3017,62 @@ pub const WAIT_FREE: &str = "CAPACITY: waiting for service environment capacity"
 pub const WAIT_PREEMPTION: &str = "CAPACITY: waiting for preemption to complete";
 pub const TIMEOUT_REASON: &str = "Job attempt duration exceeded timeout";
 pub const REJECTED_REASON: &str = "Quota share is DISABLED: submission rejected";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{CapacityLimit, Job, QuotaShare, Scenario};
+
+    fn one_job() -> Simulation {
+        let mut s = Scenario::default();
+        s.service_environment.capacity_limits = vec![CapacityLimit::new("ml.g5.xlarge", 1)];
+        s.quota_shares =
+            vec![QuotaShare::new("a", Strategy::Lend, vec![CapacityLimit::new("ml.g5.xlarge", 1)])];
+        s.jobs = vec![Job::new("j", "a", "ml.g5.xlarge", 1, 0, 60)];
+        Simulation::new(crate::validate(&s).unwrap())
+    }
+
+    #[test]
+    fn packed_events_keep_their_time_status_and_reason() {
+        let mut sim = one_job();
+        let n = 3 * EVENT_BLOCK + 17;
+        // Three events an instant, so instants straddle the kept block starts.
+        let reason = |k: usize| match k % 5 {
+            0 => Reason::Preempted(WIDE + k as u32),
+            1 => Reason::RetryLimit(k as u32),
+            2 => Reason::Terminated(WIDE - 1),
+            3 => Reason::Timeout,
+            _ => Reason::None,
+        };
+        for k in 0..n {
+            sim.now = (k / 3) as u64 * 10;
+            let status = (k % 4 != 0).then_some(STATUSES[k % 7]);
+            sim.event(0, EventType::PreemptionCompleted, status, reason(k));
+        }
+        assert_eq!(sim.event_count(), n);
+        assert_eq!(sim.event_instants().count(), n.div_ceil(3));
+        for k in 0..n {
+            let e = *sim.events.get(k);
+            assert_eq!(e.etype(), EventType::PreemptionCompleted);
+            assert_eq!(e.status(), (k % 4 != 0).then_some(STATUSES[k % 7]));
+            assert_eq!(sim.event_reason(k, e), reason(k), "event {k}");
+        }
+    }
+
+    #[test]
+    fn packed_events_render_at_their_instant_from_any_index() {
+        let mut sim = one_job();
+        let n = 3 * EVENT_BLOCK + 17;
+        // Three events an instant, so instants straddle the kept block starts.
+        for k in 0..n {
+            sim.now = (k / 3) as u64 * 10;
+            sim.event(0, EventType::StateChange, Some(Status::Runnable), Reason::None);
+        }
+        for from in [0, 1, 2, 3, EVENT_BLOCK - 1, EVENT_BLOCK, EVENT_BLOCK + 1, 2 * EVENT_BLOCK + 2, n - 1] {
+            let at: Vec<u64> = sim.events_from(from).iter().map(|e| e.at).collect();
+            let want: Vec<u64> = (from..n).map(|k| (k / 3) as u64 * 10).collect();
+            assert_eq!(at, want, "from {from}");
+        }
+        assert!(sim.events_from(n).is_empty());
+    }
+}
