@@ -6,8 +6,8 @@ use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use quotasim::json::{load_scenario, to_json};
-use quotasim::{generate, GenerateOptions, Options, Problem, Simulation};
+use quotasim::json::{load_scenario, parse_scenario, to_json};
+use quotasim::{generate, validate, GenerateOptions, Options, Problem, Simulation};
 
 mod bench;
 mod text;
@@ -123,14 +123,24 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            let valid = match load_scenario(&text) {
+            let scenario = match parse_scenario(&text) {
+                Ok(s) => s,
+                Err(problem) => {
+                    print_problems(&[problem]);
+                    return ExitCode::from(1);
+                }
+            };
+            drop(text);
+            let valid = match validate(&scenario) {
                 Ok(v) => v,
                 Err(problems) => {
                     print_problems(&problems);
                     return ExitCode::from(1);
                 }
             };
-            drop(text);
+            // The parsed file is not needed any more, and the process ends after this run:
+            // freeing its millions of strings one by one would only delay the result.
+            std::mem::forget(scenario);
             print_problems(&valid.warnings);
             let record = !summary && format == Format::Json;
             let mut sim =

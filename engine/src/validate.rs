@@ -185,12 +185,15 @@ macro_rules! num {
     }};
 }
 
-/// Name -> first index, for uniqueness and lookups of up to millions of names: an
-/// open-addressing table keyed by FNV-1a. Only lookups use it, never iteration, so the
-/// hash order cannot reach a decision (R27).
+/// Job name -> first index, for uniqueness and lookups of up to millions of names: an
+/// open-addressing table keyed by FNV-1a, 8 bytes a slot (a hash tag and the job's index; the
+/// name itself is compared in the job list only when the tags agree), so that a million
+/// names take 16 MB. Only lookups use it, never iteration, so the hash order cannot reach a
+/// decision (R27).
 struct NameIndex<'a> {
-    slots: Vec<(u64, &'a str, u32)>,
+    slots: Vec<(u32, u32)>,
     mask: usize,
+    jobs: &'a [Job],
 }
 
 const EMPTY: u32 = u32::MAX;
@@ -205,41 +208,41 @@ fn fnv1a(s: &str) -> u64 {
 }
 
 impl<'a> NameIndex<'a> {
-    fn with_capacity(n: usize) -> Self {
-        let size = (n.max(4) * 2).next_power_of_two();
-        NameIndex { slots: alloc::vec![(0, "", EMPTY); size], mask: size - 1 }
+    fn new(jobs: &'a [Job]) -> Self {
+        let size = (jobs.len().max(4) * 2).next_power_of_two();
+        NameIndex { slots: alloc::vec![(0, EMPTY); size], mask: size - 1, jobs }
     }
 
-    /// Inserts `name -> id`; returns the existing id if the name is already there.
-    fn insert(&mut self, name: &'a str, id: u32) -> Option<u32> {
+    /// Where `name` is, or the empty slot where it would go.
+    fn find(&self, name: &str) -> (usize, u32) {
         let h = fnv1a(name);
+        let tag = (h >> 32) as u32;
         let mut i = h as usize & self.mask;
         loop {
-            let slot = &mut self.slots[i];
-            if slot.2 == EMPTY {
-                *slot = (h, name, id);
-                return None;
-            }
-            if slot.0 == h && slot.1 == name {
-                return Some(slot.2);
+            let (t, id) = self.slots[i];
+            if id == EMPTY || t == tag && self.jobs[id as usize].job_name == name {
+                return (i, tag);
             }
             i = (i + 1) & self.mask;
+        }
+    }
+
+    /// Inserts job `id` under its name; returns the earlier job's index if the name is taken.
+    fn insert(&mut self, id: u32) -> Option<u32> {
+        let (i, tag) = self.find(&self.jobs[id as usize].job_name);
+        match self.slots[i].1 {
+            EMPTY => {
+                self.slots[i] = (tag, id);
+                None
+            }
+            first => Some(first),
         }
     }
 
     fn get(&self, name: &str) -> Option<u32> {
-        let h = fnv1a(name);
-        let mut i = h as usize & self.mask;
-        loop {
-            let slot = &self.slots[i];
-            if slot.2 == EMPTY {
-                return None;
-            }
-            if slot.0 == h && slot.1 == name {
-                return Some(slot.2);
-            }
-            i = (i + 1) & self.mask;
-        }
+        let (i, _) = self.find(name);
+        let id = self.slots[i].1;
+        (id != EMPTY).then_some(id)
     }
 }
 
@@ -501,13 +504,13 @@ pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
 
     // Jobs. Paths are formatted only when there is a problem to report: a scenario may hold
     // a million jobs.
-    let mut job_ids: NameIndex<'_> = NameIndex::with_capacity(s.jobs.len());
+    let mut job_ids = NameIndex::new(&s.jobs);
     let mut jobs_raw: Vec<JobCfg> = Vec::with_capacity(s.jobs.len());
     for (i, j) in s.jobs.iter().enumerate() {
         let p = Idx("jobs", i);
         if !valid_name(&j.job_name) {
             c.err(format!("{p}.jobName"), format!("jobName {NAME_RULE}"));
-        } else if let Some(first) = job_ids.insert(&j.job_name, i as JobId) {
+        } else if let Some(first) = job_ids.insert(i as JobId) {
             c.err(format!("{p}.jobName"), format!("job {} is already defined at jobs[{first}]", j.job_name));
         }
         let share = match share_ids.get(&j.quota_share_name) {
