@@ -1133,9 +1133,14 @@ impl Simulation {
     }
 
     fn dequeue(&mut self, j: JobId) {
-        let k = self.qkey(j);
         let s = self.job_cfg(j).share;
-        self.queues[s as usize].remove(&k);
+        // Most jobs leave from the front of their queue.
+        if self.heads[s as usize].job == j {
+            self.queues[s as usize].pop_first();
+        } else {
+            let k = self.qkey(j);
+            self.queues[s as usize].remove(&k);
+        }
         self.refresh_head(s);
         self.mark_share(s);
         self.drop_hold(j);
