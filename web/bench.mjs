@@ -10,7 +10,7 @@ const require = createRequire(import.meta.url);
 const q = require(process.env.QUOTASIM_PKG ?? new URL("./pkg-node/quotasim.js", import.meta.url).pathname);
 
 const sizes = (process.argv[2] ?? "10000,100000,1000000").split(",").map(Number);
-const repeat = Number(process.argv[3] ?? 3);
+const repeat = Number(process.argv[3] ?? 5);
 const pad = (v, n) => String(v).padStart(n);
 console.log(
   [pad("jobs", 10), pad("events", 8), pad("count", 10), pad("sim ms", 10), pad("jobs/s", 12),

@@ -75,8 +75,8 @@ enum Command {
         /// Job counts to run, comma-separated.
         #[arg(long, value_delimiter = ',', default_value = "10000,100000,1000000")]
         jobs: Vec<u64>,
-        /// Repetitions per size (the best is reported).
-        #[arg(long, default_value_t = 3)]
+        /// Repetitions per size and mode (the best is reported).
+        #[arg(long, default_value_t = 5)]
         repeat: u32,
     },
 }
