@@ -209,3 +209,29 @@ async fn text_that_is_not_a_whole_number_stays_in_the_field_with_its_problem() {
     settle().await;
     assert!(m.q("td.cell.invalid").is_none());
 }
+
+#[wasm_bindgen_test]
+async fn a_job_typed_only_by_its_payload_shows_and_edits_the_payload() {
+    let mut saved = notebook();
+    let j = &mut saved.scenario.jobs[0];
+    let ty = j.instance_type.take();
+    j.instance_count = None;
+    j.service_request_payload = Some(quotasim::model::ServiceRequestPayload {
+        instance_type: ty.clone(),
+        instance_count: Some(1),
+        ..Default::default()
+    });
+    let m = mount(saved);
+    settle().await;
+    let select: web_sys::HtmlSelectElement =
+        m.q("select[data-path='jobs[0].instanceType']").unwrap().dyn_into().unwrap();
+    assert_eq!(Some(select.value()), ty, "the payload's instance type is shown");
+    let count = "input[data-path='jobs[0].instanceCount']";
+    let el: web_sys::HtmlInputElement = m.q(count).unwrap().dyn_into().unwrap();
+    assert_eq!(el.value(), "1", "the payload's instance count is shown");
+    // An edit changes the payload too, so the two never disagree.
+    m.type_into(count, "2");
+    settle().await;
+    assert!(m.q("td.cell.invalid").is_none(), "{}", m.text("td.cell.invalid"));
+    assert!(m.text(".status").contains("4 jobs"), "{}", m.text(".status"));
+}

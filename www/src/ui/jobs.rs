@@ -139,12 +139,25 @@ fn job_row(i: usize, shares: Memo<Vec<String>>) -> impl IntoView {
     let name = move || app.scenario.with(|s| s.jobs.get(i).map(|j| j.job_name.clone()).unwrap_or_default());
     let share =
         move || app.scenario.with(|s| s.jobs.get(i).map(|j| j.quota_share_name.clone()).unwrap_or_default());
+    // A job may give its type and count only in its serviceRequestPayload (R5); the cells show
+    // those and edits keep both places in step.
     let ty = move || {
-        app.scenario.with(|s| s.jobs.get(i).and_then(|j| j.instance_type.clone()).unwrap_or_default())
+        app.scenario.with(|s| {
+            s.jobs
+                .get(i)
+                .and_then(|j| {
+                    j.instance_type
+                        .clone()
+                        .or_else(|| j.service_request_payload.as_ref().and_then(|x| x.instance_type.clone()))
+                })
+                .unwrap_or_default()
+        })
     };
     let e_name = field_error(format!("{p}.jobName"));
     let e_share = field_error(format!("{p}.quotaShareName"));
-    let e_type = field_error(format!("{p}.instanceType"));
+    let e_type_direct = field_error(format!("{p}.instanceType"));
+    let e_type_payload = field_error(format!("{p}.serviceRequestPayload.ResourceConfig.InstanceType"));
+    let e_type = Signal::derive(move || e_type_direct.get().or_else(|| e_type_payload.get()));
     let explain = move |_| {
         if let Some(run) = app.run.get_untracked() {
             let n = name();
@@ -176,7 +189,7 @@ fn job_row(i: usize, shares: Memo<Vec<String>>) -> impl IntoView {
             {num_cell(format!("priority of job {}", i + 1), format!("{p}.schedulingPriority"), get(|j| Some(j.scheduling_priority)), upd(|j, v| if let Some(v) = v { j.scheduling_priority = v }), false)}
             <td class="cell" class:invalid=move || e_type.get().is_some()>
                 <select aria-label=format!("instance type of job {}", i + 1) data-path=format!("{p}.instanceType")
-                    on:change=move |ev| { let v = event_target_value(&ev); app.scenario.update(|s| if let Some(j) = s.jobs.get_mut(i) { j.instance_type = Some(v) }) }>
+                    on:change=move |ev| { let v = event_target_value(&ev); app.scenario.update(|s| if let Some(j) = s.jobs.get_mut(i) { set_type(j, v) }) }>
                     {move || {
                         let cur = ty();
                         let mut opts = app.scenario.with(|s| s.service_environment.capacity_limits.iter().map(|l| l.capacity_unit.clone()).collect::<Vec<_>>());
@@ -187,7 +200,9 @@ fn job_row(i: usize, shares: Memo<Vec<String>>) -> impl IntoView {
                 </select>
                 <span class="cell-error">{move || e_type.get()}</span>
             </td>
-            {num_cell(format!("instance count of job {}", i + 1), format!("{p}.instanceCount"), get(|j| j.instance_count), upd(|j, v| if v.is_some() { j.instance_count = v }), false)}
+            {num_cell(format!("instance count of job {}", i + 1), format!("{p}.instanceCount"),
+                get(|j| j.instance_count.or_else(|| j.service_request_payload.as_ref().and_then(|x| x.instance_count))),
+                upd(set_count), false)}
             {num_cell(format!("submit time of job {} in seconds", i + 1), format!("{p}.submitAt"), get(|j| Some(j.submit_at)), upd(|j, v| if let Some(v) = v { j.submit_at = v }), false)}
             {num_cell(format!("duration of job {} in seconds", i + 1), format!("{p}.durationSeconds"), get(|j| Some(j.duration_seconds)), upd(|j, v| if let Some(v) = v { j.duration_seconds = v }), false)}
             {num_cell(format!("checkpoint interval of job {} in seconds", i + 1), format!("{p}.checkpointIntervalSeconds"), get(|j| j.checkpoint_interval_seconds), upd(|j, v| j.checkpoint_interval_seconds = v), true)}
@@ -202,4 +217,23 @@ fn job_row(i: usize, shares: Memo<Vec<String>>) -> impl IntoView {
             </td>
         </tr>
     }
+}
+
+/// Sets a job's instance type, in its serviceRequestPayload too when that names one.
+fn set_type(j: &mut quotasim::model::Job, v: String) {
+    if let Some(x) = j.service_request_payload.as_mut().filter(|x| x.instance_type.is_some()) {
+        x.instance_type = Some(v.clone());
+    }
+    j.instance_type = Some(v);
+}
+
+/// Sets a job's instance count, in its serviceRequestPayload too when that gives one.
+fn set_count(j: &mut quotasim::model::Job, v: Option<i64>) {
+    if v.is_none() {
+        return;
+    }
+    if let Some(x) = j.service_request_payload.as_mut().filter(|x| x.instance_count.is_some()) {
+        x.instance_count = v;
+    }
+    j.instance_count = v;
 }
