@@ -1106,7 +1106,8 @@ impl Simulation {
         (Reverse(self.jobs[j as usize].priority), jc.submit_at, j, jc.ty, jc.count)
     }
 
-    fn refresh_head(&mut self, s: ShareId) {
+    /// Refreshes share `s`'s cached head; returns whether it is another job now.
+    fn refresh_head(&mut self, s: ShareId) -> bool {
         let old = self.heads[s as usize];
         let new = match self.queues[s as usize].first() {
             None => Head::EMPTY,
@@ -1121,6 +1122,7 @@ impl Simulation {
                 self.head_types[new.ty as usize] |= 1u64 << s;
             }
         }
+        old.job != new.job
     }
 
     fn enqueue(&mut self, j: JobId) {
@@ -1128,8 +1130,11 @@ impl Simulation {
         let s = self.job_cfg(j).share;
         self.queues[s as usize].insert(k);
         self.stats.max_queued = self.stats.max_queued.max(self.queues[s as usize].len() as u64);
-        self.refresh_head(s);
-        self.mark_share(s);
+        // Without backfill a pass reads only a share's front job (with backfill every share
+        // is looked at anyway): a job queued behind it changes nothing the pass can see.
+        if self.refresh_head(s) {
+            self.mark_share(s);
+        }
     }
 
     fn dequeue(&mut self, j: JobId) {
@@ -1141,8 +1146,9 @@ impl Simulation {
             let k = self.qkey(j);
             self.queues[s as usize].remove(&k);
         }
-        self.refresh_head(s);
-        self.mark_share(s);
+        if self.refresh_head(s) {
+            self.mark_share(s);
+        }
         self.drop_hold(j);
     }
 
