@@ -176,6 +176,15 @@ struct RawEvent {
 const WIDE: u32 = (1 << 23) - 1;
 /// Every this many events, the index of the instant of the first one is kept.
 const EVENT_BLOCK: usize = 4096;
+/// A status as a small number: 0 for none (not yet submitted), else `1 + Status as usize`.
+fn status_slot(s: Option<Status>) -> usize {
+    s.map_or(0, |x| 1 + x as usize)
+}
+
+fn slot_status(k: usize) -> Option<Status> {
+    k.checked_sub(1).map(|i| STATUSES[i])
+}
+
 const STATUSES: [Status; 7] = [
     Status::Submitted,
     Status::Runnable,
@@ -196,10 +205,7 @@ impl RawEvent {
     }
 
     fn status(self) -> Option<Status> {
-        match (self.code >> 2) & 7 {
-            0 => None,
-            k => Some(STATUSES[k as usize - 1]),
-        }
+        slot_status(((self.code >> 2) & 7) as usize)
     }
 
     fn starts_instant(self) -> bool {
@@ -268,6 +274,11 @@ struct Head {
 
 impl Head {
     const EMPTY: Head = Head { job: NONE, ty: 0, priority: 0, count: 0, submit_at: 0 };
+
+    /// The head a queue key describes.
+    fn of(k: &QKey) -> Head {
+        Head { job: k.2, ty: k.3, priority: k.0 .0, count: k.4, submit_at: k.1 }
+    }
 }
 
 /// A job's request, as fit checks (R14) read it.
@@ -402,7 +413,7 @@ pub struct Simulation {
     /// They still count against their own share's quota (R14: the victim holds them).
     credited: Vec<u64>,
     stats: Stats,
-    /// Jobs per status (index 0: not yet submitted, then `1 + Status as usize`), for R25.
+    /// Jobs per status, by `status_slot`, for R25.
     status_counts: [u64; 8],
     /// R17 per share and type: the most instances a job can ever get (recomputed when the
     /// configuration changes), so the never-runnable test is one comparison.
@@ -618,9 +629,16 @@ impl Simulation {
                 EventType::PreemptionStarted => 1,
                 EventType::PreemptionCompleted => 2,
             };
-            let st = status.map_or(0, |x| 1 + x as u32);
+            let st = status_slot(status) as u32;
             let code = et | st << 2 | (tag as u32) << 5 | u32::from(starts) << 8 | val << 9;
             self.events.push(RawEvent { job: j, code });
+        }
+    }
+
+    fn last_attempt(&self, j: JobId) -> Option<&AttemptRaw> {
+        match self.jobs[j as usize].last_attempt {
+            NONE => None,
+            a => Some(self.attempts.get(a as usize)),
         }
     }
 
@@ -667,10 +685,9 @@ impl Simulation {
 
     /// Sets a job's status, keeping the R25 job counts.
     fn put_status(&mut self, j: JobId, status: Status) {
-        let slot = |s: Option<Status>| s.map_or(0, |x| 1 + x as usize);
         let jd = &mut self.jobs[j as usize];
-        self.status_counts[slot(jd.status)] -= 1;
-        self.status_counts[slot(Some(status))] += 1;
+        self.status_counts[status_slot(jd.status)] -= 1;
+        self.status_counts[status_slot(Some(status))] += 1;
         jd.status = Some(status);
     }
 
@@ -775,9 +792,7 @@ impl Simulation {
     /// R22: a share is over quota because of an update until it is back within quota.
     fn clear_reduced(&mut self, s: ShareId, t: TypeId) {
         let i = self.st(s, t);
-        if self.shares[s as usize].reduced[t as usize]
-            && self.dec[i] <= self.quota[(s as usize) * self.nt + (t as usize)]
-        {
+        if self.shares[s as usize].reduced[t as usize] && self.dec[i] <= self.quota[i] {
             self.shares[s as usize].reduced[t as usize] = false;
         }
     }
@@ -824,7 +839,7 @@ impl Simulation {
     #[inline]
     fn over_quota(&self, b: usize, t: TypeId) -> u64 {
         let i = b * self.nt + t as usize;
-        (self.dec[i] - self.pending[i]).saturating_sub(self.quota[(b) * self.nt + (t as usize)])
+        (self.dec[i] - self.pending[i]).saturating_sub(self.quota[i])
     }
 
     /// R13 borrow allowance of share `s` for type `t` (`None`: no limit), from the table
@@ -840,7 +855,7 @@ impl Simulation {
         if sh.borrow_limit < 0 {
             None
         } else {
-            let q = self.quota[s as usize * self.nt + t as usize] as u128;
+            let q = self.quota[self.st(s, t)] as u128;
             Some(((q * sh.borrow_limit as u128) / 100).min(u64::MAX as u128 / 4) as u64)
         }
     }
@@ -1111,7 +1126,7 @@ impl Simulation {
         let old = self.heads[s as usize];
         let new = match self.queues[s as usize].first() {
             None => Head::EMPTY,
-            Some(k) => Head { job: k.2, ty: k.3, priority: k.0 .0, count: k.4, submit_at: k.1 },
+            Some(k) => Head::of(k),
         };
         self.heads[s as usize] = new;
         if s < 64 {
@@ -1170,7 +1185,7 @@ impl Simulation {
         let jc = self.job_cfg(j);
         let (s, t, n) = (jc.share, jc.ty, jc.count);
         let i = self.st(s, t);
-        let q = self.quota[(s as usize) * self.nt + (t as usize)];
+        let q = self.quota[i];
         let u = self.quota_usage(s, t);
         // R14: the part above its quota.
         let borrowed = (u + n).saturating_sub(q) - u.saturating_sub(q);
@@ -1287,14 +1302,7 @@ impl Simulation {
         let jd = &self.jobs[v as usize];
         let step2 = match self.cfg.settings.victim_order {
             // Most recently dispatched first: larger start time sorts first.
-            VictimOrder::Aws => {
-                u64::MAX
-                    - if jd.last_attempt == NONE {
-                        0
-                    } else {
-                        self.attempts.get(jd.last_attempt as usize).started
-                    }
-            }
+            VictimOrder::Aws => u64::MAX - self.last_attempt(v).map_or(0, |a| a.started),
             VictimOrder::LeastLostWork => {
                 let tr = self.attempt_training(v);
                 match self.job_cfg(v).checkpoint_interval {
@@ -1354,7 +1362,7 @@ impl Simulation {
         let (s, t, n) = (jc.share, jc.ty, jc.count);
         self.cap[t as usize]?;
         let u = self.quota_usage(s, t).saturating_sub(own_release);
-        let q = self.quota[(s as usize) * self.nt + (t as usize)];
+        let q = self.quota[self.st(s, t)];
         let lends = self.shares[s as usize].strategy.lends();
         if self.fits_adj(j, own_release, false) {
             return Some(Vec::new());
@@ -1486,7 +1494,7 @@ impl Simulation {
         let Need { job: j, share: s, ty: t, count: n } = need;
         // Cheap rejections first: reclaim needs a fit within quota and some other share over
         // quota (R18); in-share preemption needs a lower-priority job running (R20).
-        let within = self.quota_usage(s, t) + n <= self.quota[(s as usize) * self.nt + (t as usize)];
+        let within = self.quota_usage(s, t) + n <= self.quota[self.st(s, t)];
         // Only shares with quota or use of the type can be over quota for it.
         let reclaim_possible = within
             && self.type_shares[t as usize].iter().any(|&b| b != s && self.over_quota(b as usize, t) > 0);
@@ -1501,9 +1509,6 @@ impl Simulation {
                 return Some(self.to_plan(j, v, Vec::new(), considered));
             }
             return None; // fits already: nothing to preempt
-        }
-        if !self.shares[s as usize].in_share {
-            return None;
         }
         // R20: running jobs of the same share with strictly lower priority (not being
         // preempted already: their key is u32::MAX).
@@ -1888,7 +1893,7 @@ impl Simulation {
                 // R22: over quota because of the update.
                 for t in 0..self.nt {
                     let used = self.dec[s * self.nt + t];
-                    let q = self.quota[(s) * self.nt + (t)];
+                    let q = self.quota[s * self.nt + t];
                     if used > q {
                         let lowered = q < old_quota[t];
                         let lost_borrowing = old_strategy == Strategy::LendAndBorrow
@@ -1937,7 +1942,7 @@ impl Simulation {
         }
         let mut short = (total - cap) as i64;
         let mut over: Vec<u64> =
-            (0..ns).map(|b| in_use[b].saturating_sub(self.quota[(b) * self.nt + (t as usize)])).collect();
+            (0..ns).map(|b| in_use[b].saturating_sub(self.quota[b * self.nt + t as usize])).collect();
         let mut taken: Vec<JobId> = Vec::new();
         let mut considered: Vec<JobId> = Vec::new();
         for group in 0..2 {
@@ -2076,13 +2081,7 @@ impl Simulation {
 
     #[inline(never)]
     fn front_backfill(&self, s: ShareId) -> Option<Head> {
-        self.queues[s as usize].iter().find(|k| !self.never_runnable(k.2)).map(|k| Head {
-            job: k.2,
-            ty: k.3,
-            priority: k.0 .0,
-            count: k.4,
-            submit_at: k.1,
-        })
+        self.queues[s as usize].iter().find(|k| !self.never_runnable(k.2)).map(Head::of)
     }
 
     /// With backfill: the first job of the share that fits in `phase`'s sense.
@@ -2142,20 +2141,21 @@ impl Simulation {
                 if !all && !self.relevant(s, t) {
                     continue;
                 }
-                order.push((s, self.quota_usage(s, t), self.quota[(s as usize) * self.nt + (t as usize)]));
+                order.push((s, self.quota_usage(s, t), self.quota[self.st(s, t)]));
             }
         }
         order.sort_by(|a, b| ratio_lt(a.1, a.2, b.1, b.2).then(a.0.cmp(&b.0)));
         self.stats.shares_looked_at += order.len() as u64;
-        self.pass_phases(&order);
+        self.pass_phases(&order, all);
         self.order_buf = order;
         self.cur_all = false;
         self.cur_types.iter_mut().for_each(|x| *x = false);
         self.cur_shares = 0;
     }
 
-    /// The three phases of a pass (R16) over shares in `order`.
-    fn pass_phases(&mut self, order: &[(ShareId, u64, u64)]) {
+    /// The three phases of a pass (R16) over shares in `order` (over every share in phase 3
+    /// when `all`).
+    fn pass_phases(&mut self, order: &[(ShareId, u64, u64)], all: bool) {
         let ns = self.shares.len();
         let backfill = self.cfg.settings.backfill;
         let mut no_backfill = 0u64;
@@ -2163,7 +2163,8 @@ impl Simulation {
         // job has no work at all), except when a preemption hands instances back to lenders:
         // a front job that does not fit stays so until then. `unfit` has the shares whose
         // front job is known not to fit even with borrowing, so they are not checked again.
-        let known = !backfill && !self.zero_work && ns <= 64;
+        let sticky = !self.zero_work && ns <= 64;
+        let known = sticky && !backfill;
         let mut unfit = 0u64;
         // Phase 1: within-quota dispatch.
         for &(s, _, _) in order {
@@ -2204,15 +2205,12 @@ impl Simulation {
             if self.shares[s as usize].earmark != NONE {
                 continue;
             }
-            if backfill
-                && no_backfill & (1u64 << (s % 64)) == 0
-                && self.first_fitting(s, Phase::Borrow).is_some()
-            {
+            let bit = 1u64 << (s % 64);
+            if backfill && no_backfill & bit == 0 && self.first_fitting(s, Phase::Borrow).is_some() {
                 continue;
             }
             let Some(h) = self.front_of(s) else { continue };
             let need = Self::head_need(s, h);
-            let bit = 1u64 << (s % 64);
             if !self.relevant(s, h.ty) || unfit & bit == 0 && self.fits_need(need, 0, false) {
                 continue;
             }
@@ -2225,13 +2223,9 @@ impl Simulation {
                 unfit = 0;
             }
         }
-        // Phase 3: borrowing, FIFO across shares.
-        let all = self.zero_work || self.cur_all || ns > 64;
-        // In this phase capacity is only taken (no job completes inside a pass unless some
-        // job has no work at all), and a share's queue changes only when it dispatches: a
-        // share with nothing that fits stays so until the phase ends, and is not looked at
-        // again.
-        let sticky = !self.zero_work && ns <= 64;
+        // Phase 3: borrowing, FIFO across shares. A share's queue changes only when it
+        // dispatches, so (`sticky`) a share with nothing that fits stays so until the phase
+        // ends, and is not looked at again.
         let mut failed = if known { unfit } else { 0 };
         let every = 0..if all { ns as ShareId } else { 0 };
         let listed = order.iter().filter(|_| !all).map(|o| o.0);
@@ -2337,7 +2331,7 @@ impl Simulation {
     /// R16: a job may hold free instances while it fits its quota and (for a lender) the pool.
     fn may_hold(&self, need: Need) -> bool {
         let Need { share: s, ty: t, count: n, .. } = need;
-        let within = self.quota_usage(s, t) + n <= self.quota[(s as usize) * self.nt + (t as usize)];
+        let within = self.quota_usage(s, t) + n <= self.quota[self.st(s, t)];
         within && (!self.shares[s as usize].strategy.lends() || self.pool_avail(t) >= n as i64)
     }
 
@@ -2383,8 +2377,7 @@ impl Simulation {
         let mut idle: Vec<u64> = (0..ns)
             .map(|l| {
                 if self.shares[l].strategy.lends() {
-                    self.quota[(l) * self.nt + (t as usize)]
-                        .saturating_sub(self.phys[l * self.nt + t as usize])
+                    self.quota[l * self.nt + t as usize].saturating_sub(self.phys[l * self.nt + t as usize])
                 } else {
                     0
                 }
@@ -2394,7 +2387,7 @@ impl Simulation {
         let mut unattributed = 0;
         for b in 0..ns {
             let mut x =
-                self.phys[b * self.nt + t as usize].saturating_sub(self.quota[(b) * self.nt + (t as usize)]);
+                self.phys[b * self.nt + t as usize].saturating_sub(self.quota[b * self.nt + t as usize]);
             per[b].0 = x;
             while x > 0 {
                 while lender < ns && idle[lender] == 0 {
@@ -2624,14 +2617,15 @@ impl Simulation {
         }
         // Kept by status (not yet submitted first, then in `Status` order).
         let c = &self.status_counts;
+        let n = |s: Status| c[status_slot(Some(s))];
         let jc = JobCounts {
-            not_submitted: c[0],
-            runnable: c[1 + Status::Submitted as usize] + c[1 + Status::Runnable as usize],
-            scheduled: c[1 + Status::Scheduled as usize],
-            starting: c[1 + Status::Starting as usize],
-            running: c[1 + Status::Running as usize],
-            succeeded: c[1 + Status::Succeeded as usize],
-            failed: c[1 + Status::Failed as usize],
+            not_submitted: c[status_slot(None)],
+            runnable: n(Status::Submitted) + n(Status::Runnable),
+            scheduled: n(Status::Scheduled),
+            starting: n(Status::Starting),
+            running: n(Status::Running),
+            succeeded: n(Status::Succeeded),
+            failed: n(Status::Failed),
         };
         Snapshot { at: self.now, types, shares, job_counts: jc }
     }
@@ -2816,7 +2810,7 @@ impl Simulation {
 
     /// Current quota of a share for a type.
     pub fn quota(&self, share: ShareId, ty: TypeId) -> u64 {
-        self.quota[(share as usize) * self.nt + (ty as usize)]
+        self.quota[self.st(share, ty)]
     }
 
     /// Current service environment limit of a type.

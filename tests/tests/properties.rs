@@ -726,8 +726,7 @@ proptest! {
     }
 
     /// The same invariants, on held usage at instants when nothing is being preempted and on
-    /// usage not counting jobs being preempted otherwise (what the engine's decisions see),
-    /// so that they stay checked while the engine bug above is open.
+    /// usage not counting jobs being preempted otherwise (what the engine's decisions see).
     #[test]
     fn share_invariants_and_liveness_without_actions(w in world(0)) {
         run_checked(&w, false)?;
