@@ -55,12 +55,18 @@ async function ready(page) {
   await page.waitForSelector(".status.ok", { timeout: 60_000 });
 }
 
-test("notebook preset: run to the end, two preemptions explained, no console errors", async () => {
-  const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+/** A new browser context with the playground loaded and run; console errors collected. */
+async function openPlayground(options = { viewport: { width: 1920, height: 1080 } }) {
+  const context = await browser.newContext(options);
   const page = await context.newPage();
   const errors = watchConsole(page);
   await page.goto(base);
   await ready(page);
+  return { context, page, errors };
+}
+
+test("notebook preset: run to the end, two preemptions explained, no console errors", async () => {
+  const { context, page, errors } = await openPlayground();
   assert.match(await page.locator(".preset-info h2").innerText(), /notebook/i);
   await page.getByRole("button", { name: "jump to end" }).click();
   const end = await page.locator("input.scrubber").getAttribute("max");
@@ -111,11 +117,7 @@ test("notebook preset: run to the end, two preemptions explained, no console err
 });
 
 test("edits survive a reload and travel in the link", async () => {
-  const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
-  const page = await context.newPage();
-  const errors = watchConsole(page);
-  await page.goto(base);
-  await ready(page);
+  const { context, page, errors } = await openPlayground();
   await page.getByLabel("scenario name").fill("my what-if");
   await page.waitForFunction(() => location.hash.startsWith("#s=") && location.hash.length > 100);
   await page.waitForTimeout(600);
@@ -138,11 +140,7 @@ test("edits survive a reload and travel in the link", async () => {
 });
 
 test("invalid input is flagged next to its field and not run", async () => {
-  const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
-  const page = await context.newPage();
-  const errors = watchConsole(page);
-  await page.goto(base);
-  await ready(page);
+  const { context, page, errors } = await openPlayground();
   const count = page.getByLabel("instance count of job 2");
   await count.fill("0");
   await page.waitForSelector(".status.err");
@@ -158,11 +156,7 @@ test("invalid input is flagged next to its field and not run", async () => {
 });
 
 test("10,000-job generated scenario: time to re-run in the page (reported, not asserted)", async () => {
-  const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
-  const page = await context.newPage();
-  const errors = watchConsole(page);
-  await page.goto(base);
-  await ready(page);
+  const { context, page, errors } = await openPlayground();
   const t0 = Date.now();
   await page.getByLabel("load a preset scenario").selectOption("generated-10k");
   await page.waitForFunction(() => document.querySelector(".status.ok")?.textContent.includes("10000 jobs"), null, { timeout: 180_000 });
@@ -191,11 +185,7 @@ test("10,000-job generated scenario: time to re-run in the page (reported, not a
 });
 
 test("every preset loads, runs and explains itself without console errors", async () => {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await context.newPage();
-  const errors = watchConsole(page);
-  await page.goto(base);
-  await ready(page);
+  const { context, page, errors } = await openPlayground({ viewport: { width: 1440, height: 900 } });
   const ids = await page.locator("select[aria-label='load a preset scenario'] option").evaluateAll((os) => os.map((o) => o.value).filter((v) => v && v !== "generated-10k"));
   assert.ok(ids.length >= 7, `presets: ${ids}`);
   for (const id of ids) {
@@ -216,11 +206,7 @@ test("every preset loads, runs and explains itself without console errors", asyn
 });
 
 test("import and export: scenario JSON round-trips, bad JSON is reported and kept", async () => {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
-  const page = await context.newPage();
-  const errors = watchConsole(page);
-  await page.goto(base);
-  await ready(page);
+  const { context, page, errors } = await openPlayground({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
   await page.getByRole("button", { name: "Import / Export" }).click();
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Scenario JSON", exact: true }).click()]);
   const exported = JSON.parse(await readFile(await download.path(), "utf8"));
