@@ -13,9 +13,11 @@
 //! - *held* (`phys`): instances held by the share's jobs, `SCHEDULED` to release (R6). This is
 //!   what reports show and what the service environment limit bounds physically.
 //! - *committed* (`dec`): what decisions see. A job being preempted has already handed the part
-//!   of its instances its preemptor counted on (its *credit*) to the preemptor's earmark (R21),
-//!   which is committed to the preemptor's share. So `free = C - sum(dec) - holds` and
-//!   `pool available = sum over lenders (Q - dec)`.
+//!   of its instances its preemptor counts on (its *credit*) to the preemptor's earmark (R21),
+//!   which is committed to the preemptor's share. So `free = C - sum(dec) - holds`. For a
+//!   share's own quota and the pool, a victim's instances still count in its own share until
+//!   it releases (`credited`) and the preemptor's share counts only the part of its earmark
+//!   the credits do not cover (`covered`).
 //!
 //! No floating point is used in any decision; ratios are compared by cross-multiplication and
 //! every tie is broken by input order (R27).
@@ -412,6 +414,13 @@ pub struct Simulation {
     /// Per share and type: instances of jobs being preempted already credited to an earmark.
     /// They still count against their own share's quota (R14: the victim holds them).
     credited: Vec<u64>,
+    /// Per share and type: the part of the share's waiting preemptor's earmark that its
+    /// victims' credited instances cover. Until they release, those instances count in the
+    /// victims' shares, so the preemptor's share counts only the rest of its earmark (R21).
+    covered: Vec<u64>,
+    /// Per type: over lending shares, credited minus covered instances: what the pool's
+    /// usage counts beyond committed usage (R13, R21).
+    pool_adj: Vec<i64>,
     stats: Stats,
     /// Jobs per status, by `status_slot`, for R25.
     status_counts: [u64; 8],
@@ -542,6 +551,8 @@ impl Simulation {
             zero_work: scenario.jobs.iter().any(|j| j.duration == 0),
             pending: vec![0; ns * nt],
             credited: vec![0; ns * nt],
+            covered: vec![0; ns * nt],
+            pool_adj: vec![0; nt],
             stats: Stats::default(),
             status_counts: [scenario.jobs.len() as u64, 0, 0, 0, 0, 0, 0, 0],
             runnable_limit: vec![0; ns * nt],
@@ -751,14 +762,18 @@ impl Simulation {
         for t in 0..self.nt {
             let mut cap = 0;
             let mut used = 0;
+            let mut adj = 0i64;
             for (s, sh) in self.shares.iter().enumerate() {
                 if sh.strategy.lends() {
-                    cap += self.quota[s * self.nt + t];
-                    used += self.dec[s * self.nt + t];
+                    let i = s * self.nt + t;
+                    cap += self.quota[i];
+                    used += self.dec[i];
+                    adj += self.credited[i] as i64 - self.covered[i] as i64;
                 }
             }
             self.pool_cap[t] = cap;
             self.pool_dec[t] = used;
+            self.pool_adj[t] = adj;
         }
         self.recompute_limits();
     }
@@ -831,7 +846,41 @@ impl Simulation {
     #[inline]
     fn quota_usage(&self, s: ShareId, t: TypeId) -> u64 {
         let i = self.st(s, t);
-        self.dec[i] + self.credited[i]
+        self.dec[i] + self.credited[i] - self.covered[i]
+    }
+
+    /// Moves `c` credited instances of a victim of share `vs` to (`add`) or from the earmark
+    /// of a preemptor of share `ps`, both of type `t` (R21).
+    fn move_credit(&mut self, vs: ShareId, ps: ShareId, t: TypeId, c: u64, add: bool) {
+        if c == 0 {
+            return;
+        }
+        let (vi, pi) = (self.st(vs, t), self.st(ps, t));
+        let adj = |sim: &Self, s: ShareId| if sim.shares[s as usize].strategy.lends() { c as i64 } else { 0 };
+        let delta = adj(self, vs) - adj(self, ps);
+        if add {
+            self.credited[vi] += c;
+            self.covered[pi] += c;
+            self.pool_adj[t as usize] += delta;
+        } else {
+            self.credited[vi] -= c;
+            self.covered[pi] -= c;
+            self.pool_adj[t as usize] -= delta;
+        }
+        self.mark_type(t);
+    }
+
+    /// The credit of preemption log entry `log` leaves its preemptor's earmark's cover: the
+    /// victim releases (or is terminated), or the earmark lapses.
+    fn return_credit(&mut self, log: u32) {
+        let rec = &self.preemptions[log as usize];
+        let c = self.credits[log as usize];
+        if let (Some(p), true) = (rec.preemptor, c > 0) {
+            let vc = self.job_cfg(rec.victim);
+            let (vs, t) = (vc.share, vc.ty);
+            let ps = self.job_cfg(p).share;
+            self.move_credit(vs, ps, t, c, false);
+        }
     }
 
     /// R19: what share `b` is still over quota for type `t`, counting jobs being preempted as
@@ -839,7 +888,7 @@ impl Simulation {
     #[inline]
     fn over_quota(&self, b: usize, t: TypeId) -> u64 {
         let i = b * self.nt + t as usize;
-        (self.dec[i] - self.pending[i]).saturating_sub(self.quota[i])
+        (self.dec[i] - self.pending[i] - self.covered[i]).saturating_sub(self.quota[i])
     }
 
     /// R13 borrow allowance of share `s` for type `t` (`None`: no limit), from the table
@@ -878,7 +927,7 @@ impl Simulation {
     }
 
     fn pool_avail(&self, t: TypeId) -> i64 {
-        self.pool_cap[t as usize] as i64 - self.pool_dec[t as usize] as i64
+        self.pool_cap[t as usize] as i64 - self.pool_dec[t as usize] as i64 - self.pool_adj[t as usize]
     }
 
     /// R14 with `own_release` instances of the job's own share counted as released (in-share
@@ -1060,8 +1109,10 @@ impl Simulation {
         }
         loop {
             if self.dirty {
-                self.dirty = false;
                 self.pass();
+                // What the pass itself did needs no other pass (R10); only releases it made
+                // due at this instant do.
+                self.dirty = false;
             }
             if self.heap.peek().is_some_and(|r| r.0.at == t) {
                 self.apply_due_timers();
@@ -1072,6 +1123,32 @@ impl Simulation {
                 break;
             }
         }
+        self.drop_stale_timers();
+    }
+
+    /// Whether a timer still applies (R10): a job's timer until the job's state moves on, an
+    /// earmark's while an earmark of that instant is live.
+    fn timer_applies(&self, tm: &Timer) -> bool {
+        match tm.kind {
+            TimerKind::Mature => self.earmarks.iter().any(|e| e.live && e.due == tm.at),
+            _ => self.jobs[tm.job as usize].gen == tm.gen,
+        }
+    }
+
+    /// Pops timers that no longer apply from the front of the queue, so that the next
+    /// instant is one where something happens. Between instants nothing else makes a timer
+    /// stale.
+    fn drop_stale_timers(&mut self) {
+        while let Some(Reverse(tm)) = self.heap.peek() {
+            if self.timer_applies(tm) {
+                break;
+            }
+            self.heap.pop();
+        }
+        // Likewise the submission of a job terminated before its `submitAt` (R23).
+        while self.submission(self.next_submit).is_some_and(|j| self.jobs[j as usize].cancelled) {
+            self.next_submit += 1;
+        }
     }
 
     fn apply_due_timers(&mut self) {
@@ -1080,19 +1157,14 @@ impl Simulation {
                 break;
             }
             self.heap.pop();
+            if !self.timer_applies(&tm) {
+                continue; // stale: no change (R10)
+            }
             match tm.kind {
                 TimerKind::Mature => self.mark_all(),
-                _ => {
-                    if self.jobs[tm.job as usize].gen != tm.gen {
-                        continue; // stale
-                    }
-                    match tm.kind {
-                        TimerKind::Advance => self.advance(tm.job),
-                        TimerKind::Finish => self.finish(tm.job),
-                        TimerKind::Release => self.release_victim(tm.job),
-                        TimerKind::Mature => {}
-                    }
-                }
+                TimerKind::Advance => self.advance(tm.job),
+                TimerKind::Finish => self.finish(tm.job),
+                TimerKind::Release => self.release_victim(tm.job),
             }
         }
     }
@@ -1554,8 +1626,8 @@ impl Simulation {
 
     /// Victims with the kinds of their preemption and their credits: how many of their
     /// instances the preemptor's earmark takes over (R21). The earmark is the preemptor's
-    /// whole need `n`: what free and pool capacity give now, and the rest from its victims,
-    /// lenders first when the pool is short. Credits never add up to more than `n`, so a
+    /// whole need `n`: first what its victims will return (lenders' returns first), and free
+    /// and pool capacity only for the rest. Credits never add up to more than `n`, so a
     /// victim's other instances stay held, for everyone, until it releases.
     fn to_plan(
         &self,
@@ -1564,29 +1636,23 @@ impl Simulation {
         inshare: Vec<(JobId, u64)>,
         considered: Vec<JobId>,
     ) -> Plan {
-        let jc = self.job_cfg(j);
-        let (s, t, n) = (jc.share, jc.ty, jc.count);
-        let lends = self.shares[s as usize].strategy.lends();
-        let free = self.free_for(j, t).max(0) as u64;
-        let pool = if lends { self.pool_avail(t).max(0) as u64 } else { n };
-        let mut need = n - n.min(free).min(pool);
-        let mut pool_need = if lends { n.saturating_sub(pool) } else { 0 };
+        let n = self.job_cfg(j).count;
+        let mut need = n;
         let all: Vec<(JobId, u64, bool)> = inshare
             .iter()
             .map(|&(v, r)| (v, r, true))
             .chain(cross.iter().map(|&(v, r)| (v, r, false)))
             .collect();
         let mut credit = vec![0u64; all.len()];
-        // Lenders' returns first, for the pool's shortfall.
+        // Lenders' returns first.
         for (k, &(v, r, _)) in all.iter().enumerate() {
-            if pool_need == 0 || need == 0 {
+            if need == 0 {
                 break;
             }
             if self.shares[self.job_cfg(v).share as usize].strategy.lends() {
                 let c = r.min(need);
                 credit[k] = c;
                 need -= c;
-                pool_need = pool_need.saturating_sub(c);
             }
         }
         for (k, &(_, r, _)) in all.iter().enumerate() {
@@ -1712,7 +1778,9 @@ impl Simulation {
         self.sub_dec(s, t, credit);
         let i = self.st(s, t);
         self.pending[i] += self.job_cfg(v).count - credit;
-        self.credited[i] += credit;
+        if let Some(p) = preemptor {
+            self.move_credit(s, self.job_cfg(p).share, t, credit, true);
+        }
         let status = self.jobs[v as usize].status;
         self.event(v, EventType::PreemptionStarted, status, Reason::Preempted(log));
         self.push_timer(release_at, TimerKind::Release, v);
@@ -1730,7 +1798,7 @@ impl Simulation {
         self.remove_running(v);
         let i = self.st(s, t);
         self.pending[i] -= n - credit;
-        self.credited[i] -= credit;
+        self.return_credit(log);
         self.sub_dec(s, t, n - credit);
         self.change_phys(s, t, 0, n);
         let now = self.now;
@@ -1783,7 +1851,7 @@ impl Simulation {
                 self.add_dec(vs, vt, credit);
                 let i = self.st(vs, vt);
                 self.pending[i] += credit;
-                self.credited[i] -= credit;
+                self.return_credit(log);
                 self.credits[log as usize] = 0;
             }
         }
@@ -1812,7 +1880,9 @@ impl Simulation {
             self.sub_dec_raw(b, t, r);
         }
         let zeros = vec![0; self.credited.len()];
-        let credited = core::mem::replace(&mut self.credited, zeros);
+        let credited = core::mem::replace(&mut self.credited, zeros.clone());
+        let covered = core::mem::replace(&mut self.covered, zeros);
+        let pool_adj = core::mem::replace(&mut self.pool_adj, vec![0; self.nt]);
         let mut lapsed = Vec::new();
         for &id in &live {
             let e = &self.earmarks[id as usize];
@@ -1827,6 +1897,8 @@ impl Simulation {
             self.add_dec(b, t, r);
         }
         self.credited = credited;
+        self.covered = covered;
+        self.pool_adj = pool_adj;
         for id in lapsed {
             let e = &self.earmarks[id as usize];
             let (s, t, n) = (e.share, e.ty, e.n);
@@ -2032,7 +2104,7 @@ impl Simulation {
                     Some(c) => {
                         let i = self.st(s, t);
                         self.pending[i] -= n - c;
-                        self.credited[i] -= c;
+                        self.return_credit(log);
                         self.sub_dec(s, t, n - c)
                     }
                     None => self.sub_dec(s, t, n),
@@ -2089,13 +2161,18 @@ impl Simulation {
         self.queues[s as usize].iter().map(|k| k.2).find(|&j| self.fits(j, phase == Phase::WithinQuota))
     }
 
-    /// The front job at an earmark's release, determined as in phases 2 and 3.
+    /// The front job at an earmark's release, determined as in phases 2 and 3 (R21), the
+    /// backfill rule included: a first job that fits only by borrowing or would trigger a
+    /// preemption is the front job; otherwise the first job that fits by borrowing.
     fn front_for_release(&self, s: ShareId) -> Option<JobId> {
-        if self.cfg.settings.backfill {
-            self.first_fitting(s, Phase::Borrow).or_else(|| self.first_job(s))
-        } else {
-            self.first_job(s)
+        let first = self.first_job(s)?;
+        if !self.cfg.settings.backfill || self.fits(first, false) {
+            return Some(first);
         }
+        if self.plan_preemption_ro(self.need(first), self.jobs[first as usize].priority).is_some() {
+            return Some(first);
+        }
+        Some(self.first_fitting(s, Phase::Borrow).unwrap_or(first))
     }
 
     fn pass(&mut self) {
@@ -2847,6 +2924,14 @@ impl Simulation {
     pub fn waiting_preemptor(&self, share: ShareId) -> Option<JobId> {
         let e = self.shares[share as usize].earmark;
         (e != NONE).then(|| self.earmarks[e as usize].job)
+    }
+
+    /// Idle instances of a type withheld now for waiting preemptors (R21): what their
+    /// earmarks take beyond the instances their victims hold and will return.
+    pub fn withheld(&self, ty: TypeId) -> u64 {
+        let t = ty as usize;
+        let held: u64 = (0..self.shares.len()).map(|s| self.phys[s * self.nt + t]).sum();
+        self.total_dec[t].saturating_sub(held)
     }
 
     /// Front job of a share now (R16), if any.

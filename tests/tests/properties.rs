@@ -382,6 +382,18 @@ fn check_records(h: &H) -> Result<(), TestCaseError> {
                 let pre = job_of(&p);
                 if reason == IN_SHARE {
                     prop_assert_eq!(pre.share, victim.share);
+                    if !priority_changes && grace > 0 {
+                        // R16/R21: a job is never dispatched in a pass (on an earmark or by
+                        // backfill) only to be preempted by its own share in the same pass
+                        // (with a grace period, an instant has one pass).
+                        let started = mine_started(&events, &e.job_name, e.at);
+                        prop_assert!(
+                            started < e.at,
+                            "{} preempted in the pass that dispatched it, at {}",
+                            e.job_name,
+                            e.at
+                        );
+                    }
                     if !priority_changes {
                         prop_assert!(
                             victim.priority < pre.priority,
@@ -407,6 +419,17 @@ fn check_records(h: &H) -> Result<(), TestCaseError> {
     let n = |st: Status| (0..sc.jobs.len() as u32).filter(|&j| h.status_of(j) == Some(st)).count() as u64;
     prop_assert_eq!((o.jobs, o.succeeded, o.failed), (sc.jobs.len() as u64, n(Succeeded), n(Failed)));
     Ok(())
+}
+
+/// When the attempt of `job` running at `at` started: its last `SCHEDULED` at or before `at`.
+fn mine_started(events: &[quotasim::result::Event], job: &str, at: u64) -> u64 {
+    events
+        .iter()
+        .filter(|e| e.job_name == job && e.at <= at && e.status == Some(Status::Scheduled))
+        .filter(|e| e.event_type == quotasim::result::EventType::StateChange)
+        .map(|e| e.at)
+        .next_back()
+        .unwrap_or(0)
 }
 
 /// A share-level view of the simulation at the current instant.
@@ -522,6 +545,60 @@ fn check_instant(h: &H, strict_capacity: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// R10: whether something changed at instant `t` that warrants a pass: an action, a
+/// submission, a preemption completing or due, or an attempt ending on its own timer
+/// (`events` are those recorded at `t`).
+fn change_at(h: &H, t: u64, events: &[quotasim::result::Event]) -> bool {
+    let sc = h.scenario();
+    sc.actions.iter().any(|(at, _)| *at == t)
+        || sc.jobs.iter().any(|j| j.submit_at == t)
+        || h.preemptions().iter().any(|p| p.releases_at == t)
+        || events.iter().any(|e| {
+            e.event_type == EventType::StateChange
+                && matches!(e.status, Some(Status::Succeeded | Status::Failed))
+                && h.job_result(h.id(&e.job_name)).attempts.last().is_some_and(|a| a.started_at < t)
+        })
+}
+
+/// R21: idle capacity withheld for waiting preemptors is at most what their victims' returns
+/// do not cover. In-share victims return all their instances, so where every victim still
+/// in its grace is an in-share one the bound is exact; otherwise it is the earmarks' size.
+fn check_withheld(h: &H) -> Result<(), String> {
+    let sc = h.scenario();
+    let now = h.now();
+    for t in 0..sc.types.len() as u32 {
+        let mut bound = 0u64;
+        let mut whole = 0u64;
+        let mut exact = true;
+        for s in 0..sc.shares.len() as u32 {
+            let Some(p) = h.waiting_preemptor(s) else { continue };
+            let pc = &sc.jobs[p as usize];
+            if pc.ty != t {
+                continue;
+            }
+            let mut returns = 0;
+            for r in h.preemptions().iter().filter(|r| r.preemptor == Some(p) && r.releases_at > now) {
+                if !h.is_being_preempted(r.victim) {
+                    continue;
+                }
+                let vc = &sc.jobs[r.victim as usize];
+                exact &= vc.share == s;
+                returns += vc.count;
+            }
+            bound += pc.count - pc.count.min(returns);
+            whole += pc.count;
+        }
+        let w = h.withheld(t);
+        let limit = if exact { bound } else { whole };
+        if w > limit {
+            return Err(format!(
+                "type {t}: {w} idle instances withheld for preemptors, at most {limit} allowed"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// R16-R18/R21 liveness: a share's front job that fits within its quota is dispatched within
 /// one grace period, unless capacity is held by jobs within their own quotas (counted
 /// conservatively: each other share's usage and queued jobs capped at its quota, plus its
@@ -614,6 +691,7 @@ fn run_checked(w: &World, strict_capacity: bool) -> Result<(H, usize), TestCaseE
     let mut steps = 0;
     let mut watched_dispatches = 0;
     let mut seen_events = 0;
+    let mut passes = 0;
     while let Some(t) = h.step() {
         steps += 1;
         prop_assert!(steps < 10_000, "too many instants");
@@ -622,6 +700,20 @@ fn run_checked(w: &World, strict_capacity: bool) -> Result<(H, usize), TestCaseE
         if let Err(e) = check_instant(&h, strict_capacity) {
             return Err(TestCaseError::fail(format!("at {t}: {e}")));
         }
+        if let Err(e) = check_withheld(&h) {
+            return Err(TestCaseError::fail(format!("at {t}: {e}")));
+        }
+        // R10: a pass runs only at an instant where something changed; a timer that no longer
+        // applies is no change, and every instant visited is one where something happened.
+        let p = h.stats().passes;
+        let new_events = h.events_from(seen_events);
+        let triggered = change_at(&h, t, &new_events);
+        prop_assert!(p == passes || triggered, "at {t}: a pass ran although nothing changed");
+        prop_assert!(
+            !new_events.is_empty() || h.scenario().actions.iter().any(|(at, _)| *at == t),
+            "at {t}: an instant where nothing happened"
+        );
+        passes = p;
         let v = view(&h);
         let lowered = v.cap_changed || v.share_changed.iter().any(|x| *x);
         // Shares that dispatched a job at this instant made progress: a higher-priority job
@@ -678,6 +770,10 @@ fn run_checked(w: &World, strict_capacity: bool) -> Result<(H, usize), TestCaseE
     for (s, wt) in watch.iter().enumerate() {
         prop_assert!(wt.is_none(), "share {s}: front job {wt:?} fits but nothing is left to happen");
     }
+    // R24/R26: the run ends at the last instant where something happened.
+    let last_event = h.events().last().map_or(0, |e| e.at);
+    let last_action = h.scenario().actions.last().map_or(0, |(at, _)| *at);
+    prop_assert_eq!(h.summary_result().ended_at, last_event.max(last_action), "endedAt");
     check_records(&h)?;
     // End state (R6, R17) and lost work (R8).
     for j in 0..h.scenario().jobs.len() as u32 {

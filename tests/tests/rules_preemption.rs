@@ -999,3 +999,115 @@ fn r7_in_share_victim_with_no_retries_fails() {
     assert_eq!(h.status("lo2"), Some(Failed));
     assert_eq!(h.reason("lo2"), Some(retry_limit(IN_SHARE)));
 }
+
+// ----- R21 at release with backfill, and what an earmark is made of -------------------------
+
+#[test]
+fn r21_at_release_a_first_job_that_would_preempt_is_the_front_job_with_backfill() {
+    // mid in-share preempts low at 10 and earmarks 2 instances. top (priority 5, needs 5)
+    // arrives at 60. At 130 the front job is top (first job, would preempt): it does not fit
+    // on the 2-instance earmark, so the earmark lapses and mid is not dispatched (only to be
+    // preempted in the same pass). top preempts tiny alone and runs 250-350; mid 350-450.
+    let h = Sc::new()
+        .capacity(G5, 5)
+        .backfill(true)
+        .share(reserve("team", G5, 5).in_share(true))
+        .job(job("low", "team").count(4).dur(1000))
+        .job(job("tiny", "team").dur(1000))
+        .job(job("mid", "team").prio(2).count(2).at(10).dur(100).retries(0))
+        .job(job("top", "team").prio(5).count(5).at(60).dur(100))
+        .run();
+    assert_eq!(h.victims(), vec!["low", "tiny"]);
+    assert_eq!(h.spans("top"), vec![(250, Some(350))]);
+    assert_eq!(h.spans("mid"), vec![(350, Some(450))]);
+    assert_eq!(h.status("mid"), Some(Succeeded));
+    assert_eq!(h.spans("low"), vec![(0, Some(130)), (450, Some(1450))]);
+    assert_eq!(h.preempted_count("low"), 1);
+}
+
+#[test]
+fn r21_earmark_is_first_what_the_victims_return() {
+    // b in-share preempts a at 10; a's 4 returning instances cover b's whole need, so b
+    // withholds no idle capacity: c (LEND share l, within its own quota) runs at once.
+    let h = Sc::new()
+        .capacity(G5, 8)
+        .share(reserve("r", G5, 4).in_share(true))
+        .share(lend("l", G5, 4))
+        .job(job("a", "r").count(4).dur(1000))
+        .job(job("b", "r").prio(5).count(4).at(10).dur(100))
+        .job(job("c", "l").count(4).at(20).dur(100))
+        .run();
+    assert_eq!(h.spans("c"), vec![(20, Some(120))]);
+    assert_eq!(h.spans("b"), vec![(130, Some(230))]);
+    assert_eq!(h.spans("a"), vec![(0, Some(130)), (230, Some(1230))]);
+}
+
+#[test]
+fn r21_earmark_takes_idle_capacity_only_for_what_the_returns_do_not_cover() {
+    // b (needs 3) preempts a (2 instances) in-share; the third instance comes from free
+    // capacity and is withheld at once: c (needs 5 of l's 5) must wait for it.
+    let h = Sc::new()
+        .capacity(G5, 8)
+        .share(reserve("r", G5, 3).in_share(true))
+        .share(lend("l", G5, 5))
+        .job(job("a", "r").count(2).dur(1000))
+        .job(job("b", "r").prio(5).count(3).at(10).dur(100))
+        .job(job("c", "l").count(4).at(20).dur(100))
+        .job(job("d", "l").at(20).dur(100))
+        .run_until(20);
+    // Free at 20: 8 - 2 (a, held in its grace) - 1 (b's uncovered part) = 5.
+    assert_eq!(h.status("c"), Some(Running));
+    assert_eq!(h.status("d"), Some(Running));
+    let h2 = Sc::new()
+        .capacity(G5, 8)
+        .share(reserve("r", G5, 3).in_share(true))
+        .share(lend("l", G5, 6))
+        .job(job("a", "r").count(2).dur(1000))
+        .job(job("b", "r").prio(5).count(3).at(10).dur(100))
+        .job(job("c", "l").count(6).at(20).dur(100))
+        .run_until(20);
+    assert_eq!(h2.reason("c"), Some(WAIT_FREE.to_string()));
+}
+
+#[test]
+fn r21_another_front_job_fits_on_the_earmark_with_the_same_type_and_no_more_instances() {
+    // l1 (2 instances) earmarks b_x's 2; l2 (priority 5, 2 instances of the same type) arrives
+    // during the grace and takes the earmark at 220; l3 (priority 5, 3 instances) in the
+    // second run does not fit on it: the earmark lapses and l1 is not dispatched ahead of it.
+    let base = Sc::new()
+        .capacity(G5, 4)
+        .share(lend("L", G5, 3))
+        .share(lab("B", G5, 1))
+        .job(job("b_own", "B").prio(9).dur(100_000))
+        .job(job("b_x", "B").count(2).dur(100_000))
+        .job(job("l0", "L").prio(9).dur(100_000))
+        .job(job("l1", "L").prio(1).count(2).at(100).dur(1000));
+    let h = base.clone().job(job("l2", "L").prio(5).count(2).at(150).dur(1000)).run_until(500);
+    assert_eq!(h.victims(), vec!["b_x"]);
+    assert_eq!(h.first_started("l2"), Some(220));
+    assert!(h.attempts("l1").is_empty());
+    let h = base.job(job("l3", "L").prio(5).count(3).at(150).dur(1000)).run_until(500);
+    assert!(h.attempts("l1").is_empty(), "l1 is not dispatched ahead of l3");
+    assert!(h.attempts("l3").is_empty(), "l3 needs 3: L's quota is 3 and l0 holds 1");
+}
+
+#[test]
+fn r8_lost_work_counts_from_the_stop_signal_when_terminated_during_grace() {
+    let sc = Sc::new()
+        .capacity(G5, 2)
+        .share(lab("A", G5, 1))
+        .share(lend("B", G5, 1))
+        .job(job("a_hi", "A").prio(1).dur(100_000))
+        .job(job("v", "A").dur(100_000).ckpt(30))
+        .job(job("b", "B").at(100).dur(1000));
+    // Told to stop at 100 with 10 s since its last checkpoint (at 90).
+    let h = sc.clone().terminate(150, "v", "manual").run_until(300);
+    assert_eq!(h.status("v"), Some(Failed));
+    assert_eq!(h.lost("v"), 10);
+    // The run ends inside the grace period: the lost work is already counted.
+    let h = sc.run_until(150);
+    assert_eq!(h.status("v"), Some(Running));
+    assert!(h.is_being_preempted(h.id("v")));
+    assert_eq!(h.lost("v"), 10);
+    assert_eq!(h.summary().overall.lost_instance_seconds, 10);
+}

@@ -136,6 +136,83 @@ fn r10_no_tick_instants_are_only_when_something_changes() {
     assert_eq!(instants, vec![7, 50, 107, 110]);
 }
 
+#[test]
+fn r10_cancelled_timer_runs_no_pass() {
+    // `cancelled` is terminated at 50; its completion timer at 300 no longer applies. At 100
+    // `big1` is the first job and fits only by borrowing, so nothing backfills in that pass
+    // (R16); nothing changes until `big1` completes at 1100, when `big2` and then `small` run.
+    let h = Sc::new()
+        .capacity(G5, 10)
+        .backfill(true)
+        .share(lab("team", G5, 2))
+        .share(lend("lender", G5, 8))
+        .job(job("cancelled", "team").dur(300))
+        .job(job("big1", "team").prio(5).count(4).at(100).dur(1000))
+        .job(job("big2", "team").prio(4).count(8).at(100).dur(100))
+        .job(job("small", "team").at(100).dur(50))
+        .terminate(50, "cancelled", "manual")
+        .run();
+    assert_eq!(h.spans("big1"), vec![(100, Some(1100))]);
+    assert_eq!(h.spans("big2"), vec![(1100, Some(1200))]);
+    assert_eq!(h.spans("small"), vec![(1100, Some(1150))]);
+}
+
+#[test]
+fn r10_cancelled_timer_is_not_the_last_instant() {
+    // The only job is terminated at 100; its completion at 14,400 no longer applies, so the
+    // run ends at 100 with the job's instance held the whole run.
+    let mut h = Sc::new()
+        .capacity(G5, 1)
+        .share(reserve("A", G5, 1))
+        .job(job("a", "A").dur(14_400))
+        .terminate(100, "a", "manual")
+        .sim();
+    let mut instants = vec![];
+    while let Some(t) = h.step() {
+        instants.push(t);
+    }
+    assert_eq!(instants, vec![0, 100]);
+    assert!(h.is_done());
+    let r = h.summary_result();
+    assert_eq!(r.ended_at, 100);
+    assert_eq!(r.summary.overall.utilization, Some(1.0));
+}
+
+#[test]
+fn r10_capacity_lowered_to_zero_ends_the_run_at_the_release() {
+    // The victim's completion timer at 10,000 is stale once it is preempted at 100.
+    let h = Sc::new()
+        .capacity(G5, 1)
+        .share(reserve("A", G5, 1))
+        .job(job("a", "A").dur(10_000).retries(0))
+        .update_capacity(100, &[(G5, 0)])
+        .run();
+    assert_eq!(h.status("a"), Some(Failed));
+    assert_eq!(h.summary_result().ended_at, 220);
+}
+
+#[test]
+fn r10_passes_run_only_at_instants_where_something_changed() {
+    // Instants with only a cancelled timer (300) run no pass: 0 (submit), 50 (terminate),
+    // 100 (submissions), 1100 (completion), 1150 and 1200 (completions).
+    let mut h = Sc::new()
+        .capacity(G5, 10)
+        .backfill(true)
+        .share(lab("team", G5, 2))
+        .share(lend("lender", G5, 8))
+        .job(job("cancelled", "team").dur(300))
+        .job(job("big1", "team").prio(5).count(4).at(100).dur(1000))
+        .job(job("big2", "team").prio(4).count(8).at(100).dur(100))
+        .job(job("small", "team").at(100).dur(50))
+        .terminate(50, "cancelled", "manual")
+        .sim();
+    let mut instants = vec![];
+    while let Some(t) = h.step() {
+        instants.push((t, h.stats().passes));
+    }
+    assert_eq!(instants, vec![(0, 1), (50, 2), (100, 3), (1100, 4), (1150, 5), (1200, 6)]);
+}
+
 // ----- R11 --------------------------------------------------------------------------------
 
 fn order_setup() -> Sc {
@@ -509,6 +586,24 @@ fn r16_backfill_stops_when_first_job_fits_only_by_borrowing() {
     assert_eq!(h.status("b_big"), Some(Running));
     assert_eq!(h.attempts("b_big")[0].borrowed_instances, 1);
     assert_eq!(h.status("b_small"), Some(Runnable));
+}
+
+#[test]
+fn r16_backfill_first_job_short_of_free_holds_before_later_jobs_are_tried() {
+    // Capacity 4, oversubscribed: s1 (RESERVE 2) runs 2 instances; s0 (RESERVE 3) has `big`
+    // (3 instances) first and `small` (1) behind it. big fits its quota but not `free`: it
+    // holds the 2 free instances, so `small` waits behind it even with backfill.
+    let h = Sc::new()
+        .capacity(G5, 4)
+        .backfill(true)
+        .share(reserve("s0", G5, 3))
+        .share(reserve("s1", G5, 2))
+        .job(job("o1", "s1").count(2).dur(1000))
+        .job(job("big", "s0").prio(5).count(3).at(10).dur(100))
+        .job(job("small", "s0").at(10).dur(100))
+        .run();
+    assert_eq!(h.spans("big"), vec![(1000, Some(1100))]);
+    assert_eq!(h.spans("small"), vec![(1100, Some(1200))], "not on the free instances big holds");
 }
 
 #[test]
