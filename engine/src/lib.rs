@@ -42,5 +42,5 @@ pub use generate::{generate, GenerateOptions};
 pub use result::{
     BenchRun, Event, EventType, JobResult, PreemptionKind, SimResult, Snapshot, Status, Summary,
 };
-pub use sim::{Options, PreemptionRecord, Simulation};
+pub use sim::{Options, PreemptionRecord, RunError, Simulation, MAX_SAFE_INTEGER};
 pub use validate::{validate, Problem, Severity, ValidScenario};

@@ -449,6 +449,38 @@ pub struct Simulation {
     integrals: Integrals,
     /// Per type: held instances above their share's quota, summed over shares (R15).
     borrowed_now: Vec<u64>,
+    /// The first job whose next time would be after 2^53 - 1: the run stops there.
+    overflow: Option<JobId>,
+}
+
+/// The largest time or sum results can give exactly (JSON numbers, JavaScript): 2^53 - 1.
+pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// Why a run cannot give exact results (see [`Simulation::run_error`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunError {
+    /// A job's next time (a completion, a step of its start, a release) would come after
+    /// 2^53 - 1 seconds; the run stopped at `at`, before it.
+    TimeOverflow { job: String, at: u64 },
+    /// A sum over the run (`metric`, a summary path) exceeds 2^53 - 1.
+    SumOverflow { metric: String },
+}
+
+impl core::fmt::Display for RunError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            RunError::TimeOverflow { job, at } => write!(
+                f,
+                "job {job}: its next event would come after 2^53 - 1 s ({MAX_SAFE_INTEGER}), the largest \
+                 time results can give exactly; the run stopped at {at}"
+            ),
+            RunError::SumOverflow { metric } => write!(
+                f,
+                "summary {metric}: the sum exceeds 2^53 - 1 ({MAX_SAFE_INTEGER}), the largest number \
+                 results can give exactly"
+            ),
+        }
+    }
 }
 
 fn ratio_lt(a_num: u64, a_den: u64, b_num: u64, b_den: u64) -> Ordering {
@@ -573,6 +605,7 @@ impl Simulation {
                 last_t: vec![0; nt],
             },
             borrowed_now: vec![0; nt],
+            overflow: None,
             cfg: scenario,
         };
         sim.recompute_pool();
@@ -610,7 +643,15 @@ impl Simulation {
         &self.cfg.jobs[j as usize]
     }
 
+    /// Schedules a timer; `job` is the earmark's id for [`TimerKind::Mature`]. A time after
+    /// 2^53 - 1 stops the run instead ([`Self::run_error`]).
     fn push_timer(&mut self, at: u64, kind: TimerKind, job: u32) {
+        if at > MAX_SAFE_INTEGER {
+            let culprit =
+                if matches!(kind, TimerKind::Mature) { self.earmarks[job as usize].job } else { job };
+            self.overflow.get_or_insert(culprit);
+            return;
+        }
         let gen = if matches!(kind, TimerKind::Mature) { 0 } else { self.jobs[job as usize].gen };
         self.seq += 1;
         self.heap.push(Reverse(Timer { at, seq: self.seq, kind, job, gen }));
@@ -1033,6 +1074,9 @@ impl Simulation {
     }
 
     fn next_instant(&self) -> Option<u64> {
+        if self.overflow.is_some() {
+            return None;
+        }
         let mut t: Option<u64> = self.heap.peek().map(|r| r.0.at);
         if let Some(j) = self.submission(self.next_submit) {
             let a = self.cfg.jobs[j as usize].submit_at;
@@ -1077,6 +1121,60 @@ impl Simulation {
         victims.sort_unstable();
         victims.dedup();
         BenchRun { events: self.stats.events, preempted_jobs: victims.len() as u64, ended_at: self.now }
+    }
+
+    /// Why the results so far cannot be given exactly, if so: a job's next time would come
+    /// after 2^53 - 1 (the run stopped before it), or a sum in the summary exceeds 2^53 - 1.
+    /// Front ends check it after running and report it instead of results.
+    pub fn run_error(&self) -> Option<RunError> {
+        if let Some(j) = self.overflow {
+            return Some(RunError::TimeOverflow { job: self.job_cfg(j).name.clone(), at: self.now });
+        }
+        self.sums_error().map(|metric| RunError::SumOverflow { metric })
+    }
+
+    /// The summary path of the first integer sum over 2^53 - 1 (R26), if any.
+    fn sums_error(&self) -> Option<String> {
+        const FIELDS: [&str; 7] = [
+            "instanceSeconds",
+            "instanceSecondsOwn",
+            "instanceSecondsBorrowed",
+            "instanceSecondsLent",
+            "lostInstanceSeconds",
+            "gpuHours",
+            "utilization",
+        ];
+        let mut ig = self.integrals.clone();
+        self.integrate_all_into(&mut ig);
+        let mut lost: Vec<u128> = vec![0; self.shares.len()];
+        for p in &self.preemptions {
+            let jc = self.job_cfg(p.victim);
+            lost[jc.share as usize] += p.lost as u128 * jc.count as u128;
+        }
+        let over = |m: &[u128; 7]| m.iter().position(|&v| v > MAX_SAFE_INTEGER as u128).map(|k| FIELDS[k]);
+        let mut overall = [0u128; 7];
+        for s in 0..self.shares.len() {
+            let mut m = [0u128; 7];
+            for t in 0..self.nt {
+                let a = &ig.acc[s * self.nt + t];
+                let g = self.cfg.types[t].gpus.max(1) as u128;
+                let sums = [a.used, a.own, a.borrowed, a.lent];
+                for (k, v) in sums.iter().enumerate() {
+                    m[k] += *v as u128;
+                }
+                m[5] += a.used as u128 * g;
+                m[6] += a.quota as u128;
+            }
+            m[4] = lost[s];
+            if let Some(field) = over(&m) {
+                return Some(alloc::format!("perQuotaShare.{}.{field}", self.cfg.shares[s].name));
+            }
+            for k in 0..6 {
+                overall[k] += m[k];
+            }
+        }
+        overall[6] = ig.cap.iter().map(|&c| c as u128).sum();
+        over(&overall).map(|field| alloc::format!("overall.{field}"))
     }
 
     /// Work counters so far.
@@ -1710,14 +1808,7 @@ impl Simulation {
             let e = &self.earmarks[id as usize];
             let (s, t, n) = (e.share, e.ty, e.n);
             self.add_dec(s, t, n);
-            self.seq += 1;
-            self.heap.push(Reverse(Timer {
-                at: release_at,
-                seq: self.seq,
-                kind: TimerKind::Mature,
-                job: id,
-                gen: 0,
-            }));
+            self.push_timer(release_at, TimerKind::Mature, id);
         }
     }
 

@@ -628,6 +628,21 @@ pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
                     )
                 },
             );
+        // Times in outputs stay exact JSON numbers: a single attempt started at `submitAt`
+        // must end, grace period included, by 2^53 - 1.
+        let end = [submit_at, settings.scheduled, settings.starting, duration, settings.grace]
+            .iter()
+            .fold(0u128, |a, &x| a + x as u128);
+        if end > MAX_SAFE as u128 {
+            c.err(
+                format!("{p}.durationSeconds"),
+                format!(
+                    "submitAt + settings.scheduledSeconds + settings.startingSeconds + durationSeconds + \
+                     settings.preemptionGraceSeconds is {end}, after 2^53 - 1 ({MAX_SAFE}): a time in the \
+                     results would not be an exact number"
+                ),
+            );
+        }
         jobs_raw.push(JobCfg {
             name: j.job_name.clone(),
             share,

@@ -282,7 +282,8 @@ proptest! {
 #[test]
 fn large_valid_quota_does_not_overflow_metrics() {
     // Both numbers are within the format's limit (2^53 - 1); the share's quota integrated
-    // over 3600 s is about 3.2e19 quota-instance-seconds, above u64::MAX.
+    // over 3600 s is about 3.2e19 quota-instance-seconds, above 2^53 - 1: the run says so
+    // instead of giving a saturated utilization.
     let max = (1i64 << 53) - 1;
     let s = quotasim_tests::Sc::new()
         .capacity(quotasim_tests::G5, max)
@@ -290,11 +291,17 @@ fn large_valid_quota_does_not_overflow_metrics() {
         .job(quotasim_tests::job("j", "a").dur(3600))
         .build();
     let v = validate(&s).expect("valid");
+    let mut sim = Simulation::new(v.clone());
+    sim.run();
+    assert_eq!(
+        sim.run_error(),
+        Some(quotasim::RunError::SumOverflow { metric: "perQuotaShare.a.utilization".into() })
+    );
     simulate(v);
 }
 
 #[test]
-fn extreme_but_valid_times_simulate() {
+fn extreme_times_are_refused_or_simulate_exactly() {
     let max = (1i64 << 53) - 1;
     let s = quotasim_tests::Sc::new()
         .capacity(quotasim_tests::G5, 4)
@@ -304,8 +311,21 @@ fn extreme_but_valid_times_simulate() {
         .job(quotasim_tests::job("k", "b").at(max).dur(max))
         .grace(max)
         .scheduled(max)
-        .starting(max)
-        .build();
-    let v = validate(&s).expect("valid");
-    simulate(v);
+        .starting(max);
+    let problems = s.validate().expect_err("attempts would end after 2^53 - 1");
+    let paths: Vec<&str> = problems.iter().map(|p| p.path.as_str()).collect();
+    assert_eq!(paths, vec!["jobs[0].durationSeconds", "jobs[1].durationSeconds"]);
+    // At the edge: the attempt ends exactly at 2^53 - 1, grace period included.
+    let edge = quotasim_tests::Sc::new()
+        .capacity(quotasim_tests::G5, 1)
+        .share(quotasim_tests::reserve("a", quotasim_tests::G5, 1))
+        .job(quotasim_tests::job("j", "a").at(max - 4).dur(1))
+        .grace(1)
+        .scheduled(1)
+        .starting(1);
+    let mut sim = Simulation::new(edge.valid());
+    sim.run();
+    assert_eq!(sim.run_error(), None);
+    assert_eq!(sim.now(), (max - 1) as u64, "submitted at max - 4, 2 s to start, 1 s of work");
+    simulate(edge.valid());
 }

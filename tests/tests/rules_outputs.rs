@@ -377,3 +377,62 @@ fn worked_example_summary() {
     assert_eq!(o.lost_instance_seconds, 300);
     assert_eq!(o.succeeded, 4);
 }
+
+// ----- numbers above 2^53 - 1 ------------------------------------------------------------
+
+const MAX_SAFE: i64 = (1 << 53) - 1;
+
+#[test]
+fn r24_single_attempt_ending_after_2_53_is_invalid() {
+    let problems = Sc::new()
+        .capacity(G5, 1)
+        .grace(MAX_SAFE)
+        .share(reserve("A", G5, 1))
+        .job(job("a", "A").dur(100))
+        .validate()
+        .expect_err("the attempt would end after 2^53 - 1");
+    assert!(
+        problems.iter().any(|p| p.path == "jobs[0].durationSeconds" && p.message.contains("2^53 - 1")),
+        "{problems:?}"
+    );
+}
+
+#[test]
+fn r24_a_run_whose_next_time_passes_2_53_stops_with_an_error_naming_the_job() {
+    let mut h = Sc::new()
+        .capacity(G5, 1)
+        .share(reserve("A", G5, 1))
+        .job(job("first", "A").dur(1 << 52))
+        .job(job("second", "A").dur((1 << 52) + 10))
+        .sim();
+    h.run();
+    assert_eq!(h.now(), 1 << 52, "stopped where the next time would pass 2^53 - 1");
+    match h.run_error() {
+        Some(quotasim::RunError::TimeOverflow { job, at }) => {
+            assert_eq!(job, "second");
+            assert_eq!(at, 1 << 52);
+        }
+        other => panic!("expected a time overflow, got {other:?}"),
+    }
+    let msg = h.run_error().unwrap().to_string();
+    assert!(msg.contains("second") && msg.contains("2^53 - 1"), "{msg}");
+}
+
+#[test]
+fn r26_a_sum_above_2_53_is_an_error_not_a_saturated_value() {
+    let h = Sc::new()
+        .capacity(G5, 1 << 14)
+        .share(reserve("A", G5, 1 << 14))
+        .job(job("wide", "A").count(1 << 14).dur(1 << 40))
+        .run();
+    assert_eq!(h.status("wide"), Some(Succeeded));
+    assert_eq!(
+        h.run_error(),
+        Some(quotasim::RunError::SumOverflow { metric: "perQuotaShare.A.instanceSeconds".into() })
+    );
+    // A run within bounds has none.
+    assert_eq!(
+        Sc::new().capacity(G5, 1).share(reserve("A", G5, 1)).job(job("a", "A").dur(10)).run().run_error(),
+        None
+    );
+}

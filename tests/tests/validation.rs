@@ -225,7 +225,9 @@ fn limit_preemption_retries_at_least_zero() {
 #[test]
 fn limit_times_at_most_2_pow_53_minus_1() {
     let max = (1i64 << 53) - 1;
-    assert_valid(&with(base(), "/jobs/0/submitAt", json!(max)));
+    assert_valid(&with(base(), "/jobs/0/submitAt", json!(max - 1_000_000)));
+    // A single attempt must also end, grace period included, by 2^53 - 1.
+    assert_error_at(&with(base(), "/jobs/0/submitAt", json!(max)), "jobs[0].durationSeconds");
     assert_error_at(&with(base(), "/jobs/0/submitAt", json!(max + 1)), "jobs[0].submitAt");
     assert_error_at(&with(base(), "/jobs/0/durationSeconds", json!(max + 1)), "jobs[0].durationSeconds");
     assert_error_at(&with(base(), "/actions/0/at", json!(max + 1)), "actions[0].at");

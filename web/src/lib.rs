@@ -138,9 +138,21 @@ impl Simulation {
     }
 
     /// Processes the next instant at which anything happens and returns its time (seconds),
-    /// or `undefined` when nothing is left to happen.
-    pub fn step(&mut self) -> Option<f64> {
-        self.inner.step().map(|t| t as f64)
+    /// or `undefined` when nothing is left to happen. Throws an `Error` when a time or a sum
+    /// would pass 2^53 - 1 (see `run()`).
+    pub fn step(&mut self) -> Result<Option<f64>, JsValue> {
+        let t = self.inner.step().map(|t| t as f64);
+        self.check()?;
+        Ok(t)
+    }
+
+    /// An `Error` when the results cannot be given exactly: a job's next time or a sum in the
+    /// summary would pass 2^53 - 1.
+    fn check(&self) -> Result<(), JsValue> {
+        match self.inner.run_error() {
+            None => Ok(()),
+            Some(e) => Err(js_sys::Error::new(&format!("quotasim: {e}")).into()),
+        }
     }
 
     /// Processes every instant up to and including `t` (seconds), then stands at `t`. A `t`
@@ -150,12 +162,16 @@ impl Simulation {
     pub fn run_until(&mut self, t: f64) -> Result<(), JsValue> {
         let t = whole("runUntil(t): t (seconds)", t)?;
         self.inner.run_until(t);
-        Ok(())
+        self.check()
     }
 
-    /// Runs until nothing is left to happen, or to `settings.horizonSeconds`.
-    pub fn run(&mut self) {
+    /// Runs until nothing is left to happen, or to `settings.horizonSeconds`. Throws an
+    /// `Error` naming the job when a job's next time would come after 2^53 - 1 (the run stops
+    /// before it), or naming the summary field when a sum would pass 2^53 - 1: results are
+    /// never wrong or saturated numbers.
+    pub fn run(&mut self) -> Result<(), JsValue> {
         self.inner.run();
+        self.check()
     }
 
     /// The current simulated time, in seconds.

@@ -116,7 +116,7 @@ fn notebook_step_three_in_share_preemption_for_the_raised_job() {
 #[wasm_bindgen_test]
 fn result_object_is_the_result_json_as_plain_objects() {
     let mut sim = notebook();
-    sim.run();
+    sim.run().unwrap();
     let result = sim.result().unwrap();
     let json = sim.result_json();
     // Same content and key order; `null`s are nulls (undefined would vanish here).
@@ -138,12 +138,12 @@ fn result_object_is_the_result_json_as_plain_objects() {
 #[wasm_bindgen_test]
 fn an_object_and_its_json_text_give_the_same_bytes_twice() {
     let mut a = notebook();
-    a.run();
+    a.run().unwrap();
     let mut b = Simulation::new(parse(NOTEBOOK)).unwrap();
-    b.run();
+    b.run().unwrap();
     assert_eq!(a.result_json(), b.result_json());
     let mut c = notebook();
-    c.run();
+    c.run().unwrap();
     assert_eq!(a.result_json(), c.result_json());
 }
 
@@ -152,16 +152,16 @@ fn stepping_visits_increasing_instants_and_ends() {
     let mut sim = notebook();
     let mut last = -1.0;
     let mut steps = 0;
-    while let Some(t) = sim.step() {
+    while let Some(t) = sim.step().unwrap() {
         assert!(t > last, "{t} after {last}");
         last = t;
         steps += 1;
         assert!(steps < 1000, "the notebook never ends");
     }
     assert_eq!(sim.now(), last);
-    assert!(sim.step().is_none());
+    assert!(sim.step().unwrap().is_none());
     let mut whole = notebook();
-    whole.run();
+    whole.run().unwrap();
     assert_eq!(sim.result_json(), whole.result_json());
 }
 
@@ -172,7 +172,7 @@ fn events_can_be_read_incrementally() {
     let seen = sim.event_count();
     let before = items(&sim.events(None).unwrap()).len();
     assert_eq!(before as f64, seen);
-    sim.run();
+    sim.run().unwrap();
     let all = items(&sim.events(None).unwrap());
     let rest = items(&sim.events(Some(seen)).unwrap());
     assert_eq!(before + rest.len(), all.len());
@@ -185,9 +185,9 @@ fn a_fork_goes_on_independently() {
     let mut sim = notebook();
     sim.run_until(900.0).unwrap();
     let mut fork = sim.fork();
-    fork.run();
+    fork.run().unwrap();
     assert_eq!(sim.now(), 900.0);
-    sim.run();
+    sim.run().unwrap();
     assert_eq!(sim.result_json(), fork.result_json());
 }
 
@@ -286,7 +286,7 @@ fn generate_is_deterministic_and_matches_its_json() {
     assert_eq!(items(&get(&a, "quotaShares")).len(), 5);
     // A generated scenario runs.
     let mut sim = Simulation::new(a).unwrap();
-    sim.run();
+    sim.run().unwrap();
     assert!(sim.is_done());
     // Defaults when no options are given.
     let d = generate(JsValue::UNDEFINED).unwrap();
@@ -306,4 +306,20 @@ fn bad_generate_options_throw_with_the_option_named() {
         assert_eq!(text(&problems[0], "path").as_deref(), Some(path), "{opts}: {}", message(&err));
     }
     assert!(generate(JsValue::from_f64(3.0)).is_err());
+}
+
+#[wasm_bindgen_test]
+fn a_time_past_2_53_throws_an_error_naming_the_job() {
+    let scenario = r#"{"formatVersion":1,
+      "serviceEnvironment":{"serviceEnvironmentName":"se","capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":1}]},
+      "quotaShares":[{"quotaShareName":"a","capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":1}],
+        "resourceSharingConfiguration":{"strategy":"RESERVE"}}],
+      "jobs":[
+        {"jobName":"first","quotaShareName":"a","instanceType":"ml.g5.xlarge","instanceCount":1,"submitAt":0,"durationSeconds":4503599627370496},
+        {"jobName":"second","quotaShareName":"a","instanceType":"ml.g5.xlarge","instanceCount":1,"submitAt":0,"durationSeconds":4503599627370506}]}"#;
+    let mut sim = Simulation::new(JsValue::from_str(scenario)).unwrap();
+    let err = sim.run().expect_err("the second job would end after 2^53 - 1");
+    let message = js_sys::Error::from(err).message().as_string().unwrap();
+    assert!(message.contains("job second") && message.contains("2^53 - 1"), "{message}");
+    assert_eq!(sim.now(), 4503599627370496.0);
 }

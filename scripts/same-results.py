@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Checks that two builds of `quotasim` give byte-identical results.
+
+Used when the engine is restructured without changing what it computes: build the binary of
+the commit before the change and of the commit after it, then
+
+    scripts/same-results.py OLD_BINARY NEW_BINARY [--count 1000] [--seed 1]
+
+Runs `quotasim run` (full result JSON) and `quotasim run --summary` with both binaries on:
+the fixtures, the playground presets, `quotasim generate` workloads of varied sizes with every
+settings variant patched in (victim order, backfill, grace, checkpoint on stop, scheduled and
+starting time, horizon), and random small scenarios with actions of every kind. Prints the
+first differences and exits 1 if any output differs, 0 otherwise. Deterministic for a seed.
+"""
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TYPES = ["ml.g5.xlarge", "ml.p4d.24xlarge", "ml.p5.48xlarge"]
+STRATEGIES = ["RESERVE", "LEND", "LEND_AND_BORROW"]
+
+
+def settings_variant(rng):
+    s = {}
+    if rng.random() < 0.5:
+        s["victimOrder"] = rng.choice(["aws", "leastLostWork"])
+    if rng.random() < 0.4:
+        s["backfill"] = True
+    if rng.random() < 0.5:
+        s["preemptionGraceSeconds"] = rng.choice([0, 1, 30, 120, 600])
+    if rng.random() < 0.3:
+        s["checkpointOnStop"] = True
+        s["checkpointSaveSeconds"] = rng.choice([0, 30, 200])
+    if rng.random() < 0.3:
+        s["scheduledSeconds"] = rng.choice([0, 5, 60])
+    if rng.random() < 0.3:
+        s["startingSeconds"] = rng.choice([0, 10, 90])
+    if rng.random() < 0.1:
+        s["horizonSeconds"] = rng.choice([500, 5000, 50000])
+    return s
+
+
+def small_scenario(rng):
+    ntypes = rng.randint(1, 2)
+    types = TYPES[:ntypes]
+    shares = []
+    for i in range(rng.randint(1, 5)):
+        strategy = rng.choice(STRATEGIES)
+        limits = [{"capacityUnit": t, "maxCapacity": rng.randint(1, 6)} for t in types if rng.random() < 0.8]
+        if not limits:
+            limits = [{"capacityUnit": types[0], "maxCapacity": rng.randint(1, 6)}]
+        rsc = {"strategy": strategy}
+        if strategy == "LEND_AND_BORROW" and rng.random() < 0.5:
+            rsc["borrowLimit"] = rng.choice([-1, 0, 50, 100, 200])
+        shares.append({
+            "quotaShareName": f"s{i}",
+            "capacityLimits": limits,
+            "resourceSharingConfiguration": rsc,
+            "preemptionConfiguration": {"inSharePreemption": rng.choice(["ENABLED", "DISABLED"])},
+        })
+    cap = [{"capacityUnit": t, "maxCapacity": rng.randint(1, 14)} for t in types]
+    jobs = []
+    for j in range(rng.randint(1, 25)):
+        job = {
+            "jobName": f"j{j}",
+            "quotaShareName": rng.choice(shares)["quotaShareName"],
+            "schedulingPriority": rng.choice([0, 0, 1, 5, 9]),
+            "instanceType": rng.choice(types),
+            "instanceCount": rng.choice([1, 1, 2, 3, 4]),
+            "submitAt": rng.randint(0, 600),
+            "durationSeconds": rng.choice([0, 10, 100, 300, 1000, 5000]),
+        }
+        if rng.random() < 0.4:
+            job["checkpointIntervalSeconds"] = rng.choice([10, 60, 300])
+        if rng.random() < 0.2:
+            job["preemptionConfiguration"] = {"preemptionRetriesBeforeTermination": rng.randint(0, 2)}
+        if rng.random() < 0.1:
+            job["timeoutSeconds"] = rng.choice([50, 500, 5000])
+        jobs.append(job)
+    actions = []
+    for _ in range(rng.choice([0, 0, 1, 2, 4])):
+        at = rng.randint(0, 1500)
+        kind = rng.randint(0, 3)
+        if kind == 0:
+            actions.append({"at": at, "updateServiceJob": {"jobName": rng.choice(jobs)["jobName"],
+                                                            "schedulingPriority": rng.randint(0, 9)}})
+        elif kind == 1:
+            actions.append({"at": at, "terminateServiceJob": {"jobName": rng.choice(jobs)["jobName"],
+                                                               "reason": "manual"}})
+        elif kind == 2:
+            sh = rng.choice(shares)
+            u = {"quotaShareName": sh["quotaShareName"]}
+            if rng.random() < 0.6:
+                u["capacityLimits"] = [{"capacityUnit": l["capacityUnit"], "maxCapacity": rng.randint(1, 6)}
+                                       for l in sh["capacityLimits"]]
+            if rng.random() < 0.4:
+                u["resourceSharingConfiguration"] = {"strategy": rng.choice(STRATEGIES)}
+            if rng.random() < 0.3:
+                u["preemptionConfiguration"] = {"inSharePreemption": rng.choice(["ENABLED", "DISABLED"])}
+            actions.append({"at": at, "updateQuotaShare": u})
+        else:
+            actions.append({"at": at, "updateServiceEnvironment": {
+                "capacityLimits": [{"capacityUnit": t, "maxCapacity": rng.randint(0, 14)} for t in types]}})
+    actions.sort(key=lambda a: a["at"])
+    return {
+        "formatVersion": 1,
+        "settings": settings_variant(rng),
+        "serviceEnvironment": {"serviceEnvironmentName": "se", "capacityLimits": cap},
+        "quotaShares": shares,
+        "jobs": jobs,
+        "actions": actions,
+    }
+
+
+def generated(binary, rng, jobs):
+    out = subprocess.run(
+        [binary, "generate", "--jobs", str(jobs), "--shares", str(rng.randint(2, 20)),
+         "--instance-types", str(rng.randint(1, 5)), "--seed", str(rng.randint(0, 10**9)),
+         "--checkpoint-percent", str(rng.choice([0, 50, 80, 100])),
+         "--load-percent", str(rng.choice([60, 95, 130]))],
+        check=True, capture_output=True, text=True).stdout
+    s = json.loads(out)
+    s.setdefault("settings", {}).update(settings_variant(rng))
+    return s
+
+
+def corpus(old, count, seed):
+    rng = random.Random(seed)
+    for name in sorted(os.listdir(os.path.join(ROOT, "tests", "fixtures"))):
+        yield name, open(os.path.join(ROOT, "tests", "fixtures", name)).read()
+    presets = os.path.join(ROOT, "www", "presets")
+    for name in sorted(os.listdir(presets)):
+        if name.endswith(".json"):
+            yield name, open(os.path.join(presets, name)).read()
+    sizes = [50, 200, 1000, 5000, 20000]
+    for i in range(count):
+        if i % 4 == 0:
+            s = generated(old, rng, rng.choice(sizes))
+            yield f"generated-{i}", json.dumps(s)
+        else:
+            yield f"random-{i}", json.dumps(small_scenario(rng))
+
+
+def run(binary, path, summary):
+    args = [binary, "run", path] + (["--summary"] if summary else [])
+    p = subprocess.run(args, capture_output=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("old")
+    ap.add_argument("new")
+    ap.add_argument("--count", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    diffs = 0
+    n = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, text in corpus(a.old, a.count, a.seed):
+            path = os.path.join(tmp, "scenario.json")
+            with open(path, "w") as f:
+                f.write(text)
+            for summary in (False, True):
+                n += 1
+                if run(a.old, path, summary) != run(a.new, path, summary):
+                    diffs += 1
+                    if diffs <= 10:
+                        keep = os.path.join(tmp, "..", f"quotasim-diff-{name}.json")
+                        with open(keep, "w") as f:
+                            f.write(text)
+                        print(f"differs: {name} (summary={summary}); scenario kept in {os.path.abspath(keep)}")
+    print(f"{n - diffs} identical, {diffs} different ({n} runs)")
+    sys.exit(1 if diffs else 0)
+
+
+if __name__ == "__main__":
+    main()
