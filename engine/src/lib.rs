@@ -32,6 +32,7 @@ pub mod generate;
 #[cfg(feature = "serde")]
 pub mod json;
 pub mod model;
+pub mod reasons;
 pub mod result;
 #[cfg(feature = "serde")]
 mod serde_impls;

@@ -25,7 +25,7 @@
 // Shares and types index several parallel arrays at once; index loops say that best.
 #![allow(clippy::needless_range_loop)]
 
-use alloc::collections::{BTreeSet, BinaryHeap};
+use alloc::collections::BTreeSet;
 use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec;
@@ -34,82 +34,22 @@ use core::cmp::{Ordering, Reverse};
 
 use crate::chunked::Chunked;
 use crate::model::{Strategy, VictimOrder};
+use crate::reasons::Reason;
+pub use crate::reasons::{
+    MISCONFIG_BORROW_LIMIT, MISCONFIG_POOL, MISCONFIG_QUOTA, MISCONFIG_SE, REJECTED_REASON, TIMEOUT_REASON,
+    WAIT_FREE, WAIT_POOL, WAIT_PREEMPTION, WAIT_QUOTA,
+};
 use crate::result::*;
 use crate::validate::{ActionCfg, JobId, ShareId, TypeId, ValidScenario};
 
+mod clock;
+mod events;
+
+use clock::{Clock, Timer, TimerKind};
+use events::{status_slot, EventLog, RawEvent};
+
 const NONE: u32 = u32::MAX;
 const NOT_RUNNING: u64 = u64::MAX;
-
-/// Why a job is where it is; rendered to the spec's strings only for output.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Reason {
-    None,
-    /// `terminateServiceJob` with the reason of action `n` (index into `terminate_reasons`).
-    Terminated(u32),
-    Timeout,
-    /// Submission to a `DISABLED` share.
-    Rejected,
-    /// A preemption, by index into the preemption log.
-    Preempted(u32),
-    /// The retry limit was reached on the preemption of this log index (R7).
-    RetryLimit(u32),
-}
-
-impl Reason {
-    fn pack(self) -> (u8, u32) {
-        match self {
-            Reason::None => (0, 0),
-            Reason::Terminated(i) => (1, i),
-            Reason::Timeout => (2, 0),
-            Reason::Rejected => (3, 0),
-            Reason::Preempted(l) => (4, l),
-            Reason::RetryLimit(l) => (5, l),
-        }
-    }
-
-    fn unpack(tag: u8, val: u32) -> Reason {
-        match tag {
-            1 => Reason::Terminated(val),
-            2 => Reason::Timeout,
-            3 => Reason::Rejected,
-            4 => Reason::Preempted(val),
-            5 => Reason::RetryLimit(val),
-            _ => Reason::None,
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum TimerKind {
-    /// `SCHEDULED` -> `STARTING` or `STARTING` -> `RUNNING`.
-    Advance,
-    /// End of the remaining training (success) or the attempt's timeout (R9).
-    Finish,
-    /// A victim's grace period ends (R21).
-    Release,
-    /// An earmark's victims have all released (R21); `job` holds the earmark id.
-    Mature,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Timer {
-    at: u64,
-    seq: u64,
-    kind: TimerKind,
-    job: u32,
-    gen: u32,
-}
-
-impl Ord for Timer {
-    fn cmp(&self, other: &Self) -> Ordering {
-        (self.at, self.seq).cmp(&(other.at, other.seq))
-    }
-}
-impl PartialOrd for Timer {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
 
 /// "Not yet" for a time field.
 const NEVER: u64 = u64::MAX;
@@ -163,56 +103,6 @@ struct RunEntry {
     job: JobId,
     /// The job's priority, or `u32::MAX` while it is being preempted (never a candidate).
     key: u32,
-}
-
-/// One recorded event in 8 bytes (a large run records several per job). `code` holds, from
-/// the lowest bit: the event type (2 bits), the status (3 bits, 0 for none), the reason's kind
-/// (3 bits), whether the event is the first of its instant (1 bit) and the reason's index
-/// (23 bits; `WIDE` when it does not fit, the index is then in `wide_reasons`).
-#[derive(Clone, Copy, Debug)]
-struct RawEvent {
-    job: u32,
-    code: u32,
-}
-
-const WIDE: u32 = (1 << 23) - 1;
-/// Every this many events, the index of the instant of the first one is kept.
-const EVENT_BLOCK: usize = 4096;
-/// A status as a small number: 0 for none (not yet submitted), else `1 + Status as usize`.
-fn status_slot(s: Option<Status>) -> usize {
-    s.map_or(0, |x| 1 + x as usize)
-}
-
-fn slot_status(k: usize) -> Option<Status> {
-    k.checked_sub(1).map(|i| STATUSES[i])
-}
-
-const STATUSES: [Status; 7] = [
-    Status::Submitted,
-    Status::Runnable,
-    Status::Scheduled,
-    Status::Starting,
-    Status::Running,
-    Status::Succeeded,
-    Status::Failed,
-];
-
-impl RawEvent {
-    fn etype(self) -> EventType {
-        match self.code & 3 {
-            1 => EventType::PreemptionStarted,
-            2 => EventType::PreemptionCompleted,
-            _ => EventType::StateChange,
-        }
-    }
-
-    fn status(self) -> Option<Status> {
-        slot_status(((self.code >> 2) & 7) as usize)
-    }
-
-    fn starts_instant(self) -> bool {
-        self.code & (1 << 8) != 0
-    }
 }
 
 /// A record of one victim's preemption, kept for explanations and R24 events.
@@ -385,8 +275,7 @@ pub struct Simulation {
     /// Jobs holding free instances (R16), oldest first, with the instances each holds.
     holds: Vec<(JobId, u64)>,
     earmarks: Vec<Earmark>,
-    heap: BinaryHeap<Reverse<Timer>>,
-    seq: u64,
+    clock: Clock,
     /// Jobs in submission order, when that is not input order (else empty).
     submit_order: Arc<Vec<JobId>>,
     next_submit: usize,
@@ -434,13 +323,7 @@ pub struct Simulation {
     head_types: Vec<u64>,
     /// Cached first key of each share's queue.
     heads: Vec<Head>,
-    events: Chunked<RawEvent>,
-    /// The time of every instant that recorded events, in order.
-    event_at: Chunked<u64>,
-    /// For events `0, EVENT_BLOCK, 2 * EVENT_BLOCK, ...`: the index of their instant.
-    event_blocks: Vec<usize>,
-    /// `(event, reason index)` for reason indexes too large for an event's code.
-    wide_reasons: Vec<(usize, u32)>,
+    events: EventLog,
     preemptions: Vec<PreemptionRecord>,
     /// Per preemption log entry: instances of the victim committed to its preemptor's
     /// earmark while the victim is being preempted.
@@ -564,8 +447,7 @@ impl Simulation {
             running: vec![Vec::new(); ns * nt],
             holds: Vec::new(),
             earmarks: Vec::new(),
-            heap: BinaryHeap::new(),
-            seq: 0,
+            clock: Clock::default(),
             submit_order: Arc::new(order),
             next_submit: 0,
             next_action: 0,
@@ -591,10 +473,7 @@ impl Simulation {
             allow: vec![u64::MAX; ns * nt],
             heads: vec![Head::EMPTY; ns],
             head_types: vec![0; nt],
-            events: Chunked::default(),
-            event_at: Chunked::default(),
-            event_blocks: Vec::new(),
-            wide_reasons: Vec::new(),
+            events: EventLog::default(),
             preemptions: Vec::new(),
             credits: Vec::new(),
             terminate_reasons: Vec::new(),
@@ -653,37 +532,13 @@ impl Simulation {
             return;
         }
         let gen = if matches!(kind, TimerKind::Mature) { 0 } else { self.jobs[job as usize].gen };
-        self.seq += 1;
-        self.heap.push(Reverse(Timer { at, seq: self.seq, kind, job, gen }));
+        self.clock.push(at, kind, job, gen);
     }
 
     fn event(&mut self, j: JobId, etype: EventType, status: Option<Status>, reason: Reason) {
         self.stats.events += 1;
         if self.opts.record_events {
-            let idx = self.events.len();
-            let n = self.event_at.len();
-            let starts = n == 0 || *self.event_at.get(n - 1) != self.now;
-            if starts {
-                self.event_at.push(self.now);
-            }
-            if idx.is_multiple_of(EVENT_BLOCK) {
-                self.event_blocks.push(self.event_at.len() - 1);
-            }
-            let (tag, val) = reason.pack();
-            let val = if val >= WIDE {
-                self.wide_reasons.push((idx, val));
-                WIDE
-            } else {
-                val
-            };
-            let et = match etype {
-                EventType::StateChange => 0,
-                EventType::PreemptionStarted => 1,
-                EventType::PreemptionCompleted => 2,
-            };
-            let st = status_slot(status) as u32;
-            let code = et | st << 2 | (tag as u32) << 5 | u32::from(starts) << 8 | val << 9;
-            self.events.push(RawEvent { job: j, code });
+            self.events.push(self.now, j, etype, status, reason);
         }
     }
 
@@ -1077,7 +932,7 @@ impl Simulation {
         if self.overflow.is_some() {
             return None;
         }
-        let mut t: Option<u64> = self.heap.peek().map(|r| r.0.at);
+        let mut t: Option<u64> = self.clock.next_at();
         if let Some(j) = self.submission(self.next_submit) {
             let a = self.cfg.jobs[j as usize].submit_at;
             t = Some(t.map_or(a, |x| x.min(a)));
@@ -1212,7 +1067,7 @@ impl Simulation {
                 // due at this instant do.
                 self.dirty = false;
             }
-            if self.heap.peek().is_some_and(|r| r.0.at == t) {
+            if self.clock.next_at() == Some(t) {
                 self.apply_due_timers();
             } else {
                 break;
@@ -1229,7 +1084,7 @@ impl Simulation {
     fn timer_applies(&self, tm: &Timer) -> bool {
         match tm.kind {
             TimerKind::Mature => self.earmarks.iter().any(|e| e.live && e.due == tm.at),
-            _ => self.jobs[tm.job as usize].gen == tm.gen,
+            _ => self.jobs[tm.subject as usize].gen == tm.gen,
         }
     }
 
@@ -1237,11 +1092,11 @@ impl Simulation {
     /// instant is one where something happens. Between instants nothing else makes a timer
     /// stale.
     fn drop_stale_timers(&mut self) {
-        while let Some(Reverse(tm)) = self.heap.peek() {
+        while let Some(tm) = self.clock.peek() {
             if self.timer_applies(tm) {
                 break;
             }
-            self.heap.pop();
+            self.clock.pop();
         }
         // Likewise the submission of a job terminated before its `submitAt` (R23).
         while self.submission(self.next_submit).is_some_and(|j| self.jobs[j as usize].cancelled) {
@@ -1250,19 +1105,15 @@ impl Simulation {
     }
 
     fn apply_due_timers(&mut self) {
-        while let Some(Reverse(tm)) = self.heap.peek().copied() {
-            if tm.at != self.now {
-                break;
-            }
-            self.heap.pop();
+        while let Some(tm) = self.clock.pop_due(self.now) {
             if !self.timer_applies(&tm) {
                 continue; // stale: no change (R10)
             }
             match tm.kind {
                 TimerKind::Mature => self.mark_all(),
-                TimerKind::Advance => self.advance(tm.job),
-                TimerKind::Finish => self.finish(tm.job),
-                TimerKind::Release => self.release_victim(tm.job),
+                TimerKind::Advance => self.advance(tm.subject),
+                TimerKind::Finish => self.finish(tm.subject),
+                TimerKind::Release => self.release_victim(tm.subject),
             }
         }
     }
@@ -2865,30 +2716,12 @@ impl Simulation {
 
     /// The R24 events from index `from` on.
     pub fn events_from(&self, from: usize) -> Vec<Event> {
-        if from >= self.events.len() {
-            return Vec::new();
-        }
-        // The instant of event `from`: from the last kept block start, counting instants.
-        let b = from / EVENT_BLOCK;
-        let mut inst = self.event_blocks[b];
-        for k in b * EVENT_BLOCK + 1..=from {
-            inst += usize::from(self.events.get(k).starts_instant());
-        }
-        self.events
-            .iter_from(from)
-            .enumerate()
-            .map(|(k, &e)| {
-                if k > 0 && e.starts_instant() {
-                    inst += 1;
-                }
-                self.render_event(*self.event_at.get(inst), from + k, e)
-            })
-            .collect()
+        self.events.iter_from(from).map(|(at, idx, e)| self.render_event(at, idx, e)).collect()
     }
 
     /// The distinct instants of the recorded events, in order.
     pub fn event_instants(&self) -> impl Iterator<Item = u64> + '_ {
-        self.event_at.iter_from(0).copied()
+        self.events.instants()
     }
 
     /// The R24 event list so far.
@@ -2896,19 +2729,9 @@ impl Simulation {
         self.events_from(0)
     }
 
-    /// The reason of event `idx`.
-    fn event_reason(&self, idx: usize, e: RawEvent) -> Reason {
-        let mut val = e.code >> 9;
-        if val == WIDE {
-            let k = self.wide_reasons.partition_point(|w| w.0 < idx);
-            val = self.wide_reasons.get(k).map_or(0, |w| w.1);
-        }
-        Reason::unpack(((e.code >> 5) & 7) as u8, val)
-    }
-
     fn render_event(&self, at: u64, idx: usize, e: RawEvent) -> Event {
         let jc = self.job_cfg(e.job);
-        let reason = self.event_reason(idx, e);
+        let reason = self.events.reason(idx, e);
         let mut ev = Event {
             at,
             job_name: jc.name.clone(),
@@ -3185,75 +3008,4 @@ fn percentiles(v: &mut [u64]) -> Percentiles {
     let n = v.len();
     let rank = |p: usize| -> u64 { v[(n * p).div_ceil(100).max(1) - 1] };
     Percentiles { count: n as u64, p50: Some(rank(50)), p95: Some(rank(95)), max: Some(v[n - 1]) }
-}
-
-pub const MISCONFIG_SE: &str = "MISCONFIGURATION:SERVICE_ENVIRONMENT_MAX_RESOURCE";
-pub const MISCONFIG_QUOTA: &str =
-    "MISCONFIGURATION:QUOTA_MANAGEMENT_LIMIT_EXCEEDED - Job requirements exceed quota share capacity limits.";
-pub const MISCONFIG_BORROW_LIMIT: &str = "MISCONFIGURATION:QUOTA_MANAGEMENT_LIMIT_EXCEEDED - Job requirements exceed quota share capacity limits and borrow limits.";
-pub const MISCONFIG_POOL: &str = "MISCONFIGURATION:QUOTA_MANAGEMENT_LIMIT_EXCEEDED - Job requires borrowing that exceeds all configured borrowable capacity.";
-pub const WAIT_QUOTA: &str = "CAPACITY: waiting for quota";
-pub const WAIT_POOL: &str = "CAPACITY: waiting for lendable capacity";
-pub const WAIT_FREE: &str = "CAPACITY: waiting for service environment capacity";
-pub const WAIT_PREEMPTION: &str = "CAPACITY: waiting for preemption to complete";
-pub const TIMEOUT_REASON: &str = "Job attempt duration exceeded timeout";
-pub const REJECTED_REASON: &str = "Quota share is DISABLED: submission rejected";
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::{CapacityLimit, Job, QuotaShare, Scenario};
-
-    fn one_job() -> Simulation {
-        let mut s = Scenario::default();
-        s.service_environment.capacity_limits = vec![CapacityLimit::new("ml.g5.xlarge", 1)];
-        s.quota_shares =
-            vec![QuotaShare::new("a", Strategy::Lend, vec![CapacityLimit::new("ml.g5.xlarge", 1)])];
-        s.jobs = vec![Job::new("j", "a", "ml.g5.xlarge", 1, 0, 60)];
-        Simulation::new(crate::validate(&s).unwrap())
-    }
-
-    #[test]
-    fn packed_events_keep_their_time_status_and_reason() {
-        let mut sim = one_job();
-        let n = 3 * EVENT_BLOCK + 17;
-        // Three events an instant, so instants straddle the kept block starts.
-        let reason = |k: usize| match k % 5 {
-            0 => Reason::Preempted(WIDE + k as u32),
-            1 => Reason::RetryLimit(k as u32),
-            2 => Reason::Terminated(WIDE - 1),
-            3 => Reason::Timeout,
-            _ => Reason::None,
-        };
-        for k in 0..n {
-            sim.now = (k / 3) as u64 * 10;
-            let status = (k % 4 != 0).then_some(STATUSES[k % 7]);
-            sim.event(0, EventType::PreemptionCompleted, status, reason(k));
-        }
-        assert_eq!(sim.event_count(), n);
-        assert_eq!(sim.event_instants().count(), n.div_ceil(3));
-        for k in 0..n {
-            let e = *sim.events.get(k);
-            assert_eq!(e.etype(), EventType::PreemptionCompleted);
-            assert_eq!(e.status(), (k % 4 != 0).then_some(STATUSES[k % 7]));
-            assert_eq!(sim.event_reason(k, e), reason(k), "event {k}");
-        }
-    }
-
-    #[test]
-    fn packed_events_render_at_their_instant_from_any_index() {
-        let mut sim = one_job();
-        let n = 3 * EVENT_BLOCK + 17;
-        // Three events an instant, so instants straddle the kept block starts.
-        for k in 0..n {
-            sim.now = (k / 3) as u64 * 10;
-            sim.event(0, EventType::StateChange, Some(Status::Runnable), Reason::None);
-        }
-        for from in [0, 1, 2, 3, EVENT_BLOCK - 1, EVENT_BLOCK, EVENT_BLOCK + 1, 2 * EVENT_BLOCK + 2, n - 1] {
-            let at: Vec<u64> = sim.events_from(from).iter().map(|e| e.at).collect();
-            let want: Vec<u64> = (from..n).map(|k| (k / 3) as u64 * 10).collect();
-            assert_eq!(at, want, "from {from}");
-        }
-        assert!(sim.events_from(n).is_empty());
-    }
 }
