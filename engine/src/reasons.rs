@@ -51,3 +51,34 @@ pub const WAIT_FREE: &str = "CAPACITY: waiting for service environment capacity"
 pub const WAIT_PREEMPTION: &str = "CAPACITY: waiting for preemption to complete";
 pub const TIMEOUT_REASON: &str = "Job attempt duration exceeded timeout";
 pub const REJECTED_REASON: &str = "Quota share is DISABLED: submission rejected";
+
+/// R17: why a job can never run (`MISCONFIGURATION`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Misconfiguration {
+    /// More instances than the service environment limit, or no limit for the type.
+    ServiceEnvironment,
+    /// More than the share's quota, for a share that cannot borrow.
+    Quota,
+    /// More than quota plus borrow limit.
+    BorrowLimit,
+    /// More than the whole lending pool.
+    Pool,
+}
+
+impl Misconfiguration {
+    /// The spec's text.
+    pub fn text(self) -> &'static str {
+        match self {
+            Misconfiguration::ServiceEnvironment => MISCONFIG_SE,
+            Misconfiguration::Quota => MISCONFIG_QUOTA,
+            Misconfiguration::BorrowLimit => MISCONFIG_BORROW_LIMIT,
+            Misconfiguration::Pool => MISCONFIG_POOL,
+        }
+    }
+}
+
+impl core::fmt::Display for Misconfiguration {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.text())
+    }
+}

@@ -44,9 +44,11 @@ use crate::validate::{ActionCfg, JobId, ShareId, TypeId, ValidScenario};
 
 mod clock;
 mod events;
+mod ledger;
 
 use clock::{Clock, Timer, TimerKind};
 use events::{status_slot, EventLog, RawEvent};
+use ledger::{Integrals, Ledger, Need};
 
 const NONE: u32 = u32::MAX;
 const NOT_RUNNING: u64 = u64::MAX;
@@ -136,14 +138,10 @@ struct Earmark {
 
 #[derive(Clone, Debug)]
 struct ShareDyn {
-    strategy: Strategy,
-    borrow_limit: i64,
     in_share: bool,
     enabled: bool,
     /// The share's pending preemptor's earmark (R21): the share is blocked meanwhile.
     earmark: u32,
-    /// Per type: over quota because of an update (R22); cleared when back within quota.
-    reduced: Vec<bool>,
 }
 
 /// R19 order key of a candidate: step 3 (covering, excess or returns), then step 4.
@@ -173,28 +171,9 @@ impl Head {
     }
 }
 
-/// A job's request, as fit checks (R14) read it.
-#[derive(Clone, Copy, Debug)]
-struct Need {
-    job: JobId,
-    share: ShareId,
-    ty: TypeId,
-    count: u64,
-}
-
 /// Queue key, R11: highest priority, then earliest `submitAt`, then input order. The type
 /// and count follow (the job already makes the key unique) for the cached heads.
 type QKey = (Reverse<u32>, u64, u32, u32, u64);
-
-/// Per share and type: integrals over time, for R26.
-#[derive(Clone, Debug, Default)]
-struct Acc {
-    used: u64,
-    own: u64,
-    borrowed: u64,
-    lent: u64,
-    quota: u64,
-}
 
 /// Work counters, for benchmarks and profiling.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -207,18 +186,6 @@ pub struct Stats {
     pub max_queued: u64,
     /// R24 events, counted whether or not the event list is recorded.
     pub events: u64,
-}
-
-/// R26 integrals over time: per share and type, and service environment capacity-seconds per
-/// type. Each is brought up to date only when what it integrates changes: a share and type
-/// when its held instances do (`last_st`), a type's capacity and lent instances when any
-/// share's use of the type does (`last_t`).
-#[derive(Clone, Debug, Default)]
-struct Integrals {
-    acc: Vec<Acc>,
-    cap: Vec<u64>,
-    last_st: Vec<u64>,
-    last_t: Vec<u64>,
 }
 
 /// Options that change what is recorded, not what happens.
@@ -258,15 +225,7 @@ pub struct Simulation {
     now: u64,
     nt: usize,
     shares: Vec<ShareDyn>,
-    cap: Vec<Option<u64>>,
-    /// Per share and type: the quota (R13), as updated by actions.
-    quota: Vec<u64>,
-    dec: Vec<u64>,
-    phys: Vec<u64>,
-    total_dec: Vec<u64>,
-    pool_cap: Vec<u64>,
-    pool_dec: Vec<u64>,
-    holds_total: Vec<u64>,
+    ledger: Ledger,
     jobs: Vec<JobDyn>,
     /// Every job's attempts, linked per job (`JobDyn::last_attempt`, `AttemptRaw::prev`).
     attempts: Chunked<AttemptRaw>,
@@ -283,42 +242,17 @@ pub struct Simulation {
     dirty: bool,
     /// What changed since the last pass (R16 work is limited to shares it can affect).
     dirty_all: bool,
-    dirty_types: Vec<bool>,
     dirty_shares: u64,
     /// The same, for the pass under way (it grows as capacity is released in the pass).
     cur_all: bool,
-    cur_types: Vec<bool>,
     cur_shares: u64,
     order_buf: Vec<(ShareId, u64, u64)>,
-    /// Per type, in input order: the shares that have (or had) quota or usage of it; the
-    /// others contribute nothing to its integrals.
-    type_shares: Vec<Vec<ShareId>>,
     /// Some job has no work at all: it completes inside a pass (R10), releasing capacity
     /// there, so every pass must consider every share.
     zero_work: bool,
-    /// Per share and type: instances still held by jobs being preempted that no earmark was
-    /// credited with. They count as used for every fit (the victim holds them until it
-    /// releases, R21) but as released for over-quota usage (R19).
-    pending: Vec<u64>,
-    /// Per share and type: instances of jobs being preempted already credited to an earmark.
-    /// They still count against their own share's quota (R14: the victim holds them).
-    credited: Vec<u64>,
-    /// Per share and type: the part of the share's waiting preemptor's earmark that its
-    /// victims' credited instances cover. Until they release, those instances count in the
-    /// victims' shares, so the preemptor's share counts only the rest of its earmark (R21).
-    covered: Vec<u64>,
-    /// Per type: over lending shares, credited minus covered instances: what the pool's
-    /// usage counts beyond committed usage (R13, R21).
-    pool_adj: Vec<i64>,
     stats: Stats,
     /// Jobs per status, by `status_slot`, for R25.
     status_counts: [u64; 8],
-    /// R17 per share and type: the most instances a job can ever get (recomputed when the
-    /// configuration changes), so the never-runnable test is one comparison.
-    runnable_limit: Vec<u64>,
-    /// R13 per share and type: the borrow allowance (`u64::MAX`: no limit), recomputed with
-    /// `runnable_limit`.
-    allow: Vec<u64>,
     /// Per type: the shares (bit per share, the first 64) whose cached head is of that type.
     head_types: Vec<u64>,
     /// Cached first key of each share's queue.
@@ -329,9 +263,6 @@ pub struct Simulation {
     /// earmark while the victim is being preempted.
     credits: Vec<u64>,
     terminate_reasons: Vec<String>,
-    integrals: Integrals,
-    /// Per type: held instances above their share's quota, summed over shares (R15).
-    borrowed_now: Vec<u64>,
     /// The first job whose next time would be after 2^53 - 1: the run stops there.
     overflow: Option<JobId>,
 }
@@ -393,14 +324,7 @@ impl Simulation {
         let shares: Vec<ShareDyn> = scenario
             .shares
             .iter()
-            .map(|s| ShareDyn {
-                strategy: s.strategy,
-                borrow_limit: s.borrow_limit,
-                in_share: s.in_share_preemption,
-                enabled: s.enabled,
-                earmark: NONE,
-                reduced: vec![false; nt],
-            })
+            .map(|s| ShareDyn { in_share: s.in_share_preemption, enabled: s.enabled, earmark: NONE })
             .collect();
         let jobs: Vec<JobDyn> = scenario
             .jobs
@@ -427,20 +351,12 @@ impl Simulation {
             order = (0..scenario.jobs.len() as u32).collect();
             order.sort_by_key(|&j| (scenario.jobs[j as usize].submit_at, j));
         }
-        let cap = scenario.capacity.clone();
-        let mut sim = Simulation {
+        let sim = Simulation {
             opts,
             now: 0,
             nt,
             shares,
-            cap,
-            quota: scenario.shares.iter().flat_map(|s| s.quota.iter().copied()).collect(),
-            dec: vec![0; ns * nt],
-            phys: vec![0; ns * nt],
-            total_dec: vec![0; nt],
-            pool_cap: vec![0; nt],
-            pool_dec: vec![0; nt],
-            holds_total: vec![0; nt],
+            ledger: Ledger::new(&scenario),
             jobs,
             attempts: Chunked::default(),
             queues: vec![BTreeSet::new(); ns],
@@ -453,41 +369,22 @@ impl Simulation {
             next_action: 0,
             dirty: false,
             dirty_all: true,
-            dirty_types: vec![false; nt],
             dirty_shares: 0,
             cur_all: true,
-            cur_types: vec![false; nt],
             cur_shares: 0,
             order_buf: Vec::with_capacity(ns),
-            type_shares: (0..nt)
-                .map(|t| (0..ns as ShareId).filter(|&s| scenario.shares[s as usize].quota[t] > 0).collect())
-                .collect(),
             zero_work: scenario.jobs.iter().any(|j| j.duration == 0),
-            pending: vec![0; ns * nt],
-            credited: vec![0; ns * nt],
-            covered: vec![0; ns * nt],
-            pool_adj: vec![0; nt],
             stats: Stats::default(),
             status_counts: [scenario.jobs.len() as u64, 0, 0, 0, 0, 0, 0, 0],
-            runnable_limit: vec![0; ns * nt],
-            allow: vec![u64::MAX; ns * nt],
             heads: vec![Head::EMPTY; ns],
             head_types: vec![0; nt],
             events: EventLog::default(),
             preemptions: Vec::new(),
             credits: Vec::new(),
             terminate_reasons: Vec::new(),
-            integrals: Integrals {
-                acc: vec![Acc::default(); ns * nt],
-                cap: vec![0; nt],
-                last_st: vec![0; ns * nt],
-                last_t: vec![0; nt],
-            },
-            borrowed_now: vec![0; nt],
             overflow: None,
             cfg: scenario,
         };
-        sim.recompute_pool();
         sim
     }
 
@@ -579,7 +476,7 @@ impl Simulation {
     /// Instances job `j` holds for itself (R16), if any.
     #[inline]
     fn hold_of(&self, j: JobId, t: TypeId) -> u64 {
-        if self.holds_total[t as usize] == 0 {
+        if self.ledger.withheld(t) == 0 {
             return 0;
         }
         self.holds.iter().find(|h| h.0 == j).map_or(0, |h| h.1)
@@ -600,14 +497,6 @@ impl Simulation {
 
     // ----- what a pass must look at ------------------------------------------------------
 
-    /// Capacity or accounting of type `t` changed: shares whose front job is of that type
-    /// must be looked at again (in this pass from now on, and in the next).
-    fn mark_type(&mut self, t: TypeId) {
-        self.dirty_types[t as usize] = true;
-        self.cur_types[t as usize] = true;
-        self.dirty = true;
-    }
-
     /// A share's queue changed (its front job may be another one).
     fn mark_share(&mut self, s: ShareId) {
         if s >= 64 {
@@ -617,6 +506,11 @@ impl Simulation {
         self.dirty_shares |= bit;
         self.cur_shares |= bit;
         self.dirty = true;
+    }
+
+    /// Whether anything changed that a pass must look at.
+    fn dirty(&self) -> bool {
+        self.dirty || self.ledger.changed()
     }
 
     fn mark_all(&mut self) {
@@ -629,206 +523,21 @@ impl Simulation {
     /// Skipping the others is exact: a share whose type and queue did not change since it
     /// was last looked at cannot dispatch, hold or preempt anything new (R16).
     fn relevant(&self, s: ShareId, t: TypeId) -> bool {
-        self.cur_all || self.cur_types[t as usize] || (s < 64 && self.cur_shares & (1u64 << s) != 0)
+        self.cur_all || self.ledger.changed_in_pass(t) || (s < 64 && self.cur_shares & (1u64 << s) != 0)
     }
 
-    // ----- accounting (R13) ------------------------------------------------------------
-
-    fn recompute_limits(&mut self) {
-        for s in 0..self.shares.len() {
-            for t in 0..self.nt {
-                // At most u64::MAX / 4, so u64::MAX is free to mean "no limit".
-                self.allow[s * self.nt + t] =
-                    self.compute_allowance(s as ShareId, t as TypeId).unwrap_or(u64::MAX);
-                let sh = &self.shares[s];
-                let q = self.quota[s * self.nt + t];
-                let own = match sh.strategy {
-                    Strategy::Reserve | Strategy::Lend => q,
-                    Strategy::LendAndBorrow => match self.allowance(s as ShareId, t as TypeId) {
-                        Some(a) => (q + a).min(self.pool_cap[t]),
-                        None => self.pool_cap[t],
-                    },
-                };
-                self.runnable_limit[s * self.nt + t] = own.min(self.cap[t].unwrap_or(0));
-            }
-        }
-    }
-
-    fn recompute_pool(&mut self) {
-        for t in 0..self.nt {
-            let mut cap = 0;
-            let mut used = 0;
-            let mut adj = 0i64;
-            for (s, sh) in self.shares.iter().enumerate() {
-                if sh.strategy.lends() {
-                    let i = s * self.nt + t;
-                    cap += self.quota[i];
-                    used += self.dec[i];
-                    adj += self.credited[i] as i64 - self.covered[i] as i64;
-                }
-            }
-            self.pool_cap[t] = cap;
-            self.pool_dec[t] = used;
-            self.pool_adj[t] = adj;
-        }
-        self.recompute_limits();
-    }
-
-    fn add_dec(&mut self, s: ShareId, t: TypeId, n: u64) {
-        self.mark_type(t);
-        let i = self.st(s, t);
-        self.dec[i] += n;
-        self.total_dec[t as usize] += n;
-        if self.shares[s as usize].strategy.lends() {
-            self.pool_dec[t as usize] += n;
-        }
-    }
-
-    fn sub_dec(&mut self, s: ShareId, t: TypeId, n: u64) {
-        self.sub_dec_raw(s, t, n);
-        self.clear_reduced(s, t);
-    }
-
-    fn sub_dec_raw(&mut self, s: ShareId, t: TypeId, n: u64) {
-        self.mark_type(t);
-        let i = self.st(s, t);
-        debug_assert!(self.dec[i] >= n, "committed usage below zero");
-        self.dec[i] -= n;
-        self.total_dec[t as usize] -= n;
-        if self.shares[s as usize].strategy.lends() {
-            self.pool_dec[t as usize] -= n;
-        }
-    }
-
-    /// R22: a share is over quota because of an update until it is back within quota.
-    fn clear_reduced(&mut self, s: ShareId, t: TypeId) {
-        let i = self.st(s, t);
-        if self.shares[s as usize].reduced[t as usize] && self.dec[i] <= self.quota[i] {
-            self.shares[s as usize].reduced[t as usize] = false;
-        }
-    }
-
-    fn note_type_share(&mut self, s: ShareId, t: TypeId) {
-        let list = &mut self.type_shares[t as usize];
-        if let Err(p) = list.binary_search(&s) {
-            list.insert(p, s);
-        }
-    }
-
-    fn change_phys(&mut self, s: ShareId, t: TypeId, add: u64, sub: u64) {
-        self.integrate(s, t);
-        if add > 0 {
-            self.note_type_share(s, t);
-        }
-        let i = self.st(s, t);
-        let q = self.quota[i];
-        let before = self.phys[i].saturating_sub(q);
-        self.phys[i] = self.phys[i] + add - sub;
-        let bt = &mut self.borrowed_now[t as usize];
-        *bt = *bt - before + self.phys[i].saturating_sub(q);
-    }
-
-    /// After a quota change: the borrowed totals again.
-    fn recompute_borrowed(&mut self) {
-        for t in 0..self.nt {
-            self.borrowed_now[t] = (0..self.shares.len())
-                .map(|s| self.phys[s * self.nt + t].saturating_sub(self.quota[s * self.nt + t]))
-                .sum();
-        }
-    }
-
-    /// R14: instances of share `s` counted against its own quota: everything its jobs hold
-    /// (victims in their grace included) plus its waiting preemptor's earmark.
-    #[inline]
-    fn quota_usage(&self, s: ShareId, t: TypeId) -> u64 {
-        let i = self.st(s, t);
-        self.dec[i] + self.credited[i] - self.covered[i]
-    }
-
-    /// Moves `c` credited instances of a victim of share `vs` to (`add`) or from the earmark
-    /// of a preemptor of share `ps`, both of type `t` (R21).
-    fn move_credit(&mut self, vs: ShareId, ps: ShareId, t: TypeId, c: u64, add: bool) {
-        if c == 0 {
-            return;
-        }
-        let (vi, pi) = (self.st(vs, t), self.st(ps, t));
-        let adj = |sim: &Self, s: ShareId| if sim.shares[s as usize].strategy.lends() { c as i64 } else { 0 };
-        let delta = adj(self, vs) - adj(self, ps);
-        if add {
-            self.credited[vi] += c;
-            self.covered[pi] += c;
-            self.pool_adj[t as usize] += delta;
-        } else {
-            self.credited[vi] -= c;
-            self.covered[pi] -= c;
-            self.pool_adj[t as usize] -= delta;
-        }
-        self.mark_type(t);
-    }
-
-    /// The credit of preemption log entry `log` leaves its preemptor's earmark's cover: the
-    /// victim releases (or is terminated), or the earmark lapses.
-    fn return_credit(&mut self, log: u32) {
-        let rec = &self.preemptions[log as usize];
-        let c = self.credits[log as usize];
-        if let (Some(p), true) = (rec.preemptor, c > 0) {
-            let vc = self.job_cfg(rec.victim);
-            let (vs, t) = (vc.share, vc.ty);
-            let ps = self.job_cfg(p).share;
-            self.move_credit(vs, ps, t, c, false);
-        }
-    }
-
-    /// R19: what share `b` is still over quota for type `t`, counting jobs being preempted as
-    /// released (so the same over-quota instance is never reclaimed twice).
-    #[inline]
-    fn over_quota(&self, b: usize, t: TypeId) -> u64 {
-        let i = b * self.nt + t as usize;
-        (self.dec[i] - self.pending[i] - self.covered[i]).saturating_sub(self.quota[i])
-    }
-
-    /// R13 borrow allowance of share `s` for type `t` (`None`: no limit), from the table
-    /// [`Self::recompute_limits`] keeps.
-    #[inline]
-    fn allowance(&self, s: ShareId, t: TypeId) -> Option<u64> {
-        let a = self.allow[self.st(s, t)];
-        (a != u64::MAX).then_some(a)
-    }
-
-    fn compute_allowance(&self, s: ShareId, t: TypeId) -> Option<u64> {
-        let sh = &self.shares[s as usize];
-        if sh.borrow_limit < 0 {
-            None
-        } else {
-            let q = self.quota[self.st(s, t)] as u128;
-            Some(((q * sh.borrow_limit as u128) / 100).min(u64::MAX as u128 / 4) as u64)
-        }
-    }
-
-    #[inline]
     fn free_for(&self, j: JobId, t: TypeId) -> i64 {
-        match self.cap[t as usize] {
-            None => i64::MIN / 4,
-            Some(c) => {
-                c as i64 - self.total_dec[t as usize] as i64 - self.holds_total[t as usize] as i64
-                    + self.hold_of(j, t) as i64
-            }
-        }
+        self.ledger.free(t, || self.hold_of(j, t))
     }
 
     /// Fewer free instances than the job needs (or no service environment limit): it fits
     /// neither within quota nor by borrowing.
     fn free_short(&self, need: Need) -> bool {
-        self.cap[need.ty as usize].is_none() || self.free_for(need.job, need.ty) < need.count as i64
-    }
-
-    fn pool_avail(&self, t: TypeId) -> i64 {
-        self.pool_cap[t as usize] as i64 - self.pool_dec[t as usize] as i64 - self.pool_adj[t as usize]
+        self.ledger.capacity(need.ty).is_none() || self.free_for(need.job, need.ty) < need.count as i64
     }
 
     /// R14 with `own_release` instances of the job's own share counted as released (in-share
-    /// victims, R20). `within` asks for a fit within
-    /// quota (R16 phase 1).
+    /// victims, R20). `within` asks for a fit within quota (R16 phase 1).
     fn fits_adj(&self, j: JobId, own_release: u64, within: bool) -> bool {
         self.fits_need(self.need(j), own_release, within)
     }
@@ -846,30 +555,7 @@ impl Simulation {
     /// [`Self::fits_adj`] for a request already at hand.
     #[inline]
     fn fits_need(&self, need: Need, own_release: u64, within: bool) -> bool {
-        let Need { job: j, share: s, ty: t, count: n } = need;
-        let sh = &self.shares[s as usize];
-        if self.cap[t as usize].is_none() {
-            return false;
-        }
-        let u = self.quota_usage(s, t).saturating_sub(own_release);
-        let q = self.quota[self.st(s, t)];
-        let lends = sh.strategy.lends();
-        let free = self.free_for(j, t) + own_release as i64;
-        if free < n as i64 {
-            return false;
-        }
-        let pool_ok = || self.pool_avail(t) + if lends { own_release as i64 } else { 0 } >= n as i64;
-        if u + n <= q {
-            return !lends || pool_ok();
-        }
-        if within || sh.strategy != Strategy::LendAndBorrow {
-            return false;
-        }
-        let limit_ok = match self.allowance(s, t) {
-            None => true,
-            Some(a) => u + n <= q + a,
-        };
-        limit_ok && pool_ok()
+        self.ledger.fits(need, || self.hold_of(need.job, need.ty), own_release, within)
     }
 
     fn fits(&self, j: JobId, within: bool) -> bool {
@@ -879,41 +565,13 @@ impl Simulation {
     #[inline]
     fn never_runnable(&self, j: JobId) -> bool {
         let jc = self.job_cfg(j);
-        jc.count > self.runnable_limit[jc.share as usize * self.nt + jc.ty as usize]
+        self.ledger.never_runnable(jc.share, jc.ty, jc.count)
     }
 
     /// R17: the `MISCONFIGURATION` reason of a job that can never fit, if any.
     pub fn never_runnable_reason(&self, j: JobId) -> Option<&'static str> {
-        if !self.never_runnable(j) {
-            return None;
-        }
         let jc = self.job_cfg(j);
-        let (s, t, n) = (jc.share, jc.ty, jc.count);
-        let sh = &self.shares[s as usize];
-        match self.cap[t as usize] {
-            None => return Some(MISCONFIG_SE),
-            Some(c) if n > c => return Some(MISCONFIG_SE),
-            _ => {}
-        }
-        let q = self.quota[self.st(s, t)];
-        match sh.strategy {
-            Strategy::Reserve | Strategy::Lend => {
-                if n > q {
-                    return Some(MISCONFIG_QUOTA);
-                }
-            }
-            Strategy::LendAndBorrow => {
-                if let Some(a) = self.allowance(s, t) {
-                    if n > q + a {
-                        return Some(MISCONFIG_BORROW_LIMIT);
-                    }
-                }
-                if n > self.pool_cap[t as usize] {
-                    return Some(MISCONFIG_POOL);
-                }
-            }
-        }
-        None
+        self.ledger.misconfiguration(jc.share, jc.ty, jc.count).map(|m| m.text())
     }
 
     // ----- time ------------------------------------------------------------------------
@@ -999,8 +657,7 @@ impl Simulation {
             "gpuHours",
             "utilization",
         ];
-        let mut ig = self.integrals.clone();
-        self.integrate_all_into(&mut ig);
+        let ig = self.ledger.integrals_at(self.now);
         let mut lost: Vec<u128> = vec![0; self.shares.len()];
         for p in &self.preemptions {
             let jc = self.job_cfg(p.victim);
@@ -1061,18 +718,19 @@ impl Simulation {
             self.submit(j);
         }
         loop {
-            if self.dirty {
+            if self.dirty() {
                 self.pass();
                 // What the pass itself did needs no other pass (R10); only releases it made
                 // due at this instant do.
                 self.dirty = false;
+                self.ledger.clear_changed();
             }
             if self.clock.next_at() == Some(t) {
                 self.apply_due_timers();
             } else {
                 break;
             }
-            if !self.dirty {
+            if !self.dirty() {
                 break;
             }
         }
@@ -1193,8 +851,8 @@ impl Simulation {
             let (_, h) = self.holds.remove(p);
             if h > 0 {
                 let t = self.job_cfg(j).ty;
-                self.holds_total[t as usize] -= h;
-                self.mark_type(t);
+                self.ledger.change_withheld(t, 0, h);
+                self.ledger.mark(t);
             }
         }
     }
@@ -1206,12 +864,12 @@ impl Simulation {
         let jc = self.job_cfg(j);
         let (s, t, n) = (jc.share, jc.ty, jc.count);
         let i = self.st(s, t);
-        let q = self.quota[i];
-        let u = self.quota_usage(s, t);
+        let q = self.ledger.quota(s, t);
+        let u = self.ledger.quota_usage(s, t);
         // R14: the part above its quota.
         let borrowed = (u + n).saturating_sub(q) - u.saturating_sub(q);
-        self.add_dec(s, t, n);
-        self.change_phys(s, t, n, 0);
+        self.ledger.add_committed(s, t, n);
+        self.ledger.change_held(self.now, s, t, n, 0);
         let now = self.now;
         let jd = &mut self.jobs[j as usize];
         self.running[i].push(RunEntry { job: j, key: jd.priority });
@@ -1292,8 +950,8 @@ impl Simulation {
         let remaining = duration - self.jobs[j as usize].saved;
         let success = timeout.is_none_or(|tau| tau >= remaining);
         self.remove_running(j);
-        self.sub_dec(s, t, n);
-        self.change_phys(s, t, 0, n);
+        self.ledger.sub_committed(s, t, n);
+        self.ledger.change_held(self.now, s, t, 0, n);
         let now = self.now;
         let jd = &mut self.jobs[j as usize];
         jd.trained += trained;
@@ -1381,10 +1039,10 @@ impl Simulation {
     ) -> Option<Vec<(JobId, u64)>> {
         let jc = self.job_cfg(j);
         let (s, t, n) = (jc.share, jc.ty, jc.count);
-        self.cap[t as usize]?;
-        let u = self.quota_usage(s, t).saturating_sub(own_release);
-        let q = self.quota[self.st(s, t)];
-        let lends = self.shares[s as usize].strategy.lends();
+        self.ledger.capacity(t)?;
+        let u = self.ledger.quota_usage(s, t).saturating_sub(own_release);
+        let q = self.ledger.quota(s, t);
+        let lends = self.ledger.lends(s);
         if self.fits_adj(j, own_release, false) {
             return Some(Vec::new());
         }
@@ -1393,7 +1051,7 @@ impl Simulation {
             return None;
         }
         let free = self.free_for(j, t) + own_release as i64;
-        let pool = self.pool_avail(t) + if lends { own_release as i64 } else { 0 };
+        let pool = self.ledger.pool_available(t) + if lends { own_release as i64 } else { 0 };
         let mut fs: i64 = (n as i64 - free).max(0);
         let mut ps: i64 = if lends { (n as i64 - pool).max(0) } else { 0 };
         let ns = self.shares.len();
@@ -1404,8 +1062,8 @@ impl Simulation {
                 if b == s as usize {
                     continue;
                 }
-                let over_b = self.over_quota(b, t);
-                let lb = self.shares[b].strategy.lends();
+                let over_b = self.ledger.over_quota(b as ShareId, t);
+                let lb = self.ledger.lends(b as ShareId);
                 if over_b > 0 && (fs > 0 || lb) {
                     all_f += over_b as i64;
                     if lb {
@@ -1418,10 +1076,10 @@ impl Simulation {
             }
         }
         // Over quota per share, in committed terms; victims being preempted are excluded.
-        let mut over: Vec<u64> = (0..ns).map(|b| self.over_quota(b, t)).collect();
+        let mut over: Vec<u64> = (0..ns).map(|b| self.ledger.over_quota(b as ShareId, t)).collect();
         // Short of free: over-quota jobs of any share; short of the pool only: of lenders.
         let free_short = fs > 0;
-        let eligible = |b: usize| b != s as usize && (free_short || self.shares[b].strategy.lends());
+        let eligible = |b: usize| b != s as usize && (free_short || self.ledger.lends(b as ShareId));
         let mut cands: Vec<JobId> = Vec::new();
         for b in 0..ns {
             if eligible(b) && over[b] > 0 {
@@ -1437,7 +1095,7 @@ impl Simulation {
             let idx = self.pick_victim(&cands, |c| {
                 let b = self.job_cfg(c).share as usize;
                 let ret = self.job_cfg(c).count.min(over[b]) as i64;
-                let lend_b = self.shares[b].strategy.lends();
+                let lend_b = self.ledger.lends(b as ShareId);
                 let need = fs.max(if lend_b { ps } else { 0 });
                 let covers = ret >= fs && (!lend_b && ps == 0 || lend_b && ret >= ps);
                 (covers, ret as u64, (ret - need).max(0) as u64)
@@ -1453,7 +1111,7 @@ impl Simulation {
             }
             over[b] -= ret;
             fs = (fs - ret as i64).max(0);
-            if self.shares[b].strategy.lends() {
+            if self.ledger.lends(b as ShareId) {
                 ps = (ps - ret as i64).max(0);
             }
             taken.push(c);
@@ -1468,9 +1126,9 @@ impl Simulation {
             }
             let (mut f, mut p) = (0i64, 0i64);
             for b in 0..ns {
-                let r = per[b].min(self.over_quota(b, t)) as i64;
+                let r = per[b].min(self.ledger.over_quota(b as ShareId, t)) as i64;
                 f += r;
-                if self.shares[b].strategy.lends() {
+                if self.ledger.lends(b as ShareId) {
                     p += r;
                 }
             }
@@ -1486,7 +1144,7 @@ impl Simulation {
             }
         }
         // What each victim returns, in pick order.
-        let mut over2: Vec<u64> = (0..ns).map(|b| self.over_quota(b, t)).collect();
+        let mut over2: Vec<u64> = (0..ns).map(|b| self.ledger.over_quota(b as ShareId, t)).collect();
         Some(
             taken
                 .into_iter()
@@ -1515,10 +1173,14 @@ impl Simulation {
         let Need { job: j, share: s, ty: t, count: n } = need;
         // Cheap rejections first: reclaim needs a fit within quota and some other share over
         // quota (R18); in-share preemption needs a lower-priority job running (R20).
-        let within = self.quota_usage(s, t) + n <= self.quota[self.st(s, t)];
+        let within = self.ledger.quota_usage(s, t) + n <= self.ledger.quota(s, t);
         // Only shares with quota or use of the type can be over quota for it.
         let reclaim_possible = within
-            && self.type_shares[t as usize].iter().any(|&b| b != s && self.over_quota(b as usize, t) > 0);
+            && self
+                .ledger
+                .type_shares(t)
+                .iter()
+                .any(|&b| b != s && self.ledger.over_quota(b as ShareId, t) > 0);
         let in_share_possible =
             self.shares[s as usize].in_share && self.running[self.st(s, t)].iter().any(|e| e.key < prio);
         if !reclaim_possible && !in_share_possible {
@@ -1598,7 +1260,7 @@ impl Simulation {
             if need == 0 {
                 break;
             }
-            if self.shares[self.job_cfg(v).share as usize].strategy.lends() {
+            if self.ledger.lends(self.job_cfg(v).share) {
                 let c = r.min(need);
                 credit[k] = c;
                 need -= c;
@@ -1620,7 +1282,7 @@ impl Simulation {
                 continue;
             }
             let jc = self.job_cfg(v);
-            let kind = if self.shares[jc.share as usize].reduced[jc.ty as usize] {
+            let kind = if self.ledger.over_by_update(jc.share, jc.ty) {
                 PreemptionKind::CapacityReduced
             } else {
                 PreemptionKind::CrossShare
@@ -1658,7 +1320,7 @@ impl Simulation {
         if let Some(id) = em {
             let e = &self.earmarks[id as usize];
             let (s, t, n) = (e.share, e.ty, e.n);
-            self.add_dec(s, t, n);
+            self.ledger.add_committed(s, t, n);
             self.push_timer(release_at, TimerKind::Mature, id);
         }
     }
@@ -1717,12 +1379,8 @@ impl Simulation {
         if let Some(id) = em {
             self.earmarks[id as usize].victims.push(v);
         }
-        self.sub_dec(s, t, credit);
-        let i = self.st(s, t);
-        self.pending[i] += self.job_cfg(v).count - credit;
-        if let Some(p) = preemptor {
-            self.move_credit(s, self.job_cfg(p).share, t, credit, true);
-        }
+        let ps = preemptor.map(|p| self.job_cfg(p).share);
+        self.ledger.start_preemption(s, t, self.job_cfg(v).count, credit, ps);
         let status = self.jobs[v as usize].status;
         self.event(v, EventType::PreemptionStarted, status, Reason::Preempted(log));
         self.push_timer(release_at, TimerKind::Release, v);
@@ -1738,11 +1396,8 @@ impl Simulation {
         let jc = self.job_cfg(v);
         let (s, t, n, retries) = (jc.share, jc.ty, jc.count, jc.retries);
         self.remove_running(v);
-        let i = self.st(s, t);
-        self.pending[i] -= n - credit;
-        self.return_credit(log);
-        self.sub_dec(s, t, n - credit);
-        self.change_phys(s, t, 0, n);
+        self.ledger.end_preemption(s, t, n, credit, self.preemptor_share(log));
+        self.ledger.change_held(self.now, s, t, 0, n);
         let now = self.now;
         if let Some(a) = self.last_attempt_mut(v) {
             a.stopped = now;
@@ -1768,6 +1423,11 @@ impl Simulation {
         self.dirty = true;
     }
 
+    /// The share of the preemptor of preemption log entry `log`, if it has one.
+    fn preemptor_share(&self, log: u32) -> Option<ShareId> {
+        self.preemptions[log as usize].preemptor.map(|p| self.job_cfg(p).share)
+    }
+
     /// R21: an earmark lapses; victims still in their grace take their credit back.
     fn lapse_earmark(&mut self, id: u32) {
         let e = &mut self.earmarks[id as usize];
@@ -1777,7 +1437,7 @@ impl Simulation {
         e.live = false;
         let (s, t, n) = (e.share, e.ty, e.n);
         let victims = core::mem::take(&mut e.victims);
-        self.sub_dec(s, t, n);
+        self.ledger.sub_committed(s, t, n);
         if self.shares[s as usize].earmark == id {
             self.shares[s as usize].earmark = NONE;
         }
@@ -1789,11 +1449,7 @@ impl Simulation {
             let credit = self.credits[log as usize];
             if credit > 0 {
                 let vc = self.job_cfg(v);
-                let (vs, vt) = (vc.share, vc.ty);
-                self.add_dec(vs, vt, credit);
-                let i = self.st(vs, vt);
-                self.pending[i] += credit;
-                self.return_credit(log);
+                self.ledger.take_back_credit(vc.share, vc.ty, credit, s);
                 self.credits[log as usize] = 0;
             }
         }
@@ -1808,43 +1464,33 @@ impl Simulation {
         if live.is_empty() {
             return;
         }
-        for &id in &live {
-            let e = &self.earmarks[id as usize];
-            let (s, t, n) = (e.share, e.ty, e.n);
-            self.sub_dec_raw(s, t, n);
-        }
-        // Every job being preempted counts as released: its uncredited instances too.
-        let pending: Vec<(ShareId, TypeId, u64)> = (0..self.pending.len())
-            .filter(|&i| self.pending[i] > 0)
-            .map(|i| ((i / self.nt) as ShareId, (i % self.nt) as TypeId, self.pending[i]))
+        // A what-if: every earmark released, every job being preempted too; then the
+        // earmarks taken again in decision order, those that no longer fit lapse.
+        let earmarks: Vec<(u32, Need)> = live
+            .iter()
+            .map(|&id| {
+                let e = &self.earmarks[id as usize];
+                (id, Need { job: e.job, share: e.share, ty: e.ty, count: e.n })
+            })
             .collect();
-        for &(b, t, r) in &pending {
-            self.sub_dec_raw(b, t, r);
-        }
-        let zeros = vec![0; self.credited.len()];
-        let credited = core::mem::replace(&mut self.credited, zeros.clone());
-        let covered = core::mem::replace(&mut self.covered, zeros);
-        let pool_adj = core::mem::replace(&mut self.pool_adj, vec![0; self.nt]);
-        let mut lapsed = Vec::new();
-        for &id in &live {
-            let e = &self.earmarks[id as usize];
-            let (p, s, t, n) = (e.job, e.share, e.ty, e.n);
-            if self.fits(p, false) {
-                self.add_dec(s, t, n);
-            } else {
-                lapsed.push(id);
+        let holds = &self.holds;
+        let hold_of = |j: JobId| holds.iter().find(|h| h.0 == j).map_or(0, |h| h.1);
+        let lapsed: Vec<u32> = self.ledger.what_if(|l| {
+            for &(_, e) in &earmarks {
+                l.sub_committed(e.share, e.ty, e.count);
             }
-        }
-        for &(b, t, r) in &pending {
-            self.add_dec(b, t, r);
-        }
-        self.credited = credited;
-        self.covered = covered;
-        self.pool_adj = pool_adj;
+            l.release_all_preempted();
+            let mut lapsed = Vec::new();
+            for &(id, e) in &earmarks {
+                if l.fits(e, || hold_of(e.job), 0, false) {
+                    l.add_committed(e.share, e.ty, e.count);
+                } else {
+                    lapsed.push(id);
+                }
+            }
+            lapsed
+        });
         for id in lapsed {
-            let e = &self.earmarks[id as usize];
-            let (s, t, n) = (e.share, e.ty, e.n);
-            self.add_dec(s, t, n);
             self.lapse_earmark(id);
         }
     }
@@ -1879,55 +1525,39 @@ impl Simulation {
                 self.terminate(*job, Reason::Terminated(idx));
             }
             ActionCfg::UpdateShare(u) => {
-                let s = u.share as usize;
-                let nt = self.nt;
-                let old_quota: Vec<u64> = self.quota[s * nt..(s + 1) * nt].to_vec();
-                let old_strategy = self.shares[s].strategy;
-                self.integrate_all();
-                if let Some(q) = &u.quota {
-                    self.quota[s * nt..(s + 1) * nt].copy_from_slice(q);
-                    for t in 0..self.nt {
-                        if q[t] > 0 {
-                            self.note_type_share(s as ShareId, t as TypeId);
-                        }
-                    }
-                }
-                if let Some((st, bl)) = u.sharing {
-                    self.shares[s].strategy = st;
-                    self.shares[s].borrow_limit = bl;
-                }
+                let s = u.share;
+                let old_quota: Vec<u64> = (0..self.nt).map(|t| self.ledger.quota(s, t as TypeId)).collect();
+                let old_strategy = self.ledger.strategy(s);
+                self.ledger.update_share(self.now, s, u.quota.as_deref(), u.sharing);
                 if let Some(isp) = u.in_share_preemption {
-                    self.shares[s].in_share = isp;
+                    self.shares[s as usize].in_share = isp;
                 }
                 if let Some(en) = u.enabled {
-                    self.shares[s].enabled = en;
+                    self.shares[s as usize].enabled = en;
                 }
-                self.recompute_borrowed();
-                self.recompute_pool();
                 // R22: over quota because of the update.
-                for t in 0..self.nt {
-                    let used = self.dec[s * self.nt + t];
-                    let q = self.quota[s * self.nt + t];
+                let strategy = self.ledger.strategy(s);
+                for t in 0..self.nt as TypeId {
+                    let used = self.ledger.committed(s, t);
+                    let q = self.ledger.quota(s, t);
                     if used > q {
-                        let lowered = q < old_quota[t];
-                        let lost_borrowing = old_strategy == Strategy::LendAndBorrow
-                            && self.shares[s].strategy != Strategy::LendAndBorrow;
-                        let beyond = match self.allowance(s as ShareId, t as TypeId) {
-                            _ if self.shares[s].strategy != Strategy::LendAndBorrow => true,
+                        let lowered = q < old_quota[t as usize];
+                        let lost_borrowing =
+                            old_strategy == Strategy::LendAndBorrow && strategy != Strategy::LendAndBorrow;
+                        let beyond = match self.ledger.allowance(s, t) {
+                            _ if strategy != Strategy::LendAndBorrow => true,
                             None => false,
                             Some(a) => used > q + a,
                         };
                         if lowered || lost_borrowing || beyond {
-                            self.shares[s].reduced[t] = true;
+                            self.ledger.set_over_by_update(s, t);
                         }
                     }
                 }
                 self.check_earmarks();
             }
             ActionCfg::UpdateCapacity { limits } => {
-                self.integrate_all();
-                self.cap = limits.clone();
-                self.recompute_limits();
+                self.ledger.update_capacity(self.now, limits);
                 for t in 0..self.nt {
                     self.shrink_capacity(t as TypeId);
                 }
@@ -1939,7 +1569,7 @@ impl Simulation {
     /// R23 `updateServiceEnvironment`: when usage is above the new limit, victims are chosen
     /// at once: over-quota jobs first, then any job, each group in R19 order, minimal set.
     fn shrink_capacity(&mut self, t: TypeId) {
-        let cap = self.cap[t as usize].unwrap_or(0);
+        let cap = self.ledger.capacity(t).unwrap_or(0);
         let ns = self.shares.len();
         // In use: jobs already being preempted count as released.
         let mut in_use: Vec<u64> = vec![0; ns];
@@ -1956,7 +1586,7 @@ impl Simulation {
         }
         let mut short = (total - cap) as i64;
         let mut over: Vec<u64> =
-            (0..ns).map(|b| in_use[b].saturating_sub(self.quota[b * self.nt + t as usize])).collect();
+            (0..ns).map(|b| in_use[b].saturating_sub(self.ledger.quota(b as ShareId, t))).collect();
         let mut taken: Vec<JobId> = Vec::new();
         let mut considered: Vec<JobId> = Vec::new();
         for group in 0..2 {
@@ -2043,15 +1673,10 @@ impl Simulation {
                 self.remove_running(j);
                 match credit {
                     // Being preempted: the earmark stays until the preemption would complete.
-                    Some(c) => {
-                        let i = self.st(s, t);
-                        self.pending[i] -= n - c;
-                        self.return_credit(log);
-                        self.sub_dec(s, t, n - c)
-                    }
-                    None => self.sub_dec(s, t, n),
+                    Some(c) => self.ledger.end_preemption(s, t, n, c, self.preemptor_share(log)),
+                    None => self.ledger.sub_committed(s, t, n),
                 }
-                self.change_phys(s, t, 0, n);
+                self.ledger.change_held(self.now, s, t, 0, n);
                 let jd = &mut self.jobs[j as usize];
                 jd.trained += trained;
                 jd.running_since = NOT_RUNNING;
@@ -2086,7 +1711,7 @@ impl Simulation {
             return self.front_backfill(s);
         }
         let h = self.heads[s as usize];
-        if h.job == NONE || h.count > self.runnable_limit[s as usize * self.nt + h.ty as usize] {
+        if h.job == NONE || self.ledger.never_runnable(s, h.ty, h.count) {
             None
         } else {
             Some(h)
@@ -2122,8 +1747,7 @@ impl Simulation {
         // What changed since the last pass is what this pass looks at.
         self.cur_all =
             core::mem::take(&mut self.dirty_all) || self.cfg.settings.backfill || self.opts.exhaustive_passes;
-        core::mem::swap(&mut self.cur_types, &mut self.dirty_types);
-        self.dirty_types.iter_mut().for_each(|x| *x = false);
+        self.ledger.begin_pass();
         self.cur_shares = core::mem::take(&mut self.dirty_shares);
         self.pass_earmarks();
         self.pass_holds();
@@ -2139,7 +1763,7 @@ impl Simulation {
         let mut mask = if all { u64::MAX } else { self.cur_shares };
         if !all {
             for t in 0..self.nt {
-                if self.cur_types[t] {
+                if self.ledger.changed_in_pass(t as TypeId) {
                     mask |= self.head_types[t];
                 }
             }
@@ -2160,7 +1784,7 @@ impl Simulation {
                 if !all && !self.relevant(s, t) {
                     continue;
                 }
-                order.push((s, self.quota_usage(s, t), self.quota[self.st(s, t)]));
+                order.push((s, self.ledger.quota_usage(s, t), self.ledger.quota(s, t)));
             }
         }
         order.sort_by(|a, b| ratio_lt(a.1, a.2, b.1, b.2).then(a.0.cmp(&b.0)));
@@ -2168,7 +1792,7 @@ impl Simulation {
         self.pass_phases(&order, all);
         self.order_buf = order;
         self.cur_all = false;
-        self.cur_types.iter_mut().for_each(|x| *x = false);
+        self.ledger.end_pass();
         self.cur_shares = 0;
     }
 
@@ -2201,9 +1825,7 @@ impl Simulation {
                 self.maybe_hold(need);
                 if !backfill {
                     // Not within quota may still fit by borrowing; short of free never does.
-                    if known
-                        && (self.shares[s as usize].strategy != Strategy::LendAndBorrow
-                            || self.free_short(need))
+                    if known && (self.ledger.strategy(s) != Strategy::LendAndBorrow || self.free_short(need))
                     {
                         unfit |= 1u64 << s;
                     }
@@ -2328,7 +1950,7 @@ impl Simulation {
     /// free instances it waits for.
     fn maybe_hold(&mut self, need: Need) {
         let (f, t, n) = (need.job, need.ty, need.count);
-        if !self.may_hold(need) || self.cap[t as usize].is_none_or(|cap| n > cap) {
+        if !self.may_hold(need) || self.ledger.capacity(t).is_none_or(|cap| n > cap) {
             return;
         }
         let free = self.free_for(f, t).max(0) as u64;
@@ -2342,16 +1964,14 @@ impl Simulation {
         };
         let old = self.holds[p].1;
         if want > old {
-            self.holds_total[t as usize] += want - old;
+            self.ledger.change_withheld(t, want - old, 0);
             self.holds[p].1 = want;
         }
     }
 
     /// R16: a job may hold free instances while it fits its quota and (for a lender) the pool.
     fn may_hold(&self, need: Need) -> bool {
-        let Need { share: s, ty: t, count: n, .. } = need;
-        let within = self.quota_usage(s, t) + n <= self.quota[self.st(s, t)];
-        within && (!self.shares[s as usize].strategy.lends() || self.pool_avail(t) >= n as i64)
+        self.ledger.may_hold(need)
     }
 
     /// Start of a pass: holds, oldest first, are revalidated and take newly free instances.
@@ -2361,8 +1981,7 @@ impl Simulation {
         }
         let holds = core::mem::take(&mut self.holds);
         for &(h, hv) in &holds {
-            let t = self.job_cfg(h).ty as usize;
-            self.holds_total[t] -= hv;
+            self.ledger.change_withheld(self.job_cfg(h).ty, 0, hv);
         }
         for &(h, hv) in &holds {
             let jc = self.job_cfg(h);
@@ -2376,10 +1995,10 @@ impl Simulation {
                 self.holds.push((h, take));
                 take
             };
-            self.holds_total[t as usize] += take;
+            self.ledger.change_withheld(t, take, 0);
             // A hold that changed moves free instances between jobs: their shares look again.
             if take != hv {
-                self.mark_type(t);
+                self.ledger.mark(t);
                 self.mark_share(s);
             }
         }
@@ -2395,8 +2014,8 @@ impl Simulation {
         let mut flows = Vec::new();
         let mut idle: Vec<u64> = (0..ns)
             .map(|l| {
-                if self.shares[l].strategy.lends() {
-                    self.quota[l * self.nt + t as usize].saturating_sub(self.phys[l * self.nt + t as usize])
+                if self.ledger.lends(l as ShareId) {
+                    self.ledger.quota(l as ShareId, t).saturating_sub(self.ledger.held(l as ShareId, t))
                 } else {
                     0
                 }
@@ -2405,8 +2024,7 @@ impl Simulation {
         let mut lender = 0usize;
         let mut unattributed = 0;
         for b in 0..ns {
-            let mut x =
-                self.phys[b * self.nt + t as usize].saturating_sub(self.quota[b * self.nt + t as usize]);
+            let mut x = self.ledger.held(b as ShareId, t).saturating_sub(self.ledger.quota(b as ShareId, t));
             per[b].0 = x;
             while x > 0 {
                 while lender < ns && idle[lender] == 0 {
@@ -2424,76 +2042,6 @@ impl Simulation {
             }
         }
         (per, flows, unattributed)
-    }
-
-    /// Brings the R26 integrals of share `s` and type `t`, and of type `t` as a whole, up to
-    /// now (before either changes).
-    fn integrate(&mut self, s: ShareId, t: TypeId) {
-        let mut ig = core::mem::take(&mut self.integrals);
-        self.integrate_type_into(&mut ig, t);
-        self.integrate_st_into(&mut ig, self.st(s, t));
-        self.integrals = ig;
-    }
-
-    /// Brings every integral up to now (before a configuration change).
-    fn integrate_all(&mut self) {
-        let mut ig = core::mem::take(&mut self.integrals);
-        self.integrate_all_into(&mut ig);
-        self.integrals = ig;
-    }
-
-    fn integrate_all_into(&self, ig: &mut Integrals) {
-        for t in 0..self.nt {
-            self.integrate_type_into(ig, t as TypeId);
-        }
-        for i in 0..ig.acc.len() {
-            self.integrate_st_into(ig, i);
-        }
-    }
-
-    /// Adds the time since its last change of share and type `i`'s held instances to `ig`.
-    fn integrate_st_into(&self, ig: &mut Integrals, i: usize) {
-        let dt = self.now - ig.last_st[i];
-        if dt == 0 {
-            return;
-        }
-        ig.last_st[i] = self.now;
-        let (u, q) = (self.phys[i], self.quota[i]);
-        let a = &mut ig.acc[i];
-        a.used = a.used.saturating_add(u.saturating_mul(dt));
-        a.own = a.own.saturating_add(u.min(q).saturating_mul(dt));
-        a.borrowed = a.borrowed.saturating_add(u.saturating_sub(q).saturating_mul(dt));
-        a.quota = a.quota.saturating_add(q.saturating_mul(dt));
-    }
-
-    /// Adds the time since type `t`'s last change to its capacity-seconds and to lenders'
-    /// lent instance-seconds. Lent amounts follow R15: the borrowed total fills lenders'
-    /// idle quota in input order.
-    fn integrate_type_into(&self, ig: &mut Integrals, t: TypeId) {
-        let ti = t as usize;
-        let dt = self.now - ig.last_t[ti];
-        if dt == 0 {
-            return;
-        }
-        ig.last_t[ti] = self.now;
-        ig.cap[ti] = ig.cap[ti].saturating_add(self.cap[ti].unwrap_or(0).saturating_mul(dt));
-        let mut borrowed = self.borrowed_now[ti];
-        if borrowed == 0 {
-            return;
-        }
-        for &s in &self.type_shares[ti] {
-            let s = s as usize;
-            if !self.shares[s].strategy.lends() {
-                continue;
-            }
-            let i = s * self.nt + ti;
-            let k = self.quota[i].saturating_sub(self.phys[i]).min(borrowed);
-            ig.acc[i].lent = ig.acc[i].lent.saturating_add(k.saturating_mul(dt));
-            borrowed -= k;
-            if borrowed == 0 {
-                break;
-            }
-        }
     }
 
     // ----- output ----------------------------------------------------------------------
@@ -2546,15 +2094,14 @@ impl Simulation {
             return String::from(WAIT_PREEMPTION);
         }
         let (t, n) = (jc.ty, jc.count);
-        let sh = &self.shares[s as usize];
-        let u = self.quota_usage(s, t);
-        let q = self.quota[self.st(s, t)];
+        let u = self.ledger.quota_usage(s, t);
+        let q = self.ledger.quota(s, t);
         let within = u + n <= q;
-        let borrow_ok =
-            sh.strategy == Strategy::LendAndBorrow && self.allowance(s, t).is_none_or(|a| u + n <= q + a);
+        let borrow_ok = self.ledger.strategy(s) == Strategy::LendAndBorrow
+            && self.ledger.allowance(s, t).is_none_or(|a| u + n <= q + a);
         if !within && !borrow_ok {
             String::from(WAIT_QUOTA)
-        } else if sh.strategy.lends() && self.pool_avail(t) < n as i64 {
+        } else if self.ledger.lends(s as ShareId) && self.ledger.pool_available(t) < n as i64 {
             String::from(WAIT_POOL)
         } else if self.free_for(j, t) < n as i64 {
             String::from(WAIT_FREE)
@@ -2570,14 +2117,14 @@ impl Simulation {
         for t in 0..self.nt as TypeId {
             let ti = t as usize;
             let (per, flows, unattributed) = self.attribution(t);
-            let usage: u64 = (0..self.shares.len()).map(|s| self.phys[s * self.nt + ti]).sum();
+            let usage: u64 = (0..self.shares.len()).map(|s| self.ledger.held(s as ShareId, t)).sum();
             let pool_usage: u64 = (0..self.shares.len())
-                .filter(|&s| self.shares[s].strategy.lends())
-                .map(|s| self.phys[s * self.nt + ti])
+                .filter(|&s| self.ledger.lends(s as ShareId))
+                .map(|s| self.ledger.held(s as ShareId, t))
                 .sum();
-            let relevant = self.cap[ti].is_some()
+            let relevant = self.ledger.capacity(t).is_some()
                 || usage > 0
-                || (0..self.shares.len()).any(|s| self.quota[s * self.nt + ti] > 0);
+                || (0..self.shares.len()).any(|s| self.ledger.quota(s as ShareId, t) > 0);
             if !relevant {
                 continue;
             }
@@ -2585,18 +2132,18 @@ impl Simulation {
             types.push(TypeTotals {
                 capacity_unit: tc.name.clone(),
                 gpus_per_instance: tc.gpus,
-                service_environment_capacity: self.cap[ti],
+                service_environment_capacity: self.ledger.capacity(t),
                 usage,
-                free: self.cap[ti].unwrap_or(0) as i64 - usage as i64,
-                pool_capacity: self.pool_cap[ti],
+                free: self.ledger.capacity(t).unwrap_or(0) as i64 - usage as i64,
+                pool_capacity: self.ledger.pool_capacity(t),
                 pool_usage,
-                pool_available: self.pool_cap[ti] as i64 - pool_usage as i64,
+                pool_available: self.ledger.pool_capacity(t) as i64 - pool_usage as i64,
                 borrowed: per.iter().map(|p| p.0).sum(),
                 unattributed_borrowed: unattributed,
             });
             for (s, sh) in self.shares.iter().enumerate() {
-                let u = self.phys[s * self.nt + ti];
-                let q = self.quota[s * self.nt + ti];
+                let u = self.ledger.held(s as ShareId, t);
+                let q = self.ledger.quota(s as ShareId, t);
                 if q == 0 && u == 0 {
                     continue;
                 }
@@ -2625,7 +2172,7 @@ impl Simulation {
                         .filter(|f| f.1 == s as ShareId)
                         .map(|f| Flow { quota_share_name: name(f.0), instances: f.2 })
                         .collect(),
-                    idle: if sh.strategy.lends() {
+                    idle: if self.ledger.lends(s as ShareId) {
                         q.saturating_sub(u).saturating_sub(per[s].1)
                     } else {
                         q.saturating_sub(u)
@@ -2766,8 +2313,7 @@ impl Simulation {
 
     /// R26: the summary metrics as of now.
     pub fn summary(&self) -> Summary {
-        let mut ig = self.integrals.clone();
-        self.integrate_all_into(&mut ig);
+        let ig = self.ledger.integrals_at(self.now);
         MetricsView { ig, sim: self, nt: self.nt }.build_summary()
     }
 
@@ -2796,32 +2342,32 @@ impl Simulation {
 
     /// Held instances of a share and type now (R25 `usage`).
     pub fn usage(&self, share: ShareId, ty: TypeId) -> u64 {
-        self.phys[self.st(share, ty)]
+        self.ledger.held(share, ty)
     }
 
     /// Current quota of a share for a type.
     pub fn quota(&self, share: ShareId, ty: TypeId) -> u64 {
-        self.quota[self.st(share, ty)]
+        self.ledger.quota(share, ty)
     }
 
     /// Current service environment limit of a type.
     pub fn capacity(&self, ty: TypeId) -> Option<u64> {
-        self.cap[ty as usize]
+        self.ledger.capacity(ty)
     }
 
     /// Current strategy of a share.
     pub fn strategy(&self, share: ShareId) -> Strategy {
-        self.shares[share as usize].strategy
+        self.ledger.strategy(share)
     }
 
     /// Current borrow allowance of a share for a type (`None`: unlimited).
     pub fn borrow_allowance(&self, share: ShareId, ty: TypeId) -> Option<u64> {
-        self.allowance(share, ty)
+        self.ledger.allowance(share, ty)
     }
 
     /// Whether a share's usage of a type is over quota because of an update (R22).
     pub fn over_quota_by_update(&self, share: ShareId, ty: TypeId) -> bool {
-        self.shares[share as usize].reduced[ty as usize]
+        self.ledger.over_by_update(share, ty)
     }
 
     /// Whether any limit was lowered so far (service environment or quota share).
@@ -2844,8 +2390,8 @@ impl Simulation {
     /// earmarks take beyond the instances their victims hold and will return.
     pub fn withheld(&self, ty: TypeId) -> u64 {
         let t = ty as usize;
-        let held: u64 = (0..self.shares.len()).map(|s| self.phys[s * self.nt + t]).sum();
-        self.total_dec[t].saturating_sub(held)
+        let held: u64 = (0..self.shares.len()).map(|s| self.ledger.held(s as ShareId, t as TypeId)).sum();
+        self.ledger.committed_total(ty).saturating_sub(held)
     }
 
     /// Front job of a share now (R16), if any.

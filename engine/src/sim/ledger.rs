@@ -1,0 +1,843 @@
+//! R13, R14, R15: the accounting. Quotas, held and committed usage per share and type, the
+//! lending pool, instances withheld by holds, victims' credits to earmarks, fit checks and
+//! borrow allowances. Brings the R26 integrals up to date as held usage changes and records
+//! which types changed, for the next pass to read (R16); it never acts on its own.
+//!
+//! Two usages are kept per share and instance type:
+//! - *held*: instances held by the share's jobs, `SCHEDULED` to release (R6). This is what
+//!   reports show and what the service environment limit bounds physically.
+//! - *committed*: what decisions see. A job being preempted has already handed the part of
+//!   its instances its preemptor counts on (its *credit*) to the preemptor's earmark (R21),
+//!   which is committed to the preemptor's share. So `free = C - sum(committed) - holds`. For
+//!   a share's own quota and the pool, a victim's instances still count in its own share
+//!   until it releases (`credited`) and the preemptor's share counts only the part of its
+//!   earmark the credits do not cover (`covered`).
+//!
+//! No floating point is used in any decision; ratios are compared by cross-multiplication.
+
+// Shares and types index several parallel arrays at once; index loops say that best.
+#![allow(clippy::needless_range_loop)]
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::model::Strategy;
+use crate::reasons::Misconfiguration;
+use crate::validate::{JobId, ShareId, TypeId, ValidScenario};
+
+/// A job's request, as fit checks (R14) read it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Need {
+    pub job: JobId,
+    pub share: ShareId,
+    pub ty: TypeId,
+    pub count: u64,
+}
+
+/// Per share and type: integrals over time, for R26.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Acc {
+    pub used: u64,
+    pub own: u64,
+    pub borrowed: u64,
+    pub lent: u64,
+    pub quota: u64,
+}
+
+/// R26 integrals over time: per share and type, and service environment capacity-seconds per
+/// type. Each is brought up to date only when what it integrates changes: a share and type
+/// when its held instances do (`last_st`), a type's capacity and lent instances when any
+/// share's use of the type does (`last_t`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Integrals {
+    pub acc: Vec<Acc>,
+    pub cap: Vec<u64>,
+    last_st: Vec<u64>,
+    last_t: Vec<u64>,
+}
+
+/// A share's terms (R13), as updated by actions.
+#[derive(Clone, Copy, Debug)]
+struct Terms {
+    strategy: Strategy,
+    /// Percent of quota that may be borrowed; negative: no limit.
+    borrow_limit: i64,
+}
+
+/// Types whose capacity or accounting changed: since the last pass, and during the pass
+/// under way (it grows as capacity is released in the pass).
+#[derive(Clone, Debug)]
+struct TypeChanges {
+    since_pass: Vec<bool>,
+    in_pass: Vec<bool>,
+    any: bool,
+}
+
+/// The accounting. See the module documentation.
+#[derive(Clone, Debug)]
+pub(crate) struct Ledger {
+    nt: usize,
+    terms: Vec<Terms>,
+    cap: Vec<Option<u64>>,
+    /// Per share and type: the quota (R13), as updated by actions.
+    quota: Vec<u64>,
+    committed: Vec<u64>,
+    held: Vec<u64>,
+    /// Per type: committed usage over all shares.
+    committed_total: Vec<u64>,
+    pool_cap: Vec<u64>,
+    pool_committed: Vec<u64>,
+    /// Per type: free instances held by jobs for themselves (R16).
+    withheld: Vec<u64>,
+    /// Per share and type: instances still held by jobs being preempted that no earmark was
+    /// credited with. They count as used for every fit (the victim holds them until it
+    /// releases, R21) but as released for over-quota usage (R19).
+    pending: Vec<u64>,
+    /// Per share and type: instances of jobs being preempted already credited to an earmark.
+    /// They still count against their own share's quota (R14: the victim holds them).
+    credited: Vec<u64>,
+    /// Per share and type: the part of the share's waiting preemptor's earmark that its
+    /// victims' credited instances cover. Until they release, those instances count in the
+    /// victims' shares, so the preemptor's share counts only the rest of its earmark (R21).
+    covered: Vec<u64>,
+    /// Per type: over lending shares, credited minus covered instances: what the pool's
+    /// usage counts beyond committed usage (R13, R21).
+    pool_adj: Vec<i64>,
+    /// Per share and type: over quota because of an update (R22); cleared when back within
+    /// quota.
+    over_by_update: Vec<bool>,
+    /// R17 per share and type: the most instances a job can ever get (recomputed when the
+    /// configuration changes), so the never-runnable test is one comparison.
+    runnable_limit: Vec<u64>,
+    /// R13 per share and type: the borrow allowance (`None`: no limit), recomputed with
+    /// `runnable_limit`.
+    allowance: Vec<Option<u64>>,
+    /// Per type: held instances above their share's quota, summed over shares (R15).
+    borrowed_now: Vec<u64>,
+    /// Per type, in input order: the shares that have (or had) quota or usage of it; the
+    /// others contribute nothing to its integrals.
+    type_shares: Vec<Vec<ShareId>>,
+    integrals: Integrals,
+    changes: TypeChanges,
+}
+
+/// What the ledger saves for [`Ledger::what_if`].
+struct Saved {
+    committed: Vec<u64>,
+    committed_total: Vec<u64>,
+    pool_committed: Vec<u64>,
+    credited: Vec<u64>,
+    covered: Vec<u64>,
+    pool_adj: Vec<i64>,
+    over_by_update: Vec<bool>,
+}
+
+impl Ledger {
+    pub fn new(scenario: &ValidScenario) -> Self {
+        let nt = scenario.types.len();
+        let ns = scenario.shares.len();
+        let mut l = Ledger {
+            nt,
+            terms: scenario
+                .shares
+                .iter()
+                .map(|s| Terms { strategy: s.strategy, borrow_limit: s.borrow_limit })
+                .collect(),
+            cap: scenario.capacity.clone(),
+            quota: scenario.shares.iter().flat_map(|s| s.quota.iter().copied()).collect(),
+            committed: vec![0; ns * nt],
+            held: vec![0; ns * nt],
+            committed_total: vec![0; nt],
+            pool_cap: vec![0; nt],
+            pool_committed: vec![0; nt],
+            withheld: vec![0; nt],
+            pending: vec![0; ns * nt],
+            credited: vec![0; ns * nt],
+            covered: vec![0; ns * nt],
+            pool_adj: vec![0; nt],
+            over_by_update: vec![false; ns * nt],
+            runnable_limit: vec![0; ns * nt],
+            allowance: vec![None; ns * nt],
+            borrowed_now: vec![0; nt],
+            type_shares: (0..nt)
+                .map(|t| (0..ns as ShareId).filter(|&s| scenario.shares[s as usize].quota[t] > 0).collect())
+                .collect(),
+            integrals: Integrals {
+                acc: vec![Acc::default(); ns * nt],
+                cap: vec![0; nt],
+                last_st: vec![0; ns * nt],
+                last_t: vec![0; nt],
+            },
+            changes: TypeChanges { since_pass: vec![false; nt], in_pass: vec![false; nt], any: false },
+        };
+        l.recompute_pool();
+        l
+    }
+
+    #[inline]
+    fn st(&self, s: ShareId, t: TypeId) -> usize {
+        s as usize * self.nt + t as usize
+    }
+
+    // ----- what a pass must look at -----------------------------------------------------
+
+    /// Capacity or accounting of type `t` changed: shares whose front job is of that type
+    /// must be looked at again (in this pass from now on, and in the next).
+    pub fn mark(&mut self, t: TypeId) {
+        self.changes.since_pass[t as usize] = true;
+        self.changes.in_pass[t as usize] = true;
+        self.changes.any = true;
+    }
+
+    /// Whether any type changed since [`Self::clear_changed`].
+    pub fn changed(&self) -> bool {
+        self.changes.any
+    }
+
+    pub fn clear_changed(&mut self) {
+        self.changes.any = false;
+    }
+
+    /// Start of a pass: the types changed since the last pass are the pass's.
+    pub fn begin_pass(&mut self) {
+        let c = &mut self.changes;
+        core::mem::swap(&mut c.in_pass, &mut c.since_pass);
+        c.since_pass.iter_mut().for_each(|x| *x = false);
+    }
+
+    /// End of a pass.
+    pub fn end_pass(&mut self) {
+        self.changes.in_pass.iter_mut().for_each(|x| *x = false);
+    }
+
+    /// Whether type `t` changed since the last pass or during this one.
+    #[inline]
+    pub fn changed_in_pass(&self, t: TypeId) -> bool {
+        self.changes.in_pass[t as usize]
+    }
+
+    // ----- reading -----------------------------------------------------------------------
+
+    #[inline]
+    pub fn strategy(&self, s: ShareId) -> Strategy {
+        self.terms[s as usize].strategy
+    }
+
+    /// Whether share `s` lends its idle quota to the pool (R13).
+    #[inline]
+    pub fn lends(&self, s: ShareId) -> bool {
+        self.terms[s as usize].strategy.lends()
+    }
+
+    #[inline]
+    pub fn capacity(&self, t: TypeId) -> Option<u64> {
+        self.cap[t as usize]
+    }
+
+    #[inline]
+    pub fn quota(&self, s: ShareId, t: TypeId) -> u64 {
+        self.quota[self.st(s, t)]
+    }
+
+    /// Held instances of a share and type (R25 `usage`).
+    #[inline]
+    pub fn held(&self, s: ShareId, t: TypeId) -> u64 {
+        self.held[self.st(s, t)]
+    }
+
+    pub fn committed_total(&self, t: TypeId) -> u64 {
+        self.committed_total[t as usize]
+    }
+
+    pub fn pool_capacity(&self, t: TypeId) -> u64 {
+        self.pool_cap[t as usize]
+    }
+
+    /// Free instances held by jobs for themselves (R16), of type `t`.
+    #[inline]
+    pub fn withheld(&self, t: TypeId) -> u64 {
+        self.withheld[t as usize]
+    }
+
+    /// Whether a share's usage of a type is over quota because of an update (R22).
+    #[inline]
+    pub fn over_by_update(&self, s: ShareId, t: TypeId) -> bool {
+        self.over_by_update[self.st(s, t)]
+    }
+
+    /// The shares that have (or had) quota or usage of type `t`, in input order.
+    pub fn type_shares(&self, t: TypeId) -> &[ShareId] {
+        &self.type_shares[t as usize]
+    }
+
+    /// R14: instances of share `s` counted against its own quota: everything its jobs hold
+    /// (victims in their grace included) plus its waiting preemptor's earmark.
+    #[inline]
+    pub fn quota_usage(&self, s: ShareId, t: TypeId) -> u64 {
+        let i = self.st(s, t);
+        self.committed[i] + self.credited[i] - self.covered[i]
+    }
+
+    /// R19: what share `s` is still over quota for type `t`, counting jobs being preempted as
+    /// released (so the same over-quota instance is never reclaimed twice).
+    #[inline]
+    pub fn over_quota(&self, s: ShareId, t: TypeId) -> u64 {
+        let i = self.st(s, t);
+        (self.committed[i] - self.pending[i] - self.covered[i]).saturating_sub(self.quota[i])
+    }
+
+    /// R13 borrow allowance of share `s` for type `t` (`None`: no limit).
+    #[inline]
+    pub fn allowance(&self, s: ShareId, t: TypeId) -> Option<u64> {
+        self.allowance[self.st(s, t)]
+    }
+
+    /// Free instances of type `t` for a job that itself holds `own_hold` of them (R16); very
+    /// negative without a service environment limit.
+    #[inline]
+    pub fn free(&self, t: TypeId, own_hold: impl FnOnce() -> u64) -> i64 {
+        match self.cap[t as usize] {
+            None => i64::MIN / 4,
+            Some(c) => {
+                c as i64 - self.committed_total[t as usize] as i64 - self.withheld[t as usize] as i64
+                    + own_hold() as i64
+            }
+        }
+    }
+
+    /// What the lending pool has left for type `t` (R13).
+    #[inline]
+    pub fn pool_available(&self, t: TypeId) -> i64 {
+        self.pool_cap[t as usize] as i64 - self.pool_committed[t as usize] as i64 - self.pool_adj[t as usize]
+    }
+
+    /// R14 with `own_release` instances of the job's own share counted as released (in-share
+    /// victims, R20). `within` asks for a fit within quota (R16 phase 1).
+    #[inline]
+    pub fn fits(&self, need: Need, own_hold: impl FnOnce() -> u64, own_release: u64, within: bool) -> bool {
+        let Need { share: s, ty: t, count: n, .. } = need;
+        if self.cap[t as usize].is_none() {
+            return false;
+        }
+        let u = self.quota_usage(s, t).saturating_sub(own_release);
+        let q = self.quota(s, t);
+        let strategy = self.strategy(s);
+        let lends = strategy.lends();
+        let free = self.free(t, own_hold) + own_release as i64;
+        if free < n as i64 {
+            return false;
+        }
+        let pool_ok = || self.pool_available(t) + if lends { own_release as i64 } else { 0 } >= n as i64;
+        if u + n <= q {
+            return !lends || pool_ok();
+        }
+        if within || strategy != Strategy::LendAndBorrow {
+            return false;
+        }
+        let limit_ok = match self.allowance(s, t) {
+            None => true,
+            Some(a) => u + n <= q + a,
+        };
+        limit_ok && pool_ok()
+    }
+
+    /// R16: a job may hold free instances while it fits its quota and (for a lender) the pool.
+    pub fn may_hold(&self, need: Need) -> bool {
+        let Need { share: s, ty: t, count: n, .. } = need;
+        let within = self.quota_usage(s, t) + n <= self.quota(s, t);
+        within && (!self.lends(s) || self.pool_available(t) >= n as i64)
+    }
+
+    /// R17: whether `n` instances of type `t` are more than share `s` can ever get.
+    #[inline]
+    pub fn never_runnable(&self, s: ShareId, t: TypeId, n: u64) -> bool {
+        n > self.runnable_limit[self.st(s, t)]
+    }
+
+    /// R17: the misconfiguration of a request of share `s` that can never fit, if any.
+    pub fn misconfiguration(&self, s: ShareId, t: TypeId, n: u64) -> Option<Misconfiguration> {
+        if !self.never_runnable(s, t, n) {
+            return None;
+        }
+        match self.cap[t as usize] {
+            None => return Some(Misconfiguration::ServiceEnvironment),
+            Some(c) if n > c => return Some(Misconfiguration::ServiceEnvironment),
+            _ => {}
+        }
+        let q = self.quota(s, t);
+        match self.strategy(s) {
+            Strategy::Reserve | Strategy::Lend => {
+                if n > q {
+                    return Some(Misconfiguration::Quota);
+                }
+            }
+            Strategy::LendAndBorrow => {
+                if let Some(a) = self.allowance(s, t) {
+                    if n > q + a {
+                        return Some(Misconfiguration::BorrowLimit);
+                    }
+                }
+                if n > self.pool_cap[t as usize] {
+                    return Some(Misconfiguration::Pool);
+                }
+            }
+        }
+        None
+    }
+
+    // ----- changing --------------------------------------------------------------------
+
+    pub fn add_committed(&mut self, s: ShareId, t: TypeId, n: u64) {
+        self.mark(t);
+        let i = self.st(s, t);
+        self.committed[i] += n;
+        self.committed_total[t as usize] += n;
+        if self.lends(s) {
+            self.pool_committed[t as usize] += n;
+        }
+    }
+
+    pub fn sub_committed(&mut self, s: ShareId, t: TypeId, n: u64) {
+        self.mark(t);
+        let i = self.st(s, t);
+        debug_assert!(self.committed[i] >= n, "committed usage below zero");
+        self.committed[i] -= n;
+        self.committed_total[t as usize] -= n;
+        if self.lends(s) {
+            self.pool_committed[t as usize] -= n;
+        }
+        // R22: a share is over quota because of an update until it is back within quota.
+        if self.over_by_update[i] && self.committed[i] <= self.quota[i] {
+            self.over_by_update[i] = false;
+        }
+    }
+
+    /// Instances a job holds start or stop (R6), at time `now`.
+    pub fn change_held(&mut self, now: u64, s: ShareId, t: TypeId, add: u64, sub: u64) {
+        self.integrate(now, s, t);
+        if add > 0 {
+            self.note_type_share(s, t);
+        }
+        let i = self.st(s, t);
+        let q = self.quota[i];
+        let before = self.held[i].saturating_sub(q);
+        self.held[i] = self.held[i] + add - sub;
+        let bt = &mut self.borrowed_now[t as usize];
+        *bt = *bt - before + self.held[i].saturating_sub(q);
+    }
+
+    /// Free instances held by jobs for themselves (R16) change; no type is marked.
+    pub fn change_withheld(&mut self, t: TypeId, add: u64, sub: u64) {
+        let w = &mut self.withheld[t as usize];
+        *w = *w + add - sub;
+    }
+
+    fn note_type_share(&mut self, s: ShareId, t: TypeId) {
+        let list = &mut self.type_shares[t as usize];
+        if let Err(p) = list.binary_search(&s) {
+            list.insert(p, s);
+        }
+    }
+
+    // ----- credits (R21) -----------------------------------------------------------------
+
+    /// Moves `c` credited instances of a victim of share `vs` to (`add`) or from the earmark
+    /// of a preemptor of share `ps`, both of type `t`.
+    fn move_credit(&mut self, vs: ShareId, ps: ShareId, t: TypeId, c: u64, add: bool) {
+        if c == 0 {
+            return;
+        }
+        let (vi, pi) = (self.st(vs, t), self.st(ps, t));
+        let adj = |l: &Self, s: ShareId| if l.lends(s) { c as i64 } else { 0 };
+        let delta = adj(self, vs) - adj(self, ps);
+        if add {
+            self.credited[vi] += c;
+            self.covered[pi] += c;
+            self.pool_adj[t as usize] += delta;
+        } else {
+            self.credited[vi] -= c;
+            self.covered[pi] -= c;
+            self.pool_adj[t as usize] -= delta;
+        }
+        self.mark(t);
+    }
+
+    /// A victim of share `s` holding `n` instances of type `t` starts its preemption: `credit`
+    /// of them are committed to the earmark of its preemptor's share `ps` (none without a
+    /// preemptor), the rest stay pending until it releases.
+    pub fn start_preemption(&mut self, s: ShareId, t: TypeId, n: u64, credit: u64, ps: Option<ShareId>) {
+        self.sub_committed(s, t, credit);
+        let i = self.st(s, t);
+        self.pending[i] += n - credit;
+        if let Some(ps) = ps {
+            self.move_credit(s, ps, t, credit, true);
+        }
+    }
+
+    /// A victim stops being preempted (it releases, or is terminated): its pending instances
+    /// leave committed usage and its credit leaves its preemptor's cover. Held usage is the
+    /// caller's ([`Self::change_held`]).
+    pub fn end_preemption(&mut self, s: ShareId, t: TypeId, n: u64, credit: u64, ps: Option<ShareId>) {
+        let i = self.st(s, t);
+        self.pending[i] -= n - credit;
+        if let (Some(ps), true) = (ps, credit > 0) {
+            self.move_credit(s, ps, t, credit, false);
+        }
+        self.sub_committed(s, t, n - credit);
+    }
+
+    /// The earmark of preemptor share `ps` lapses while a victim of share `s` is in its grace:
+    /// the victim takes its credit back, as pending instances.
+    pub fn take_back_credit(&mut self, s: ShareId, t: TypeId, credit: u64, ps: ShareId) {
+        self.add_committed(s, t, credit);
+        let i = self.st(s, t);
+        self.pending[i] += credit;
+        self.move_credit(s, ps, t, credit, false);
+    }
+
+    /// Runs `f` on the ledger and then puts committed usage, credits and R22 flags back as
+    /// they were: a scoped what-if. Held usage and integrals are not touched by `f`'s
+    /// questions; the types `f` changed stay marked.
+    pub fn what_if<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        let saved = Saved {
+            committed: self.committed.clone(),
+            committed_total: self.committed_total.clone(),
+            pool_committed: self.pool_committed.clone(),
+            credited: self.credited.clone(),
+            covered: self.covered.clone(),
+            pool_adj: self.pool_adj.clone(),
+            over_by_update: self.over_by_update.clone(),
+        };
+        let r = f(self);
+        self.committed = saved.committed;
+        self.committed_total = saved.committed_total;
+        self.pool_committed = saved.pool_committed;
+        self.credited = saved.credited;
+        self.covered = saved.covered;
+        self.pool_adj = saved.pool_adj;
+        self.over_by_update = saved.over_by_update;
+        r
+    }
+
+    /// Inside [`Self::what_if`]: every job being preempted has released, credited and
+    /// pending instances alike.
+    pub fn release_all_preempted(&mut self) {
+        for i in 0..self.pending.len() {
+            let r = self.pending[i];
+            if r > 0 {
+                self.sub_committed((i / self.nt) as ShareId, (i % self.nt) as TypeId, r);
+            }
+        }
+        self.credited.iter_mut().for_each(|x| *x = 0);
+        self.covered.iter_mut().for_each(|x| *x = 0);
+        self.pool_adj.iter_mut().for_each(|x| *x = 0);
+    }
+
+    // ----- configuration (R22, R23) ----------------------------------------------------
+
+    /// A share's quotas and terms change; integrals are brought up to `now` first.
+    pub fn update_share(
+        &mut self,
+        now: u64,
+        s: ShareId,
+        quota: Option<&[u64]>,
+        terms: Option<(Strategy, i64)>,
+    ) {
+        self.integrate_all(now);
+        if let Some(q) = quota {
+            let i = self.st(s, 0);
+            self.quota[i..i + self.nt].copy_from_slice(q);
+            for t in 0..self.nt {
+                if q[t] > 0 {
+                    self.note_type_share(s, t as TypeId);
+                }
+            }
+        }
+        if let Some((strategy, borrow_limit)) = terms {
+            self.terms[s as usize] = Terms { strategy, borrow_limit };
+        }
+        self.recompute_borrowed();
+        self.recompute_pool();
+    }
+
+    /// R22: share `s` is over quota for type `t` because of an update.
+    pub fn set_over_by_update(&mut self, s: ShareId, t: TypeId) {
+        let i = self.st(s, t);
+        self.over_by_update[i] = true;
+    }
+
+    /// Committed usage of a share and type.
+    pub fn committed(&self, s: ShareId, t: TypeId) -> u64 {
+        self.committed[self.st(s, t)]
+    }
+
+    /// The service environment limits change; integrals are brought up to `now` first.
+    pub fn update_capacity(&mut self, now: u64, limits: &[Option<u64>]) {
+        self.integrate_all(now);
+        self.cap = limits.to_vec();
+        self.recompute_limits();
+    }
+
+    fn recompute_limits(&mut self) {
+        for s in 0..self.terms.len() {
+            for t in 0..self.nt {
+                let i = s * self.nt + t;
+                self.allowance[i] = self.compute_allowance(s as ShareId, t as TypeId);
+                let q = self.quota[i];
+                let own = match self.terms[s].strategy {
+                    Strategy::Reserve | Strategy::Lend => q,
+                    Strategy::LendAndBorrow => match self.allowance[i] {
+                        Some(a) => (q + a).min(self.pool_cap[t]),
+                        None => self.pool_cap[t],
+                    },
+                };
+                self.runnable_limit[i] = own.min(self.cap[t].unwrap_or(0));
+            }
+        }
+    }
+
+    fn compute_allowance(&self, s: ShareId, t: TypeId) -> Option<u64> {
+        let terms = &self.terms[s as usize];
+        if terms.borrow_limit < 0 {
+            None
+        } else {
+            let q = self.quota(s, t) as u128;
+            Some(((q * terms.borrow_limit as u128) / 100).min(u64::MAX as u128 / 4) as u64)
+        }
+    }
+
+    fn recompute_pool(&mut self) {
+        for t in 0..self.nt {
+            let mut cap = 0;
+            let mut used = 0;
+            let mut adj = 0i64;
+            for s in 0..self.terms.len() {
+                if self.terms[s].strategy.lends() {
+                    let i = s * self.nt + t;
+                    cap += self.quota[i];
+                    used += self.committed[i];
+                    adj += self.credited[i] as i64 - self.covered[i] as i64;
+                }
+            }
+            self.pool_cap[t] = cap;
+            self.pool_committed[t] = used;
+            self.pool_adj[t] = adj;
+        }
+        self.recompute_limits();
+    }
+
+    /// After a quota change: the borrowed totals again.
+    fn recompute_borrowed(&mut self) {
+        for t in 0..self.nt {
+            self.borrowed_now[t] = (0..self.terms.len())
+                .map(|s| self.held[s * self.nt + t].saturating_sub(self.quota[s * self.nt + t]))
+                .sum();
+        }
+    }
+
+    // ----- R26 integrals -------------------------------------------------------------------
+
+    /// The integrals brought up to `now`, the ledger unchanged.
+    pub fn integrals_at(&self, now: u64) -> Integrals {
+        let mut ig = self.integrals.clone();
+        self.integrate_all_into(now, &mut ig);
+        ig
+    }
+
+    /// Brings the R26 integrals of share `s` and type `t`, and of type `t` as a whole, up to
+    /// `now` (before either changes).
+    fn integrate(&mut self, now: u64, s: ShareId, t: TypeId) {
+        let mut ig = core::mem::take(&mut self.integrals);
+        self.integrate_type_into(now, &mut ig, t);
+        self.integrate_st_into(now, &mut ig, self.st(s, t));
+        self.integrals = ig;
+    }
+
+    /// Brings every integral up to `now` (before a configuration change).
+    fn integrate_all(&mut self, now: u64) {
+        let mut ig = core::mem::take(&mut self.integrals);
+        self.integrate_all_into(now, &mut ig);
+        self.integrals = ig;
+    }
+
+    fn integrate_all_into(&self, now: u64, ig: &mut Integrals) {
+        for t in 0..self.nt {
+            self.integrate_type_into(now, ig, t as TypeId);
+        }
+        for i in 0..ig.acc.len() {
+            self.integrate_st_into(now, ig, i);
+        }
+    }
+
+    /// Adds the time since its last change of share and type `i`'s held instances to `ig`.
+    fn integrate_st_into(&self, now: u64, ig: &mut Integrals, i: usize) {
+        let dt = now - ig.last_st[i];
+        if dt == 0 {
+            return;
+        }
+        ig.last_st[i] = now;
+        let (u, q) = (self.held[i], self.quota[i]);
+        let a = &mut ig.acc[i];
+        a.used = a.used.saturating_add(u.saturating_mul(dt));
+        a.own = a.own.saturating_add(u.min(q).saturating_mul(dt));
+        a.borrowed = a.borrowed.saturating_add(u.saturating_sub(q).saturating_mul(dt));
+        a.quota = a.quota.saturating_add(q.saturating_mul(dt));
+    }
+
+    /// Adds the time since type `t`'s last change to its capacity-seconds and to lenders'
+    /// lent instance-seconds. Lent amounts follow R15: the borrowed total fills lenders'
+    /// idle quota in input order.
+    fn integrate_type_into(&self, now: u64, ig: &mut Integrals, t: TypeId) {
+        let ti = t as usize;
+        let dt = now - ig.last_t[ti];
+        if dt == 0 {
+            return;
+        }
+        ig.last_t[ti] = now;
+        ig.cap[ti] = ig.cap[ti].saturating_add(self.cap[ti].unwrap_or(0).saturating_mul(dt));
+        let mut borrowed = self.borrowed_now[ti];
+        if borrowed == 0 {
+            return;
+        }
+        for &s in &self.type_shares[ti] {
+            let s = s as usize;
+            if !self.terms[s].strategy.lends() {
+                continue;
+            }
+            let i = s * self.nt + ti;
+            let k = self.quota[i].saturating_sub(self.held[i]).min(borrowed);
+            ig.acc[i].lent = ig.acc[i].lent.saturating_add(k.saturating_mul(dt));
+            borrowed -= k;
+            if borrowed == 0 {
+                break;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{CapacityLimit, QuotaShare, ResourceSharing, Scenario};
+    use alloc::vec;
+
+    const T: TypeId = 0;
+    const G5: &str = "ml.g5.xlarge";
+
+    /// Capacity 10; share 0 `LEND` with quota 4, share 1 `LEND_AND_BORROW` with quota 2 and
+    /// borrow limit 100 %, share 2 `RESERVE` with quota 3.
+    fn ledger() -> Ledger {
+        let mut s = Scenario::default();
+        s.service_environment.capacity_limits = vec![CapacityLimit::new(G5, 10)];
+        let mut b = QuotaShare::new("b", Strategy::LendAndBorrow, vec![CapacityLimit::new(G5, 2)]);
+        b.resource_sharing_configuration = ResourceSharing::new(Strategy::LendAndBorrow, Some(100));
+        s.quota_shares = vec![
+            QuotaShare::new("a", Strategy::Lend, vec![CapacityLimit::new(G5, 4)]),
+            b,
+            QuotaShare::new("c", Strategy::Reserve, vec![CapacityLimit::new(G5, 3)]),
+        ];
+        Ledger::new(&crate::validate(&s).unwrap())
+    }
+
+    fn need(share: ShareId, count: u64) -> Need {
+        Need { job: 0, share, ty: T, count }
+    }
+
+    #[test]
+    fn r13_the_pool_is_the_lenders_quota_and_the_allowance_a_percentage_of_quota() {
+        let l = ledger();
+        assert_eq!(l.pool_capacity(T), 6);
+        assert_eq!(l.allowance(1, T), Some(2));
+        assert_eq!(l.allowance(0, T), None, "no borrow limit: no limit");
+        assert!(l.lends(0) && l.lends(1) && !l.lends(2));
+    }
+
+    #[test]
+    fn r14_a_fit_within_quota_needs_free_capacity_and_for_a_lender_the_pool() {
+        let mut l = ledger();
+        assert!(l.fits(need(0, 4), || 0, 0, true));
+        assert!(!l.fits(need(0, 5), || 0, 0, false), "a lender never borrows");
+        l.add_committed(1, T, 2);
+        // Share 1 borrows up to its allowance (2 more), from the pool (6 - 2 used).
+        assert!(l.fits(need(1, 2), || 0, 0, false));
+        assert!(!l.fits(need(1, 2), || 0, 0, true), "not within quota");
+        assert!(!l.fits(need(1, 3), || 0, 0, false), "beyond the borrow limit");
+        // The reserving share is outside the pool but inside the service environment.
+        l.add_committed(0, T, 4);
+        assert_eq!(l.pool_available(T), 0);
+        assert!(l.fits(need(2, 3), || 0, 0, true));
+        l.change_withheld(T, 2, 0);
+        assert_eq!(l.free(T, || 0), 2);
+        assert!(!l.fits(need(2, 3), || 0, 0, true), "held instances are not free");
+        assert!(l.fits(need(2, 3), || 1, 0, true), "except the job's own");
+    }
+
+    #[test]
+    fn r14_instances_released_by_in_share_victims_count_as_free() {
+        let mut l = ledger();
+        l.add_committed(2, T, 3);
+        assert!(!l.fits(need(2, 2), || 0, 0, true));
+        assert!(l.fits(need(2, 2), || 0, 2, true));
+    }
+
+    #[test]
+    fn r21_a_credit_moves_quota_usage_to_the_victims_share_until_it_releases() {
+        let mut l = ledger();
+        // Share 1 borrowed 4 (2 over quota); share 0's preemptor takes 2 of them.
+        l.add_committed(1, T, 4);
+        assert_eq!(l.over_quota(1, T), 2);
+        l.start_preemption(1, T, 4, 2, Some(0));
+        l.add_committed(0, T, 2);
+        assert_eq!(l.quota_usage(1, T), 4, "the victim still holds its instances");
+        assert_eq!(l.quota_usage(0, T), 0, "the earmark is covered by the credit");
+        assert_eq!(l.over_quota(1, T), 0, "nothing is reclaimed twice");
+        assert_eq!(l.committed_total(T), 4);
+        l.end_preemption(1, T, 4, 2, Some(0));
+        assert_eq!(l.quota_usage(1, T), 0);
+        assert_eq!(l.quota_usage(0, T), 2);
+        assert_eq!(l.committed_total(T), 2);
+    }
+
+    #[test]
+    fn a_what_if_leaves_the_ledger_as_it_was_but_keeps_the_types_marked() {
+        let mut l = ledger();
+        l.add_committed(1, T, 4);
+        l.start_preemption(1, T, 4, 2, Some(0));
+        l.add_committed(0, T, 2);
+        l.clear_changed();
+        let before = (l.quota_usage(0, T), l.quota_usage(1, T), l.pool_available(T), l.free(T, || 0));
+        let fits = l.what_if(|l| {
+            l.sub_committed(0, T, 2);
+            l.release_all_preempted();
+            l.fits(need(0, 4), || 0, 0, true)
+        });
+        assert!(fits);
+        assert_eq!(before, (l.quota_usage(0, T), l.quota_usage(1, T), l.pool_available(T), l.free(T, || 0)));
+        assert!(l.changed());
+    }
+
+    #[test]
+    fn r22_an_update_flag_clears_when_usage_is_back_within_quota() {
+        let mut l = ledger();
+        l.add_committed(2, T, 3);
+        l.update_share(0, 2, Some(&[1]), None);
+        l.set_over_by_update(2, T);
+        l.sub_committed(2, T, 1);
+        assert!(l.over_by_update(2, T));
+        l.sub_committed(2, T, 1);
+        assert!(!l.over_by_update(2, T));
+    }
+
+    #[test]
+    fn r26_held_usage_is_integrated_as_it_changes() {
+        let mut l = ledger();
+        l.change_held(10, 1, T, 3, 0);
+        l.change_held(20, 1, T, 0, 3);
+        let ig = l.integrals_at(30);
+        let a = &ig.acc[l.st(1, T)];
+        assert_eq!((a.used, a.own, a.borrowed, a.quota), (30, 20, 10, 60));
+        // Share 0 lent the borrowed instance for those 10 seconds (R15).
+        assert_eq!(ig.acc[l.st(0, T)].lent, 10);
+        assert_eq!(ig.cap[T as usize], 300);
+    }
+}
