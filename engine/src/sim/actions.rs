@@ -1,0 +1,83 @@
+//! R22, R23: timed actions: priority updates, termination, share and capacity updates.
+
+#![allow(clippy::needless_range_loop)]
+
+use alloc::vec::Vec;
+
+use crate::model::Strategy;
+use crate::reasons::Reason;
+use crate::result::Status;
+use crate::validate::{ActionCfg, ShareId, TypeId};
+
+use super::Simulation;
+
+impl Simulation {
+    pub(crate) fn apply_action(&mut self, a: &ActionCfg) {
+        match a {
+            ActionCfg::UpdatePriority { job, priority } => {
+                let j = *job;
+                let queued = self.jobs[j as usize].status == Some(Status::Runnable)
+                    && self.queues[self.job_cfg(j).share as usize].contains(&self.qkey(j));
+                if queued {
+                    let k = self.qkey(j);
+                    let s = self.job_cfg(j).share as usize;
+                    self.queues[s].remove(&k);
+                    self.refresh_head(s as ShareId);
+                }
+                self.jobs[j as usize].priority = *priority;
+                if let Some((i, p)) = self.run_index(j) {
+                    if self.running[i][p].key != u32::MAX {
+                        self.running[i][p].key = *priority;
+                    }
+                }
+                if queued {
+                    self.enqueue(j);
+                }
+            }
+            ActionCfg::Terminate { job, reason } => {
+                let idx = self.terminate_reasons.len() as u32;
+                self.terminate_reasons.push(reason.clone());
+                self.terminate(*job, Reason::Terminated(idx));
+            }
+            ActionCfg::UpdateShare(u) => {
+                let s = u.share;
+                let old_quota: Vec<u64> = (0..self.nt).map(|t| self.ledger.quota(s, t as TypeId)).collect();
+                let old_strategy = self.ledger.strategy(s);
+                self.ledger.update_share(self.now, s, u.quota.as_deref(), u.sharing);
+                if let Some(isp) = u.in_share_preemption {
+                    self.shares[s as usize].in_share = isp;
+                }
+                if let Some(en) = u.enabled {
+                    self.shares[s as usize].enabled = en;
+                }
+                // R22: over quota because of the update.
+                let strategy = self.ledger.strategy(s);
+                for t in 0..self.nt as TypeId {
+                    let used = self.ledger.committed(s, t);
+                    let q = self.ledger.quota(s, t);
+                    if used > q {
+                        let lowered = q < old_quota[t as usize];
+                        let lost_borrowing =
+                            old_strategy == Strategy::LendAndBorrow && strategy != Strategy::LendAndBorrow;
+                        let beyond = match self.ledger.allowance(s, t) {
+                            _ if strategy != Strategy::LendAndBorrow => true,
+                            None => false,
+                            Some(a) => used > q + a,
+                        };
+                        if lowered || lost_borrowing || beyond {
+                            self.ledger.set_over_by_update(s, t);
+                        }
+                    }
+                }
+                self.check_earmarks();
+            }
+            ActionCfg::UpdateCapacity { limits } => {
+                self.ledger.update_capacity(self.now, limits);
+                for t in 0..self.nt {
+                    self.shrink_capacity(t as TypeId);
+                }
+                self.check_earmarks();
+            }
+        }
+    }
+}

@@ -1,0 +1,286 @@
+//! R21: executing a preemption plan, earmarks, grace periods, release and lapse, and every
+//! victim's credit.
+
+#![allow(clippy::needless_range_loop)]
+
+use alloc::vec::Vec;
+
+use crate::reasons::Reason;
+use crate::result::{EventType, PreemptionKind, Status};
+use crate::validate::{JobId, ShareId, TypeId};
+
+use super::clock::TimerKind;
+use super::jobs::NOT_RUNNING;
+use super::ledger::Need;
+use super::preempt::Plan;
+use super::{Simulation, NONE};
+/// A record of one victim's preemption, kept for explanations and R24 events.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PreemptionRecord {
+    pub victim: JobId,
+    pub preemptor: Option<JobId>,
+    pub kind: PreemptionKind,
+    pub decided_at: u64,
+    pub releases_at: u64,
+    /// The victim's `preemptedAttemptCount`, this preemption included.
+    pub count: u32,
+    pub lost: u64,
+    /// Candidates in the order R19/R20 considered them (the first few).
+    pub considered: Vec<JobId>,
+    /// The preemptor's earmark (R21), in instances.
+    pub earmarked: u64,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Earmark {
+    pub(crate) job: JobId,
+    pub(crate) share: ShareId,
+    pub(crate) ty: TypeId,
+    pub(crate) n: u64,
+    pub(crate) victims: Vec<JobId>,
+    /// When the victims release (R21).
+    pub(crate) due: u64,
+    pub(crate) live: bool,
+}
+
+impl Simulation {
+    /// Tells victims to stop (`Preemption Started`, R21) and earmarks the preemptor's need.
+    pub(crate) fn execute(&mut self, preemptor: Option<JobId>, plan: Plan) {
+        let release_at = self.now.saturating_add(self.cfg.settings.grace);
+        let em = if let Some(p) = preemptor {
+            let jc = self.job_cfg(p);
+            let (s, t, n) = (jc.share, jc.ty, jc.count);
+            self.drop_hold(p);
+            let id = self.earmarks.len() as u32;
+            self.earmarks.push(Earmark {
+                job: p,
+                share: s,
+                ty: t,
+                n,
+                victims: Vec::new(),
+                due: release_at,
+                live: true,
+            });
+            self.shares[s as usize].earmark = id;
+            Some(id)
+        } else {
+            None
+        };
+        for (v, credit, kind) in plan.victims {
+            self.start_preemption(v, preemptor, kind, credit, release_at, &plan.considered, em);
+        }
+        if let Some(id) = em {
+            let e = &self.earmarks[id as usize];
+            let (s, t, n) = (e.share, e.ty, e.n);
+            self.ledger.add_committed(s, t, n);
+            self.push_timer(release_at, TimerKind::Mature, id);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn start_preemption(
+        &mut self,
+        v: JobId,
+        preemptor: Option<JobId>,
+        kind: PreemptionKind,
+        credit: u64,
+        release_at: u64,
+        considered: &[JobId],
+        em: Option<u32>,
+    ) {
+        let jc = self.job_cfg(v);
+        let (s, t, ckpt) = (jc.share, jc.ty, jc.checkpoint_interval);
+        // R8: training stops now; keep what the last checkpoint saved.
+        let trained = self.attempt_training(v);
+        let st = &self.cfg.settings;
+        let kept = match ckpt {
+            Some(_) if st.checkpoint_on_stop && st.grace >= st.checkpoint_save => trained,
+            Some(c) => trained / c * c,
+            None => 0,
+        };
+        let lost = trained - kept;
+        let count = self.jobs[v as usize].preempted_count + 1;
+        let log = self.preemptions.len() as u32;
+        self.credits.push(credit);
+        self.preemptions.push(PreemptionRecord {
+            victim: v,
+            preemptor,
+            kind,
+            decided_at: self.now,
+            releases_at: release_at,
+            count,
+            lost,
+            considered: considered.to_vec(),
+            earmarked: preemptor.map_or(0, |p| self.job_cfg(p).count),
+        });
+        {
+            let jd = &mut self.jobs[v as usize];
+            jd.trained += trained;
+            if ckpt.is_some() {
+                jd.saved += kept;
+            } else {
+                jd.saved = 0;
+            }
+            jd.running_since = NOT_RUNNING;
+            jd.gen = jd.gen.wrapping_add(1);
+            jd.preempting = log;
+        }
+        if let Some((i, p)) = self.run_index(v) {
+            self.running[i][p].key = u32::MAX;
+        }
+        if let Some(id) = em {
+            self.earmarks[id as usize].victims.push(v);
+        }
+        let ps = preemptor.map(|p| self.job_cfg(p).share);
+        self.ledger.start_preemption(s, t, self.job_cfg(v).count, credit, ps);
+        let status = self.jobs[v as usize].status;
+        self.event(v, EventType::PreemptionStarted, status, Reason::Preempted(log));
+        self.push_timer(release_at, TimerKind::Release, v);
+    }
+
+    /// `Preemption Completed` (R21): the victim releases and becomes `RUNNABLE` or `FAILED`.
+    pub(crate) fn release_victim(&mut self, v: JobId) {
+        let log = self.jobs[v as usize].preempting;
+        if log == NONE {
+            return;
+        }
+        let credit = self.credits[log as usize];
+        let jc = self.job_cfg(v);
+        let (s, t, n, retries) = (jc.share, jc.ty, jc.count, jc.retries);
+        self.remove_running(v);
+        self.ledger.end_preemption(s, t, n, credit, self.preemptor_share(log));
+        self.ledger.change_held(self.now, s, t, 0, n);
+        let now = self.now;
+        if let Some(a) = self.last_attempt_mut(v) {
+            a.stopped = now;
+            a.reason = Reason::Preempted(log);
+        }
+        let jd = &mut self.jobs[v as usize];
+        jd.preempting = NONE;
+        jd.preempted_count += 1;
+        jd.gen = jd.gen.wrapping_add(1);
+        let failed = retries.is_some_and(|r| jd.preempted_count as u64 > r);
+        if failed {
+            jd.reason = Reason::RetryLimit(log);
+            jd.stopped_at = now;
+            self.put_status(v, Status::Failed);
+            self.event(v, EventType::PreemptionCompleted, Some(Status::Failed), Reason::RetryLimit(log));
+            self.event(v, EventType::StateChange, Some(Status::Failed), Reason::RetryLimit(log));
+        } else {
+            self.put_status(v, Status::Runnable);
+            self.event(v, EventType::PreemptionCompleted, Some(Status::Runnable), Reason::Preempted(log));
+            self.event(v, EventType::StateChange, Some(Status::Runnable), Reason::Preempted(log));
+            self.enqueue(v);
+        }
+        self.dirty = true;
+    }
+
+    /// The share of the preemptor of preemption log entry `log`, if it has one.
+    pub(crate) fn preemptor_share(&self, log: u32) -> Option<ShareId> {
+        self.preemptions[log as usize].preemptor.map(|p| self.job_cfg(p).share)
+    }
+
+    /// R21: an earmark lapses; victims still in their grace take their credit back.
+    pub(crate) fn lapse_earmark(&mut self, id: u32) {
+        let e = &mut self.earmarks[id as usize];
+        if !e.live {
+            return;
+        }
+        e.live = false;
+        let (s, t, n) = (e.share, e.ty, e.n);
+        let victims = core::mem::take(&mut e.victims);
+        self.ledger.sub_committed(s, t, n);
+        if self.shares[s as usize].earmark == id {
+            self.shares[s as usize].earmark = NONE;
+        }
+        for v in victims {
+            let log = self.jobs[v as usize].preempting;
+            if log == NONE {
+                continue;
+            }
+            let credit = self.credits[log as usize];
+            if credit > 0 {
+                let vc = self.job_cfg(v);
+                self.ledger.take_back_credit(vc.share, vc.ty, credit, s);
+                self.credits[log as usize] = 0;
+            }
+        }
+        self.dirty = true;
+    }
+
+    /// R21: after an update, every earmark must still fit, in decision order: R14 for the
+    /// preemptor once every job being preempted has released and earlier earmarks are taken.
+    pub(crate) fn check_earmarks(&mut self) {
+        let live: Vec<u32> =
+            (0..self.earmarks.len() as u32).filter(|&i| self.earmarks[i as usize].live).collect();
+        if live.is_empty() {
+            return;
+        }
+        // A what-if: every earmark released, every job being preempted too; then the
+        // earmarks taken again in decision order, those that no longer fit lapse.
+        let earmarks: Vec<(u32, Need)> = live
+            .iter()
+            .map(|&id| {
+                let e = &self.earmarks[id as usize];
+                (id, Need { job: e.job, share: e.share, ty: e.ty, count: e.n })
+            })
+            .collect();
+        let holds = &self.holds;
+        let hold_of = |j: JobId| holds.iter().find(|h| h.0 == j).map_or(0, |h| h.1);
+        let lapsed: Vec<u32> = self.ledger.what_if(|l| {
+            for &(_, e) in &earmarks {
+                l.sub_committed(e.share, e.ty, e.count);
+            }
+            l.release_all_preempted();
+            let mut lapsed = Vec::new();
+            for &(id, e) in &earmarks {
+                if l.fits(e, || hold_of(e.job), 0, false) {
+                    l.add_committed(e.share, e.ty, e.count);
+                } else {
+                    lapsed.push(id);
+                }
+            }
+            lapsed
+        });
+        for id in lapsed {
+            self.lapse_earmark(id);
+        }
+    }
+
+    /// R21 at release: the share's front job is dispatched first on the earmark if it fits;
+    /// otherwise the earmark lapses.
+    pub(crate) fn pass_earmarks(&mut self) {
+        if self.earmarks.is_empty() {
+            return;
+        }
+        let mut changed = false;
+        for id in 0..self.earmarks.len() as u32 {
+            let e = &self.earmarks[id as usize];
+            if !e.live || e.due > self.now {
+                changed |= !e.live;
+                continue;
+            }
+            changed = true;
+            let (s, preemptor, ty, n) = (e.share, e.job, e.ty, e.n);
+            self.lapse_earmark(id);
+            if let Some(f) = self.front_for_release(s) {
+                // Another front job goes first only if it fits on the earmark itself: same
+                // type, no more instances than were earmarked.
+                let jc = self.job_cfg(f);
+                let on_earmark = f == preemptor || (jc.ty == ty && jc.count <= n);
+                if on_earmark && self.fits(f, false) {
+                    self.dispatch(f);
+                }
+            }
+        }
+        if changed {
+            self.earmarks.retain(|e| e.live);
+            for sh in self.shares.iter_mut() {
+                sh.earmark = NONE;
+            }
+            for (i, e) in self.earmarks.iter().enumerate() {
+                self.shares[e.share as usize].earmark = i as u32;
+            }
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! R16 holds: a front job that fits its quota but not the free instances holds the free
+//! instances it waits for; and fit checks (R14) that count a job's own hold as free.
+
+#![allow(clippy::needless_range_loop)]
+
+use crate::validate::{JobId, ShareId, TypeId};
+
+use super::ledger::Need;
+use super::queue::Head;
+use super::Simulation;
+
+impl Simulation {
+    /// Instances job `j` holds for itself (R16), if any.
+    #[inline]
+    pub(crate) fn hold_of(&self, j: JobId, t: TypeId) -> u64 {
+        if self.ledger.withheld(t) == 0 {
+            return 0;
+        }
+        self.holds.iter().find(|h| h.0 == j).map_or(0, |h| h.1)
+    }
+
+    pub(crate) fn free_for(&self, j: JobId, t: TypeId) -> i64 {
+        self.ledger.free(t, || self.hold_of(j, t))
+    }
+
+    /// Fewer free instances than the job needs (or no service environment limit): it fits
+    /// neither within quota nor by borrowing.
+    pub(crate) fn free_short(&self, need: Need) -> bool {
+        self.ledger.capacity(need.ty).is_none() || self.free_for(need.job, need.ty) < need.count as i64
+    }
+
+    /// R14 with `own_release` instances of the job's own share counted as released (in-share
+    /// victims, R20). `within` asks for a fit within quota (R16 phase 1).
+    pub(crate) fn fits_adj(&self, j: JobId, own_release: u64, within: bool) -> bool {
+        self.fits_need(self.need(j), own_release, within)
+    }
+
+    pub(crate) fn need(&self, j: JobId) -> Need {
+        let jc = self.job_cfg(j);
+        Need { job: j, share: jc.share, ty: jc.ty, count: jc.count }
+    }
+
+    /// The front job of share `s` as a [`Need`].
+    pub(crate) fn head_need(s: ShareId, h: Head) -> Need {
+        Need { job: h.job, share: s, ty: h.ty, count: h.count }
+    }
+
+    /// [`Self::fits_adj`] for a request already at hand.
+    #[inline]
+    pub(crate) fn fits_need(&self, need: Need, own_release: u64, within: bool) -> bool {
+        self.ledger.fits(need, || self.hold_of(need.job, need.ty), own_release, within)
+    }
+
+    pub(crate) fn fits(&self, j: JobId, within: bool) -> bool {
+        self.fits_adj(j, 0, within)
+    }
+
+    pub(crate) fn drop_hold(&mut self, j: JobId) {
+        if let Some(p) = self.holds.iter().position(|h| h.0 == j) {
+            let (_, h) = self.holds.remove(p);
+            if h > 0 {
+                let t = self.job_cfg(j).ty;
+                self.ledger.change_withheld(t, 0, h);
+                self.ledger.mark(t);
+            }
+        }
+    }
+
+    /// R16 phase 1: a front job that fits its quota and the pool but not `free` holds the
+    /// free instances it waits for.
+    pub(crate) fn maybe_hold(&mut self, need: Need) {
+        let (f, t, n) = (need.job, need.ty, need.count);
+        if !self.may_hold(need) || self.ledger.capacity(t).is_none_or(|cap| n > cap) {
+            return;
+        }
+        let free = self.free_for(f, t).max(0) as u64;
+        let want = free.min(n);
+        let p = match self.holds.iter().position(|h| h.0 == f) {
+            Some(p) => p,
+            None => {
+                self.holds.push((f, 0));
+                self.holds.len() - 1
+            }
+        };
+        let old = self.holds[p].1;
+        if want > old {
+            self.ledger.change_withheld(t, want - old, 0);
+            self.holds[p].1 = want;
+        }
+    }
+
+    /// R16: a job may hold free instances while it fits its quota and (for a lender) the pool.
+    pub(crate) fn may_hold(&self, need: Need) -> bool {
+        self.ledger.may_hold(need)
+    }
+
+    /// Start of a pass: holds, oldest first, are revalidated and take newly free instances.
+    pub(crate) fn pass_holds(&mut self) {
+        if self.holds.is_empty() {
+            return;
+        }
+        let holds = core::mem::take(&mut self.holds);
+        for &(h, hv) in &holds {
+            self.ledger.change_withheld(self.job_cfg(h).ty, 0, hv);
+        }
+        for &(h, hv) in &holds {
+            let jc = self.job_cfg(h);
+            let (s, t, n) = (jc.share, jc.ty, jc.count);
+            // The front job is always a queued one.
+            let still_front = self.first_job(s) == Some(h);
+            let take = if !still_front || !self.may_hold(self.need(h)) {
+                0
+            } else {
+                let take = (self.free_for(h, t).max(0) as u64).min(n);
+                self.holds.push((h, take));
+                take
+            };
+            self.ledger.change_withheld(t, take, 0);
+            // A hold that changed moves free instances between jobs: their shares look again.
+            if take != hv {
+                self.ledger.mark(t);
+                self.mark_share(s);
+            }
+        }
+    }
+}

@@ -1,0 +1,303 @@
+//! R6-R9: jobs and their attempts: submission, dispatch, the steps to `RUNNING`, completion,
+//! timeout and termination (R23), and the one way an attempt stops.
+
+#![allow(clippy::needless_range_loop)]
+
+use alloc::vec::Vec;
+
+use crate::reasons::Reason;
+use crate::result::{EventType, Status};
+use crate::validate::JobId;
+
+use super::clock::TimerKind;
+use super::events::status_slot;
+use super::{Simulation, NEVER, NONE};
+pub(crate) const NOT_RUNNING: u64 = u64::MAX;
+
+pub(crate) fn opt_time(t: u64) -> Option<u64> {
+    (t != NEVER).then_some(t)
+}
+
+/// One attempt of a job, in the attempt list shared by all jobs: each job's attempts are
+/// linked from its last one back (`prev`), so a job costs no allocation of its own.
+#[derive(Clone, Debug)]
+pub(crate) struct AttemptRaw {
+    pub(crate) started: u64,
+    /// `NEVER` while the attempt holds its instances.
+    pub(crate) stopped: u64,
+    pub(crate) borrowed: u64,
+    pub(crate) reason: Reason,
+    /// The job's previous attempt, or `NONE`.
+    pub(crate) prev: u32,
+}
+
+/// What a job is doing, kept small (72 bytes): a million of them are read at random.
+#[derive(Clone, Debug)]
+pub(crate) struct JobDyn {
+    /// Training saved by checkpoints (R8). Lost work is in the preemption log.
+    pub(crate) saved: u64,
+    /// Training time over all attempts.
+    pub(crate) trained: u64,
+    pub(crate) running_since: u64,
+    /// When it first reached `RUNNING`, or `NEVER`.
+    pub(crate) first_running: u64,
+    /// When it stopped for good, or `NEVER`.
+    pub(crate) stopped_at: u64,
+    pub(crate) reason: Reason,
+    pub(crate) priority: u32,
+    pub(crate) gen: u32,
+    pub(crate) preempted_count: u32,
+    /// While it is being preempted: its record in the preemption log; otherwise `NONE`.
+    pub(crate) preempting: u32,
+    /// Its latest attempt in the attempt list, or `NONE`.
+    pub(crate) last_attempt: u32,
+    pub(crate) status: Option<Status>,
+    /// Terminated before its `submitAt`: never submitted.
+    pub(crate) cancelled: bool,
+}
+
+/// A running job (`SCHEDULED` to release) in its share and type's running list, with what
+/// victim searches read, so scanning a list does not touch the job table.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RunEntry {
+    pub(crate) job: JobId,
+    /// The job's priority, or `u32::MAX` while it is being preempted (never a candidate).
+    pub(crate) key: u32,
+}
+
+impl Simulation {
+    pub(crate) fn last_attempt(&self, j: JobId) -> Option<&AttemptRaw> {
+        match self.jobs[j as usize].last_attempt {
+            NONE => None,
+            a => Some(self.attempts.get(a as usize)),
+        }
+    }
+
+    pub(crate) fn last_attempt_mut(&mut self, j: JobId) -> Option<&mut AttemptRaw> {
+        match self.jobs[j as usize].last_attempt {
+            NONE => None,
+            a => Some(self.attempts.get_mut(a as usize)),
+        }
+    }
+
+    /// A job's attempts, first to last.
+    pub(crate) fn attempts_of(&self, j: JobId) -> Vec<&AttemptRaw> {
+        let mut v = Vec::new();
+        let mut a = self.jobs[j as usize].last_attempt;
+        while a != NONE {
+            let at = self.attempts.get(a as usize);
+            v.push(at);
+            a = at.prev;
+        }
+        v.reverse();
+        v
+    }
+
+    /// Where job `j` is in its running list.
+    pub(crate) fn run_index(&self, j: JobId) -> Option<(usize, usize)> {
+        let jc = self.job_cfg(j);
+        let i = self.st(jc.share, jc.ty);
+        self.running[i].iter().position(|e| e.job == j).map(|p| (i, p))
+    }
+
+    pub(crate) fn set_status(&mut self, j: JobId, status: Status, reason: Reason) {
+        self.put_status(j, status);
+        self.event(j, EventType::StateChange, Some(status), reason);
+    }
+
+    /// Sets a job's status, keeping the R25 job counts.
+    pub(crate) fn put_status(&mut self, j: JobId, status: Status) {
+        let jd = &mut self.jobs[j as usize];
+        self.status_counts[status_slot(jd.status)] -= 1;
+        self.status_counts[status_slot(Some(status))] += 1;
+        jd.status = Some(status);
+    }
+
+    pub(crate) fn submit(&mut self, j: JobId) {
+        if self.jobs[j as usize].cancelled {
+            return;
+        }
+        let s = self.job_cfg(j).share;
+        if !self.shares[s as usize].enabled {
+            self.jobs[j as usize].reason = Reason::Rejected;
+            self.jobs[j as usize].stopped_at = self.now;
+            self.set_status(j, Status::Failed, Reason::Rejected);
+            return;
+        }
+        self.set_status(j, Status::Submitted, Reason::None);
+        self.set_status(j, Status::Runnable, Reason::None);
+        self.enqueue(j);
+        self.dirty = true;
+    }
+
+    /// Starts an attempt: the job takes its instances (R6).
+    pub(crate) fn dispatch(&mut self, j: JobId) {
+        self.stats.dispatches += 1;
+        self.dequeue(j);
+        let jc = self.job_cfg(j);
+        let (s, t, n) = (jc.share, jc.ty, jc.count);
+        let i = self.st(s, t);
+        let q = self.ledger.quota(s, t);
+        let u = self.ledger.quota_usage(s, t);
+        // R14: the part above its quota.
+        let borrowed = (u + n).saturating_sub(q) - u.saturating_sub(q);
+        self.ledger.add_committed(s, t, n);
+        self.ledger.change_held(self.now, s, t, n, 0);
+        let now = self.now;
+        let jd = &mut self.jobs[j as usize];
+        self.running[i].push(RunEntry { job: j, key: jd.priority });
+        let prev = jd.last_attempt;
+        jd.last_attempt = self.attempts.push(AttemptRaw {
+            started: now,
+            stopped: NEVER,
+            borrowed,
+            reason: Reason::None,
+            prev,
+        }) as u32;
+        jd.gen = jd.gen.wrapping_add(1);
+        self.set_status(j, Status::Scheduled, Reason::None);
+        let sched = self.cfg.settings.scheduled;
+        if sched > 0 {
+            self.push_timer(now.saturating_add(sched), TimerKind::Advance, j);
+        } else {
+            self.advance(j);
+        }
+    }
+
+    pub(crate) fn advance(&mut self, j: JobId) {
+        match self.jobs[j as usize].status {
+            Some(Status::Scheduled) => {
+                self.set_status(j, Status::Starting, Reason::None);
+                let st = self.cfg.settings.starting;
+                if st > 0 {
+                    self.push_timer(self.now.saturating_add(st), TimerKind::Advance, j);
+                } else {
+                    self.start_running(j);
+                }
+            }
+            Some(Status::Starting) => self.start_running(j),
+            _ => {}
+        }
+    }
+
+    pub(crate) fn start_running(&mut self, j: JobId) {
+        let now = self.now;
+        self.set_status(j, Status::Running, Reason::None);
+        let jc = self.job_cfg(j);
+        let remaining = jc.duration - self.jobs[j as usize].saved;
+        let timeout = jc.timeout;
+        let jd = &mut self.jobs[j as usize];
+        jd.running_since = now;
+        if jd.first_running == NEVER {
+            jd.first_running = now;
+        }
+        match timeout {
+            // R9: a timeout equal to the remaining work is a success.
+            Some(tau) if tau < remaining => self.push_timer(now.saturating_add(tau), TimerKind::Finish, j),
+            _ if remaining == 0 => self.finish(j),
+            _ => self.push_timer(now.saturating_add(remaining), TimerKind::Finish, j),
+        }
+    }
+
+    pub(crate) fn remove_running(&mut self, j: JobId) {
+        if let Some((i, p)) = self.run_index(j) {
+            self.running[i].swap_remove(p);
+        }
+    }
+
+    /// Training time of the current attempt so far.
+    pub(crate) fn attempt_training(&self, j: JobId) -> u64 {
+        let rs = self.jobs[j as usize].running_since;
+        if rs == NOT_RUNNING {
+            0
+        } else {
+            self.now - rs
+        }
+    }
+
+    /// Completion or timeout (R9) of a running job.
+    pub(crate) fn finish(&mut self, j: JobId) {
+        let jc = self.job_cfg(j);
+        let (s, t, n, duration, timeout) = (jc.share, jc.ty, jc.count, jc.duration, jc.timeout);
+        let trained = self.attempt_training(j);
+        let remaining = duration - self.jobs[j as usize].saved;
+        let success = timeout.is_none_or(|tau| tau >= remaining);
+        self.remove_running(j);
+        self.ledger.sub_committed(s, t, n);
+        self.ledger.change_held(self.now, s, t, 0, n);
+        let now = self.now;
+        let jd = &mut self.jobs[j as usize];
+        jd.trained += trained;
+        jd.running_since = NOT_RUNNING;
+        jd.stopped_at = now;
+        jd.gen = jd.gen.wrapping_add(1);
+        let reason = if success { Reason::None } else { Reason::Timeout };
+        jd.reason = reason;
+        if let Some(a) = self.last_attempt_mut(j) {
+            a.stopped = now;
+            a.reason = reason;
+        }
+        let jd = &mut self.jobs[j as usize];
+        if success {
+            jd.saved = duration;
+            self.set_status(j, Status::Succeeded, Reason::None);
+        } else {
+            self.set_status(j, Status::Failed, Reason::Timeout);
+        }
+        self.dirty = true;
+    }
+
+    pub(crate) fn terminate(&mut self, j: JobId, reason: Reason) {
+        let now = self.now;
+        match self.jobs[j as usize].status {
+            None => {
+                let jd = &mut self.jobs[j as usize];
+                jd.cancelled = true;
+                jd.reason = reason;
+                jd.stopped_at = now;
+                self.set_status(j, Status::Failed, reason);
+            }
+            Some(Status::Submitted) | Some(Status::Runnable) => {
+                self.dequeue(j);
+                let s = self.job_cfg(j).share;
+                let em = self.shares[s as usize].earmark;
+                if em != NONE && self.earmarks[em as usize].job == j {
+                    self.lapse_earmark(em);
+                }
+                let jd = &mut self.jobs[j as usize];
+                jd.reason = reason;
+                jd.stopped_at = now;
+                self.set_status(j, Status::Failed, reason);
+            }
+            Some(st) if st.holds_capacity() => {
+                let jc = self.job_cfg(j);
+                let (s, t, n) = (jc.share, jc.ty, jc.count);
+                let trained = self.attempt_training(j);
+                let log = self.jobs[j as usize].preempting;
+                let credit = (log != NONE).then(|| self.credits[log as usize]);
+                self.remove_running(j);
+                match credit {
+                    // Being preempted: the earmark stays until the preemption would complete.
+                    Some(c) => self.ledger.end_preemption(s, t, n, c, self.preemptor_share(log)),
+                    None => self.ledger.sub_committed(s, t, n),
+                }
+                self.ledger.change_held(self.now, s, t, 0, n);
+                let jd = &mut self.jobs[j as usize];
+                jd.trained += trained;
+                jd.running_since = NOT_RUNNING;
+                jd.preempting = NONE;
+                jd.gen = jd.gen.wrapping_add(1);
+                jd.reason = reason;
+                if let Some(a) = self.last_attempt_mut(j) {
+                    a.stopped = now;
+                    a.reason = reason;
+                }
+                let jd = &mut self.jobs[j as usize];
+                jd.stopped_at = now;
+                self.set_status(j, Status::Failed, reason);
+            }
+            _ => {}
+        }
+        self.dirty = true;
+    }
+}

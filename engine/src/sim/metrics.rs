@@ -1,0 +1,303 @@
+//! R26 summary metrics, R15 attribution of borrowed instances, and the 2^53 - 1 check of
+//! the run's sums.
+
+#![allow(clippy::needless_range_loop)]
+
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::result::{
+    BenchRun, Metrics, Percentiles, PreemptionKind, SimResult, Status, Summary, SummaryResult,
+};
+use crate::validate::{JobId, ShareId, TypeId};
+
+use super::ledger::Integrals;
+use super::{RunError, Simulation, MAX_SAFE_INTEGER, NEVER};
+/// R15 for one type: per share (borrowed, lent), the flows (borrower, lender, instances),
+/// and borrowed instances no lender's idle quota accounts for.
+pub(crate) type Attribution = (Vec<(u64, u64)>, Vec<(ShareId, ShareId, u64)>, u64);
+
+/// A view for computing R26 metrics without touching the simulation.
+pub(crate) struct MetricsView<'a> {
+    pub(crate) ig: Integrals,
+    pub(crate) sim: &'a Simulation,
+    pub(crate) nt: usize,
+}
+
+impl MetricsView<'_> {
+    fn build_summary(&self) -> Summary {
+        let sim = self.sim;
+        let ns = sim.shares.len();
+        let mut per: Vec<Metrics> = vec![Metrics::default(); ns];
+        let mut overall = Metrics::default();
+        let mut waits: Vec<Vec<u64>> = vec![Vec::new(); ns];
+        let mut comps: Vec<Vec<u64>> = vec![Vec::new(); ns];
+        let mut good: Vec<u64> = vec![0; ns];
+        let mut lost_gpu: Vec<u64> = vec![0; ns];
+        for (j, jd) in sim.jobs.iter().enumerate() {
+            let jc = &sim.cfg.jobs[j];
+            let s = jc.share as usize;
+            let m = &mut per[s];
+            m.jobs += 1;
+            match jd.status {
+                Some(Status::Succeeded) => {
+                    m.succeeded += 1;
+                    good[s] = good[s].saturating_add(jc.duration.saturating_mul(jc.count));
+                    if jd.stopped_at != NEVER {
+                        comps[s].push(jd.stopped_at - jc.submit_at);
+                    }
+                }
+                Some(Status::Failed) => m.failed += 1,
+                _ => {
+                    m.unfinished += 1;
+                    if jd.status == Some(Status::Runnable) && sim.never_runnable_reason(j as u32).is_some() {
+                        m.never_runnable += 1;
+                    }
+                }
+            }
+            if jd.first_running != NEVER {
+                waits[s].push(jd.first_running - jc.submit_at);
+            }
+        }
+        for p in &sim.preemptions {
+            let jc = &sim.cfg.jobs[p.victim as usize];
+            let s = jc.share as usize;
+            // R8: each preemption's lost work, per instance and GPU of the victim.
+            per[s].lost_instance_seconds =
+                per[s].lost_instance_seconds.saturating_add(p.lost.saturating_mul(jc.count));
+            lost_gpu[s] = lost_gpu[s].saturating_add(
+                p.lost.saturating_mul(jc.count).saturating_mul(sim.cfg.types[jc.ty as usize].gpus),
+            );
+            let pc = &mut per[s].preemptions;
+            match p.kind {
+                PreemptionKind::CrossShare => pc.cross_share += 1,
+                PreemptionKind::InShare => pc.in_share += 1,
+                PreemptionKind::CapacityReduced => pc.capacity_limit_reduced += 1,
+            }
+            pc.total += 1;
+        }
+        let mut all_waits = Vec::new();
+        let mut all_comps = Vec::new();
+        let (mut gpu_all, mut gpu_own_all, mut gpu_b_all) = (0u64, 0u64, 0u64);
+        for s in 0..ns {
+            let (mut gpu, mut gpu_own, mut gpu_b) = (0u64, 0u64, 0u64);
+            let mut quota_s = 0u64;
+            for t in 0..self.nt {
+                let a = &self.ig.acc[s * self.nt + t];
+                let g = sim.cfg.types[t].gpus;
+                let m = &mut per[s];
+                m.instance_seconds = m.instance_seconds.saturating_add(a.used);
+                m.instance_seconds_own = m.instance_seconds_own.saturating_add(a.own);
+                m.instance_seconds_borrowed = m.instance_seconds_borrowed.saturating_add(a.borrowed);
+                m.instance_seconds_lent = m.instance_seconds_lent.saturating_add(a.lent);
+                gpu = gpu.saturating_add(a.used.saturating_mul(g));
+                gpu_own = gpu_own.saturating_add(a.own.saturating_mul(g));
+                gpu_b = gpu_b.saturating_add(a.borrowed.saturating_mul(g));
+                quota_s = quota_s.saturating_add(a.quota);
+            }
+            let m = &mut per[s];
+            m.instance_hours = m.instance_seconds as f64 / 3600.0;
+            m.gpu_hours = gpu as f64 / 3600.0;
+            m.gpu_hours_own = gpu_own as f64 / 3600.0;
+            m.gpu_hours_borrowed = gpu_b as f64 / 3600.0;
+            m.lost_gpu_hours = lost_gpu[s] as f64 / 3600.0;
+            m.utilization = ratio(m.instance_seconds, quota_s);
+            m.goodput = ratio(good[s], m.instance_seconds);
+            gpu_all = gpu_all.saturating_add(gpu);
+            gpu_own_all = gpu_own_all.saturating_add(gpu_own);
+            gpu_b_all = gpu_b_all.saturating_add(gpu_b);
+            all_waits.extend_from_slice(&waits[s]);
+            all_comps.extend_from_slice(&comps[s]);
+            m.wait_seconds = percentiles(&mut waits[s]);
+            m.completion_seconds = percentiles(&mut comps[s]);
+            // Overall sums.
+            overall.jobs = overall.jobs.saturating_add(m.jobs);
+            overall.succeeded = overall.succeeded.saturating_add(m.succeeded);
+            overall.failed = overall.failed.saturating_add(m.failed);
+            overall.never_runnable = overall.never_runnable.saturating_add(m.never_runnable);
+            overall.unfinished = overall.unfinished.saturating_add(m.unfinished);
+            overall.instance_seconds = overall.instance_seconds.saturating_add(m.instance_seconds);
+            overall.instance_seconds_own =
+                overall.instance_seconds_own.saturating_add(m.instance_seconds_own);
+            overall.instance_seconds_borrowed =
+                overall.instance_seconds_borrowed.saturating_add(m.instance_seconds_borrowed);
+            overall.instance_seconds_lent =
+                overall.instance_seconds_lent.saturating_add(m.instance_seconds_lent);
+            overall.lost_instance_seconds =
+                overall.lost_instance_seconds.saturating_add(m.lost_instance_seconds);
+            overall.preemptions.cross_share =
+                overall.preemptions.cross_share.saturating_add(m.preemptions.cross_share);
+            overall.preemptions.in_share =
+                overall.preemptions.in_share.saturating_add(m.preemptions.in_share);
+            overall.preemptions.capacity_limit_reduced = overall
+                .preemptions
+                .capacity_limit_reduced
+                .saturating_add(m.preemptions.capacity_limit_reduced);
+            overall.preemptions.total = overall.preemptions.total.saturating_add(m.preemptions.total);
+        }
+        let cap_total: u64 = self.ig.cap.iter().sum();
+        overall.instance_hours = overall.instance_seconds as f64 / 3600.0;
+        overall.gpu_hours = gpu_all as f64 / 3600.0;
+        overall.gpu_hours_own = gpu_own_all as f64 / 3600.0;
+        overall.gpu_hours_borrowed = gpu_b_all as f64 / 3600.0;
+        overall.lost_gpu_hours = lost_gpu.iter().sum::<u64>() as f64 / 3600.0;
+        overall.utilization = ratio(overall.instance_seconds, cap_total);
+        overall.goodput = ratio(good.iter().sum(), overall.instance_seconds);
+        overall.wait_seconds = percentiles(&mut all_waits);
+        overall.completion_seconds = percentiles(&mut all_comps);
+        Summary { per_quota_share: sim.cfg.shares.iter().map(|s| s.name.clone()).zip(per).collect(), overall }
+    }
+}
+
+pub(crate) fn ratio(a: u64, b: u64) -> Option<f64> {
+    if b == 0 {
+        None
+    } else {
+        Some(a as f64 / b as f64)
+    }
+}
+
+/// Nearest-rank percentiles.
+pub(crate) fn percentiles(v: &mut [u64]) -> Percentiles {
+    if v.is_empty() {
+        return Percentiles::default();
+    }
+    v.sort_unstable();
+    let n = v.len();
+    let rank = |p: usize| -> u64 { v[(n * p).div_ceil(100).max(1) - 1] };
+    Percentiles { count: n as u64, p50: Some(rank(50)), p95: Some(rank(95)), max: Some(v[n - 1]) }
+}
+
+impl Simulation {
+    /// What the run did so far, for benchmarks.
+    pub fn bench_run(&self) -> BenchRun {
+        let mut victims: Vec<JobId> = self.preemptions.iter().map(|p| p.victim).collect();
+        victims.sort_unstable();
+        victims.dedup();
+        BenchRun { events: self.stats.events, preempted_jobs: victims.len() as u64, ended_at: self.now }
+    }
+
+    /// Why the results so far cannot be given exactly, if so: a job's next time would come
+    /// after 2^53 - 1 (the run stopped before it), or a sum in the summary exceeds 2^53 - 1.
+    /// Front ends check it after running and report it instead of results.
+    pub fn run_error(&self) -> Option<RunError> {
+        if let Some(j) = self.overflow {
+            return Some(RunError::TimeOverflow { job: self.job_cfg(j).name.clone(), at: self.now });
+        }
+        self.sums_error().map(|metric| RunError::SumOverflow { metric })
+    }
+
+    /// The summary path of the first integer sum over 2^53 - 1 (R26), if any.
+    pub(crate) fn sums_error(&self) -> Option<String> {
+        const FIELDS: [&str; 7] = [
+            "instanceSeconds",
+            "instanceSecondsOwn",
+            "instanceSecondsBorrowed",
+            "instanceSecondsLent",
+            "lostInstanceSeconds",
+            "gpuHours",
+            "utilization",
+        ];
+        let ig = self.ledger.integrals_at(self.now);
+        let mut lost: Vec<u128> = vec![0; self.shares.len()];
+        for p in &self.preemptions {
+            let jc = self.job_cfg(p.victim);
+            lost[jc.share as usize] += p.lost as u128 * jc.count as u128;
+        }
+        let over = |m: &[u128; 7]| m.iter().position(|&v| v > MAX_SAFE_INTEGER as u128).map(|k| FIELDS[k]);
+        let mut overall = [0u128; 7];
+        for s in 0..self.shares.len() {
+            let mut m = [0u128; 7];
+            for t in 0..self.nt {
+                let a = &ig.acc[s * self.nt + t];
+                let g = self.cfg.types[t].gpus.max(1) as u128;
+                let sums = [a.used, a.own, a.borrowed, a.lent];
+                for (k, v) in sums.iter().enumerate() {
+                    m[k] += *v as u128;
+                }
+                m[5] += a.used as u128 * g;
+                m[6] += a.quota as u128;
+            }
+            m[4] = lost[s];
+            if let Some(field) = over(&m) {
+                return Some(alloc::format!("perQuotaShare.{}.{field}", self.cfg.shares[s].name));
+            }
+            for k in 0..6 {
+                overall[k] += m[k];
+            }
+        }
+        overall[6] = ig.cap.iter().map(|&c| c as u128).sum();
+        over(&overall).map(|field| alloc::format!("overall.{field}"))
+    }
+
+    /// R15: attributes type `t`'s borrowed instances to lenders; returns per share
+    /// (borrowed, lent) and the flows `(borrower, lender, n)`.
+    pub(crate) fn attribution(&self, t: TypeId) -> Attribution {
+        let ns = self.shares.len();
+        let mut per = vec![(0u64, 0u64); ns];
+        let mut flows = Vec::new();
+        let mut idle: Vec<u64> = (0..ns)
+            .map(|l| {
+                if self.ledger.lends(l as ShareId) {
+                    self.ledger.quota(l as ShareId, t).saturating_sub(self.ledger.held(l as ShareId, t))
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let mut lender = 0usize;
+        let mut unattributed = 0;
+        for b in 0..ns {
+            let mut x = self.ledger.held(b as ShareId, t).saturating_sub(self.ledger.quota(b as ShareId, t));
+            per[b].0 = x;
+            while x > 0 {
+                while lender < ns && idle[lender] == 0 {
+                    lender += 1;
+                }
+                if lender >= ns {
+                    unattributed += x;
+                    break;
+                }
+                let k = x.min(idle[lender]);
+                idle[lender] -= k;
+                per[lender].1 += k;
+                flows.push((b as ShareId, lender as ShareId, k));
+                x -= k;
+            }
+        }
+        (per, flows, unattributed)
+    }
+
+    /// Training time of a job over all its attempts, so far (for checking R8).
+    pub fn training_seconds(&self, j: JobId) -> u64 {
+        self.jobs[j as usize].trained + self.attempt_training(j)
+    }
+
+    /// R26: the summary metrics as of now.
+    pub fn summary(&self) -> Summary {
+        let ig = self.ledger.integrals_at(self.now);
+        MetricsView { ig, sim: self, nt: self.nt }.build_summary()
+    }
+
+    /// The whole result (format spec) as of now.
+    pub fn result(&self) -> SimResult {
+        SimResult {
+            format_version: 1,
+            ended_at: self.ended_at(),
+            jobs: self.jobs(),
+            events: self.events(),
+            summary: self.summary(),
+        }
+    }
+
+    /// `--summary`: the result without jobs and events.
+    pub fn summary_result(&self) -> SummaryResult {
+        SummaryResult { format_version: 1, ended_at: self.ended_at(), summary: self.summary() }
+    }
+
+    /// `endedAt`: the current time.
+    pub fn ended_at(&self) -> u64 {
+        self.now
+    }
+}

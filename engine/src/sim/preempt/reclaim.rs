@@ -1,0 +1,139 @@
+//! R18: cross-share reclaim of over-quota instances.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::sim::Simulation;
+use crate::validate::{JobId, ShareId};
+
+impl Simulation {
+    /// R18/R19: plans reclaim for front job `j`, with `own_release` instances of its own
+    /// share counted as released (in-share victims, R20). `Some(victims)` when the job fits
+    /// (with no victims if it fits already); `None` when even all candidates would not do.
+    pub(crate) fn plan_reclaim(
+        &self,
+        j: JobId,
+        own_release: u64,
+        considered: &mut Vec<JobId>,
+    ) -> Option<Vec<(JobId, u64)>> {
+        let jc = self.job_cfg(j);
+        let (s, t, n) = (jc.share, jc.ty, jc.count);
+        self.ledger.capacity(t)?;
+        let u = self.ledger.quota_usage(s, t).saturating_sub(own_release);
+        let q = self.ledger.quota(s, t);
+        let lends = self.ledger.lends(s);
+        if self.fits_adj(j, own_release, false) {
+            return Some(Vec::new());
+        }
+        if u + n > q {
+            // A job that needs borrowing never triggers reclaim.
+            return None;
+        }
+        let free = self.free_for(j, t) + own_release as i64;
+        let pool = self.ledger.pool_available(t) + if lends { own_release as i64 } else { 0 };
+        let mut fs: i64 = (n as i64 - free).max(0);
+        let mut ps: i64 = if lends { (n as i64 - pool).max(0) } else { 0 };
+        let ns = self.shares.len();
+        // Quick rejection before any allocation: all returnable capacity together.
+        {
+            let (mut all_f, mut all_p) = (0i64, 0i64);
+            for b in 0..ns {
+                if b == s as usize {
+                    continue;
+                }
+                let over_b = self.ledger.over_quota(b as ShareId, t);
+                let lb = self.ledger.lends(b as ShareId);
+                if over_b > 0 && (fs > 0 || lb) {
+                    all_f += over_b as i64;
+                    if lb {
+                        all_p += over_b as i64;
+                    }
+                }
+            }
+            if all_f < fs || all_p < ps {
+                return None;
+            }
+        }
+        // Over quota per share, in committed terms; victims being preempted are excluded.
+        let mut over: Vec<u64> = (0..ns).map(|b| self.ledger.over_quota(b as ShareId, t)).collect();
+        // Short of free: over-quota jobs of any share; short of the pool only: of lenders.
+        let free_short = fs > 0;
+        let eligible = |b: usize| b != s as usize && (free_short || self.ledger.lends(b as ShareId));
+        let mut cands: Vec<JobId> = Vec::new();
+        for b in 0..ns {
+            if eligible(b) && over[b] > 0 {
+                for e in &self.running[b * self.nt + t as usize] {
+                    if e.key != u32::MAX {
+                        cands.push(e.job);
+                    }
+                }
+            }
+        }
+        let mut taken: Vec<JobId> = Vec::new();
+        while fs > 0 || ps > 0 {
+            let idx = self.pick_victim(&cands, |c| {
+                let b = self.job_cfg(c).share as usize;
+                let ret = self.job_cfg(c).count.min(over[b]) as i64;
+                let lend_b = self.ledger.lends(b as ShareId);
+                let need = fs.max(if lend_b { ps } else { 0 });
+                let covers = ret >= fs && (!lend_b && ps == 0 || lend_b && ret >= ps);
+                (covers, ret as u64, (ret - need).max(0) as u64)
+            })?;
+            let c = cands.swap_remove(idx);
+            let b = self.job_cfg(c).share as usize;
+            let ret = self.job_cfg(c).count.min(over[b]);
+            if ret == 0 {
+                continue;
+            }
+            if considered.len() < 16 {
+                considered.push(c);
+            }
+            over[b] -= ret;
+            fs = (fs - ret as i64).max(0);
+            if self.ledger.lends(b as ShareId) {
+                ps = (ps - ret as i64).max(0);
+            }
+            taken.push(c);
+            // Drop candidates of shares no longer over quota.
+            cands.retain(|&x| over[self.job_cfg(x).share as usize] > 0);
+        }
+        // Minimal set: from the last taken back, drop every victim not needed.
+        let returns_ok = |set: &[JobId]| -> bool {
+            let mut per: Vec<u64> = vec![0; ns];
+            for &v in set {
+                per[self.job_cfg(v).share as usize] += self.job_cfg(v).count;
+            }
+            let (mut f, mut p) = (0i64, 0i64);
+            for b in 0..ns {
+                let r = per[b].min(self.ledger.over_quota(b as ShareId, t)) as i64;
+                f += r;
+                if self.ledger.lends(b as ShareId) {
+                    p += r;
+                }
+            }
+            free + f >= n as i64 && (!lends || pool + p >= n as i64)
+        };
+        let mut k = taken.len();
+        while k > 0 {
+            k -= 1;
+            let mut trial = taken.clone();
+            trial.remove(k);
+            if returns_ok(&trial) {
+                taken = trial;
+            }
+        }
+        // What each victim returns, in pick order.
+        let mut over2: Vec<u64> = (0..ns).map(|b| self.ledger.over_quota(b as ShareId, t)).collect();
+        Some(
+            taken
+                .into_iter()
+                .map(|v| {
+                    let b = self.job_cfg(v).share as usize;
+                    let r = self.job_cfg(v).count.min(over2[b]);
+                    over2[b] -= r;
+                    (v, r)
+                })
+                .collect(),
+        )
+    }
+}

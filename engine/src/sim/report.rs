@@ -1,0 +1,365 @@
+//! R17, R24, R25: read-only views: the snapshot, job results, rendered events and reasons.
+
+#![allow(clippy::needless_range_loop)]
+
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::model::Strategy;
+use crate::reasons::{
+    Reason, REJECTED_REASON, TIMEOUT_REASON, WAIT_FREE, WAIT_POOL, WAIT_PREEMPTION, WAIT_QUOTA,
+};
+use crate::result::{
+    Attempt, Event, EventType, Flow, JobCounts, JobResult, PreemptedAttempt, PreemptionSummary,
+    ShareTypeUsage, Snapshot, Status, TypeTotals,
+};
+use crate::validate::{JobId, ShareId, TypeId};
+
+use super::events::{status_slot, RawEvent};
+use super::grace::PreemptionRecord;
+use super::jobs::opt_time;
+use super::{Simulation, NEVER, NONE};
+
+impl Simulation {
+    /// The preemption log: every victim's preemption in decision order.
+    pub fn preemptions(&self) -> &[PreemptionRecord] {
+        &self.preemptions
+    }
+
+    #[inline]
+    pub(crate) fn never_runnable(&self, j: JobId) -> bool {
+        let jc = self.job_cfg(j);
+        self.ledger.never_runnable(jc.share, jc.ty, jc.count)
+    }
+
+    /// R17: the `MISCONFIGURATION` reason of a job that can never fit, if any.
+    pub fn never_runnable_reason(&self, j: JobId) -> Option<&'static str> {
+        let jc = self.job_cfg(j);
+        self.ledger.misconfiguration(jc.share, jc.ty, jc.count).map(|m| m.text())
+    }
+
+    /// The reason shown for a job now: terminal reasons, preemption in progress, R17.
+    pub fn status_reason(&self, j: JobId) -> Option<String> {
+        let jd = &self.jobs[j as usize];
+        if jd.preempting != NONE {
+            let kind = self.preemptions[jd.preempting as usize].kind;
+            return Some(alloc::format!("PREEMPTION_IN_PROGRESS: {}", kind.reason()));
+        }
+        match jd.status {
+            None => None,
+            Some(Status::Runnable) | Some(Status::Submitted) => Some(self.waiting_reason(j)),
+            Some(Status::Failed) | Some(Status::Succeeded) => self.reason_text(jd.reason),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn reason_text(&self, r: Reason) -> Option<String> {
+        match r {
+            Reason::None => None,
+            Reason::Terminated(i) => Some(self.terminate_reasons[i as usize].clone()),
+            Reason::Timeout => Some(String::from(TIMEOUT_REASON)),
+            Reason::Rejected => Some(String::from(REJECTED_REASON)),
+            Reason::Preempted(l) => Some(String::from(self.preemptions[l as usize].kind.reason())),
+            Reason::RetryLimit(l) => Some(alloc::format!(
+                "Preemption retry limit reached: {}",
+                self.preemptions[l as usize].kind.reason()
+            )),
+        }
+    }
+
+    /// R17: why a `RUNNABLE` job waits.
+    pub(crate) fn waiting_reason(&self, j: JobId) -> String {
+        if let Some(r) = self.never_runnable_reason(j) {
+            return String::from(r);
+        }
+        let jc = self.job_cfg(j);
+        let s = jc.share;
+        let em = self.shares[s as usize].earmark;
+        if em != NONE && self.earmarks[em as usize].job == j {
+            return String::from(WAIT_PREEMPTION);
+        }
+        let front = self.first_job(s).or_else(|| self.front_job(s));
+        if let Some(f) = front.filter(|&f| f != j) {
+            return alloc::format!("CAPACITY: waiting behind {}", self.job_cfg(f).name);
+        }
+        if em != NONE {
+            return String::from(WAIT_PREEMPTION);
+        }
+        let (t, n) = (jc.ty, jc.count);
+        let u = self.ledger.quota_usage(s, t);
+        let q = self.ledger.quota(s, t);
+        let within = u + n <= q;
+        let borrow_ok = self.ledger.strategy(s) == Strategy::LendAndBorrow
+            && self.ledger.allowance(s, t).is_none_or(|a| u + n <= q + a);
+        if !within && !borrow_ok {
+            String::from(WAIT_QUOTA)
+        } else if self.ledger.lends(s as ShareId) && self.ledger.pool_available(t) < n as i64 {
+            String::from(WAIT_POOL)
+        } else if self.free_for(j, t) < n as i64 {
+            String::from(WAIT_FREE)
+        } else {
+            String::from(WAIT_QUOTA)
+        }
+    }
+
+    /// R25: utilization now, per share and type, with pool and service environment totals.
+    pub fn snapshot(&self) -> Snapshot {
+        let mut types = Vec::new();
+        let mut shares = Vec::new();
+        for t in 0..self.nt as TypeId {
+            let ti = t as usize;
+            let (per, flows, unattributed) = self.attribution(t);
+            let usage: u64 = (0..self.shares.len()).map(|s| self.ledger.held(s as ShareId, t)).sum();
+            let pool_usage: u64 = (0..self.shares.len())
+                .filter(|&s| self.ledger.lends(s as ShareId))
+                .map(|s| self.ledger.held(s as ShareId, t))
+                .sum();
+            let relevant = self.ledger.capacity(t).is_some()
+                || usage > 0
+                || (0..self.shares.len()).any(|s| self.ledger.quota(s as ShareId, t) > 0);
+            if !relevant {
+                continue;
+            }
+            let tc = &self.cfg.types[ti];
+            types.push(TypeTotals {
+                capacity_unit: tc.name.clone(),
+                gpus_per_instance: tc.gpus,
+                service_environment_capacity: self.ledger.capacity(t),
+                usage,
+                free: self.ledger.capacity(t).unwrap_or(0) as i64 - usage as i64,
+                pool_capacity: self.ledger.pool_capacity(t),
+                pool_usage,
+                pool_available: self.ledger.pool_capacity(t) as i64 - pool_usage as i64,
+                borrowed: per.iter().map(|p| p.0).sum(),
+                unattributed_borrowed: unattributed,
+            });
+            for (s, sh) in self.shares.iter().enumerate() {
+                let u = self.ledger.held(s as ShareId, t);
+                let q = self.ledger.quota(s as ShareId, t);
+                if q == 0 && u == 0 {
+                    continue;
+                }
+                let name = |x: ShareId| self.cfg.shares[x as usize].name.clone();
+                let earmarked = if sh.earmark != NONE && self.earmarks[sh.earmark as usize].ty == t {
+                    self.earmarks[sh.earmark as usize].n
+                } else {
+                    0
+                };
+                shares.push(ShareTypeUsage {
+                    quota_share_name: name(s as ShareId),
+                    capacity_unit: tc.name.clone(),
+                    quota: q,
+                    usage: u,
+                    within_quota: u.min(q),
+                    over_quota: u.saturating_sub(q),
+                    borrowed: per[s].0,
+                    borrowed_from: flows
+                        .iter()
+                        .filter(|f| f.0 == s as ShareId)
+                        .map(|f| Flow { quota_share_name: name(f.1), instances: f.2 })
+                        .collect(),
+                    lent: per[s].1,
+                    lent_to: flows
+                        .iter()
+                        .filter(|f| f.1 == s as ShareId)
+                        .map(|f| Flow { quota_share_name: name(f.0), instances: f.2 })
+                        .collect(),
+                    idle: if self.ledger.lends(s as ShareId) {
+                        q.saturating_sub(u).saturating_sub(per[s].1)
+                    } else {
+                        q.saturating_sub(u)
+                    },
+                    earmarked,
+                });
+            }
+        }
+        // Kept by status (not yet submitted first, then in `Status` order).
+        let c = &self.status_counts;
+        let n = |s: Status| c[status_slot(Some(s))];
+        let jc = JobCounts {
+            not_submitted: c[status_slot(None)],
+            runnable: n(Status::Submitted) + n(Status::Runnable),
+            scheduled: n(Status::Scheduled),
+            starting: n(Status::Starting),
+            running: n(Status::Running),
+            succeeded: n(Status::Succeeded),
+            failed: n(Status::Failed),
+        };
+        Snapshot { at: self.now, types, shares, job_counts: jc }
+    }
+
+    /// One job as the result shows it now.
+    pub fn job_result(&self, j: JobId) -> JobResult {
+        let lost = self.preemptions.iter().filter(|p| p.victim == j).map(|p| p.lost).sum();
+        self.job_result_with(j, lost)
+    }
+
+    /// [`Self::job_result`] with the job's lost work (R8) at hand.
+    pub(crate) fn job_result_with(&self, j: JobId, lost: u64) -> JobResult {
+        let jd = &self.jobs[j as usize];
+        let jc = self.job_cfg(j);
+        let raw = self.attempts_of(j);
+        let attempts: Vec<Attempt> = raw
+            .iter()
+            .map(|a| Attempt {
+                started_at: a.started,
+                stopped_at: opt_time(a.stopped),
+                borrowed_instances: a.borrowed,
+                status_reason: self.reason_text(a.reason),
+            })
+            .collect();
+        let recent: Vec<PreemptedAttempt> = raw
+            .iter()
+            .filter(|a| matches!(a.reason, Reason::Preempted(_)) && a.stopped != NEVER)
+            .map(|a| PreemptedAttempt {
+                started_at: a.started,
+                stopped_at: a.stopped,
+                status_reason: self.reason_text(a.reason).unwrap_or_default(),
+            })
+            .collect();
+        JobResult {
+            job_name: jc.name.clone(),
+            quota_share_name: self.cfg.shares[jc.share as usize].name.clone(),
+            status: jd.status,
+            status_reason: self.status_reason(j),
+            scheduling_priority: jd.priority,
+            submit_at: jc.submit_at,
+            first_started_at: raw.first().map(|a| a.started),
+            stopped_at: if jd.status.is_some_and(|s| s.is_terminal()) {
+                opt_time(jd.stopped_at)
+            } else {
+                None
+            },
+            preemption_summary: PreemptionSummary {
+                preempted_attempt_count: jd.preempted_count,
+                recent_preempted_attempts: recent,
+            },
+            attempts,
+            lost_work_seconds: lost,
+        }
+    }
+
+    /// Every job as the result shows it now, in input order.
+    pub fn jobs(&self) -> Vec<JobResult> {
+        let mut lost = vec![0u64; self.jobs.len()];
+        for p in &self.preemptions {
+            lost[p.victim as usize] += p.lost;
+        }
+        (0..self.jobs.len() as u32).map(|j| self.job_result_with(j, lost[j as usize])).collect()
+    }
+
+    /// Number of recorded events.
+    pub fn event_count(&self) -> usize {
+        self.events.len()
+    }
+
+    /// The R24 events from index `from` on.
+    pub fn events_from(&self, from: usize) -> Vec<Event> {
+        self.events.iter_from(from).map(|(at, idx, e)| self.render_event(at, idx, e)).collect()
+    }
+
+    /// The distinct instants of the recorded events, in order.
+    pub fn event_instants(&self) -> impl Iterator<Item = u64> + '_ {
+        self.events.instants()
+    }
+
+    /// The R24 event list so far.
+    pub fn events(&self) -> Vec<Event> {
+        self.events_from(0)
+    }
+
+    pub(crate) fn render_event(&self, at: u64, idx: usize, e: RawEvent) -> Event {
+        let jc = self.job_cfg(e.job);
+        let reason = self.events.reason(idx, e);
+        let mut ev = Event {
+            at,
+            job_name: jc.name.clone(),
+            quota_share_name: self.cfg.shares[jc.share as usize].name.clone(),
+            event_type: e.etype(),
+            status: e.status(),
+            status_reason: self.reason_text(reason),
+            preempted_by: None,
+            reason: None,
+            preempted_attempt_count: None,
+            lost_work_seconds: None,
+        };
+        if e.etype() != EventType::StateChange {
+            if let Reason::Preempted(l) | Reason::RetryLimit(l) = reason {
+                let p = &self.preemptions[l as usize];
+                ev.preempted_by = Some(p.preemptor.map(|x| self.job_cfg(x).name.clone()));
+                ev.reason = Some(String::from(p.kind.reason()));
+                ev.preempted_attempt_count = Some(p.count);
+                ev.lost_work_seconds = Some(p.lost);
+                if e.etype() == EventType::PreemptionStarted {
+                    ev.status_reason = Some(alloc::format!("PREEMPTION_IN_PROGRESS: {}", p.kind.reason()));
+                }
+            }
+        }
+        ev
+    }
+
+    /// Held instances of a share and type now (R25 `usage`).
+    pub fn usage(&self, share: ShareId, ty: TypeId) -> u64 {
+        self.ledger.held(share, ty)
+    }
+
+    /// Current quota of a share for a type.
+    pub fn quota(&self, share: ShareId, ty: TypeId) -> u64 {
+        self.ledger.quota(share, ty)
+    }
+
+    /// Current service environment limit of a type.
+    pub fn capacity(&self, ty: TypeId) -> Option<u64> {
+        self.ledger.capacity(ty)
+    }
+
+    /// Current strategy of a share.
+    pub fn strategy(&self, share: ShareId) -> Strategy {
+        self.ledger.strategy(share)
+    }
+
+    /// Current borrow allowance of a share for a type (`None`: unlimited).
+    pub fn borrow_allowance(&self, share: ShareId, ty: TypeId) -> Option<u64> {
+        self.ledger.allowance(share, ty)
+    }
+
+    /// Whether a share's usage of a type is over quota because of an update (R22).
+    pub fn over_quota_by_update(&self, share: ShareId, ty: TypeId) -> bool {
+        self.ledger.over_by_update(share, ty)
+    }
+
+    /// Whether any limit was lowered so far (service environment or quota share).
+    pub fn status_of(&self, j: JobId) -> Option<Status> {
+        self.jobs[j as usize].status
+    }
+
+    /// Whether the job is being preempted (between `Preemption Started` and `Completed`).
+    pub fn is_being_preempted(&self, j: JobId) -> bool {
+        self.jobs[j as usize].preempting != NONE
+    }
+
+    /// The earmarked preemptor of a share, if it waits for its victims (R21).
+    pub fn waiting_preemptor(&self, share: ShareId) -> Option<JobId> {
+        let e = self.shares[share as usize].earmark;
+        (e != NONE).then(|| self.earmarks[e as usize].job)
+    }
+
+    /// Idle instances of a type withheld now for waiting preemptors (R21): what their
+    /// earmarks take beyond the instances their victims hold and will return.
+    pub fn withheld(&self, ty: TypeId) -> u64 {
+        let t = ty as usize;
+        let held: u64 = (0..self.shares.len()).map(|s| self.ledger.held(s as ShareId, t as TypeId)).sum();
+        self.ledger.committed_total(ty).saturating_sub(held)
+    }
+
+    /// Front job of a share now (R16), if any.
+    pub fn front_job(&self, share: ShareId) -> Option<JobId> {
+        self.queues[share as usize].first().map(|k| k.2)
+    }
+
+    /// Jobs of a share waiting now, in R11 order.
+    pub fn queued(&self, share: ShareId) -> Vec<JobId> {
+        self.queues[share as usize].iter().map(|k| k.2).collect()
+    }
+}
