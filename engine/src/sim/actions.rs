@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use crate::model::Strategy;
 use crate::reasons::Reason;
 use crate::result::Status;
-use crate::validate::{ActionCfg, ShareId, TypeId};
+use crate::validate::{ActionCfg, TypeId};
 
 use super::Simulation;
 
@@ -16,13 +16,13 @@ impl Simulation {
         match a {
             ActionCfg::UpdatePriority { job, priority } => {
                 let j = *job;
-                let queued = self.jobs[j as usize].status == Some(Status::Runnable)
-                    && self.queues[self.job_cfg(j).share as usize].contains(&self.qkey(j));
+                let s = self.job_cfg(j).share;
+                let k = self.qkey(j);
+                let queued =
+                    self.jobs[j as usize].status == Some(Status::Runnable) && self.queues.contains(s, &k);
                 if queued {
-                    let k = self.qkey(j);
-                    let s = self.job_cfg(j).share as usize;
-                    self.queues[s].remove(&k);
-                    self.refresh_head(s as ShareId);
+                    // Every action has every share looked at: no mark needed.
+                    self.queues.remove(s, &k);
                 }
                 self.jobs[j as usize].priority = *priority;
                 if let Some((i, p)) = self.run_index(j) {

@@ -61,7 +61,7 @@ impl Simulation {
                 due: release_at,
                 live: true,
             });
-            self.shares[s as usize].earmark = id;
+            self.shares[s as usize].earmark = Some(id);
             Some(id)
         } else {
             None
@@ -172,7 +172,7 @@ impl Simulation {
             self.event(v, EventType::StateChange, Some(Status::Runnable), Reason::Preempted(log));
             self.enqueue(v);
         }
-        self.dirty = true;
+        self.marks.changed = true;
     }
 
     /// The share of the preemptor of preemption log entry `log`, if it has one.
@@ -190,8 +190,8 @@ impl Simulation {
         let (s, t, n) = (e.share, e.ty, e.n);
         let victims = core::mem::take(&mut e.victims);
         self.ledger.sub_committed(s, t, n);
-        if self.shares[s as usize].earmark == id {
-            self.shares[s as usize].earmark = NONE;
+        if self.shares[s as usize].earmark == Some(id) {
+            self.shares[s as usize].earmark = None;
         }
         for v in victims {
             let log = self.jobs[v as usize].preempting;
@@ -205,7 +205,7 @@ impl Simulation {
                 self.credits[log as usize] = 0;
             }
         }
-        self.dirty = true;
+        self.marks.changed = true;
     }
 
     /// R21: after an update, every earmark must still fit, in decision order: R14 for the
@@ -276,10 +276,10 @@ impl Simulation {
         if changed {
             self.earmarks.retain(|e| e.live);
             for sh in self.shares.iter_mut() {
-                sh.earmark = NONE;
+                sh.earmark = None;
             }
             for (i, e) in self.earmarks.iter().enumerate() {
-                self.shares[e.share as usize].earmark = i as u32;
+                self.shares[e.share as usize].earmark = Some(i as u32);
             }
         }
     }

@@ -119,7 +119,7 @@ impl Simulation {
             // A hold that changed moves free instances between jobs: their shares look again.
             if take != hv {
                 self.ledger.mark(t);
-                self.mark_share(s);
+                self.marks.share(s);
             }
         }
     }

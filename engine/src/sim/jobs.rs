@@ -4,6 +4,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use alloc::vec::Vec;
+use core::cmp::Reverse;
 
 use crate::reasons::Reason;
 use crate::result::{EventType, Status};
@@ -11,6 +12,7 @@ use crate::validate::JobId;
 
 use super::clock::TimerKind;
 use super::events::status_slot;
+use super::queue::QKey;
 use super::{Simulation, NEVER, NONE};
 pub(crate) const NOT_RUNNING: u64 = u64::MAX;
 
@@ -66,6 +68,38 @@ pub(crate) struct RunEntry {
 }
 
 impl Simulation {
+    /// Job `j`'s R11 queue key.
+    pub(crate) fn qkey(&self, j: JobId) -> QKey {
+        let jc = self.job_cfg(j);
+        QKey {
+            priority: Reverse(self.jobs[j as usize].priority),
+            submit_at: jc.submit_at,
+            job: j,
+            ty: jc.ty,
+            count: jc.count,
+        }
+    }
+
+    pub(crate) fn enqueue(&mut self, j: JobId) {
+        let k = self.qkey(j);
+        let s = self.job_cfg(j).share;
+        let (len, head_changed) = self.queues.insert(s, k);
+        self.stats.max_queued = self.stats.max_queued.max(len as u64);
+        // Without backfill a pass reads only a share's front job (with backfill every share
+        // is looked at anyway): a job queued behind it changes nothing the pass can see.
+        if head_changed {
+            self.marks.share(s);
+        }
+    }
+
+    pub(crate) fn dequeue(&mut self, j: JobId) {
+        let s = self.job_cfg(j).share;
+        if self.queues.remove(s, &self.qkey(j)) {
+            self.marks.share(s);
+        }
+        self.drop_hold(j);
+    }
+
     pub(crate) fn last_attempt(&self, j: JobId) -> Option<&AttemptRaw> {
         match self.jobs[j as usize].last_attempt {
             NONE => None,
@@ -127,7 +161,7 @@ impl Simulation {
         self.set_status(j, Status::Submitted, Reason::None);
         self.set_status(j, Status::Runnable, Reason::None);
         self.enqueue(j);
-        self.dirty = true;
+        self.marks.changed = true;
     }
 
     /// Starts an attempt: the job takes its instances (R6).
@@ -244,7 +278,7 @@ impl Simulation {
         } else {
             self.set_status(j, Status::Failed, Reason::Timeout);
         }
-        self.dirty = true;
+        self.marks.changed = true;
     }
 
     pub(crate) fn terminate(&mut self, j: JobId, reason: Reason) {
@@ -260,9 +294,10 @@ impl Simulation {
             Some(Status::Submitted) | Some(Status::Runnable) => {
                 self.dequeue(j);
                 let s = self.job_cfg(j).share;
-                let em = self.shares[s as usize].earmark;
-                if em != NONE && self.earmarks[em as usize].job == j {
-                    self.lapse_earmark(em);
+                if let Some(id) =
+                    self.shares[s as usize].earmark.filter(|&id| self.earmarks[id as usize].job == j)
+                {
+                    self.lapse_earmark(id);
                 }
                 let jd = &mut self.jobs[j as usize];
                 jd.reason = reason;
@@ -298,6 +333,6 @@ impl Simulation {
             }
             _ => {}
         }
-        self.dirty = true;
+        self.marks.changed = true;
     }
 }

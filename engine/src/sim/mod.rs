@@ -18,7 +18,6 @@
 // Shares and types index several parallel arrays at once; index loops say that best.
 #![allow(clippy::needless_range_loop)]
 
-use alloc::collections::BTreeSet;
 use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec;
@@ -45,6 +44,7 @@ mod pass;
 mod preempt;
 mod queue;
 mod report;
+mod share_set;
 
 use clock::{Clock, Timer, TimerKind};
 use events::EventLog;
@@ -52,7 +52,8 @@ use grace::Earmark;
 pub use grace::PreemptionRecord;
 use jobs::{AttemptRaw, JobDyn, RunEntry, NOT_RUNNING};
 use ledger::Ledger;
-use queue::{Head, QKey};
+use pass::{Marks, OrderEntry};
+use queue::Queues;
 
 const NONE: u32 = u32::MAX;
 
@@ -64,7 +65,7 @@ struct ShareDyn {
     in_share: bool,
     enabled: bool,
     /// The share's pending preemptor's earmark (R21): the share is blocked meanwhile.
-    earmark: u32,
+    earmark: Option<u32>,
 }
 
 /// Work counters, for benchmarks and profiling.
@@ -108,7 +109,7 @@ pub struct Simulation {
     jobs: Vec<JobDyn>,
     /// Every job's attempts, linked per job (`JobDyn::last_attempt`, `AttemptRaw::prev`).
     attempts: Chunked<AttemptRaw>,
-    queues: Vec<BTreeSet<QKey>>,
+    queues: Queues,
     running: Vec<Vec<RunEntry>>,
     /// Jobs holding free instances (R16), oldest first, with the instances each holds.
     holds: Vec<(JobId, u64)>,
@@ -118,24 +119,14 @@ pub struct Simulation {
     submit_order: Arc<Vec<JobId>>,
     next_submit: usize,
     next_action: usize,
-    dirty: bool,
-    /// What changed since the last pass (R16 work is limited to shares it can affect).
-    dirty_all: bool,
-    dirty_shares: u64,
-    /// The same, for the pass under way (it grows as capacity is released in the pass).
-    cur_all: bool,
-    cur_shares: u64,
-    order_buf: Vec<(ShareId, u64, u64)>,
+    marks: Marks,
+    order_buf: Vec<OrderEntry>,
     /// Some job has no work at all: it completes inside a pass (R10), releasing capacity
     /// there, so every pass must consider every share.
     zero_work: bool,
     stats: Stats,
     /// Jobs per status, by `status_slot`, for R25.
     status_counts: [u64; 8],
-    /// Per type: the shares (bit per share, the first 64) whose cached head is of that type.
-    head_types: Vec<u64>,
-    /// Cached first key of each share's queue.
-    heads: Vec<Head>,
     events: EventLog,
     preemptions: Vec<PreemptionRecord>,
     /// Per preemption log entry: instances of the victim committed to its preemptor's
@@ -193,7 +184,7 @@ impl Simulation {
         let shares: Vec<ShareDyn> = scenario
             .shares
             .iter()
-            .map(|s| ShareDyn { in_share: s.in_share_preemption, enabled: s.enabled, earmark: NONE })
+            .map(|s| ShareDyn { in_share: s.in_share_preemption, enabled: s.enabled, earmark: None })
             .collect();
         let jobs: Vec<JobDyn> = scenario
             .jobs
@@ -228,7 +219,7 @@ impl Simulation {
             ledger: Ledger::new(&scenario),
             jobs,
             attempts: Chunked::default(),
-            queues: vec![BTreeSet::new(); ns],
+            queues: Queues::new(ns, nt),
             running: vec![Vec::new(); ns * nt],
             holds: Vec::new(),
             earmarks: Vec::new(),
@@ -236,17 +227,11 @@ impl Simulation {
             submit_order: Arc::new(order),
             next_submit: 0,
             next_action: 0,
-            dirty: false,
-            dirty_all: true,
-            dirty_shares: 0,
-            cur_all: true,
-            cur_shares: 0,
+            marks: Marks::new(),
             order_buf: Vec::with_capacity(ns),
             zero_work: scenario.jobs.iter().any(|j| j.duration == 0),
             stats: Stats::default(),
             status_counts: [scenario.jobs.len() as u64, 0, 0, 0, 0, 0, 0, 0],
-            heads: vec![Head::EMPTY; ns],
-            head_types: vec![0; nt],
             events: EventLog::default(),
             preemptions: Vec::new(),
             credits: Vec::new(),
@@ -375,7 +360,7 @@ impl Simulation {
             let a = self.cfg.actions[self.next_action].1.clone();
             self.next_action += 1;
             self.apply_action(&a);
-            self.mark_all();
+            self.marks.all();
         }
         // Submissions in file order.
         while let Some(j) = self.submission(self.next_submit) {
@@ -386,11 +371,11 @@ impl Simulation {
             self.submit(j);
         }
         loop {
-            if self.dirty() {
+            if self.needs_pass() {
                 self.pass();
                 // What the pass itself did needs no other pass (R10); only releases it made
                 // due at this instant do.
-                self.dirty = false;
+                self.marks.changed = false;
                 self.ledger.clear_changed();
             }
             if self.clock.next_at() == Some(t) {
@@ -398,7 +383,7 @@ impl Simulation {
             } else {
                 break;
             }
-            if !self.dirty() {
+            if !self.needs_pass() {
                 break;
             }
         }
@@ -436,7 +421,7 @@ impl Simulation {
                 continue; // stale: no change (R10)
             }
             match tm.kind {
-                TimerKind::Mature => self.mark_all(),
+                TimerKind::Mature => self.marks.all(),
                 TimerKind::Advance => self.advance(tm.subject),
                 TimerKind::Finish => self.finish(tm.subject),
                 TimerKind::Release => self.release_victim(tm.subject),

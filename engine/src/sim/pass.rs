@@ -8,7 +8,8 @@ use crate::model::Strategy;
 use crate::validate::{JobId, ShareId, TypeId};
 
 use super::queue::Head;
-use super::{Simulation, NONE};
+use super::share_set::ShareSet;
+use super::Simulation;
 /// Phase of a pass (R16), for the front-job rule with backfill.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Phase {
@@ -16,44 +17,90 @@ pub(crate) enum Phase {
     Borrow,
 }
 
-pub(crate) fn ratio_lt(a_num: u64, a_den: u64, b_num: u64, b_den: u64) -> Ordering {
-    // R16: lowest U/Q first; Q = 0 after all others.
-    match (a_den == 0, b_den == 0) {
-        (true, true) => Ordering::Equal,
-        (true, false) => Ordering::Greater,
-        (false, true) => Ordering::Less,
-        _ => ((a_num as u128) * (b_den as u128)).cmp(&((b_num as u128) * (a_den as u128))),
+/// A share in a pass's order, with its R16 sort key: quota usage over quota for its front
+/// job's type.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct OrderEntry {
+    share: ShareId,
+    usage: u64,
+    quota: u64,
+}
+
+impl OrderEntry {
+    /// R16: lowest usage / quota first (compared by cross-multiplication), quota 0 after all
+    /// others, then input order.
+    fn cmp(&self, other: &Self) -> Ordering {
+        let by_ratio = match (self.quota == 0, other.quota == 0) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Greater,
+            (false, true) => Ordering::Less,
+            _ => ((self.usage as u128) * (other.quota as u128))
+                .cmp(&((other.usage as u128) * (self.quota as u128))),
+        };
+        by_ratio.then(self.share.cmp(&other.share))
+    }
+}
+
+/// What a pass must look at, so that R16 work is limited to the shares it can affect: what
+/// changed since the last pass, and during the pass under way (it grows as capacity is
+/// released in the pass). Changed types are the ledger's.
+#[derive(Clone, Debug)]
+pub(crate) struct Marks {
+    /// Something changed that a pass must look at.
+    pub changed: bool,
+    all_since: bool,
+    shares_since: ShareSet,
+    all: bool,
+    shares: ShareSet,
+}
+
+impl Marks {
+    pub fn new() -> Self {
+        Marks {
+            changed: false,
+            all_since: true,
+            shares_since: ShareSet::EMPTY,
+            all: true,
+            shares: ShareSet::EMPTY,
+        }
+    }
+
+    /// A share's queue changed (its front job may be another one).
+    pub fn share(&mut self, s: ShareId) {
+        self.shares_since.insert(s);
+        self.shares.insert(s);
+        self.changed = true;
+    }
+
+    /// Everything must be looked at.
+    pub fn all(&mut self) {
+        self.all_since = true;
+        self.all = true;
+        self.changed = true;
+    }
+
+    fn begin_pass(&mut self, all: bool) {
+        self.all = core::mem::take(&mut self.all_since) || all;
+        self.shares = core::mem::take(&mut self.shares_since);
+    }
+
+    fn end_pass(&mut self) {
+        self.all = false;
+        self.shares = ShareSet::EMPTY;
     }
 }
 
 impl Simulation {
-    /// A share's queue changed (its front job may be another one).
-    pub(crate) fn mark_share(&mut self, s: ShareId) {
-        if s >= 64 {
-            return self.mark_all();
-        }
-        let bit = 1u64 << s;
-        self.dirty_shares |= bit;
-        self.cur_shares |= bit;
-        self.dirty = true;
-    }
-
     /// Whether anything changed that a pass must look at.
-    pub(crate) fn dirty(&self) -> bool {
-        self.dirty || self.ledger.changed()
-    }
-
-    pub(crate) fn mark_all(&mut self) {
-        self.dirty_all = true;
-        self.cur_all = true;
-        self.dirty = true;
+    pub(crate) fn needs_pass(&self) -> bool {
+        self.marks.changed || self.ledger.changed()
     }
 
     /// Whether share `s` with front job type `t` needs looking at in the current pass.
     /// Skipping the others is exact: a share whose type and queue did not change since it
     /// was last looked at cannot dispatch, hold or preempt anything new (R16).
-    pub(crate) fn relevant(&self, s: ShareId, t: TypeId) -> bool {
-        self.cur_all || self.ledger.changed_in_pass(t) || (s < 64 && self.cur_shares & (1u64 << s) != 0)
+    fn relevant(&self, s: ShareId, t: TypeId) -> bool {
+        self.marks.all || self.ledger.changed_in_pass(t) || self.marks.shares.contains(s)
     }
 
     /// The share's first job in R11 order that is not never-runnable (with backfill), or
@@ -68,22 +115,17 @@ impl Simulation {
         if self.cfg.settings.backfill {
             return self.front_backfill(s);
         }
-        let h = self.heads[s as usize];
-        if h.job == NONE || self.ledger.never_runnable(s, h.ty, h.count) {
-            None
-        } else {
-            Some(h)
-        }
+        self.queues.head(s).filter(|h| !self.ledger.never_runnable(s, h.ty, h.count))
     }
 
     #[inline(never)]
     pub(crate) fn front_backfill(&self, s: ShareId) -> Option<Head> {
-        self.queues[s as usize].iter().find(|k| !self.never_runnable(k.2)).map(Head::of)
+        self.queues.iter(s).find(|h| !self.ledger.never_runnable(s, h.ty, h.count))
     }
 
     /// With backfill: the first job of the share that fits in `phase`'s sense.
     pub(crate) fn first_fitting(&self, s: ShareId, phase: Phase) -> Option<JobId> {
-        self.queues[s as usize].iter().map(|k| k.2).find(|&j| self.fits(j, phase == Phase::WithinQuota))
+        self.queues.iter(s).map(|h| h.job).find(|&j| self.fits(j, phase == Phase::WithinQuota))
     }
 
     /// The front job at an earmark's release, determined as in phases 2 and 3 (R21), the
@@ -100,41 +142,32 @@ impl Simulation {
         Some(self.first_fitting(s, Phase::Borrow).unwrap_or(first))
     }
 
+    /// A pass (R16): earmarks whose victims released, holds, then the three phases.
     pub(crate) fn pass(&mut self) {
         self.stats.passes += 1;
         // What changed since the last pass is what this pass looks at.
-        self.cur_all =
-            core::mem::take(&mut self.dirty_all) || self.cfg.settings.backfill || self.opts.exhaustive_passes;
+        self.marks.begin_pass(self.cfg.settings.backfill || self.opts.exhaustive_passes);
         self.ledger.begin_pass();
-        self.cur_shares = core::mem::take(&mut self.dirty_shares);
         self.pass_earmarks();
         self.pass_holds();
-        let ns = self.shares.len();
         // Share order, once per pass: lowest U/Q for the front job's type. Within a pass
         // capacity is only taken, never given back (unless a job has no work at all), so a
         // share that is not relevant now cannot become able to act in this pass.
-        let all = self.zero_work || self.cur_all || ns > 64;
+        let all = self.zero_work || self.marks.all;
         let mut order = core::mem::take(&mut self.order_buf);
         order.clear();
         // The shares to look at: all of them, or those whose queue changed and those whose
         // front job is of a type that changed.
-        let mut mask = if all { u64::MAX } else { self.cur_shares };
+        let mut look = if all { ShareSet::first(self.shares.len()) } else { self.marks.shares };
         if !all {
-            for t in 0..self.nt {
-                if self.ledger.changed_in_pass(t as TypeId) {
-                    mask |= self.head_types[t];
+            for t in 0..self.nt as TypeId {
+                if self.ledger.changed_in_pass(t) {
+                    look = look.union(self.queues.heads_of_type(t));
                 }
             }
         }
-        // Without `all` there are at most 64 shares: visit the set bits only.
-        let every = 0..if all { ns as ShareId } else { 0 };
-        let masked = core::iter::successors((!all && mask != 0).then_some(mask), |m| {
-            let rest = m & (m - 1);
-            (rest != 0).then_some(rest)
-        })
-        .map(|m| m.trailing_zeros() as ShareId);
-        for s in every.chain(masked) {
-            if self.shares[s as usize].earmark != NONE {
+        for s in look.iter() {
+            if self.shares[s as usize].earmark.is_some() {
                 continue;
             }
             if let Some(h) = self.front_of(s) {
@@ -142,34 +175,37 @@ impl Simulation {
                 if !all && !self.relevant(s, t) {
                     continue;
                 }
-                order.push((s, self.ledger.quota_usage(s, t), self.ledger.quota(s, t)));
+                order.push(OrderEntry {
+                    share: s,
+                    usage: self.ledger.quota_usage(s, t),
+                    quota: self.ledger.quota(s, t),
+                });
             }
         }
-        order.sort_by(|a, b| ratio_lt(a.1, a.2, b.1, b.2).then(a.0.cmp(&b.0)));
+        order.sort_by(OrderEntry::cmp);
         self.stats.shares_looked_at += order.len() as u64;
         self.pass_phases(&order, all);
         self.order_buf = order;
-        self.cur_all = false;
+        self.marks.end_pass();
         self.ledger.end_pass();
-        self.cur_shares = 0;
     }
 
     /// The three phases of a pass (R16) over shares in `order` (over every share in phase 3
     /// when `all`).
-    pub(crate) fn pass_phases(&mut self, order: &[(ShareId, u64, u64)], all: bool) {
+    fn pass_phases(&mut self, order: &[OrderEntry], all: bool) {
         let ns = self.shares.len();
         let backfill = self.cfg.settings.backfill;
-        let mut no_backfill = 0u64;
+        let mut no_backfill = ShareSet::EMPTY;
         // Within a pass, capacity is only taken (no job completes inside a pass unless some
         // job has no work at all), except when a preemption hands instances back to lenders:
         // a front job that does not fit stays so until then. `unfit` has the shares whose
         // front job is known not to fit even with borrowing, so they are not checked again.
-        let sticky = !self.zero_work && ns <= 64;
+        let sticky = !self.zero_work;
         let known = sticky && !backfill;
-        let mut unfit = 0u64;
+        let mut unfit = ShareSet::EMPTY;
         // Phase 1: within-quota dispatch.
-        for &(s, _, _) in order {
-            while self.shares[s as usize].earmark == NONE {
+        for s in order.iter().map(|o| o.share) {
+            while self.shares[s as usize].earmark.is_none() {
                 let Some(h) = self.front_of(s) else { break };
                 if !self.relevant(s, h.ty) {
                     break;
@@ -185,12 +221,12 @@ impl Simulation {
                     // Not within quota may still fit by borrowing; short of free never does.
                     if known && (self.ledger.strategy(s) != Strategy::LendAndBorrow || self.free_short(need))
                     {
-                        unfit |= 1u64 << s;
+                        unfit.insert(s);
                     }
                     break;
                 }
                 if self.fits(f, false) || self.plan_preemption(f).is_some() {
-                    no_backfill |= 1u64 << (s % 64);
+                    no_backfill.insert(s);
                     break;
                 }
                 match self.first_fitting(s, Phase::WithinQuota) {
@@ -200,46 +236,44 @@ impl Simulation {
             }
         }
         // Phase 2: preemption, reclaim then in-share.
-        for &(s, _, _) in order {
-            if self.shares[s as usize].earmark != NONE {
+        for s in order.iter().map(|o| o.share) {
+            if self.shares[s as usize].earmark.is_some() {
                 continue;
             }
-            let bit = 1u64 << (s % 64);
-            if backfill && no_backfill & bit == 0 && self.first_fitting(s, Phase::Borrow).is_some() {
+            if backfill && !no_backfill.contains(s) && self.first_fitting(s, Phase::Borrow).is_some() {
                 continue;
             }
             let Some(h) = self.front_of(s) else { continue };
             let need = Self::head_need(s, h);
-            if !self.relevant(s, h.ty) || unfit & bit == 0 && self.fits_need(need, 0, false) {
+            if !self.relevant(s, h.ty) || !unfit.contains(s) && self.fits_need(need, 0, false) {
                 continue;
             }
             if known {
-                unfit |= bit;
+                unfit.insert(s);
             }
             if let Some(plan) = self.plan_preemption_for(need, h.priority) {
                 self.execute(Some(h.job), plan);
                 // Victims' credits may have handed pool capacity back.
-                unfit = 0;
+                unfit = ShareSet::EMPTY;
             }
         }
         // Phase 3: borrowing, FIFO across shares. A share's queue changes only when it
         // dispatches, so (`sticky`) a share with nothing that fits stays so until the phase
         // ends, and is not looked at again.
-        let mut failed = if known { unfit } else { 0 };
+        let mut failed = if known { unfit } else { ShareSet::EMPTY };
         let every = 0..if all { ns as ShareId } else { 0 };
-        let listed = order.iter().filter(|_| !all).map(|o| o.0);
+        let listed = order.iter().filter(|_| !all).map(|o| o.share);
         let shares = every.chain(listed);
         loop {
             let mut best: Option<(u64, JobId)> = None;
             for s in shares.clone() {
-                let bit = 1u64 << (s % 64);
-                if sticky && failed & bit != 0 {
+                if sticky && failed.contains(s) {
                     continue;
                 }
-                if self.shares[s as usize].earmark != NONE {
+                if self.shares[s as usize].earmark.is_some() {
                     continue;
                 }
-                let f = if backfill && no_backfill & bit == 0 {
+                let f = if backfill && !no_backfill.contains(s) {
                     self.first_fitting(s, Phase::Borrow).map(|f| (self.job_cfg(f).submit_at, f))
                 } else {
                     match self.front_of(s) {
@@ -257,7 +291,7 @@ impl Simulation {
                             best = Some(key);
                         }
                     }
-                    None => failed |= bit,
+                    None => failed.insert(s),
                 }
             }
             match best {

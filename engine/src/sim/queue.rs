@@ -1,86 +1,143 @@
 //! R11: the per-share queues, in priority, then `submitAt`, then input order, with each
-//! share's first job cached.
+//! share's first job cached. The queues report when a share's first job changes; what that
+//! means for a pass is the caller's.
 
-#![allow(clippy::needless_range_loop)]
-
+use alloc::collections::BTreeSet;
+use alloc::vec;
+use alloc::vec::Vec;
 use core::cmp::Reverse;
 
-use crate::validate::{JobId, ShareId};
+use crate::validate::{JobId, ShareId, TypeId};
 
-use super::{Simulation, NONE};
+use super::share_set::ShareSet;
+
+/// Queue key, R11: highest priority, then earliest `submitAt`, then input order. The type
+/// and count follow (the job already makes the key unique) for the cached heads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct QKey {
+    pub priority: Reverse<u32>,
+    pub submit_at: u64,
+    pub job: JobId,
+    pub ty: TypeId,
+    pub count: u64,
+}
+
 /// The first job of a share's queue with the fields a pass reads, kept next to each other
 /// (and in the queue key) so that looking at a share does not touch the job tables.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Head {
-    pub(crate) job: u32,
-    pub(crate) ty: u32,
-    pub(crate) priority: u32,
-    pub(crate) count: u64,
-    pub(crate) submit_at: u64,
+    pub job: JobId,
+    pub ty: TypeId,
+    pub priority: u32,
+    pub count: u64,
+    pub submit_at: u64,
 }
 
 impl Head {
-    pub(crate) const EMPTY: Head = Head { job: NONE, ty: 0, priority: 0, count: 0, submit_at: 0 };
-
     /// The head a queue key describes.
-    pub(crate) fn of(k: &QKey) -> Head {
-        Head { job: k.2, ty: k.3, priority: k.0 .0, count: k.4, submit_at: k.1 }
+    pub fn of(k: &QKey) -> Head {
+        Head { job: k.job, ty: k.ty, priority: k.priority.0, count: k.count, submit_at: k.submit_at }
     }
 }
 
-/// Queue key, R11: highest priority, then earliest `submitAt`, then input order. The type
-/// and count follow (the job already makes the key unique) for the cached heads.
-pub(crate) type QKey = (Reverse<u32>, u64, u32, u32, u64);
+/// Every share's queue.
+#[derive(Clone, Debug)]
+pub(crate) struct Queues {
+    sets: Vec<BTreeSet<QKey>>,
+    /// Cached first key of each share's queue.
+    heads: Vec<Option<Head>>,
+    /// Per type: the shares whose first job is of that type.
+    head_types: Vec<ShareSet>,
+}
 
-impl Simulation {
-    pub(crate) fn qkey(&self, j: JobId) -> QKey {
-        let jc = self.job_cfg(j);
-        (Reverse(self.jobs[j as usize].priority), jc.submit_at, j, jc.ty, jc.count)
+impl Queues {
+    pub fn new(shares: usize, types: usize) -> Self {
+        Queues {
+            sets: vec![BTreeSet::new(); shares],
+            heads: vec![None; shares],
+            head_types: vec![ShareSet::EMPTY; types],
+        }
+    }
+
+    /// Queues `k` in share `s`; returns the queue's length and whether its first job changed.
+    pub fn insert(&mut self, s: ShareId, k: QKey) -> (usize, bool) {
+        self.sets[s as usize].insert(k);
+        (self.sets[s as usize].len(), self.refresh_head(s))
+    }
+
+    /// Takes `k` out of share `s`'s queue; returns whether its first job changed.
+    pub fn remove(&mut self, s: ShareId, k: &QKey) -> bool {
+        // Most jobs leave from the front of their queue.
+        if self.heads[s as usize].is_some_and(|h| h.job == k.job) {
+            self.sets[s as usize].pop_first();
+        } else {
+            self.sets[s as usize].remove(k);
+        }
+        self.refresh_head(s)
+    }
+
+    pub fn contains(&self, s: ShareId, k: &QKey) -> bool {
+        self.sets[s as usize].contains(k)
+    }
+
+    /// Share `s`'s first job.
+    #[inline]
+    pub fn head(&self, s: ShareId) -> Option<Head> {
+        self.heads[s as usize]
+    }
+
+    /// Share `s`'s jobs in R11 order.
+    pub fn iter(&self, s: ShareId) -> impl Iterator<Item = Head> + '_ {
+        self.sets[s as usize].iter().map(Head::of)
+    }
+
+    /// The shares whose first job is of type `t`.
+    #[inline]
+    pub fn heads_of_type(&self, t: TypeId) -> ShareSet {
+        self.head_types[t as usize]
     }
 
     /// Refreshes share `s`'s cached head; returns whether it is another job now.
-    pub(crate) fn refresh_head(&mut self, s: ShareId) -> bool {
+    fn refresh_head(&mut self, s: ShareId) -> bool {
         let old = self.heads[s as usize];
-        let new = match self.queues[s as usize].first() {
-            None => Head::EMPTY,
-            Some(k) => Head::of(k),
-        };
+        let new = self.sets[s as usize].first().map(Head::of);
         self.heads[s as usize] = new;
-        if s < 64 {
-            if old.job != NONE {
-                self.head_types[old.ty as usize] &= !(1u64 << s);
-            }
-            if new.job != NONE {
-                self.head_types[new.ty as usize] |= 1u64 << s;
-            }
+        if let Some(h) = old {
+            self.head_types[h.ty as usize].remove(s);
         }
-        old.job != new.job
+        if let Some(h) = new {
+            self.head_types[h.ty as usize].insert(s);
+        }
+        old.map(|h| h.job) != new.map(|h| h.job)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(priority: u32, submit_at: u64, job: JobId) -> QKey {
+        QKey { priority: Reverse(priority), submit_at, job, ty: job % 2, count: 1 }
     }
 
-    pub(crate) fn enqueue(&mut self, j: JobId) {
-        let k = self.qkey(j);
-        let s = self.job_cfg(j).share;
-        self.queues[s as usize].insert(k);
-        self.stats.max_queued = self.stats.max_queued.max(self.queues[s as usize].len() as u64);
-        // Without backfill a pass reads only a share's front job (with backfill every share
-        // is looked at anyway): a job queued behind it changes nothing the pass can see.
-        if self.refresh_head(s) {
-            self.mark_share(s);
+    #[test]
+    fn r11_highest_priority_then_earliest_submission_then_input_order() {
+        let mut q = Queues::new(1, 2);
+        for k in [key(1, 0, 0), key(5, 9, 1), key(5, 3, 2), key(5, 3, 3)] {
+            q.insert(0, k);
         }
+        assert_eq!(q.iter(0).map(|h| h.job).collect::<Vec<_>>(), [2, 3, 1, 0]);
     }
 
-    pub(crate) fn dequeue(&mut self, j: JobId) {
-        let s = self.job_cfg(j).share;
-        // Most jobs leave from the front of their queue.
-        if self.heads[s as usize].job == j {
-            self.queues[s as usize].pop_first();
-        } else {
-            let k = self.qkey(j);
-            self.queues[s as usize].remove(&k);
-        }
-        if self.refresh_head(s) {
-            self.mark_share(s);
-        }
-        self.drop_hold(j);
+    #[test]
+    fn the_queue_reports_when_its_first_job_changes() {
+        let mut q = Queues::new(2, 2);
+        assert_eq!(q.insert(1, key(1, 0, 4)), (1, true));
+        assert_eq!(q.insert(1, key(0, 0, 5)), (2, false), "queued behind");
+        assert_eq!(q.heads_of_type(0).iter().collect::<Vec<_>>(), [1]);
+        assert!(!q.remove(1, &key(0, 0, 5)));
+        assert!(q.remove(1, &key(1, 0, 4)));
+        assert!(q.head(1).is_none());
+        assert_eq!(q.heads_of_type(0), ShareSet::EMPTY);
     }
 }

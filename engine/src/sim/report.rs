@@ -27,12 +27,6 @@ impl Simulation {
         &self.preemptions
     }
 
-    #[inline]
-    pub(crate) fn never_runnable(&self, j: JobId) -> bool {
-        let jc = self.job_cfg(j);
-        self.ledger.never_runnable(jc.share, jc.ty, jc.count)
-    }
-
     /// R17: the `MISCONFIGURATION` reason of a job that can never fit, if any.
     pub fn never_runnable_reason(&self, j: JobId) -> Option<&'static str> {
         let jc = self.job_cfg(j);
@@ -76,14 +70,14 @@ impl Simulation {
         let jc = self.job_cfg(j);
         let s = jc.share;
         let em = self.shares[s as usize].earmark;
-        if em != NONE && self.earmarks[em as usize].job == j {
+        if em.is_some_and(|id| self.earmarks[id as usize].job == j) {
             return String::from(WAIT_PREEMPTION);
         }
         let front = self.first_job(s).or_else(|| self.front_job(s));
         if let Some(f) = front.filter(|&f| f != j) {
             return alloc::format!("CAPACITY: waiting behind {}", self.job_cfg(f).name);
         }
-        if em != NONE {
+        if em.is_some() {
             return String::from(WAIT_PREEMPTION);
         }
         let (t, n) = (jc.ty, jc.count);
@@ -141,11 +135,8 @@ impl Simulation {
                     continue;
                 }
                 let name = |x: ShareId| self.cfg.shares[x as usize].name.clone();
-                let earmarked = if sh.earmark != NONE && self.earmarks[sh.earmark as usize].ty == t {
-                    self.earmarks[sh.earmark as usize].n
-                } else {
-                    0
-                };
+                let earmarked =
+                    sh.earmark.map(|id| &self.earmarks[id as usize]).filter(|e| e.ty == t).map_or(0, |e| e.n);
                 shares.push(ShareTypeUsage {
                     quota_share_name: name(s as ShareId),
                     capacity_unit: tc.name.clone(),
@@ -341,8 +332,7 @@ impl Simulation {
 
     /// The earmarked preemptor of a share, if it waits for its victims (R21).
     pub fn waiting_preemptor(&self, share: ShareId) -> Option<JobId> {
-        let e = self.shares[share as usize].earmark;
-        (e != NONE).then(|| self.earmarks[e as usize].job)
+        self.shares[share as usize].earmark.map(|e| self.earmarks[e as usize].job)
     }
 
     /// Idle instances of a type withheld now for waiting preemptors (R21): what their
@@ -355,11 +345,11 @@ impl Simulation {
 
     /// Front job of a share now (R16), if any.
     pub fn front_job(&self, share: ShareId) -> Option<JobId> {
-        self.queues[share as usize].first().map(|k| k.2)
+        self.queues.head(share).map(|h| h.job)
     }
 
     /// Jobs of a share waiting now, in R11 order.
     pub fn queued(&self, share: ShareId) -> Vec<JobId> {
-        self.queues[share as usize].iter().map(|k| k.2).collect()
+        self.queues.iter(share).map(|h| h.job).collect()
     }
 }
