@@ -26,9 +26,7 @@ impl Simulation {
                 }
                 self.jobs[j as usize].priority = *priority;
                 if let Some((i, p)) = self.run_index(j) {
-                    if self.running[i][p].key != u32::MAX {
-                        self.running[i][p].key = *priority;
-                    }
+                    self.running[i][p].set_priority(*priority);
                 }
                 if queued {
                     self.enqueue(j);
@@ -74,7 +72,9 @@ impl Simulation {
             ActionCfg::UpdateCapacity { limits } => {
                 self.ledger.update_capacity(self.now, limits);
                 for t in 0..self.nt {
-                    self.shrink_capacity(t as TypeId);
+                    if let Some(plan) = self.plan_shrink(t as TypeId) {
+                        self.execute(None, plan);
+                    }
                 }
                 self.check_earmarks();
             }

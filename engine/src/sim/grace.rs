@@ -66,8 +66,8 @@ impl Simulation {
         } else {
             None
         };
-        for (v, credit, kind) in plan.victims {
-            self.start_preemption(v, preemptor, kind, credit, release_at, &plan.considered, em);
+        for v in plan.victims {
+            self.start_preemption(v.job, preemptor, v.kind, v.credit, release_at, plan.considered.jobs(), em);
         }
         if let Some(id) = em {
             let e = &self.earmarks[id as usize];
@@ -126,7 +126,7 @@ impl Simulation {
             jd.preempting = log;
         }
         if let Some((i, p)) = self.run_index(v) {
-            self.running[i][p].key = u32::MAX;
+            self.running[i][p].set_preempted();
         }
         if let Some(id) = em {
             self.earmarks[id as usize].victims.push(v);

@@ -63,8 +63,41 @@ pub(crate) struct JobDyn {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RunEntry {
     pub(crate) job: JobId,
-    /// The job's priority, or `u32::MAX` while it is being preempted (never a candidate).
-    pub(crate) key: u32,
+    /// The job's priority, or [`Self::PREEMPTED`] while it is being preempted.
+    key: u32,
+}
+
+impl RunEntry {
+    /// The key of a job being preempted: above every priority, so never a candidate.
+    const PREEMPTED: u32 = u32::MAX;
+
+    pub fn new(job: JobId, priority: u32) -> Self {
+        RunEntry { job, key: priority }
+    }
+
+    /// Whether the job may be a victim (R19): it is not being preempted already.
+    #[inline]
+    pub fn is_candidate(&self) -> bool {
+        self.key != Self::PREEMPTED
+    }
+
+    /// Whether the job may be an in-share victim of a job of priority `prio` (R20).
+    #[inline]
+    pub fn is_candidate_below(&self, prio: u32) -> bool {
+        self.key < prio
+    }
+
+    /// The job's preemption started.
+    pub fn set_preempted(&mut self) {
+        self.key = Self::PREEMPTED;
+    }
+
+    /// The job's priority changed (R23).
+    pub fn set_priority(&mut self, prio: u32) {
+        if self.is_candidate() {
+            self.key = prio;
+        }
+    }
 }
 
 impl Simulation {
@@ -179,7 +212,7 @@ impl Simulation {
         self.ledger.change_held(self.now, s, t, n, 0);
         let now = self.now;
         let jd = &mut self.jobs[j as usize];
-        self.running[i].push(RunEntry { job: j, key: jd.priority });
+        self.running[i].push(RunEntry::new(j, jd.priority));
         let prev = jd.last_attempt;
         jd.last_attempt = self.attempts.push(AttemptRaw {
             started: now,

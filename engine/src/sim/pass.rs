@@ -7,6 +7,8 @@ use core::cmp::Ordering;
 use crate::model::Strategy;
 use crate::validate::{JobId, ShareId, TypeId};
 
+use super::ledger::Need;
+use super::preempt::Plan;
 use super::queue::Head;
 use super::share_set::ShareSet;
 use super::Simulation;
@@ -136,10 +138,16 @@ impl Simulation {
         if !self.cfg.settings.backfill || self.fits(first, false) {
             return Some(first);
         }
-        if self.plan_preemption_ro(self.need(first), self.jobs[first as usize].priority).is_some() {
+        if self.plan_preemption(self.need(first), self.jobs[first as usize].priority).is_some() {
             return Some(first);
         }
         Some(self.first_fitting(s, Phase::Borrow).unwrap_or(first))
+    }
+
+    /// [`Self::plan_preemption`], counted in the work counters.
+    fn counted_plan(&mut self, need: Need, prio: u32) -> Option<Plan> {
+        self.stats.preemption_plans += 1;
+        self.plan_preemption(need, prio)
     }
 
     /// A pass (R16): earmarks whose victims released, holds, then the three phases.
@@ -225,7 +233,7 @@ impl Simulation {
                     }
                     break;
                 }
-                if self.fits(f, false) || self.plan_preemption(f).is_some() {
+                if self.fits(f, false) || self.counted_plan(need, h.priority).is_some() {
                     no_backfill.insert(s);
                     break;
                 }
@@ -251,7 +259,7 @@ impl Simulation {
             if known {
                 unfit.insert(s);
             }
-            if let Some(plan) = self.plan_preemption_for(need, h.priority) {
+            if let Some(plan) = self.counted_plan(need, h.priority) {
                 self.execute(Some(h.job), plan);
                 // Victims' credits may have handed pool capacity back.
                 unfit = ShareSet::EMPTY;

@@ -9,29 +9,72 @@ use crate::validate::{JobId, ShareId};
 
 use super::ledger::Need;
 use super::Simulation;
+
+mod in_share;
 mod order;
 mod reclaim;
 mod shrink;
 
-/// A preemption plan: victims with their credits, and the kinds.
+pub(crate) use order::Step3;
+
+/// One victim of a plan.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Victim {
+    pub job: JobId,
+    /// Instances of the victim the preemptor's earmark takes over (R21).
+    pub credit: u64,
+    pub kind: PreemptionKind,
+}
+
+/// A preemption plan: victims with their credits and kinds, and the candidates considered.
 pub(crate) struct Plan {
-    pub(crate) victims: Vec<(JobId, u64, PreemptionKind)>,
-    pub(crate) considered: Vec<JobId>,
+    pub victims: Vec<Victim>,
+    pub considered: Considered,
+}
+
+/// A victim and the instances its preemption returns to the preemptor's side.
+#[derive(Clone, Copy, Debug)]
+struct Returned {
+    job: JobId,
+    instances: u64,
+}
+
+/// The first candidates a plan considered, in R19/R20 order, for explanations.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Considered(Vec<JobId>);
+
+impl Considered {
+    const KEPT: usize = 16;
+
+    fn push(&mut self, j: JobId) {
+        if self.0.len() < Self::KEPT {
+            self.0.push(j);
+        }
+    }
+
+    pub fn jobs(&self) -> &[JobId] {
+        &self.0
+    }
+}
+
+/// "Made minimal" (R18-R20, R23): from the last victim back, drops every victim without
+/// which the rest are still `enough`.
+fn minimize<T: Clone>(victims: &mut Vec<T>, mut enough: impl FnMut(&[T]) -> bool) {
+    let mut k = victims.len();
+    while k > 0 {
+        k -= 1;
+        let mut trial = victims.clone();
+        trial.remove(k);
+        if enough(&trial) {
+            *victims = trial;
+        }
+    }
 }
 
 impl Simulation {
-    /// R18 then R20 for a front job that does not fit even with borrowing.
-    pub(crate) fn plan_preemption(&mut self, j: JobId) -> Option<Plan> {
-        self.plan_preemption_for(self.need(j), self.jobs[j as usize].priority)
-    }
-
-    /// [`Self::plan_preemption`] for a request at hand, of a job with priority `prio`.
-    pub(crate) fn plan_preemption_for(&mut self, need: Need, prio: u32) -> Option<Plan> {
-        self.stats.preemption_plans += 1;
-        self.plan_preemption_ro(need, prio)
-    }
-
-    pub(crate) fn plan_preemption_ro(&self, need: Need, prio: u32) -> Option<Plan> {
+    /// R18 then R20 for `need`, the front job of its share with priority `prio`, which does
+    /// not fit even with borrowing: the victims that would let it fit, if any.
+    pub(crate) fn plan_preemption(&self, need: Need, prio: u32) -> Option<Plan> {
         let Need { job: j, share: s, ty: t, count: n } = need;
         // Cheap rejections first: reclaim needs a fit within quota and some other share over
         // quota (R18); in-share preemption needs a lower-priority job running (R20).
@@ -43,58 +86,23 @@ impl Simulation {
                 .type_shares(t)
                 .iter()
                 .any(|&b| b != s && self.ledger.over_quota(b as ShareId, t) > 0);
-        let in_share_possible =
-            self.shares[s as usize].in_share && self.running[self.st(s, t)].iter().any(|e| e.key < prio);
+        let in_share_possible = self.shares[s as usize].in_share
+            && self.running[self.st(s, t)].iter().any(|e| e.is_candidate_below(prio));
         if !reclaim_possible && !in_share_possible {
             return None;
         }
-        let mut considered = Vec::new();
+        let mut considered = Considered::default();
         if let Some(v) = self.plan_reclaim(j, 0, &mut considered) {
             if !v.is_empty() {
                 return Some(self.to_plan(j, v, Vec::new(), considered));
             }
             return None; // fits already: nothing to preempt
         }
-        // R20: running jobs of the same share with strictly lower priority (not being
-        // preempted already: their key is u32::MAX).
         if !in_share_possible {
             return None;
         }
-        let mut cands: Vec<JobId> =
-            self.running[self.st(s, t)].iter().filter(|e| e.key < prio).map(|e| e.job).collect();
-        let mut chosen: Vec<JobId> = Vec::new();
-        let mut released = 0u64;
-        let found = loop {
-            let idx = self.pick_victim(&cands, |c| {
-                let ret = self.job_cfg(c).count;
-                let covers = self.plan_reclaim(j, released + ret, &mut Vec::new()).is_some();
-                (covers, ret, ret)
-            });
-            let Some(idx) = idx else { break None };
-            let c = cands.swap_remove(idx);
-            if considered.len() < 16 {
-                considered.push(c);
-            }
-            released += self.job_cfg(c).count;
-            chosen.push(c);
-            if let Some(cross) = self.plan_reclaim(j, released, &mut Vec::new()) {
-                break Some(cross);
-            }
-        };
-        let mut cross = found?;
-        // Minimal: drop in-share victims from the last one back while it still fits.
-        let mut k = chosen.len();
-        while k > 0 {
-            k -= 1;
-            let without = released - self.job_cfg(chosen[k]).count;
-            if let Some(c2) = self.plan_reclaim(j, without, &mut Vec::new()) {
-                chosen.remove(k);
-                released = without;
-                cross = c2;
-            }
-        }
-        let inshare: Vec<(JobId, u64)> = chosen.iter().map(|&v| (v, self.job_cfg(v).count)).collect();
-        Some(self.to_plan(j, cross, inshare, considered))
+        let (cross, in_share) = self.plan_in_share(j, prio, &mut considered)?;
+        Some(self.to_plan(j, cross, in_share, considered))
     }
 
     /// Victims with the kinds of their preemption and their credits: how many of their
@@ -102,55 +110,52 @@ impl Simulation {
     /// whole need `n`: first what its victims will return (lenders' returns first), and free
     /// and pool capacity only for the rest. Credits never add up to more than `n`, so a
     /// victim's other instances stay held, for everyone, until it releases.
-    pub(crate) fn to_plan(
+    fn to_plan(
         &self,
         j: JobId,
-        cross: Vec<(JobId, u64)>,
-        inshare: Vec<(JobId, u64)>,
-        considered: Vec<JobId>,
+        cross: Vec<Returned>,
+        in_share: Vec<Returned>,
+        considered: Considered,
     ) -> Plan {
         let n = self.job_cfg(j).count;
         let mut need = n;
-        let all: Vec<(JobId, u64, bool)> = inshare
-            .iter()
-            .map(|&(v, r)| (v, r, true))
-            .chain(cross.iter().map(|&(v, r)| (v, r, false)))
-            .collect();
+        let all: Vec<(Returned, bool)> =
+            in_share.iter().map(|&r| (r, true)).chain(cross.iter().map(|&r| (r, false))).collect();
         let mut credit = vec![0u64; all.len()];
         // Lenders' returns first.
-        for (k, &(v, r, _)) in all.iter().enumerate() {
+        for (k, &(r, _)) in all.iter().enumerate() {
             if need == 0 {
                 break;
             }
-            if self.ledger.lends(self.job_cfg(v).share) {
-                let c = r.min(need);
+            if self.ledger.lends(self.job_cfg(r.job).share) {
+                let c = r.instances.min(need);
                 credit[k] = c;
                 need -= c;
             }
         }
-        for (k, &(_, r, _)) in all.iter().enumerate() {
+        for (k, &(r, _)) in all.iter().enumerate() {
             if need == 0 {
                 break;
             }
-            let c = (r - credit[k]).min(need);
+            let c = (r.instances - credit[k]).min(need);
             credit[k] += c;
             need -= c;
         }
-        let mut victims = Vec::new();
-        for (k, &(v, _, in_share)) in all.iter().enumerate() {
-            let r = credit[k];
-            if in_share {
-                victims.push((v, r, PreemptionKind::InShare));
-                continue;
-            }
-            let jc = self.job_cfg(v);
-            let kind = if self.ledger.over_by_update(jc.share, jc.ty) {
-                PreemptionKind::CapacityReduced
-            } else {
-                PreemptionKind::CrossShare
-            };
-            victims.push((v, r, kind));
-        }
+        let victims = all
+            .iter()
+            .zip(credit)
+            .map(|(&(r, in_share), credit)| {
+                let jc = self.job_cfg(r.job);
+                let kind = if in_share {
+                    PreemptionKind::InShare
+                } else if self.ledger.over_by_update(jc.share, jc.ty) {
+                    PreemptionKind::CapacityReduced
+                } else {
+                    PreemptionKind::CrossShare
+                };
+                Victim { job: r.job, credit, kind }
+            })
+            .collect();
         Plan { victims, considered }
     }
 }

@@ -6,16 +6,18 @@ use alloc::vec::Vec;
 use crate::sim::Simulation;
 use crate::validate::{JobId, ShareId};
 
+use super::{minimize, Considered, Returned, Step3};
+
 impl Simulation {
     /// R18/R19: plans reclaim for front job `j`, with `own_release` instances of its own
     /// share counted as released (in-share victims, R20). `Some(victims)` when the job fits
     /// (with no victims if it fits already); `None` when even all candidates would not do.
-    pub(crate) fn plan_reclaim(
+    pub(super) fn plan_reclaim(
         &self,
         j: JobId,
         own_release: u64,
-        considered: &mut Vec<JobId>,
-    ) -> Option<Vec<(JobId, u64)>> {
+        considered: &mut Considered,
+    ) -> Option<Vec<Returned>> {
         let jc = self.job_cfg(j);
         let (s, t, n) = (jc.share, jc.ty, jc.count);
         self.ledger.capacity(t)?;
@@ -62,11 +64,9 @@ impl Simulation {
         let mut cands: Vec<JobId> = Vec::new();
         for b in 0..ns {
             if eligible(b) && over[b] > 0 {
-                for e in &self.running[b * self.nt + t as usize] {
-                    if e.key != u32::MAX {
-                        cands.push(e.job);
-                    }
-                }
+                cands.extend(
+                    self.running[b * self.nt + t as usize].iter().filter(|e| e.is_candidate()).map(|e| e.job),
+                );
             }
         }
         let mut taken: Vec<JobId> = Vec::new();
@@ -77,7 +77,7 @@ impl Simulation {
                 let lend_b = self.ledger.lends(b as ShareId);
                 let need = fs.max(if lend_b { ps } else { 0 });
                 let covers = ret >= fs && (!lend_b && ps == 0 || lend_b && ret >= ps);
-                (covers, ret as u64, (ret - need).max(0) as u64)
+                Step3::new(covers, ret as u64, (ret - need).max(0) as u64)
             })?;
             let c = cands.swap_remove(idx);
             let b = self.job_cfg(c).share as usize;
@@ -85,9 +85,7 @@ impl Simulation {
             if ret == 0 {
                 continue;
             }
-            if considered.len() < 16 {
-                considered.push(c);
-            }
+            considered.push(c);
             over[b] -= ret;
             fs = (fs - ret as i64).max(0);
             if self.ledger.lends(b as ShareId) {
@@ -113,15 +111,7 @@ impl Simulation {
             }
             free + f >= n as i64 && (!lends || pool + p >= n as i64)
         };
-        let mut k = taken.len();
-        while k > 0 {
-            k -= 1;
-            let mut trial = taken.clone();
-            trial.remove(k);
-            if returns_ok(&trial) {
-                taken = trial;
-            }
-        }
+        minimize(&mut taken, returns_ok);
         // What each victim returns, in pick order.
         let mut over2: Vec<u64> = (0..ns).map(|b| self.ledger.over_quota(b as ShareId, t)).collect();
         Some(
@@ -131,7 +121,7 @@ impl Simulation {
                     let b = self.job_cfg(v).share as usize;
                     let r = self.job_cfg(v).count.min(over2[b]);
                     over2[b] -= r;
-                    (v, r)
+                    Returned { job: v, instances: r }
                 })
                 .collect(),
         )

@@ -1,54 +1,44 @@
-//! R23: victims when the service environment limit is lowered.
+//! R23: victims when the service environment limit of a type is lowered below its use.
 
-use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::result::PreemptionKind;
 use crate::sim::Simulation;
 use crate::validate::{JobId, ShareId, TypeId};
 
-use super::Plan;
+use super::{minimize, Considered, Plan, Step3, Victim};
 
 impl Simulation {
-    /// R23 `updateServiceEnvironment`: when usage is above the new limit, victims are chosen
-    /// at once: over-quota jobs first, then any job, each group in R19 order, minimal set.
-    pub(crate) fn shrink_capacity(&mut self, t: TypeId) {
+    /// R23 `updateServiceEnvironment`: when use of type `t` is above its new limit, victims
+    /// are chosen at once: over-quota jobs first, then any job, each group in R19 order,
+    /// made minimal. No earmark takes their instances: they stay held until they release.
+    pub(crate) fn plan_shrink(&self, t: TypeId) -> Option<Plan> {
         let cap = self.ledger.capacity(t).unwrap_or(0);
         let ns = self.shares.len();
+        let running = |b: usize| self.running[b * self.nt + t as usize].iter().filter(|e| e.is_candidate());
         // In use: jobs already being preempted count as released.
-        let mut in_use: Vec<u64> = vec![0; ns];
-        for (b, u) in in_use.iter_mut().enumerate() {
-            for e in &self.running[b * self.nt + t as usize] {
-                if e.key != u32::MAX {
-                    *u += self.job_cfg(e.job).count;
-                }
-            }
-        }
+        let in_use: Vec<u64> = (0..ns).map(|b| running(b).map(|e| self.job_cfg(e.job).count).sum()).collect();
         let total: u64 = in_use.iter().sum();
         if total <= cap {
-            return;
+            return None;
         }
         let mut short = (total - cap) as i64;
         let mut over: Vec<u64> =
             (0..ns).map(|b| in_use[b].saturating_sub(self.ledger.quota(b as ShareId, t))).collect();
         let mut taken: Vec<JobId> = Vec::new();
-        let mut considered: Vec<JobId> = Vec::new();
-        for group in 0..2 {
+        let mut considered = Considered::default();
+        for over_quota_only in [true, false] {
             let mut cands: Vec<JobId> = Vec::new();
             for b in 0..ns {
-                if group == 0 && over[b] == 0 {
+                if over_quota_only && over[b] == 0 {
                     continue;
                 }
-                for e in &self.running[b * self.nt + t as usize] {
-                    if e.key != u32::MAX && !taken.contains(&e.job) {
-                        cands.push(e.job);
-                    }
-                }
+                cands.extend(running(b).map(|e| e.job).filter(|j| !taken.contains(j)));
             }
             while short > 0 {
                 let Some(idx) = self.pick_victim(&cands, |c| {
                     let r = self.job_cfg(c).count as i64;
-                    (r >= short, r as u64, (r - short).max(0) as u64)
+                    Step3::new(r >= short, r as u64, (r - short).max(0) as u64)
                 }) else {
                     break;
                 };
@@ -57,32 +47,19 @@ impl Simulation {
                 let r = self.job_cfg(c).count;
                 short -= r as i64;
                 over[b] = over[b].saturating_sub(r);
-                if considered.len() < 16 {
-                    considered.push(c);
-                }
+                considered.push(c);
                 taken.push(c);
-                if group == 0 {
+                if over_quota_only {
                     cands.retain(|&x| over[self.job_cfg(x).share as usize] > 0);
                 }
             }
         }
-        // Minimal set.
-        let need = (total - cap) as i64;
-        let mut k = taken.len();
-        while k > 0 {
-            k -= 1;
-            let sum: i64 = taken
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| *i != k)
-                .map(|(_, &v)| self.job_cfg(v).count as i64)
-                .sum();
-            if sum >= need {
-                taken.remove(k);
-            }
-        }
-        // No earmark takes these instances: they stay held until the victims release.
-        let victims = taken.into_iter().map(|v| (v, 0, PreemptionKind::CapacityReduced)).collect();
-        self.execute(None, Plan { victims, considered });
+        let need = total - cap;
+        minimize(&mut taken, |rest| rest.iter().map(|&v| self.job_cfg(v).count).sum::<u64>() >= need);
+        let victims = taken
+            .into_iter()
+            .map(|job| Victim { job, credit: 0, kind: PreemptionKind::CapacityReduced })
+            .collect();
+        Some(Plan { victims, considered })
     }
 }
