@@ -10,10 +10,10 @@ use crate::result::{EventType, PreemptionKind, Status};
 use crate::validate::{JobId, ShareId, TypeId};
 
 use super::clock::TimerKind;
-use super::jobs::NOT_RUNNING;
+use super::jobs::{Link, Moment};
 use super::ledger::Need;
 use super::preempt::Plan;
-use super::{Simulation, NONE};
+use super::Simulation;
 /// A record of one victim's preemption, kept for explanations and R24 events.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PreemptionRecord {
@@ -91,7 +91,7 @@ impl Simulation {
         let jc = self.job_cfg(v);
         let (s, t, ckpt) = (jc.share, jc.ty, jc.checkpoint_interval);
         // R8: training stops now; keep what the last checkpoint saved.
-        let trained = self.attempt_training(v);
+        let trained = self.stop_training(v);
         let st = &self.cfg.settings;
         let kept = match ckpt {
             Some(_) if st.checkpoint_on_stop && st.grace >= st.checkpoint_save => trained,
@@ -115,15 +115,12 @@ impl Simulation {
         });
         {
             let jd = &mut self.jobs[v as usize];
-            jd.trained += trained;
             if ckpt.is_some() {
                 jd.saved += kept;
             } else {
                 jd.saved = 0;
             }
-            jd.running_since = NOT_RUNNING;
-            jd.gen = jd.gen.wrapping_add(1);
-            jd.preempting = log;
+            jd.preempting = Link::to(log);
         }
         if let Some((i, p)) = self.run_index(v) {
             self.running[i][p].set_preempted();
@@ -140,29 +137,15 @@ impl Simulation {
 
     /// `Preemption Completed` (R21): the victim releases and becomes `RUNNABLE` or `FAILED`.
     pub(crate) fn release_victim(&mut self, v: JobId) {
-        let log = self.jobs[v as usize].preempting;
-        if log == NONE {
-            return;
-        }
-        let credit = self.credits[log as usize];
-        let jc = self.job_cfg(v);
-        let (s, t, n, retries) = (jc.share, jc.ty, jc.count, jc.retries);
-        self.remove_running(v);
-        self.ledger.end_preemption(s, t, n, credit, self.preemptor_share(log));
-        self.ledger.change_held(self.now, s, t, 0, n);
-        let now = self.now;
-        if let Some(a) = self.last_attempt_mut(v) {
-            a.stopped = now;
-            a.reason = Reason::Preempted(log);
-        }
+        let Some(log) = self.jobs[v as usize].preempting.get() else { return };
+        let retries = self.job_cfg(v).retries;
+        self.stop_attempt(v, Reason::Preempted(log));
         let jd = &mut self.jobs[v as usize];
-        jd.preempting = NONE;
         jd.preempted_count += 1;
-        jd.gen = jd.gen.wrapping_add(1);
         let failed = retries.is_some_and(|r| jd.preempted_count as u64 > r);
         if failed {
             jd.reason = Reason::RetryLimit(log);
-            jd.stopped_at = now;
+            jd.stopped_at = Moment::at(self.now);
             self.put_status(v, Status::Failed);
             self.event(v, EventType::PreemptionCompleted, Some(Status::Failed), Reason::RetryLimit(log));
             self.event(v, EventType::StateChange, Some(Status::Failed), Reason::RetryLimit(log));
@@ -194,10 +177,7 @@ impl Simulation {
             self.shares[s as usize].earmark = None;
         }
         for v in victims {
-            let log = self.jobs[v as usize].preempting;
-            if log == NONE {
-                continue;
-            }
+            let Some(log) = self.jobs[v as usize].preempting.get() else { continue };
             let credit = self.credits[log as usize];
             if credit > 0 {
                 let vc = self.job_cfg(v);

@@ -13,11 +13,41 @@ use crate::validate::JobId;
 use super::clock::TimerKind;
 use super::events::status_slot;
 use super::queue::QKey;
-use super::{Simulation, NEVER, NONE};
-pub(crate) const NOT_RUNNING: u64 = u64::MAX;
+use super::Simulation;
 
-pub(crate) fn opt_time(t: u64) -> Option<u64> {
-    (t != NEVER).then_some(t)
+/// An index, or none, in 4 bytes (the job table is kept small).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Link(u32);
+
+impl Link {
+    pub const NONE: Link = Link(u32::MAX);
+
+    pub fn to(i: u32) -> Link {
+        debug_assert!(i != u32::MAX);
+        Link(i)
+    }
+
+    #[inline]
+    pub fn get(self) -> Option<u32> {
+        (self != Self::NONE).then_some(self.0)
+    }
+}
+
+/// A time, or not (yet), in 8 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Moment(u64);
+
+impl Moment {
+    pub const NEVER: Moment = Moment(u64::MAX);
+
+    pub fn at(t: u64) -> Moment {
+        Moment(t)
+    }
+
+    #[inline]
+    pub fn get(self) -> Option<u64> {
+        (self != Self::NEVER).then_some(self.0)
+    }
 }
 
 /// One attempt of a job, in the attempt list shared by all jobs: each job's attempts are
@@ -25,12 +55,12 @@ pub(crate) fn opt_time(t: u64) -> Option<u64> {
 #[derive(Clone, Debug)]
 pub(crate) struct AttemptRaw {
     pub(crate) started: u64,
-    /// `NEVER` while the attempt holds its instances.
-    pub(crate) stopped: u64,
+    /// Not while the attempt holds its instances.
+    pub(crate) stopped: Moment,
     pub(crate) borrowed: u64,
     pub(crate) reason: Reason,
-    /// The job's previous attempt, or `NONE`.
-    pub(crate) prev: u32,
+    /// The job's previous attempt.
+    pub(crate) prev: Link,
 }
 
 /// What a job is doing, kept small (72 bytes): a million of them are read at random.
@@ -40,19 +70,20 @@ pub(crate) struct JobDyn {
     pub(crate) saved: u64,
     /// Training time over all attempts.
     pub(crate) trained: u64,
-    pub(crate) running_since: u64,
-    /// When it first reached `RUNNING`, or `NEVER`.
-    pub(crate) first_running: u64,
-    /// When it stopped for good, or `NEVER`.
-    pub(crate) stopped_at: u64,
+    /// Since when the current attempt trains, if it does.
+    pub(crate) running_since: Moment,
+    /// When it first reached `RUNNING`.
+    pub(crate) first_running: Moment,
+    /// When it stopped for good.
+    pub(crate) stopped_at: Moment,
     pub(crate) reason: Reason,
     pub(crate) priority: u32,
     pub(crate) gen: u32,
     pub(crate) preempted_count: u32,
-    /// While it is being preempted: its record in the preemption log; otherwise `NONE`.
-    pub(crate) preempting: u32,
-    /// Its latest attempt in the attempt list, or `NONE`.
-    pub(crate) last_attempt: u32,
+    /// While it is being preempted: its record in the preemption log.
+    pub(crate) preempting: Link,
+    /// Its latest attempt in the attempt list.
+    pub(crate) last_attempt: Link,
     pub(crate) status: Option<Status>,
     /// Terminated before its `submitAt`: never submitted.
     pub(crate) cancelled: bool,
@@ -134,25 +165,19 @@ impl Simulation {
     }
 
     pub(crate) fn last_attempt(&self, j: JobId) -> Option<&AttemptRaw> {
-        match self.jobs[j as usize].last_attempt {
-            NONE => None,
-            a => Some(self.attempts.get(a as usize)),
-        }
+        self.jobs[j as usize].last_attempt.get().map(|a| self.attempts.get(a as usize))
     }
 
     pub(crate) fn last_attempt_mut(&mut self, j: JobId) -> Option<&mut AttemptRaw> {
-        match self.jobs[j as usize].last_attempt {
-            NONE => None,
-            a => Some(self.attempts.get_mut(a as usize)),
-        }
+        self.jobs[j as usize].last_attempt.get().map(|a| self.attempts.get_mut(a as usize))
     }
 
     /// A job's attempts, first to last.
     pub(crate) fn attempts_of(&self, j: JobId) -> Vec<&AttemptRaw> {
         let mut v = Vec::new();
         let mut a = self.jobs[j as usize].last_attempt;
-        while a != NONE {
-            let at = self.attempts.get(a as usize);
+        while let Some(i) = a.get() {
+            let at = self.attempts.get(i as usize);
             v.push(at);
             a = at.prev;
         }
@@ -186,9 +211,7 @@ impl Simulation {
         }
         let s = self.job_cfg(j).share;
         if !self.shares[s as usize].enabled {
-            self.jobs[j as usize].reason = Reason::Rejected;
-            self.jobs[j as usize].stopped_at = self.now;
-            self.set_status(j, Status::Failed, Reason::Rejected);
+            self.stop_job(j, Status::Failed, Reason::Rejected);
             return;
         }
         self.set_status(j, Status::Submitted, Reason::None);
@@ -214,13 +237,13 @@ impl Simulation {
         let jd = &mut self.jobs[j as usize];
         self.running[i].push(RunEntry::new(j, jd.priority));
         let prev = jd.last_attempt;
-        jd.last_attempt = self.attempts.push(AttemptRaw {
+        jd.last_attempt = Link::to(self.attempts.push(AttemptRaw {
             started: now,
-            stopped: NEVER,
+            stopped: Moment::NEVER,
             borrowed,
             reason: Reason::None,
             prev,
-        }) as u32;
+        }) as u32);
         jd.gen = jd.gen.wrapping_add(1);
         self.set_status(j, Status::Scheduled, Reason::None);
         let sched = self.cfg.settings.scheduled;
@@ -254,9 +277,9 @@ impl Simulation {
         let remaining = jc.duration - self.jobs[j as usize].saved;
         let timeout = jc.timeout;
         let jd = &mut self.jobs[j as usize];
-        jd.running_since = now;
-        if jd.first_running == NEVER {
-            jd.first_running = now;
+        jd.running_since = Moment::at(now);
+        if jd.first_running == Moment::NEVER {
+            jd.first_running = Moment::at(now);
         }
         match timeout {
             // R9: a timeout equal to the remaining work is a success.
@@ -274,55 +297,76 @@ impl Simulation {
 
     /// Training time of the current attempt so far.
     pub(crate) fn attempt_training(&self, j: JobId) -> u64 {
-        let rs = self.jobs[j as usize].running_since;
-        if rs == NOT_RUNNING {
-            0
-        } else {
-            self.now - rs
+        self.jobs[j as usize].running_since.get().map_or(0, |since| self.now - since)
+    }
+
+    /// R8: the current attempt's training stops; returns its training time. The job's
+    /// timers no longer apply.
+    pub(crate) fn stop_training(&mut self, j: JobId) -> u64 {
+        let trained = self.attempt_training(j);
+        let jd = &mut self.jobs[j as usize];
+        jd.trained += trained;
+        jd.running_since = Moment::NEVER;
+        jd.gen = jd.gen.wrapping_add(1);
+        trained
+    }
+
+    /// The one way an attempt stops, whether the job completes, times out (R9), is released
+    /// after its preemption (R21) or is terminated (R23): training stops, the job releases
+    /// its instances (R6), the part credited to a preemptor's earmark included, and the
+    /// attempt ends with `reason`.
+    pub(crate) fn stop_attempt(&mut self, j: JobId, reason: Reason) {
+        self.stop_training(j);
+        let jc = self.job_cfg(j);
+        let (s, t, n) = (jc.share, jc.ty, jc.count);
+        self.remove_running(j);
+        match self.jobs[j as usize].preempting.get() {
+            // Being preempted: the earmark stays until the preemption would complete.
+            Some(log) => {
+                self.ledger.end_preemption(s, t, n, self.credits[log as usize], self.preemptor_share(log))
+            }
+            None => self.ledger.sub_committed(s, t, n),
         }
+        self.ledger.change_held(self.now, s, t, 0, n);
+        let now = self.now;
+        if let Some(a) = self.last_attempt_mut(j) {
+            a.stopped = Moment::at(now);
+            a.reason = reason;
+        }
+        self.jobs[j as usize].preempting = Link::NONE;
+    }
+
+    /// The job stops for good with `status` (R7, R9, R23).
+    fn stop_job(&mut self, j: JobId, status: Status, reason: Reason) {
+        let jd = &mut self.jobs[j as usize];
+        jd.reason = reason;
+        jd.stopped_at = Moment::at(self.now);
+        self.set_status(j, status, reason);
     }
 
     /// Completion or timeout (R9) of a running job.
     pub(crate) fn finish(&mut self, j: JobId) {
         let jc = self.job_cfg(j);
-        let (s, t, n, duration, timeout) = (jc.share, jc.ty, jc.count, jc.duration, jc.timeout);
-        let trained = self.attempt_training(j);
+        let (duration, timeout) = (jc.duration, jc.timeout);
         let remaining = duration - self.jobs[j as usize].saved;
         let success = timeout.is_none_or(|tau| tau >= remaining);
-        self.remove_running(j);
-        self.ledger.sub_committed(s, t, n);
-        self.ledger.change_held(self.now, s, t, 0, n);
-        let now = self.now;
-        let jd = &mut self.jobs[j as usize];
-        jd.trained += trained;
-        jd.running_since = NOT_RUNNING;
-        jd.stopped_at = now;
-        jd.gen = jd.gen.wrapping_add(1);
         let reason = if success { Reason::None } else { Reason::Timeout };
-        jd.reason = reason;
-        if let Some(a) = self.last_attempt_mut(j) {
-            a.stopped = now;
-            a.reason = reason;
-        }
-        let jd = &mut self.jobs[j as usize];
+        self.stop_attempt(j, reason);
         if success {
-            jd.saved = duration;
-            self.set_status(j, Status::Succeeded, Reason::None);
+            self.jobs[j as usize].saved = duration;
+            self.stop_job(j, Status::Succeeded, reason);
         } else {
-            self.set_status(j, Status::Failed, Reason::Timeout);
+            self.stop_job(j, Status::Failed, reason);
         }
         self.marks.changed = true;
     }
 
+    /// `terminateServiceJob` (R23).
     pub(crate) fn terminate(&mut self, j: JobId, reason: Reason) {
-        let now = self.now;
         match self.jobs[j as usize].status {
             None => {
-                let jd = &mut self.jobs[j as usize];
-                jd.cancelled = true;
-                jd.reason = reason;
-                jd.stopped_at = now;
-                self.set_status(j, Status::Failed, reason);
+                self.jobs[j as usize].cancelled = true;
+                self.stop_job(j, Status::Failed, reason);
             }
             Some(Status::Submitted) | Some(Status::Runnable) => {
                 self.dequeue(j);
@@ -332,37 +376,11 @@ impl Simulation {
                 {
                     self.lapse_earmark(id);
                 }
-                let jd = &mut self.jobs[j as usize];
-                jd.reason = reason;
-                jd.stopped_at = now;
-                self.set_status(j, Status::Failed, reason);
+                self.stop_job(j, Status::Failed, reason);
             }
             Some(st) if st.holds_capacity() => {
-                let jc = self.job_cfg(j);
-                let (s, t, n) = (jc.share, jc.ty, jc.count);
-                let trained = self.attempt_training(j);
-                let log = self.jobs[j as usize].preempting;
-                let credit = (log != NONE).then(|| self.credits[log as usize]);
-                self.remove_running(j);
-                match credit {
-                    // Being preempted: the earmark stays until the preemption would complete.
-                    Some(c) => self.ledger.end_preemption(s, t, n, c, self.preemptor_share(log)),
-                    None => self.ledger.sub_committed(s, t, n),
-                }
-                self.ledger.change_held(self.now, s, t, 0, n);
-                let jd = &mut self.jobs[j as usize];
-                jd.trained += trained;
-                jd.running_since = NOT_RUNNING;
-                jd.preempting = NONE;
-                jd.gen = jd.gen.wrapping_add(1);
-                jd.reason = reason;
-                if let Some(a) = self.last_attempt_mut(j) {
-                    a.stopped = now;
-                    a.reason = reason;
-                }
-                let jd = &mut self.jobs[j as usize];
-                jd.stopped_at = now;
-                self.set_status(j, Status::Failed, reason);
+                self.stop_attempt(j, reason);
+                self.stop_job(j, Status::Failed, reason);
             }
             _ => {}
         }

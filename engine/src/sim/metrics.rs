@@ -13,7 +13,7 @@ use crate::result::{
 use crate::validate::{JobId, ShareId, TypeId};
 
 use super::ledger::Integrals;
-use super::{RunError, Simulation, MAX_SAFE_INTEGER, NEVER};
+use super::{RunError, Simulation, MAX_SAFE_INTEGER};
 /// R15 for one type: per share (borrowed, lent), the flows (borrower, lender, instances),
 /// and borrowed instances no lender's idle quota accounts for.
 pub(crate) type Attribution = (Vec<(u64, u64)>, Vec<(ShareId, ShareId, u64)>, u64);
@@ -44,8 +44,8 @@ impl MetricsView<'_> {
                 Some(Status::Succeeded) => {
                     m.succeeded += 1;
                     good[s] = good[s].saturating_add(jc.duration.saturating_mul(jc.count));
-                    if jd.stopped_at != NEVER {
-                        comps[s].push(jd.stopped_at - jc.submit_at);
+                    if let Some(stopped) = jd.stopped_at.get() {
+                        comps[s].push(stopped - jc.submit_at);
                     }
                 }
                 Some(Status::Failed) => m.failed += 1,
@@ -56,8 +56,8 @@ impl MetricsView<'_> {
                     }
                 }
             }
-            if jd.first_running != NEVER {
-                waits[s].push(jd.first_running - jc.submit_at);
+            if let Some(first) = jd.first_running.get() {
+                waits[s].push(first - jc.submit_at);
             }
         }
         for p in &sim.preemptions {

@@ -50,15 +50,10 @@ use clock::{Clock, Timer, TimerKind};
 use events::EventLog;
 use grace::Earmark;
 pub use grace::PreemptionRecord;
-use jobs::{AttemptRaw, JobDyn, RunEntry, NOT_RUNNING};
+use jobs::{AttemptRaw, JobDyn, Link, Moment, RunEntry};
 use ledger::Ledger;
 use pass::{Marks, OrderEntry};
 use queue::Queues;
-
-const NONE: u32 = u32::MAX;
-
-/// "Not yet" for a time field.
-const NEVER: u64 = u64::MAX;
 
 #[derive(Clone, Debug)]
 struct ShareDyn {
@@ -192,15 +187,15 @@ impl Simulation {
             .map(|j| JobDyn {
                 saved: 0,
                 trained: 0,
-                running_since: NOT_RUNNING,
-                first_running: NEVER,
-                stopped_at: NEVER,
+                running_since: Moment::NEVER,
+                first_running: Moment::NEVER,
+                stopped_at: Moment::NEVER,
                 reason: Reason::None,
                 priority: j.priority,
                 gen: 0,
                 preempted_count: 0,
-                preempting: NONE,
-                last_attempt: NONE,
+                preempting: Link::NONE,
+                last_attempt: Link::NONE,
                 status: None,
                 cancelled: false,
             })

@@ -18,8 +18,7 @@ use crate::validate::{JobId, ShareId, TypeId};
 
 use super::events::{status_slot, RawEvent};
 use super::grace::PreemptionRecord;
-use super::jobs::opt_time;
-use super::{Simulation, NEVER, NONE};
+use super::Simulation;
 
 impl Simulation {
     /// The preemption log: every victim's preemption in decision order.
@@ -36,8 +35,8 @@ impl Simulation {
     /// The reason shown for a job now: terminal reasons, preemption in progress, R17.
     pub fn status_reason(&self, j: JobId) -> Option<String> {
         let jd = &self.jobs[j as usize];
-        if jd.preempting != NONE {
-            let kind = self.preemptions[jd.preempting as usize].kind;
+        if let Some(log) = jd.preempting.get() {
+            let kind = self.preemptions[log as usize].kind;
             return Some(alloc::format!("PREEMPTION_IN_PROGRESS: {}", kind.reason()));
         }
         match jd.status {
@@ -195,17 +194,17 @@ impl Simulation {
             .iter()
             .map(|a| Attempt {
                 started_at: a.started,
-                stopped_at: opt_time(a.stopped),
+                stopped_at: a.stopped.get(),
                 borrowed_instances: a.borrowed,
                 status_reason: self.reason_text(a.reason),
             })
             .collect();
         let recent: Vec<PreemptedAttempt> = raw
             .iter()
-            .filter(|a| matches!(a.reason, Reason::Preempted(_)) && a.stopped != NEVER)
-            .map(|a| PreemptedAttempt {
+            .filter_map(|a| Some((a, a.stopped.get().filter(|_| matches!(a.reason, Reason::Preempted(_)))?)))
+            .map(|(a, stopped)| PreemptedAttempt {
                 started_at: a.started,
-                stopped_at: a.stopped,
+                stopped_at: stopped,
                 status_reason: self.reason_text(a.reason).unwrap_or_default(),
             })
             .collect();
@@ -217,11 +216,7 @@ impl Simulation {
             scheduling_priority: jd.priority,
             submit_at: jc.submit_at,
             first_started_at: raw.first().map(|a| a.started),
-            stopped_at: if jd.status.is_some_and(|s| s.is_terminal()) {
-                opt_time(jd.stopped_at)
-            } else {
-                None
-            },
+            stopped_at: if jd.status.is_some_and(|s| s.is_terminal()) { jd.stopped_at.get() } else { None },
             preemption_summary: PreemptionSummary {
                 preempted_attempt_count: jd.preempted_count,
                 recent_preempted_attempts: recent,
@@ -327,7 +322,7 @@ impl Simulation {
 
     /// Whether the job is being preempted (between `Preemption Started` and `Completed`).
     pub fn is_being_preempted(&self, j: JobId) -> bool {
-        self.jobs[j as usize].preempting != NONE
+        self.jobs[j as usize].preempting.get().is_some()
     }
 
     /// The earmarked preemptor of a share, if it waits for its victims (R21).
