@@ -40,6 +40,7 @@ pub mod sim;
 pub mod validate;
 
 pub use generate::{generate, GenerateOptions};
+pub use reasons::{Misconfiguration, WaitReason};
 pub use result::{
     BenchRun, Event, EventType, JobResult, PreemptionKind, SimResult, Snapshot, Status, Summary,
 };

@@ -1,5 +1,10 @@
-//! Reasons, typed: why a job stopped (R7, R9, R21, R23) and the strings the spec gives for
-//! R17 waiting and misconfiguration reasons.
+//! R17 and the reasons of R7, R9, R21, R23, typed: why a job waits ([`WaitReason`]), why it
+//! can never run ([`Misconfiguration`]) and why it stopped. Their `Display` is the spec's
+//! text; the string constants stay for front ends that compare reasons.
+
+use alloc::string::String;
+
+use crate::result::PreemptionKind;
 
 /// Why a job is where it is; rendered to the spec's strings only for output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,5 +85,78 @@ impl Misconfiguration {
 impl core::fmt::Display for Misconfiguration {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.text())
+    }
+}
+
+/// R17: why a `RUNNABLE` job waits. `Display` gives the spec's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WaitReason {
+    /// It can never run as configured.
+    Misconfiguration(Misconfiguration),
+    /// Its share's waiting preemptor (itself or another job) waits for its victims (R21).
+    Preemption,
+    /// It is not its share's front job; the front job's name.
+    Behind(String),
+    /// Its share's quota (and borrow allowance) is used.
+    Quota,
+    /// The lending pool is used.
+    Pool,
+    /// The service environment has too few free instances.
+    ServiceEnvironment,
+}
+
+impl core::fmt::Display for WaitReason {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            WaitReason::Misconfiguration(m) => f.write_str(m.text()),
+            WaitReason::Preemption => f.write_str(WAIT_PREEMPTION),
+            WaitReason::Behind(front) => write!(f, "CAPACITY: waiting behind {front}"),
+            WaitReason::Quota => f.write_str(WAIT_QUOTA),
+            WaitReason::Pool => f.write_str(WAIT_POOL),
+            WaitReason::ServiceEnvironment => f.write_str(WAIT_FREE),
+        }
+    }
+}
+
+/// The reason of a job being preempted now (R21), for its status and its `Preemption
+/// Started` event.
+pub fn preemption_in_progress(kind: PreemptionKind) -> String {
+    alloc::format!("PREEMPTION_IN_PROGRESS: {}", kind.reason())
+}
+
+/// The reason of a job that failed on reaching its retry limit through a preemption (R7).
+pub fn retry_limit_reached(kind: PreemptionKind) -> String {
+    alloc::format!("Preemption retry limit reached: {}", kind.reason())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    #[test]
+    fn r17_typed_reasons_display_the_spec_strings() {
+        let cases: [(WaitReason, &str); 9] = [
+            (WaitReason::Misconfiguration(Misconfiguration::ServiceEnvironment), MISCONFIG_SE),
+            (WaitReason::Misconfiguration(Misconfiguration::Quota), MISCONFIG_QUOTA),
+            (WaitReason::Misconfiguration(Misconfiguration::BorrowLimit), MISCONFIG_BORROW_LIMIT),
+            (WaitReason::Misconfiguration(Misconfiguration::Pool), MISCONFIG_POOL),
+            (WaitReason::Preemption, "CAPACITY: waiting for preemption to complete"),
+            (WaitReason::Behind("train-1".into()), "CAPACITY: waiting behind train-1"),
+            (WaitReason::Quota, "CAPACITY: waiting for quota"),
+            (WaitReason::Pool, "CAPACITY: waiting for lendable capacity"),
+            (WaitReason::ServiceEnvironment, "CAPACITY: waiting for service environment capacity"),
+        ];
+        for (r, text) in cases {
+            assert_eq!(r.to_string(), text);
+        }
+        assert_eq!(
+            preemption_in_progress(PreemptionKind::InShare),
+            "PREEMPTION_IN_PROGRESS: In-share preemption triggered by higher priority job"
+        );
+        assert_eq!(
+            retry_limit_reached(PreemptionKind::CapacityReduced),
+            "Preemption retry limit reached: Capacity limit reduced"
+        );
     }
 }

@@ -2,13 +2,13 @@
 
 #![allow(clippy::needless_range_loop)]
 
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::model::Strategy;
 use crate::reasons::{
-    Reason, REJECTED_REASON, TIMEOUT_REASON, WAIT_FREE, WAIT_POOL, WAIT_PREEMPTION, WAIT_QUOTA,
+    preemption_in_progress, retry_limit_reached, Reason, WaitReason, REJECTED_REASON, TIMEOUT_REASON,
 };
 use crate::result::{
     Attempt, Event, EventType, Flow, JobCounts, JobResult, PreemptedAttempt, PreemptionSummary,
@@ -37,11 +37,11 @@ impl Simulation {
         let jd = &self.jobs[j as usize];
         if let Some(log) = jd.preempting.get() {
             let kind = self.preemptions[log as usize].kind;
-            return Some(alloc::format!("PREEMPTION_IN_PROGRESS: {}", kind.reason()));
+            return Some(preemption_in_progress(kind));
         }
         match jd.status {
             None => None,
-            Some(Status::Runnable) | Some(Status::Submitted) => Some(self.waiting_reason(j)),
+            Some(Status::Runnable) | Some(Status::Submitted) => Some(self.waiting_reason(j).to_string()),
             Some(Status::Failed) | Some(Status::Succeeded) => self.reason_text(jd.reason),
             _ => None,
         }
@@ -54,30 +54,28 @@ impl Simulation {
             Reason::Timeout => Some(String::from(TIMEOUT_REASON)),
             Reason::Rejected => Some(String::from(REJECTED_REASON)),
             Reason::Preempted(l) => Some(String::from(self.preemptions[l as usize].kind.reason())),
-            Reason::RetryLimit(l) => Some(alloc::format!(
-                "Preemption retry limit reached: {}",
-                self.preemptions[l as usize].kind.reason()
-            )),
+            Reason::RetryLimit(l) => Some(retry_limit_reached(self.preemptions[l as usize].kind)),
         }
     }
 
     /// R17: why a `RUNNABLE` job waits.
-    pub(crate) fn waiting_reason(&self, j: JobId) -> String {
-        if let Some(r) = self.never_runnable_reason(j) {
-            return String::from(r);
+    pub fn waiting_reason(&self, j: JobId) -> WaitReason {
+        let jc = self.job_cfg(j);
+        if let Some(m) = self.ledger.misconfiguration(jc.share, jc.ty, jc.count) {
+            return WaitReason::Misconfiguration(m);
         }
         let jc = self.job_cfg(j);
         let s = jc.share;
         let em = self.shares[s as usize].earmark;
         if em.is_some_and(|id| self.earmarks[id as usize].job == j) {
-            return String::from(WAIT_PREEMPTION);
+            return WaitReason::Preemption;
         }
         let front = self.first_job(s).or_else(|| self.front_job(s));
         if let Some(f) = front.filter(|&f| f != j) {
-            return alloc::format!("CAPACITY: waiting behind {}", self.job_cfg(f).name);
+            return WaitReason::Behind(self.job_cfg(f).name.clone());
         }
         if em.is_some() {
-            return String::from(WAIT_PREEMPTION);
+            return WaitReason::Preemption;
         }
         let (t, n) = (jc.ty, jc.count);
         let u = self.ledger.quota_usage(s, t);
@@ -86,13 +84,13 @@ impl Simulation {
         let borrow_ok = self.ledger.strategy(s) == Strategy::LendAndBorrow
             && self.ledger.allowance(s, t).is_none_or(|a| u + n <= q + a);
         if !within && !borrow_ok {
-            String::from(WAIT_QUOTA)
-        } else if self.ledger.lends(s as ShareId) && self.ledger.pool_available(t) < n as i64 {
-            String::from(WAIT_POOL)
+            WaitReason::Quota
+        } else if self.ledger.lends(s) && self.ledger.pool_available(t) < n as i64 {
+            WaitReason::Pool
         } else if self.free_for(j, t) < n as i64 {
-            String::from(WAIT_FREE)
+            WaitReason::ServiceEnvironment
         } else {
-            String::from(WAIT_QUOTA)
+            WaitReason::Quota
         }
     }
 
@@ -278,7 +276,7 @@ impl Simulation {
                 ev.preempted_attempt_count = Some(p.count);
                 ev.lost_work_seconds = Some(p.lost);
                 if e.etype() == EventType::PreemptionStarted {
-                    ev.status_reason = Some(alloc::format!("PREEMPTION_IN_PROGRESS: {}", p.kind.reason()));
+                    ev.status_reason = Some(preemption_in_progress(p.kind));
                 }
             }
         }
