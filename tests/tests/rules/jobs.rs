@@ -387,3 +387,40 @@ fn r9_timeout_of_a_later_attempt_after_checkpoint_resume_uses_that_attempt_only(
     assert_eq!(h.status("v"), Some(Succeeded));
     assert_eq!(h.stopped_at("v"), Some(2300));
 }
+
+#[test]
+fn r7_in_share_victim_with_no_retries_fails() {
+    let h = Sc::new()
+        .capacity(G5, 2)
+        .share(reserve("A", G5, 2).in_share(true))
+        .job(job("lo1", "A").dur(1000).retries(0))
+        .job(job("lo2", "A").dur(1000).at(1).retries(0))
+        .job(job("hi", "A").prio(5).at(100).dur(10))
+        .run();
+    // lo2 is the most recently dispatched: it is the victim and fails; lo1 is untouched.
+    assert_eq!(h.victims(), vec!["lo2"]);
+    assert_eq!(h.status("lo1"), Some(Succeeded));
+    assert_eq!(h.status("lo2"), Some(Failed));
+    assert_eq!(h.reason("lo2"), Some(retry_limit(IN_SHARE)));
+}
+
+#[test]
+fn r8_lost_work_counts_from_the_stop_signal_when_terminated_during_grace() {
+    let sc = Sc::new()
+        .capacity(G5, 2)
+        .share(lab("A", G5, 1))
+        .share(lend("B", G5, 1))
+        .job(job("a_hi", "A").prio(1).dur(100_000))
+        .job(job("v", "A").dur(100_000).ckpt(30))
+        .job(job("b", "B").at(100).dur(1000));
+    // Told to stop at 100 with 10 s since its last checkpoint (at 90).
+    let h = sc.clone().terminate(150, "v", "manual").run_until(300);
+    assert_eq!(h.status("v"), Some(Failed));
+    assert_eq!(h.lost("v"), 10);
+    // The run ends inside the grace period: the lost work is already counted.
+    let h = sc.run_until(150);
+    assert_eq!(h.status("v"), Some(Running));
+    assert!(h.is_being_preempted(h.id("v")));
+    assert_eq!(h.lost("v"), 10);
+    assert_eq!(h.summary().overall.lost_instance_seconds, 10);
+}

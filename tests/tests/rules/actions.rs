@@ -4,6 +4,8 @@ use quotasim::model::Strategy;
 use quotasim::result::{EventType, Status};
 use quotasim_tests::*;
 
+use crate::rules::sorted;
+
 use Status::*;
 
 #[test]
@@ -476,4 +478,26 @@ fn r23_quota_for_a_new_type_lends_and_fits() {
         .run_until(200);
     assert_eq!(h.first_started("b_p"), Some(100));
     assert_eq!(h.attempts("b_p")[0].borrowed_instances, 1);
+}
+
+#[test]
+fn r23_lowered_capacity_takes_over_quota_jobs_then_any_job() {
+    // Lowered from 3 to 1: A's over-quota a2 first, then from any job the lowest priority r.
+    let h = Sc::new()
+        .capacity(G5, 3)
+        .share(lab("A", G5, 1))
+        .share(reserve("R", G5, 1))
+        .share(lend("L", G5, 1))
+        .job(job("a1", "A").prio(9).dur(100_000))
+        .job(job("a2", "A").prio(9).dur(100_000))
+        .job(job("r", "R").dur(100_000))
+        .update_capacity(100, &[(G5, 1)])
+        .run_until(300);
+    assert_eq!(sorted(h.victims()), vec!["a2", "r"]);
+    for v in ["a2", "r"] {
+        let e = &h.preemption_events(v, EventType::PreemptionStarted)[0];
+        assert_eq!(e.reason.as_deref(), Some(LIMIT_REDUCED));
+        assert_eq!(e.at, 100);
+    }
+    assert_eq!(h.status("a1"), Some(Running));
 }

@@ -5,6 +5,8 @@ use quotasim::model::Strategy;
 use quotasim::result::{EventType, Status};
 use quotasim_tests::*;
 
+use crate::rules::sorted;
+
 use Status::*;
 
 fn running_at(h: &H, names: &[&str]) -> Vec<String> {
@@ -894,4 +896,41 @@ fn r15_lend_and_borrow_shares_lend_their_idle_quota_too() {
         b2.borrowed_from.iter().map(|f| (f.quota_share_name.clone(), f.instances)).collect();
     assert_eq!(from, vec![("B1".to_string(), 2)]);
     assert_eq!(h.share_usage("B1", G5).lent, 2);
+}
+
+#[test]
+fn r16_preemption_phase_in_share_order() {
+    // Two lenders short of the pool at the same instant: L2 (0 of 1) comes before L1 (1 of 2)
+    // and so picks first: it takes the lowest-priority victim b_x2.
+    let h = Sc::new()
+        .capacity(G5, 4)
+        .share(lend("L1", G5, 2))
+        .share(lend("L2", G5, 1))
+        .share(lab("B", G5, 1))
+        .job(job("l1a", "L1").dur(100_000))
+        .job(job("b_own", "B").prio(9).dur(100_000))
+        .job(job("b_x1", "B").prio(1).dur(100_000))
+        .job(job("b_x2", "B").dur(100_000))
+        .job(job("l1b", "L1").at(100).dur(100))
+        .job(job("l2", "L2").at(100).dur(100))
+        .run_until(300);
+    assert_eq!(sorted(h.victims()), vec!["b_x1", "b_x2"]);
+    let by = |v: &str| h.preemption_events(v, EventType::PreemptionStarted)[0].preempted_by.clone().flatten();
+    assert_eq!(by("b_x2").as_deref(), Some("l2"));
+    assert_eq!(by("b_x1").as_deref(), Some("l1b"));
+    assert_eq!(h.first_started("l1b"), Some(220));
+    assert_eq!(h.first_started("l2"), Some(220));
+}
+
+#[test]
+fn r10_zero_grace_in_share_preemption_completes_in_the_instant() {
+    let h = Sc::new()
+        .capacity(G5, 1)
+        .grace(0)
+        .share(reserve("A", G5, 1).in_share(true))
+        .job(job("lo", "A").dur(1000))
+        .job(job("hi", "A").prio(5).at(100).dur(100))
+        .run();
+    assert_eq!(h.spans("hi"), vec![(100, Some(200))]);
+    assert_eq!(h.spans("lo"), vec![(0, Some(100)), (200, Some(1200))]);
 }

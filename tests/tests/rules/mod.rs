@@ -1,0 +1,13 @@
+//! The rules of the semantics spec, one module per group, each test named after its rule.
+
+mod actions;
+mod jobs;
+mod outputs;
+mod preemption;
+mod resources;
+mod scheduling;
+
+pub(super) fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
+}
