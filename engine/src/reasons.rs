@@ -1,6 +1,7 @@
-//! R17 and the reasons of R7, R9, R21, R23, typed: why a job waits ([`WaitReason`]), why it
-//! can never run ([`Misconfiguration`]) and why it stopped. Their `Display` is the spec's
-//! text; the string constants stay for front ends that compare reasons.
+//! R17: reasons, typed: why a job waits ([`WaitReason`]), why it can never run
+//! ([`Misconfiguration`]) and why it stopped (timeout, termination, rejection, preemption,
+//! retry limit). Their `Display` is the spec's text; the string constants stay for front ends
+//! that compare reasons.
 
 use alloc::string::String;
 

@@ -1,7 +1,5 @@
 //! R22, R23: timed actions: priority updates, termination, share and capacity updates.
 
-#![allow(clippy::needless_range_loop)]
-
 use alloc::vec::Vec;
 
 use crate::model::Strategy;

@@ -1,8 +1,6 @@
 //! R21: executing a preemption plan, earmarks, grace periods, release and lapse, and every
 //! victim's credit.
 
-#![allow(clippy::needless_range_loop)]
-
 use alloc::vec::Vec;
 
 use crate::reasons::Reason;

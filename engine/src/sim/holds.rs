@@ -1,7 +1,5 @@
 //! R16 holds: a front job that fits its quota but not the free instances holds the free
-//! instances it waits for; and fit checks (R14) that count a job's own hold as free.
-
-#![allow(clippy::needless_range_loop)]
+//! instances it waits for; and the fit checks that count a job's own hold as free.
 
 use crate::validate::{JobId, ShareId, TypeId};
 

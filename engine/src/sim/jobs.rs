@@ -1,7 +1,5 @@
-//! R6-R9: jobs and their attempts: submission, dispatch, the steps to `RUNNING`, completion,
-//! timeout and termination (R23), and the one way an attempt stops.
-
-#![allow(clippy::needless_range_loop)]
+//! R6, R7, R8, R9: jobs and their attempts: submission, dispatch, the steps to `RUNNING`,
+//! completion, timeout, termination, and the one way an attempt stops.
 
 use alloc::vec::Vec;
 use core::cmp::Reverse;

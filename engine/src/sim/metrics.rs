@@ -1,6 +1,7 @@
 //! R26 summary metrics, R15 attribution of borrowed instances, and the 2^53 - 1 check of
 //! the run's sums.
 
+// Shares index several parallel arrays at once; index loops say that best.
 #![allow(clippy::needless_range_loop)]
 
 use alloc::string::String;

@@ -1,22 +1,19 @@
-//! The discrete-event simulation: [`Simulation`].
+//! R10: the discrete-event simulation, [`Simulation`]: the instant loop, which routes due
+//! timers to the modules that own the rules.
 //!
 //! # Lifecycle
 //! `Simulation::new(valid)` starts at time 0 with nothing submitted. [`Simulation::step`]
-//! processes the next instant at which anything happens (R10), [`Simulation::run_until`] every
+//! processes the next instant at which anything happens, [`Simulation::run_until`] every
 //! instant up to a time, [`Simulation::run`] everything (or up to `settings.horizonSeconds`).
-//! Between calls the state can be read: [`Simulation::snapshot`] (R25), the event list (R24),
-//! [`Simulation::jobs`] and [`Simulation::summary`] (R26). `Simulation` is `Clone`, so a caller
-//! can fork a what-if at any instant.
+//! Between calls the state can be read: [`Simulation::snapshot`], the event list,
+//! [`Simulation::jobs`] and [`Simulation::summary`]. `Simulation` is `Clone`, so a caller can
+//! fork a what-if at any instant.
 //!
 //! # Layout
-//! This module holds the instant loop (R10) and routes due timers; the rules live below it:
-//! [`ledger`] (R13-R15 accounting), [`queue`] (R11), [`jobs`] (R6-R9), [`holds`] and [`pass`]
-//! (R16), [`preempt`] (R18-R20, R23 planning), [`grace`] (R21), [`actions`] (R22, R23),
-//! [`events`] (R24), [`report`] (R17, R25) and [`metrics`] (R26). Every tie is broken by
-//! input order (R27).
-
-// Shares and types index several parallel arrays at once; index loops say that best.
-#![allow(clippy::needless_range_loop)]
+//! Each module below names the rules it owns in its first line: `clock` (timers),
+//! `ledger` (accounting), `queue`, `jobs`, `holds` and `pass` (scheduling),
+//! `preempt` (planning), `grace` (executing preemptions), `actions`, `events`,
+//! `report` and `metrics`. Every tie is broken by input order.
 
 use alloc::string::String;
 use alloc::sync::Arc;

@@ -1,6 +1,4 @@
-//! R16: the scheduling pass and its phases, and what a pass must look at (R10).
-
-#![allow(clippy::needless_range_loop)]
+//! R16: the scheduling pass and its phases, and what a pass must look at.
 
 use core::cmp::Ordering;
 

@@ -1,7 +1,5 @@
 //! R17, R24, R25: read-only views: the snapshot, job results, rendered events and reasons.
 
-#![allow(clippy::needless_range_loop)]
-
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;

@@ -1,4 +1,4 @@
-//! A set of quota shares, one bit per share: R1 allows at most [`MAX_SHARES`].
+//! A set of quota shares, one bit per share: validation allows at most [`MAX_SHARES`].
 
 use crate::validate::{ShareId, MAX_SHARES};
 

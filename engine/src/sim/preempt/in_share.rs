@@ -1,5 +1,5 @@
 //! R20: in-share preemption: lower-priority jobs of the preemptor's own share, with
-//! cross-share reclaim (R18) for whatever they do not free.
+//! cross-share reclaim for whatever they do not free.
 
 use alloc::vec::Vec;
 

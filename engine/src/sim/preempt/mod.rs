@@ -1,5 +1,6 @@
-//! R18-R20, R23: preemption planning. Planning only reads the state and returns a [`Plan`];
-//! executing a plan is R21's ([`super::grace`]).
+//! Preemption planning, one module per rule: `reclaim`, `order`, `in_share` and
+//! `shrink`. Planning only reads the state and returns a [`Plan`]; `super::grace`
+//! executes it.
 
 use alloc::vec;
 use alloc::vec::Vec;

@@ -1,5 +1,8 @@
 //! R23: victims when the service environment limit of a type is lowered below its use.
 
+// Shares index several parallel arrays at once; index loops say that best.
+#![allow(clippy::needless_range_loop)]
+
 use alloc::vec::Vec;
 
 use crate::result::PreemptionKind;

@@ -1,17 +1,17 @@
 //! R13, R14, R15: the accounting. Quotas, held and committed usage per share and type, the
 //! lending pool, instances withheld by holds, victims' credits to earmarks, fit checks and
-//! borrow allowances. Brings the R26 integrals up to date as held usage changes and records
-//! which types changed, for the next pass to read (R16); it never acts on its own.
+//! borrow allowances. Brings the summary integrals up to date as held usage changes and
+//! records which types changed, for the next pass to read; it never acts on its own.
 //!
 //! Two usages are kept per share and instance type:
-//! - *held*: instances held by the share's jobs, `SCHEDULED` to release (R6). This is what
+//! - *held*: instances held by the share's jobs, `SCHEDULED` to release. This is what
 //!   reports show and what the service environment limit bounds physically.
 //! - *committed*: what decisions see. A job being preempted has already handed the part of
-//!   its instances its preemptor counts on (its *credit*) to the preemptor's earmark (R21),
-//!   which is committed to the preemptor's share. So `free = C - sum(committed) - holds`. For
-//!   a share's own quota and the pool, a victim's instances still count in its own share
-//!   until it releases (`credited`) and the preemptor's share counts only the part of its
-//!   earmark the credits do not cover (`covered`).
+//!   its instances its preemptor counts on (its *credit*) to the preemptor's earmark, which
+//!   is committed to the preemptor's share. So `free = C - sum(committed) - holds`. For a
+//!   share's own quota and the pool, a victim's instances still count in its own share until
+//!   it releases (`credited`) and the preemptor's share counts only the part of its earmark
+//!   the credits do not cover (`covered`).
 //!
 //! No floating point is used in any decision; ratios are compared by cross-multiplication.
 
@@ -25,6 +25,10 @@ use crate::model::Strategy;
 use crate::reasons::Misconfiguration;
 use crate::validate::{JobId, ShareId, TypeId, ValidScenario};
 
+mod integrals;
+
+pub(crate) use integrals::{Acc, Integrals};
+
 /// A job's request, as fit checks (R14) read it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Need {
@@ -32,28 +36,6 @@ pub(crate) struct Need {
     pub share: ShareId,
     pub ty: TypeId,
     pub count: u64,
-}
-
-/// Per share and type: integrals over time, for R26.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Acc {
-    pub used: u64,
-    pub own: u64,
-    pub borrowed: u64,
-    pub lent: u64,
-    pub quota: u64,
-}
-
-/// R26 integrals over time: per share and type, and service environment capacity-seconds per
-/// type. Each is brought up to date only when what it integrates changes: a share and type
-/// when its held instances do (`last_st`), a type's capacity and lent instances when any
-/// share's use of the type does (`last_t`).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Integrals {
-    pub acc: Vec<Acc>,
-    pub cap: Vec<u64>,
-    last_st: Vec<u64>,
-    last_t: Vec<u64>,
 }
 
 /// A share's terms (R13), as updated by actions.
@@ -634,210 +616,7 @@ impl Ledger {
                 .sum();
         }
     }
-
-    // ----- R26 integrals -------------------------------------------------------------------
-
-    /// The integrals brought up to `now`, the ledger unchanged.
-    pub fn integrals_at(&self, now: u64) -> Integrals {
-        let mut ig = self.integrals.clone();
-        self.integrate_all_into(now, &mut ig);
-        ig
-    }
-
-    /// Brings the R26 integrals of share `s` and type `t`, and of type `t` as a whole, up to
-    /// `now` (before either changes).
-    fn integrate(&mut self, now: u64, s: ShareId, t: TypeId) {
-        let mut ig = core::mem::take(&mut self.integrals);
-        self.integrate_type_into(now, &mut ig, t);
-        self.integrate_st_into(now, &mut ig, self.st(s, t));
-        self.integrals = ig;
-    }
-
-    /// Brings every integral up to `now` (before a configuration change).
-    fn integrate_all(&mut self, now: u64) {
-        let mut ig = core::mem::take(&mut self.integrals);
-        self.integrate_all_into(now, &mut ig);
-        self.integrals = ig;
-    }
-
-    fn integrate_all_into(&self, now: u64, ig: &mut Integrals) {
-        for t in 0..self.nt {
-            self.integrate_type_into(now, ig, t as TypeId);
-        }
-        for i in 0..ig.acc.len() {
-            self.integrate_st_into(now, ig, i);
-        }
-    }
-
-    /// Adds the time since its last change of share and type `i`'s held instances to `ig`.
-    fn integrate_st_into(&self, now: u64, ig: &mut Integrals, i: usize) {
-        let dt = now - ig.last_st[i];
-        if dt == 0 {
-            return;
-        }
-        ig.last_st[i] = now;
-        let (u, q) = (self.held[i], self.quota[i]);
-        let a = &mut ig.acc[i];
-        a.used = a.used.saturating_add(u.saturating_mul(dt));
-        a.own = a.own.saturating_add(u.min(q).saturating_mul(dt));
-        a.borrowed = a.borrowed.saturating_add(u.saturating_sub(q).saturating_mul(dt));
-        a.quota = a.quota.saturating_add(q.saturating_mul(dt));
-    }
-
-    /// Adds the time since type `t`'s last change to its capacity-seconds and to lenders'
-    /// lent instance-seconds. Lent amounts follow R15: the borrowed total fills lenders'
-    /// idle quota in input order.
-    fn integrate_type_into(&self, now: u64, ig: &mut Integrals, t: TypeId) {
-        let ti = t as usize;
-        let dt = now - ig.last_t[ti];
-        if dt == 0 {
-            return;
-        }
-        ig.last_t[ti] = now;
-        ig.cap[ti] = ig.cap[ti].saturating_add(self.cap[ti].unwrap_or(0).saturating_mul(dt));
-        let mut borrowed = self.borrowed_now[ti];
-        if borrowed == 0 {
-            return;
-        }
-        for &s in &self.type_shares[ti] {
-            let s = s as usize;
-            if !self.terms[s].strategy.lends() {
-                continue;
-            }
-            let i = s * self.nt + ti;
-            let k = self.quota[i].saturating_sub(self.held[i]).min(borrowed);
-            ig.acc[i].lent = ig.acc[i].lent.saturating_add(k.saturating_mul(dt));
-            borrowed -= k;
-            if borrowed == 0 {
-                break;
-            }
-        }
-    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::{CapacityLimit, QuotaShare, ResourceSharing, Scenario};
-    use alloc::vec;
-
-    const T: TypeId = 0;
-    const G5: &str = "ml.g5.xlarge";
-
-    /// Capacity 10; share 0 `LEND` with quota 4, share 1 `LEND_AND_BORROW` with quota 2 and
-    /// borrow limit 100 %, share 2 `RESERVE` with quota 3.
-    fn ledger() -> Ledger {
-        let mut s = Scenario::default();
-        s.service_environment.capacity_limits = vec![CapacityLimit::new(G5, 10)];
-        let mut b = QuotaShare::new("b", Strategy::LendAndBorrow, vec![CapacityLimit::new(G5, 2)]);
-        b.resource_sharing_configuration = ResourceSharing::new(Strategy::LendAndBorrow, Some(100));
-        s.quota_shares = vec![
-            QuotaShare::new("a", Strategy::Lend, vec![CapacityLimit::new(G5, 4)]),
-            b,
-            QuotaShare::new("c", Strategy::Reserve, vec![CapacityLimit::new(G5, 3)]),
-        ];
-        Ledger::new(&crate::validate(&s).unwrap())
-    }
-
-    fn need(share: ShareId, count: u64) -> Need {
-        Need { job: 0, share, ty: T, count }
-    }
-
-    #[test]
-    fn r13_the_pool_is_the_lenders_quota_and_the_allowance_a_percentage_of_quota() {
-        let l = ledger();
-        assert_eq!(l.pool_capacity(T), 6);
-        assert_eq!(l.allowance(1, T), Some(2));
-        assert_eq!(l.allowance(0, T), None, "no borrow limit: no limit");
-        assert!(l.lends(0) && l.lends(1) && !l.lends(2));
-    }
-
-    #[test]
-    fn r14_a_fit_within_quota_needs_free_capacity_and_for_a_lender_the_pool() {
-        let mut l = ledger();
-        assert!(l.fits(need(0, 4), || 0, 0, true));
-        assert!(!l.fits(need(0, 5), || 0, 0, false), "a lender never borrows");
-        l.add_committed(1, T, 2);
-        // Share 1 borrows up to its allowance (2 more), from the pool (6 - 2 used).
-        assert!(l.fits(need(1, 2), || 0, 0, false));
-        assert!(!l.fits(need(1, 2), || 0, 0, true), "not within quota");
-        assert!(!l.fits(need(1, 3), || 0, 0, false), "beyond the borrow limit");
-        // The reserving share is outside the pool but inside the service environment.
-        l.add_committed(0, T, 4);
-        assert_eq!(l.pool_available(T), 0);
-        assert!(l.fits(need(2, 3), || 0, 0, true));
-        l.change_withheld(T, 2, 0);
-        assert_eq!(l.free(T, || 0), 2);
-        assert!(!l.fits(need(2, 3), || 0, 0, true), "held instances are not free");
-        assert!(l.fits(need(2, 3), || 1, 0, true), "except the job's own");
-    }
-
-    #[test]
-    fn r14_instances_released_by_in_share_victims_count_as_free() {
-        let mut l = ledger();
-        l.add_committed(2, T, 3);
-        assert!(!l.fits(need(2, 2), || 0, 0, true));
-        assert!(l.fits(need(2, 2), || 0, 2, true));
-    }
-
-    #[test]
-    fn r21_a_credit_moves_quota_usage_to_the_victims_share_until_it_releases() {
-        let mut l = ledger();
-        // Share 1 borrowed 4 (2 over quota); share 0's preemptor takes 2 of them.
-        l.add_committed(1, T, 4);
-        assert_eq!(l.over_quota(1, T), 2);
-        l.start_preemption(1, T, 4, 2, Some(0));
-        l.add_committed(0, T, 2);
-        assert_eq!(l.quota_usage(1, T), 4, "the victim still holds its instances");
-        assert_eq!(l.quota_usage(0, T), 0, "the earmark is covered by the credit");
-        assert_eq!(l.over_quota(1, T), 0, "nothing is reclaimed twice");
-        assert_eq!(l.committed_total(T), 4);
-        l.end_preemption(1, T, 4, 2, Some(0));
-        assert_eq!(l.quota_usage(1, T), 0);
-        assert_eq!(l.quota_usage(0, T), 2);
-        assert_eq!(l.committed_total(T), 2);
-    }
-
-    #[test]
-    fn a_what_if_leaves_the_ledger_as_it_was_but_keeps_the_types_marked() {
-        let mut l = ledger();
-        l.add_committed(1, T, 4);
-        l.start_preemption(1, T, 4, 2, Some(0));
-        l.add_committed(0, T, 2);
-        l.clear_changed();
-        let before = (l.quota_usage(0, T), l.quota_usage(1, T), l.pool_available(T), l.free(T, || 0));
-        let fits = l.what_if(|l| {
-            l.sub_committed(0, T, 2);
-            l.release_all_preempted();
-            l.fits(need(0, 4), || 0, 0, true)
-        });
-        assert!(fits);
-        assert_eq!(before, (l.quota_usage(0, T), l.quota_usage(1, T), l.pool_available(T), l.free(T, || 0)));
-        assert!(l.changed());
-    }
-
-    #[test]
-    fn r22_an_update_flag_clears_when_usage_is_back_within_quota() {
-        let mut l = ledger();
-        l.add_committed(2, T, 3);
-        l.update_share(0, 2, Some(&[1]), None);
-        l.set_over_by_update(2, T);
-        l.sub_committed(2, T, 1);
-        assert!(l.over_by_update(2, T));
-        l.sub_committed(2, T, 1);
-        assert!(!l.over_by_update(2, T));
-    }
-
-    #[test]
-    fn r26_held_usage_is_integrated_as_it_changes() {
-        let mut l = ledger();
-        l.change_held(10, 1, T, 3, 0);
-        l.change_held(20, 1, T, 0, 3);
-        let ig = l.integrals_at(30);
-        let a = &ig.acc[l.st(1, T)];
-        assert_eq!((a.used, a.own, a.borrowed, a.quota), (30, 20, 10, 60));
-        // Share 0 lent the borrowed instance for those 10 seconds (R15).
-        assert_eq!(ig.acc[l.st(0, T)].lent, 10);
-        assert_eq!(ig.cap[T as usize], 300);
-    }
-}
+mod tests;
