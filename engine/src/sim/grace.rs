@@ -204,7 +204,7 @@ impl Simulation {
             })
             .collect();
         let holds = &self.holds;
-        let hold_of = |j: JobId| holds.iter().find(|h| h.0 == j).map_or(0, |h| h.1);
+        let hold_of = |j: JobId| holds.of(j);
         let lapsed: Vec<u32> = self.ledger.what_if(|l| {
             for &(_, e) in &earmarks {
                 l.sub_committed(e.share, e.ty, e.count);

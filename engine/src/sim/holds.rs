@@ -1,11 +1,69 @@
 //! R16 holds: a front job that fits its quota but not the free instances holds the free
 //! instances it waits for; and the fit checks that count a job's own hold as free.
 
+use alloc::vec::Vec;
+
 use crate::validate::{JobId, ShareId, TypeId};
 
 use super::ledger::Need;
 use super::queue::Head;
 use super::Simulation;
+
+/// A front job holding free instances for itself.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Hold {
+    pub job: JobId,
+    pub instances: u64,
+}
+
+/// The holders, oldest first. A holder may hold no instance yet: it still comes before
+/// later holders.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Holds(Vec<Hold>);
+
+impl Holds {
+    /// Instances job `j` holds.
+    pub fn of(&self, j: JobId) -> u64 {
+        self.0.iter().find(|h| h.job == j).map_or(0, |h| h.instances)
+    }
+
+    /// Job `j` holds nothing any more; returns what it held, if it was a holder.
+    pub fn remove(&mut self, j: JobId) -> Option<u64> {
+        let p = self.0.iter().position(|h| h.job == j)?;
+        Some(self.0.remove(p).instances)
+    }
+
+    /// Job `j` holds at least `want` instances (it becomes a holder if it was not); returns
+    /// how many more it holds.
+    pub fn raise(&mut self, j: JobId, want: u64) -> u64 {
+        let p = match self.0.iter().position(|h| h.job == j) {
+            Some(p) => p,
+            None => {
+                self.0.push(Hold { job: j, instances: 0 });
+                self.0.len() - 1
+            }
+        };
+        let old = self.0[p].instances;
+        if want > old {
+            self.0[p].instances = want;
+            want - old
+        } else {
+            0
+        }
+    }
+
+    fn take(&mut self) -> Vec<Hold> {
+        core::mem::take(&mut self.0)
+    }
+
+    fn push(&mut self, h: Hold) {
+        self.0.push(h);
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
 
 impl Simulation {
     /// Instances job `j` holds for itself (R16), if any.
@@ -14,7 +72,7 @@ impl Simulation {
         if self.ledger.withheld(t) == 0 {
             return 0;
         }
-        self.holds.iter().find(|h| h.0 == j).map_or(0, |h| h.1)
+        self.holds.of(j)
     }
 
     pub(crate) fn free_for(&self, j: JobId, t: TypeId) -> i64 {
@@ -54,8 +112,7 @@ impl Simulation {
     }
 
     pub(crate) fn drop_hold(&mut self, j: JobId) {
-        if let Some(p) = self.holds.iter().position(|h| h.0 == j) {
-            let (_, h) = self.holds.remove(p);
+        if let Some(h) = self.holds.remove(j) {
             if h > 0 {
                 let t = self.job_cfg(j).ty;
                 self.ledger.change_withheld(t, 0, h);
@@ -73,17 +130,9 @@ impl Simulation {
         }
         let free = self.free_for(f, t).max(0) as u64;
         let want = free.min(n);
-        let p = match self.holds.iter().position(|h| h.0 == f) {
-            Some(p) => p,
-            None => {
-                self.holds.push((f, 0));
-                self.holds.len() - 1
-            }
-        };
-        let old = self.holds[p].1;
-        if want > old {
-            self.ledger.change_withheld(t, want - old, 0);
-            self.holds[p].1 = want;
+        let more = self.holds.raise(f, want);
+        if more > 0 {
+            self.ledger.change_withheld(t, more, 0);
         }
     }
 
@@ -97,11 +146,11 @@ impl Simulation {
         if self.holds.is_empty() {
             return;
         }
-        let holds = core::mem::take(&mut self.holds);
-        for &(h, hv) in &holds {
-            self.ledger.change_withheld(self.job_cfg(h).ty, 0, hv);
+        let holds = self.holds.take();
+        for hold in &holds {
+            self.ledger.change_withheld(self.job_cfg(hold.job).ty, 0, hold.instances);
         }
-        for &(h, hv) in &holds {
+        for &Hold { job: h, instances: hv } in &holds {
             let jc = self.job_cfg(h);
             let (s, t, n) = (jc.share, jc.ty, jc.count);
             // The front job is always a queued one.
@@ -110,7 +159,7 @@ impl Simulation {
                 0
             } else {
                 let take = (self.free_for(h, t).max(0) as u64).min(n);
-                self.holds.push((h, take));
+                self.holds.push(Hold { job: h, instances: take });
                 take
             };
             self.ledger.change_withheld(t, take, 0);

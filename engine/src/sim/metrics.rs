@@ -15,9 +15,28 @@ use crate::validate::{JobId, ShareId, TypeId};
 
 use super::ledger::Integrals;
 use super::{RunError, Simulation, MAX_SAFE_INTEGER};
-/// R15 for one type: per share (borrowed, lent), the flows (borrower, lender, instances),
-/// and borrowed instances no lender's idle quota accounts for.
-pub(crate) type Attribution = (Vec<(u64, u64)>, Vec<(ShareId, ShareId, u64)>, u64);
+/// Borrowed and lent instances of one share (R15).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct BorrowedLent {
+    pub borrowed: u64,
+    pub lent: u64,
+}
+
+/// Instances of one borrower attributed to one lender (R15).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FlowOf {
+    pub borrower: ShareId,
+    pub lender: ShareId,
+    pub instances: u64,
+}
+
+/// R15 for one type: per share, what it borrows and lends; the flows; and borrowed
+/// instances no lender's idle quota accounts for.
+pub(crate) struct Attribution {
+    pub per_share: Vec<BorrowedLent>,
+    pub flows: Vec<FlowOf>,
+    pub unattributed: u64,
+}
 
 /// A view for computing R26 metrics without touching the simulation.
 pub(crate) struct MetricsView<'a> {
@@ -236,7 +255,7 @@ impl Simulation {
     /// (borrowed, lent) and the flows `(borrower, lender, n)`.
     pub(crate) fn attribution(&self, t: TypeId) -> Attribution {
         let ns = self.shares.len();
-        let mut per = vec![(0u64, 0u64); ns];
+        let mut per = vec![BorrowedLent::default(); ns];
         let mut flows = Vec::new();
         let mut idle: Vec<u64> = (0..ns)
             .map(|l| {
@@ -251,7 +270,7 @@ impl Simulation {
         let mut unattributed = 0;
         for b in 0..ns {
             let mut x = self.ledger.held(b as ShareId, t).saturating_sub(self.ledger.quota(b as ShareId, t));
-            per[b].0 = x;
+            per[b].borrowed = x;
             while x > 0 {
                 while lender < ns && idle[lender] == 0 {
                     lender += 1;
@@ -262,12 +281,12 @@ impl Simulation {
                 }
                 let k = x.min(idle[lender]);
                 idle[lender] -= k;
-                per[lender].1 += k;
-                flows.push((b as ShareId, lender as ShareId, k));
+                per[lender].lent += k;
+                flows.push(FlowOf { borrower: b as ShareId, lender: lender as ShareId, instances: k });
                 x -= k;
             }
         }
-        (per, flows, unattributed)
+        Attribution { per_share: per, flows, unattributed }
     }
 
     /// Training time of a job over all its attempts, so far (for checking R8).

@@ -47,6 +47,7 @@ use clock::{Clock, Timer, TimerKind};
 use events::EventLog;
 use grace::Earmark;
 pub use grace::PreemptionRecord;
+use holds::Holds;
 use jobs::{AttemptRaw, JobDyn, Link, Moment, RunEntry};
 use ledger::Ledger;
 use pass::{Marks, OrderEntry};
@@ -104,7 +105,7 @@ pub struct Simulation {
     queues: Queues,
     running: Vec<Vec<RunEntry>>,
     /// Jobs holding free instances (R16), oldest first, with the instances each holds.
-    holds: Vec<(JobId, u64)>,
+    holds: Holds,
     earmarks: Vec<Earmark>,
     clock: Clock,
     /// Jobs in submission order, when that is not input order (else empty).
@@ -213,7 +214,7 @@ impl Simulation {
             attempts: Chunked::default(),
             queues: Queues::new(ns, nt),
             running: vec![Vec::new(); ns * nt],
-            holds: Vec::new(),
+            holds: Holds::default(),
             earmarks: Vec::new(),
             clock: Clock::default(),
             submit_order: Arc::new(order),

@@ -16,6 +16,7 @@ use crate::validate::{JobId, ShareId, TypeId};
 
 use super::events::{status_slot, RawEvent};
 use super::grace::PreemptionRecord;
+use super::metrics::Attribution;
 use super::Simulation;
 
 impl Simulation {
@@ -98,7 +99,7 @@ impl Simulation {
         let mut shares = Vec::new();
         for t in 0..self.nt as TypeId {
             let ti = t as usize;
-            let (per, flows, unattributed) = self.attribution(t);
+            let Attribution { per_share: per, flows, unattributed } = self.attribution(t);
             let usage: u64 = (0..self.shares.len()).map(|s| self.ledger.held(s as ShareId, t)).sum();
             let pool_usage: u64 = (0..self.shares.len())
                 .filter(|&s| self.ledger.lends(s as ShareId))
@@ -120,7 +121,7 @@ impl Simulation {
                 pool_capacity: self.ledger.pool_capacity(t),
                 pool_usage,
                 pool_available: self.ledger.pool_capacity(t) as i64 - pool_usage as i64,
-                borrowed: per.iter().map(|p| p.0).sum(),
+                borrowed: per.iter().map(|p| p.borrowed).sum(),
                 unattributed_borrowed: unattributed,
             });
             for (s, sh) in self.shares.iter().enumerate() {
@@ -139,20 +140,20 @@ impl Simulation {
                     usage: u,
                     within_quota: u.min(q),
                     over_quota: u.saturating_sub(q),
-                    borrowed: per[s].0,
+                    borrowed: per[s].borrowed,
                     borrowed_from: flows
                         .iter()
-                        .filter(|f| f.0 == s as ShareId)
-                        .map(|f| Flow { quota_share_name: name(f.1), instances: f.2 })
+                        .filter(|f| f.borrower == s as ShareId)
+                        .map(|f| Flow { quota_share_name: name(f.lender), instances: f.instances })
                         .collect(),
-                    lent: per[s].1,
+                    lent: per[s].lent,
                     lent_to: flows
                         .iter()
-                        .filter(|f| f.1 == s as ShareId)
-                        .map(|f| Flow { quota_share_name: name(f.0), instances: f.2 })
+                        .filter(|f| f.lender == s as ShareId)
+                        .map(|f| Flow { quota_share_name: name(f.borrower), instances: f.instances })
                         .collect(),
                     idle: if self.ledger.lends(s as ShareId) {
-                        q.saturating_sub(u).saturating_sub(per[s].1)
+                        q.saturating_sub(u).saturating_sub(per[s].lent)
                     } else {
                         q.saturating_sub(u)
                     },
