@@ -156,8 +156,18 @@ impl Simulation {
         self.marks.changed = true;
     }
 
+    /// The victim of preemption log entry `log` stops (it releases, or is terminated): its
+    /// committed instances go, and its credit leaves its preemptor's earmark, which stays
+    /// until the preemption would have completed.
+    pub(crate) fn end_preemption(&mut self, log: u32) {
+        let v = self.preemptions[log as usize].victim;
+        let jc = self.job_cfg(v);
+        let (s, t, n) = (jc.share, jc.ty, jc.count);
+        self.ledger.end_preemption(s, t, n, self.credits[log as usize], self.preemptor_share(log));
+    }
+
     /// The share of the preemptor of preemption log entry `log`, if it has one.
-    pub(crate) fn preemptor_share(&self, log: u32) -> Option<ShareId> {
+    fn preemptor_share(&self, log: u32) -> Option<ShareId> {
         self.preemptions[log as usize].preemptor.map(|p| self.job_cfg(p).share)
     }
 

@@ -319,10 +319,7 @@ impl Simulation {
         let (s, t, n) = (jc.share, jc.ty, jc.count);
         self.remove_running(j);
         match self.jobs[j as usize].preempting.get() {
-            // Being preempted: the earmark stays until the preemption would complete.
-            Some(log) => {
-                self.ledger.end_preemption(s, t, n, self.credits[log as usize], self.preemptor_share(log))
-            }
+            Some(log) => self.end_preemption(log),
             None => self.ledger.sub_committed(s, t, n),
         }
         self.ledger.change_held(self.now, s, t, 0, n);
