@@ -3,6 +3,10 @@
 //! The markup is aggregated (one path per share and layer, lanes only for the visible window of
 //! jobs) so that a 10,000-job run stays a few thousand nodes at most. Interactive parts carry
 //! `data-*` attributes that the components read with one delegated listener.
+//!
+//! The markup is set with `inner_html`, and every text it interpolates (names, reasons, share
+//! colours) comes from a scenario that may have arrived in a link: each is passed through
+//! [`escape`] where it is written, whatever validation it went through before.
 
 use std::fmt::Write;
 
@@ -32,9 +36,25 @@ pub fn kind_color(k: PreemptionKind) -> &'static str {
     }
 }
 
-/// Escapes text for SVG/HTML.
-pub fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+/// Escapes text for SVG/HTML text and quoted attribute values.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The share colours, escaped once for the attributes they are written into.
+fn escape_all(colors: &[String]) -> Vec<String> {
+    colors.iter().map(|c| escape(c)).collect()
 }
 
 /// The x scale of a time chart of `width` pixels over `[t0, t1]`.
@@ -42,6 +62,7 @@ pub fn time_scale(t0: u64, t1: u64, left: f64, width: f64) -> Scale {
     Scale::new(t0 as f64, t1.max(t0 + 1) as f64, left, (width - M_RIGHT).max(left + 10.0))
 }
 
+/// Hatch patterns, one per share colour; `colors` are escaped already.
 fn hatch_defs(out: &mut String, colors: &[String], prefix: &str) {
     out.push_str("<defs>");
     for (i, c) in colors.iter().enumerate() {
@@ -74,6 +95,7 @@ fn time_axis(out: &mut String, sx: &Scale, t0: u64, t1: u64, y: f64, y_top: f64,
 
 /// The frame the utilization and lending charts share: the SVG element, hatch patterns, a
 /// clip for the plot area, value grid and ticks, the y-axis label and the time axis.
+/// `colors` are escaped already.
 struct Frame<'a> {
     width: f64,
     height: f64,
@@ -102,7 +124,8 @@ impl Frame<'_> {
         let _ = write!(
             out,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" \
-             role=\"img\" aria-label=\"{aria}\">"
+             role=\"img\" aria-label=\"{}\">",
+            escape(aria)
         );
         hatch_defs(out, self.colors, &self.prefix);
         clip_def(out, &self.clip, M_LEFT, width - M_RIGHT, 0.0, height - M_BOTTOM + 1.0);
@@ -119,8 +142,9 @@ impl Frame<'_> {
         }
         let _ = write!(
             out,
-            "<text class=\"axis-label\" transform=\"translate(14,{:.1}) rotate(-90)\" text-anchor=\"middle\">{y_label}</text>",
-            (height - M_BOTTOM + M_TOP) / 2.0
+            "<text class=\"axis-label\" transform=\"translate(14,{:.1}) rotate(-90)\" text-anchor=\"middle\">{}</text>",
+            (height - M_BOTTOM + M_TOP) / 2.0,
+            escape(y_label)
         );
         time_axis(out, &sx, t0, t1, height - M_BOTTOM, M_TOP, ((width - M_LEFT) / 90.0) as usize);
         (sx, sy)
@@ -140,7 +164,8 @@ pub fn utilization_svg(
 ) -> String {
     let Some(ts) = run.types.get(ti) else { return String::new() };
     let mut out = String::with_capacity(16 * 1024);
-    let aria = format!("Utilization of {} over time, stacked by quota share", esc(&ts.name));
+    let colors = &escape_all(colors);
+    let aria = format!("Utilization of {} over time, stacked by quota share", ts.name);
     let frame = Frame { width, height, colors, prefix: format!("h{ti}-"), clip: format!("uc{ti}") };
     let (sx, sy) = frame.open(&mut out, run, win, ts.peak, &aria, "instances");
     let ns = run.share_names.len();
@@ -177,7 +202,7 @@ pub fn utilization_svg(
         let _ = write!(
             out,
             "<path d=\"{d}\" fill=\"none\" stroke=\"{c}\" stroke-width=\"1.5\" stroke-dasharray=\"2 3\"><title>{} quota (stacked)</title></path>",
-            esc(&run.share_names[s])
+            escape(&run.share_names[s])
         );
     }
     let d = step_line_path(&run.samples, &ts.capacity, run.end, &sx, &sy);
@@ -203,7 +228,8 @@ pub fn lending_svg(
     let mut out = String::with_capacity(8 * 1024);
     let peak =
         (0..run.samples.len()).map(|i| ts.flows.iter().map(|f| f.2[i]).sum::<u64>()).max().unwrap_or(0);
-    let aria = format!("Capacity lent between quota shares over time for {}", esc(&ts.name));
+    let colors = &escape_all(colors);
+    let aria = format!("Capacity lent between quota shares over time for {}", ts.name);
     let frame = Frame { width, height, colors, prefix: format!("l{ti}-"), clip: format!("lc{ti}") };
     let (sx, sy) = frame.open(&mut out, run, win, peak, &aria, "instances lent");
     if ts.flows.is_empty() {
@@ -212,7 +238,7 @@ pub fn lending_svg(
             "<text class=\"empty\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">No share borrowed {} in this run</text>",
             (M_LEFT + width) / 2.0,
             height / 2.0,
-            esc(&ts.name)
+            escape(&ts.name)
         );
     }
     let layers: Vec<Vec<u64>> = ts.flows.iter().map(|f| f.2.clone()).collect();
@@ -229,7 +255,7 @@ pub fn lending_svg(
             out,
             "<path d=\"{d}\" fill=\"{lc}\" fill-opacity=\"0.55\"/><path d=\"{d}\" fill=\"url(#l{ti}-{b})\" \
              stroke=\"{lc}\"><title>{}</title></path>",
-            esc(&title)
+            escape(&title)
         );
     }
     out.push_str("</g></svg>");
@@ -264,6 +290,7 @@ pub fn timeline_svg(
     let (t0, t1) = window_of(run, win);
     let sx = time_scale(t0, t1, TL_LEFT, width);
     let mut out = String::with_capacity(32 * 1024);
+    let colors = &escape_all(colors);
     let _ = write!(
         out,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" \
@@ -300,7 +327,7 @@ pub fn timeline_svg(
             y + 4.0,
             TL_LANE - 8.0,
             y + 15.0,
-            esc(&truncate(&jc.name, 22))
+            escape(&truncate(&jc.name, 22))
         );
         out.push_str("<g clip-path=\"url(#tc)\">");
         // Waiting: from submission (or the previous release) to the next dispatch, or to the end.
@@ -325,7 +352,7 @@ pub fn timeline_svg(
                 (a + b) / 2,
                 y + 7.0,
                 xb - xa,
-                esc(&jc.name),
+                escape(&jc.name),
                 format_time(a),
                 format_time(b)
             );
@@ -341,7 +368,7 @@ pub fn timeline_svg(
                  fill=\"{fill}\" stroke=\"{c}\"><title>{} attempt {}: {} to {}{}{}</title></rect>",
                 y + 4.0,
                 xb - xa,
-                esc(&jc.name),
+                escape(&jc.name),
                 k + 1,
                 format_time(a.started_at),
                 a.stopped_at.map_or_else(|| String::from("(running)"), format_time),
@@ -350,7 +377,7 @@ pub fn timeline_svg(
                 } else {
                     String::new()
                 },
-                a.status_reason.as_deref().map(|r| format!(", {}", esc(r))).unwrap_or_default()
+                a.status_reason.as_deref().map(|r| format!(", {}", escape(r))).unwrap_or_default()
             );
             // Checkpoint ticks (R8), skipped where they would be closer than 4 px.
             if let Some(ci) = jc.checkpoint_interval.filter(|c| *c > 0) {
@@ -403,16 +430,16 @@ pub fn timeline_svg(
                 "<path class=\"marker\" data-pre=\"{pi}\" tabindex=\"0\" role=\"button\" \
                  aria-label=\"Preemption of {} at {}: {}\" d=\"M{cx:.1},{:.1}L{:.1},{cy:.1}L{cx:.1},{:.1}L{:.1},{cy:.1}Z\" \
                  fill=\"{kc}\"><title>{} preempted at {}: {} (click to explain)</title></path>",
-                esc(&jc.name),
+                escape(&jc.name),
                 format_time(p.decided_at),
-                p.kind.reason(),
+                escape(p.kind.reason()),
                 cy - 7.0,
                 cx + 7.0,
                 cy + 7.0,
                 cx - 7.0,
-                esc(&jc.name),
+                escape(&jc.name),
                 format_time(p.decided_at),
-                p.kind.reason()
+                escape(p.kind.reason())
             );
         }
         out.push_str("</g></g>");
@@ -516,9 +543,35 @@ mod tests {
         assert!(z.contains("clip-path"));
     }
 
+    /// A share colour and names that would break out of an attribute if written as they are.
+    const PAYLOAD: &str = "#fff\"/><img src=x onerror=alert(document.domain)>";
+
+    fn assert_inert(svg: &str) {
+        assert!(!svg.contains("<img"), "an element was injected: {svg}");
+        assert!(!svg.contains("\"/>&lt;") && !svg.contains("'/>"), "an attribute was closed early");
+        assert!(
+            svg.contains("&lt;img src=x onerror=alert(document.domain)&gt;"),
+            "the payload is shown as text"
+        );
+    }
+
+    #[test]
+    fn hostile_colours_and_names_stay_text_in_every_chart() {
+        let mut r = run();
+        r.share_names[0] = PAYLOAD.into();
+        r.types[0].name = PAYLOAD.into();
+        let colors = vec![PAYLOAD.to_string(), "#222222".into(), "#333333".into()];
+        assert_inert(&utilization_svg(&r, 0, &colors, 800.0, 240.0, (0, u64::MAX)));
+        assert_inert(&lending_svg(&r, 0, &colors, 800.0, 200.0, (0, u64::MAX)));
+        let lanes = lane_jobs(&r, None, false);
+        let tl =
+            timeline_svg(&r, &lanes, row_window(lanes.len(), 10, 0), &colors, 900.0, None, (0, u64::MAX));
+        assert_inert(&tl);
+    }
+
     #[test]
     fn names_are_escaped() {
-        assert_eq!(esc("<a&\"b\">"), "&lt;a&amp;&quot;b&quot;&gt;");
+        assert_eq!(escape("<a&\"b'\">"), "&lt;a&amp;&quot;b&#39;&quot;&gt;");
         assert_eq!(truncate("abcdef", 4), "abc…");
     }
 }

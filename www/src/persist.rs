@@ -6,6 +6,9 @@ use base64::Engine;
 use quotasim::model::Scenario;
 use serde::{Deserialize, Serialize};
 
+use crate::palette::is_hex_color;
+use crate::presets;
+
 /// Everything a reload or a shared link restores.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Saved {
@@ -21,6 +24,22 @@ pub struct Saved {
     pub now: u64,
 }
 
+/// Most share colours a saved state keeps: a scenario has at most 20 shares, and renamed or
+/// deleted shares leave a few stale entries behind.
+pub const MAX_COLORS: usize = 64;
+
+impl Saved {
+    /// What saved state read from a link, an import or storage may carry: `#rrggbb` colours
+    /// only (at most [`MAX_COLORS`], for names no longer than a share name may be) and a known
+    /// preset id. Everything else in it is untrusted text, escaped wherever it is shown.
+    pub fn sanitized(mut self) -> Saved {
+        self.colors.retain(|(n, c)| n.chars().count() <= quotasim::validate::MAX_NAME && is_hex_color(c));
+        self.colors.truncate(MAX_COLORS);
+        self.preset = self.preset.filter(|id| presets::is_known(id));
+        self
+    }
+}
+
 /// The localStorage key.
 pub const STORAGE_KEY: &str = "quotasim-playground-v1";
 /// The URL fragment prefix.
@@ -31,7 +50,7 @@ pub fn to_json(s: &Saved) -> String {
 }
 
 pub fn from_json(text: &str) -> Result<Saved, String> {
-    serde_json::from_str(text).map_err(|e| e.to_string())
+    serde_json::from_str::<Saved>(text).map(Saved::sanitized).map_err(|e| e.to_string())
 }
 
 /// `deflate` + base64url of the JSON.
@@ -85,6 +104,22 @@ mod tests {
         assert!(decode("AAAA").is_err());
         let e = encode(&saved());
         assert!(decode(&e[..e.len() / 2]).is_err());
+    }
+
+    #[test]
+    fn saved_state_keeps_only_rrggbb_colours_and_known_presets() {
+        let payload = "#fff\"/><img src=x onerror=alert(document.domain)>";
+        let mut s = saved();
+        s.colors.push(("qs2".into(), payload.into()));
+        s.colors.push(("qs3".into(), "red".into()));
+        s.preset = Some("<b>nope</b>".into());
+        let back = decode(&encode(&s)).unwrap();
+        assert_eq!(back.colors, vec![("qs1".to_string(), "#4f8cff".to_string())]);
+        assert_eq!(back.preset, None);
+        let json = from_json(&to_json(&s)).unwrap();
+        assert_eq!(json.colors.len(), 1, "the autosave is read the same way");
+        s.colors = (0..200).map(|i| (format!("s{i}"), "#000000".to_string())).collect();
+        assert_eq!(from_json(&to_json(&s)).unwrap().colors.len(), MAX_COLORS);
     }
 
     #[test]

@@ -95,6 +95,14 @@ pub fn scenario(p: &Preset) -> Result<Scenario, String> {
     parse_scenario(p.json).map_err(|e| e.to_string())
 }
 
+/// The id of the generated 10,000-job benchmark (made by the engine's generator, not a file).
+pub const BENCH_ID: &str = "generated-10k";
+
+/// Whether `id` names a built-in scenario (a preset or the generated benchmark).
+pub fn is_known(id: &str) -> bool {
+    id == BENCH_ID || by_id(id).is_some()
+}
+
 /// A preset by id.
 pub fn by_id(id: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.id == id)

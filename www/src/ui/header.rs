@@ -4,12 +4,10 @@ use leptos::prelude::*;
 use quotasim::{generate, GenerateOptions};
 
 use crate::persist::{self, Saved};
+pub use crate::presets::BENCH_ID;
 use crate::presets::{self, PRESETS};
 use crate::ui::dom;
 use crate::ui::state::use_app;
-
-/// The id of the generated benchmark preset.
-pub const BENCH_ID: &str = "generated-10k";
 
 /// Loads a preset (or the generated benchmark) by id.
 pub fn load_preset(id: &str) {
