@@ -16,6 +16,7 @@ use crate::geometry::{
     format_time, stack, step_area_path, step_line_path, time_ticks, value_ticks, RowWindow, Scale,
 };
 use crate::run::RunData;
+use crate::text::{escape, truncate};
 
 /// Margins of the time charts (left is wide enough for labels).
 pub const M_LEFT: f64 = 56.0;
@@ -34,22 +35,6 @@ pub fn kind_color(k: PreemptionKind) -> &'static str {
         PreemptionKind::InShare => "#c77dff",
         PreemptionKind::CapacityReduced => "#ff4d6d",
     }
-}
-
-/// Escapes text for SVG/HTML text and quoted attribute values.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// The share colours, escaped once for the attributes they are written into.
@@ -473,16 +458,6 @@ fn clip_def(out: &mut String, id: &str, x0: f64, x1: f64, y0: f64, y1: f64) {
     );
 }
 
-fn truncate(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(n - 1).collect();
-        t.push('…');
-        t
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -567,11 +542,5 @@ mod tests {
         let tl =
             timeline_svg(&r, &lanes, row_window(lanes.len(), 10, 0), &colors, 900.0, None, (0, u64::MAX));
         assert_inert(&tl);
-    }
-
-    #[test]
-    fn names_are_escaped() {
-        assert_eq!(escape("<a&\"b'\">"), "&lt;a&amp;&quot;b&#39;&quot;&gt;");
-        assert_eq!(truncate("abcdef", 4), "abc…");
     }
 }

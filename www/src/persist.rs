@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::palette::is_hex_color;
 use crate::presets;
+use crate::text::truncate;
 
 /// Everything a reload or a shared link restores.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -53,6 +54,17 @@ pub fn from_json(text: &str) -> Result<Saved, String> {
     serde_json::from_str::<Saved>(text).map(Saved::sanitized).map_err(|e| e.to_string())
 }
 
+/// The longest `#s=` link the playground writes or reads, in characters after the prefix.
+/// Browsers cap URLs at about 2 MB; larger scenarios live in localStorage only.
+pub const MAX_LINK_CHARS: usize = 1_500_000;
+/// The most a link may inflate to, in bytes. Scenario JSON compresses about 16:1, so a link at
+/// [`MAX_LINK_CHARS`] (about 1.1 MB of deflate data, some 90,000 jobs) inflates to about
+/// 18 MB; this leaves room for more repetitive scenarios, and stops a crafted link (deflate
+/// reaches about 1000:1) before it takes the page's memory.
+pub const MAX_INFLATED_BYTES: usize = 32 << 20;
+/// Longest parse message a notice repeats (parse errors may quote whole strings of the input).
+const MAX_DETAIL_CHARS: usize = 120;
+
 /// `deflate` + base64url of the JSON.
 pub fn encode(s: &Saved) -> String {
     let json = to_json(s);
@@ -60,13 +72,46 @@ pub fn encode(s: &Saved) -> String {
     URL_SAFE_NO_PAD.encode(packed)
 }
 
-/// The inverse of [`encode`]; any damage gives an error, never a panic.
+/// The `#s=` fragment for `s`, unless it is too large for a link that [`decode`] reads back.
+pub fn link_hash(s: &Saved) -> Option<String> {
+    let json = to_json(s);
+    if json.len() > MAX_INFLATED_BYTES {
+        return None;
+    }
+    let packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
+    let encoded = URL_SAFE_NO_PAD.encode(packed);
+    (encoded.len() <= MAX_LINK_CHARS).then(|| format!("{HASH_PREFIX}{encoded}"))
+}
+
+/// The inverse of [`encode`]. Any damage gives a short message (under 200 characters, never
+/// the data), never a panic; nothing inflates past [`MAX_INFLATED_BYTES`].
 pub fn decode(text: &str) -> Result<Saved, String> {
-    let packed = URL_SAFE_NO_PAD.decode(text.trim().as_bytes()).map_err(|e| format!("not base64: {e}"))?;
-    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, 64 << 20)
-        .map_err(|e| format!("not compressed data: {e:?}"))?;
-    let json = String::from_utf8(json).map_err(|_| String::from("not UTF-8"))?;
+    use miniz_oxide::inflate::TINFLStatus;
+    let text = text.trim();
+    if text.len() > MAX_LINK_CHARS {
+        return Err(format!(
+            "the link is too long ({} characters; a link carries at most {MAX_LINK_CHARS})",
+            text.len()
+        ));
+    }
+    let packed = URL_SAFE_NO_PAD
+        .decode(text.as_bytes())
+        .map_err(|_| String::from("the link is damaged (not base64url text)"))?;
+    let json =
+        miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_INFLATED_BYTES).map_err(|e| {
+            String::from(match e.status {
+                TINFLStatus::HasMoreOutput => {
+                    "the link is too large (it inflates past the 32 MiB a link may hold)"
+                }
+                TINFLStatus::FailedCannotMakeProgress => {
+                    "the link is damaged (its compressed data is cut short)"
+                }
+                _ => "the link is damaged (not valid compressed data)",
+            })
+        })?;
+    let json = String::from_utf8(json).map_err(|_| String::from("the link is damaged (not UTF-8 text)"))?;
     from_json(&json)
+        .map_err(|e| format!("the link holds no saved scenario: {}", truncate(&e, MAX_DETAIL_CHARS)))
 }
 
 /// The saved state in a location hash (`#s=...`), if there is one.
@@ -98,12 +143,61 @@ mod tests {
         assert!(from_hash("#other").is_none());
     }
 
+    /// The error of decoding `text`, checked to be short.
+    fn short_error(text: &str) -> String {
+        let e = decode(text).expect_err("damaged");
+        assert!(e.chars().count() < 200, "{} characters: {}", e.len(), truncate(&e, 300));
+        e
+    }
+
+    fn deflated(bytes: &[u8]) -> String {
+        URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(bytes, 9))
+    }
+
     #[test]
-    fn damaged_links_are_errors() {
-        assert!(decode("!!!").is_err());
-        assert!(decode("AAAA").is_err());
+    fn damaged_links_are_short_errors() {
+        assert!(short_error("!!!").contains("not base64url"));
+        assert!(short_error("AAAA").contains("damaged"));
+        assert!(short_error("bm90IGNvbXByZXNzZWQgYXQgYWxs").contains("not valid compressed data"));
         let e = encode(&saved());
-        assert!(decode(&e[..e.len() / 2]).is_err());
+        assert!(short_error(&e[..(e.len() / 2) & !3]).contains("cut short"));
+    }
+
+    #[test]
+    fn a_truncated_large_link_reports_in_a_sentence_not_its_data() {
+        // A long scenario cut short used to print the partly inflated buffer (millions of characters).
+        let s = Saved {
+            scenario: quotasim::generate(&quotasim::GenerateOptions::new(2_000, 4, 2, 7)),
+            colors: Vec::new(),
+            preset: None,
+            now: 0,
+        };
+        let e = encode(&s);
+        assert!(short_error(&e[..(e.len() * 3 / 4) & !3]).contains("cut short"));
+    }
+
+    #[test]
+    fn links_that_inflate_past_the_bound_are_refused() {
+        let bomb = deflated(&vec![b' '; MAX_INFLATED_BYTES + 1]);
+        assert!(bomb.len() < 100_000, "a small link: {}", bomb.len());
+        assert!(short_error(&bomb).contains("inflates past"));
+        let long = "A".repeat(MAX_LINK_CHARS + 1);
+        assert!(short_error(&long).contains("too long"));
+    }
+
+    #[test]
+    fn links_with_wrong_types_or_huge_strings_are_short_errors() {
+        assert!(short_error(&deflated(b"{\"scenario\": 5}")).contains("no saved scenario"));
+        let huge = format!("{{\"scenario\": {{\"jobs\": \"{}\"}}}}", "x".repeat(1_000_000));
+        short_error(&deflated(huge.as_bytes()));
+        assert!(short_error(&deflated(&[0xff, 0xfe, 0x00])).contains("UTF-8"));
+    }
+
+    #[test]
+    fn a_link_is_offered_only_when_it_can_be_read_back() {
+        let s = saved();
+        let hash = link_hash(&s).unwrap();
+        assert_eq!(from_hash(&hash).unwrap().unwrap(), s);
     }
 
     #[test]

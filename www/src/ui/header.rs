@@ -33,8 +33,13 @@ pub fn Header() -> impl IntoView {
             preset: app.preset.get_untracked(),
             now: app.now.get_untracked(),
         };
-        let url = dom::url_with_hash(&format!("{}{}", persist::HASH_PREFIX, persist::encode(&saved)));
-        dom::copy_text(&url);
+        let Some(hash) = persist::link_hash(&saved) else {
+            app.notice.set(Some(String::from(
+                "This scenario is too large for a link; export it as scenario JSON instead (Import / Export).",
+            )));
+            return;
+        };
+        dom::copy_text(&dom::url_with_hash(&hash));
         copied.set(true);
         let _ = gloo_timers::callback::Timeout::new(1800, move || {
             copied.try_set(false);

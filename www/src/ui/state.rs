@@ -274,11 +274,6 @@ impl AppState {
 fn save(saved: &Saved) {
     let json = persist::to_json(saved);
     dom::storage_set(persist::STORAGE_KEY, &json);
-    let encoded = persist::encode(saved);
-    // Browsers cap URLs at about 2 MB; larger scenarios live in localStorage only.
-    if encoded.len() < 1_500_000 {
-        dom::replace_hash(&format!("{}{}", persist::HASH_PREFIX, encoded));
-    } else {
-        dom::replace_hash("#");
-    }
+    // Scenarios too large for a link live in localStorage only.
+    dom::replace_hash(&persist::link_hash(saved).unwrap_or_else(|| String::from("#")));
 }
