@@ -13,7 +13,8 @@ use std::fmt::Write;
 use quotasim::PreemptionKind;
 
 use crate::geometry::{
-    format_time, stack, step_area_path, step_line_path, time_ticks, value_ticks, RowWindow, Scale,
+    format_duration, format_time, periodic_in_window, stack, step_area_path, step_line_path, time_ticks,
+    value_ticks, RowWindow, Scale,
 };
 use crate::run::RunData;
 use crate::text::{escape, truncate};
@@ -27,6 +28,12 @@ pub const M_BOTTOM: f64 = 28.0;
 pub const TL_LEFT: f64 = 170.0;
 pub const TL_LANE: f64 = 22.0;
 pub const TL_TOP: f64 = 26.0;
+/// Most checkpoint ticks drawn in one timeline lane; past it, the lane's further checkpoints are
+/// drawn as one band per attempt. With MIN_TICK_GAP_PX this keeps a lane to a few hundred
+/// elements at any zoom, whatever the job's length and checkpoint interval.
+pub const MAX_TICKS_PER_LANE: usize = 400;
+/// Checkpoint ticks closer together than this (pixels) are drawn as a band instead.
+pub const MIN_TICK_GAP_PX: f64 = 3.0;
 
 /// Colour of a preemption reason.
 pub fn kind_color(k: PreemptionKind) -> &'static str {
@@ -259,8 +266,9 @@ pub fn lane_jobs(run: &RunData, share: Option<usize>, only_preempted: bool) -> V
 }
 
 /// The preemption timeline: one lane per job of `lanes[window]`; attempts as bars in the share's
-/// colour (borrowed attempts hatched), waiting as a thin line, checkpoints as ticks, lost work
-/// shaded red, the grace period striped, and preemptions as diamonds in the reason's colour.
+/// colour (borrowed attempts hatched), waiting as a thin line, checkpoints as ticks (a band
+/// where they are too dense), lost work shaded red, the grace period striped, and preemptions as
+/// diamonds in the reason's colour. Only what falls inside the time window `win` is written.
 pub fn timeline_svg(
     run: &RunData,
     lanes: &[usize],
@@ -297,6 +305,14 @@ pub fn timeline_svg(
     let pre_by_job =
         |j: usize| run.preemptions.iter().enumerate().filter(move |(_, p)| p.victim as usize == j);
     let lead = run.scheduled_seconds + run.starting_seconds;
+    // Only what meets the plot (the clip rectangle) is written; extents are cut to it, so a deep
+    // zoom into a long run writes a few elements, not one per attempt and checkpoint of the run.
+    let (left, right) = (TL_LEFT - 8.0, width - M_RIGHT + 8.0);
+    let span = |a: u64, b: u64| -> Option<(f64, f64)> {
+        let (xa, xb) = (sx.map(a as f64), sx.map(b as f64));
+        (xb >= left && xa <= right).then(|| (xa.max(left - 1.0), xb.min(right + 1.0)))
+    };
+    let tick_gap = (sx.map(1.0) - sx.map(0.0)).abs();
     for (row, &j) in lanes.iter().enumerate().skip(window.first).take(window.count) {
         let y = TL_TOP + (row - window.first) as f64 * TL_LANE;
         let jr = &run.jobs[j];
@@ -329,7 +345,8 @@ pub fn timeline_svg(
             waits.push((from, run.end));
         }
         for (a, b) in waits {
-            let (xa, xb) = (sx.map(a as f64), sx.map(b as f64).max(sx.map(a as f64) + 2.0));
+            let Some((xa, xb)) = span(a, b) else { continue };
+            let xb = xb.max(xa + 2.0);
             let _ = write!(
                 out,
                 "<rect class=\"wait\" data-wait=\"{j}\" data-at=\"{}\" x=\"{xa:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"8\">\
@@ -342,10 +359,11 @@ pub fn timeline_svg(
                 format_time(b)
             );
         }
+        let mut ticks = 0usize;
         for (k, a) in jr.attempts.iter().enumerate() {
             let stop = a.stopped_at.unwrap_or(run.end);
-            let xa = sx.map(a.started_at as f64);
-            let xb = sx.map(stop as f64).max(xa + 1.5);
+            let Some((xa, xb)) = span(a.started_at, stop) else { continue };
+            let xb = xb.max(xa + 1.5);
             let fill = if a.borrowed_instances > 0 { format!("url(#t-{s})") } else { c.to_string() };
             let _ = write!(
                 out,
@@ -364,52 +382,69 @@ pub fn timeline_svg(
                 },
                 a.status_reason.as_deref().map(|r| format!(", {}", escape(r))).unwrap_or_default()
             );
-            // Checkpoint ticks (R8), skipped where they would be closer than 4 px.
+            // Checkpoint ticks (R8) inside the window: one line each while they are at least
+            // MIN_TICK_GAP_PX apart and the lane has drawn fewer than MAX_TICKS_PER_LANE, else one
+            // band over the checkpointed stretch.
             if let Some(ci) = jc.checkpoint_interval.filter(|c| *c > 0) {
                 let stop_signal = run
                     .preemptions
                     .iter()
                     .find(|p| p.victim as usize == j && p.decided_at >= a.started_at && p.decided_at <= stop)
                     .map_or(stop, |p| p.decided_at);
-                let train0 = a.started_at + lead;
-                let px_per = (sx.map(ci as f64) - sx.map(0.0)).abs();
-                if px_per >= 4.0 {
-                    let mut t = train0 + ci;
-                    while t < stop_signal {
-                        let x = sx.map(t as f64);
+                let first = a.started_at + lead + ci;
+                let ks = periodic_in_window(first, ci, stop_signal, t0, t1);
+                let n = (ks.end - ks.start) as usize;
+                let at = |k: u64| sx.map((first + k * ci) as f64);
+                let one_by_one = tick_gap * ci as f64 >= MIN_TICK_GAP_PX && ticks + n <= MAX_TICKS_PER_LANE;
+                if n > 0 && one_by_one {
+                    for k in ks {
+                        let x = at(k);
                         let _ = write!(
                             out,
                             "<line class=\"ckpt\" x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"{:.1}\" y2=\"{:.1}\"/>",
                             y + 4.0,
                             y + 18.0
                         );
-                        t += ci;
                     }
+                    ticks += n;
+                } else if n > 0 {
+                    let (xa, xb) = (at(ks.start), at(ks.end - 1).max(at(ks.start) + 1.0));
+                    let _ = write!(
+                        out,
+                        "<rect class=\"ckpt-band\" x=\"{xa:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"14\"/>",
+                        y + 4.0,
+                        xb - xa
+                    );
                 }
             }
         }
         for (pi, p) in pre_by_job(j) {
-            let xd = sx.map(p.decided_at as f64);
-            let xr = sx.map(p.releases_at as f64).max(xd + 1.0);
             if p.lost > 0 {
-                let xl = sx.map(p.decided_at.saturating_sub(p.lost) as f64);
+                if let Some((xl, xd)) = span(p.decided_at.saturating_sub(p.lost), p.decided_at) {
+                    let _ = write!(
+                        out,
+                        "<rect class=\"lost\" x=\"{xl:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"14\" fill=\"url(#lost)\">\
+                         <title>{} of training lost</title></rect>",
+                        y + 4.0,
+                        (xd - xl).max(1.0),
+                        escape(&format_duration(p.lost))
+                    );
+                }
+            }
+            if let Some((xd, xr)) = span(p.decided_at, p.releases_at) {
                 let _ = write!(
                     out,
-                    "<rect class=\"lost\" x=\"{xl:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"14\" fill=\"url(#lost)\">\
-                     <title>{} of training lost</title></rect>",
+                    "<rect class=\"grace\" x=\"{xd:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"14\"/>",
                     y + 4.0,
-                    (xd - xl).max(1.0),
-                    crate::geometry::format_duration(p.lost)
+                    (xr - xd).max(1.0)
                 );
             }
-            let _ = write!(
-                out,
-                "<rect class=\"grace\" x=\"{xd:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"14\"/>",
-                y + 4.0,
-                xr - xd
-            );
+            let cx = sx.map(p.decided_at as f64);
+            if cx < left || cx > right {
+                continue;
+            }
             let kc = kind_color(p.kind);
-            let (cx, cy) = (xd, y + 11.0);
+            let cy = y + 11.0;
             let _ = write!(
                 out,
                 "<path class=\"marker\" data-pre=\"{pi}\" tabindex=\"0\" role=\"button\" \
@@ -516,6 +551,58 @@ mod tests {
         let z = utilization_svg(&r, 0, &colors(), 800.0, 240.0, (0, 1800));
         assert!(z.contains(">0:15<") && !z.contains(">2:00<"), "ticks follow the window");
         assert!(z.contains("clip-path"));
+    }
+
+    /// One job of three days that checkpoints every second, then a short one preempting it.
+    fn long_checkpointing_run() -> RunData {
+        let json = r#"{
+          "formatVersion": 1,
+          "serviceEnvironment": { "capacityLimits": [ { "capacityUnit": "ml.g5.xlarge", "maxCapacity": 1 } ] },
+          "quotaShares": [
+            { "quotaShareName": "a", "capacityLimits": [ { "capacityUnit": "ml.g5.xlarge", "maxCapacity": 1 } ],
+              "resourceSharingConfiguration": { "strategy": "RESERVE" },
+              "preemptionConfiguration": { "inSharePreemption": "ENABLED" } }
+          ],
+          "jobs": [
+            { "jobName": "long", "quotaShareName": "a", "schedulingPriority": 1, "instanceType": "ml.g5.xlarge",
+              "instanceCount": 1, "submitAt": 0, "durationSeconds": 259200, "checkpointIntervalSeconds": 1 },
+            { "jobName": "urgent", "quotaShareName": "a", "schedulingPriority": 9, "instanceType": "ml.g5.xlarge",
+              "instanceCount": 1, "submitAt": 86400, "durationSeconds": 600 }
+          ]
+        }"#;
+        let s = quotasim::json::parse_scenario(json).unwrap();
+        RunData::compute(quotasim::validate(&s).unwrap())
+    }
+
+    #[test]
+    fn a_long_job_checkpointing_every_second_stays_a_few_hundred_elements_at_any_zoom() {
+        let r = long_checkpointing_run();
+        assert!(r.end > 3 * 86400, "the job is preempted and runs again: {}", r.end);
+        let lanes = lane_jobs(&r, None, false);
+        let w = row_window(lanes.len(), 18, 0);
+        let mut seen_ticks = false;
+        for width in [1_000u64, 86_400, 3_600, 600, 60, 10, 1] {
+            for start in [0, 86_400 - width / 2, 100_000, r.end - width] {
+                let t0 = std::time::Instant::now();
+                let svg = timeline_svg(&r, &lanes, w, &colors(), 1600.0, None, (start, start + width));
+                let elements = svg.matches('<').count();
+                assert!(
+                    elements < 2 * MAX_TICKS_PER_LANE + 200,
+                    "{elements} elements for {width} s at {start}"
+                );
+                assert!(t0.elapsed().as_millis() < 500, "{:?} for {width} s at {start}", t0.elapsed());
+                seen_ticks |= svg.contains("class=\"ckpt\"");
+                if start == 100_000 {
+                    assert!(
+                        svg.contains("class=\"ckpt\"") || svg.contains("class=\"ckpt-band\""),
+                        "the running job's checkpoints are shown for {width} s at {start}"
+                    );
+                }
+            }
+        }
+        assert!(seen_ticks, "zoomed in, checkpoints are single ticks");
+        let whole = timeline_svg(&r, &lanes, w, &colors(), 1600.0, None, (0, u64::MAX));
+        assert!(whole.contains("class=\"ckpt-band\""), "zoomed out, a band");
     }
 
     /// A share colour and names that would break out of an attribute if written as they are.
