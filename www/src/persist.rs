@@ -119,6 +119,89 @@ pub fn from_hash(hash: &str) -> Option<Result<Saved, String>> {
     hash.strip_prefix(HASH_PREFIX).filter(|s| !s.is_empty()).map(decode)
 }
 
+/// The localStorage key of the recent scenarios.
+pub const HISTORY_KEY: &str = "quotasim-playground-history-v1";
+/// How many distinct scenarios the history keeps.
+pub const HISTORY_LEN: usize = 10;
+/// Most characters the history takes in localStorage (entries are compressed like links); the
+/// oldest entries go first, so the history never crowds out the autosave.
+pub const HISTORY_MAX_CHARS: usize = 1_500_000;
+/// Longest name a history entry or a notice shows.
+const SHOWN_NAME_CHARS: usize = 60;
+
+/// A scenario the user had before something replaced it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HistoryEntry {
+    /// When it was replaced, in milliseconds since the Unix epoch.
+    pub at: f64,
+    /// Its name as shown (see [`shown_name`]).
+    pub name: String,
+    pub jobs: usize,
+    /// The instant the player stood at.
+    #[serde(default)]
+    pub now: u64,
+    /// The saved state without `now`, encoded like a link: equal states give equal text.
+    pub data: String,
+}
+
+impl HistoryEntry {
+    pub fn new(saved: &Saved, at: f64) -> HistoryEntry {
+        let data = encode(&Saved { now: 0, ..saved.clone() });
+        HistoryEntry { at, name: shown_name(saved), jobs: saved.scenario.jobs.len(), now: saved.now, data }
+    }
+
+    /// The saved state back, read as untrusted as a link is.
+    pub fn saved(&self) -> Result<Saved, String> {
+        decode(&self.data).map(|s| Saved { now: self.now, ..s })
+    }
+}
+
+/// A saved state's name for people: the scenario's name, else its preset's title, cut short.
+pub fn shown_name(saved: &Saved) -> String {
+    let name = saved
+        .scenario
+        .name
+        .clone()
+        .filter(|n| !n.trim().is_empty())
+        .or_else(|| saved.preset.as_deref().and_then(presets::by_id).map(|p| p.title.to_string()))
+        .unwrap_or_else(|| String::from("untitled scenario"));
+    truncate(&name, SHOWN_NAME_CHARS)
+}
+
+/// The history stored under [`HISTORY_KEY`]; anything unreadable reads as no history.
+pub fn history_from_json(text: &str) -> Vec<HistoryEntry> {
+    let mut h: Vec<HistoryEntry> = serde_json::from_str(text).unwrap_or_default();
+    h.retain(|e| e.data.len() <= MAX_LINK_CHARS && e.at.is_finite());
+    for e in &mut h {
+        e.name = truncate(&e.name, SHOWN_NAME_CHARS);
+    }
+    h.truncate(HISTORY_LEN);
+    h
+}
+
+pub fn history_to_json(h: &[HistoryEntry]) -> String {
+    serde_json::to_string(h).unwrap_or_default()
+}
+
+/// Puts `saved` first in the history (an entry of the same state moves up), keeping at most
+/// [`HISTORY_LEN`] entries and [`HISTORY_MAX_CHARS`]. Returns whether it was kept (a state too
+/// large for a link is not).
+pub fn remember(history: &mut Vec<HistoryEntry>, saved: &Saved, at: f64) -> bool {
+    let entry = HistoryEntry::new(saved, at);
+    if entry.data.len() > MAX_LINK_CHARS.min(HISTORY_MAX_CHARS) {
+        return false;
+    }
+    history.retain(|e| e.data != entry.data);
+    history.insert(0, entry);
+    history.truncate(HISTORY_LEN);
+    let mut total = 0;
+    history.retain(|e| {
+        total += e.data.len() + e.name.len() + 64;
+        total <= HISTORY_MAX_CHARS
+    });
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,6 +297,43 @@ mod tests {
         assert_eq!(json.colors.len(), 1, "the autosave is read the same way");
         s.colors = (0..200).map(|i| (format!("s{i}"), "#000000".to_string())).collect();
         assert_eq!(from_json(&to_json(&s)).unwrap().colors.len(), MAX_COLORS);
+    }
+
+    #[test]
+    fn the_history_keeps_ten_distinct_states_newest_first() {
+        let mut h = Vec::new();
+        let mut s = saved();
+        for i in 0..12 {
+            s.scenario.name = Some(format!("what-if {i}"));
+            assert!(remember(&mut h, &s, i as f64));
+        }
+        assert_eq!(h.len(), HISTORY_LEN);
+        assert_eq!(h[0].name, "what-if 11");
+        assert_eq!(h[0].jobs, 4);
+        s.scenario.name = Some("what-if 5".into());
+        s.now = 99;
+        remember(&mut h, &s, 100.0);
+        assert_eq!(h.len(), HISTORY_LEN, "the same state moves up instead of repeating");
+        assert_eq!((h[0].name.as_str(), h[0].at), ("what-if 5", 100.0));
+        assert_eq!(h[0].saved().unwrap(), s);
+        let back = history_from_json(&history_to_json(&h));
+        assert_eq!(back, h);
+        assert!(history_from_json("{not json").is_empty());
+        assert!(history_from_json("[{\"at\": 1, \"name\": 5}]").is_empty());
+    }
+
+    #[test]
+    fn history_entries_are_read_like_links() {
+        let payload = "#fff\"/><img src=x onerror=alert(1)>";
+        let mut s = saved();
+        s.colors.push(("qs2".into(), payload.into()));
+        s.scenario.name = Some("x".repeat(500));
+        let e = HistoryEntry::new(&s, 1.0);
+        assert_eq!(e.name.chars().count(), 60);
+        assert_eq!(e.saved().unwrap().colors.len(), 1, "the bad colour is dropped on the way back");
+        let mut bad = e.clone();
+        bad.data = "AAAA".into();
+        assert!(bad.saved().unwrap_err().len() < 200);
     }
 
     #[test]

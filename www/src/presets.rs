@@ -103,6 +103,20 @@ pub fn is_known(id: &str) -> bool {
     id == BENCH_ID || by_id(id).is_some()
 }
 
+/// The scenario of a built-in id: a preset's, or the generated benchmark's.
+pub fn builtin(id: &str) -> Option<Scenario> {
+    if id == BENCH_ID {
+        Some(quotasim::generate(&quotasim::GenerateOptions::new(10_000, 6, 2, 7)))
+    } else {
+        by_id(id).and_then(|p| scenario(p).ok())
+    }
+}
+
+/// Whether `scenario` is exactly the built-in scenario `preset` names: losing it loses nothing.
+pub fn is_pristine(preset: Option<&str>, scenario: &Scenario) -> bool {
+    preset.and_then(builtin).is_some_and(|b| b == *scenario)
+}
+
 /// A preset by id.
 pub fn by_id(id: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.id == id)
@@ -121,6 +135,18 @@ mod tests {
             sim.run();
             assert!(sim.now() > 0, "{}", p.id);
         }
+    }
+
+    #[test]
+    fn built_in_scenarios_are_known_and_pristine_until_edited() {
+        let mut s = builtin("notebook").unwrap();
+        assert!(is_pristine(Some("notebook"), &s));
+        assert!(!is_pristine(None, &s));
+        assert!(!is_pristine(Some("reclaim"), &s));
+        s.name = Some("edited".into());
+        assert!(!is_pristine(Some("notebook"), &s));
+        assert_eq!(builtin(BENCH_ID).unwrap().jobs.len(), 10_000);
+        assert!(is_known(BENCH_ID) && is_known("notebook") && !is_known("nope"));
     }
 
     #[test]
