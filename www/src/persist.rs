@@ -90,28 +90,25 @@ pub fn decode(text: &str) -> Result<Saved, String> {
     let text = text.trim();
     if text.len() > MAX_LINK_CHARS {
         return Err(format!(
-            "the link is too long ({} characters; a link carries at most {MAX_LINK_CHARS})",
+            "too long: {} characters, where a link carries at most {MAX_LINK_CHARS}",
             text.len()
         ));
     }
-    let packed = URL_SAFE_NO_PAD
-        .decode(text.as_bytes())
-        .map_err(|_| String::from("the link is damaged (not base64url text)"))?;
-    let json =
-        miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_INFLATED_BYTES).map_err(|e| {
-            String::from(match e.status {
-                TINFLStatus::HasMoreOutput => {
-                    "the link is too large (it inflates past the 32 MiB a link may hold)"
-                }
-                TINFLStatus::FailedCannotMakeProgress => {
-                    "the link is damaged (its compressed data is cut short)"
-                }
-                _ => "the link is damaged (not valid compressed data)",
-            })
-        })?;
-    let json = String::from_utf8(json).map_err(|_| String::from("the link is damaged (not UTF-8 text)"))?;
-    from_json(&json)
-        .map_err(|e| format!("the link holds no saved scenario: {}", truncate(&e, MAX_DETAIL_CHARS)))
+    let packed =
+        URL_SAFE_NO_PAD.decode(text.as_bytes()).map_err(|_| String::from("damaged: not base64url text"))?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_INFLATED_BYTES).map_err(
+        |e| match e.status {
+            TINFLStatus::HasMoreOutput => {
+                format!("too large: it inflates past the {} MiB a link may hold", MAX_INFLATED_BYTES >> 20)
+            }
+            TINFLStatus::FailedCannotMakeProgress => {
+                String::from("damaged: its compressed data is cut short")
+            }
+            _ => String::from("damaged: not valid compressed data"),
+        },
+    )?;
+    let json = String::from_utf8(json).map_err(|_| String::from("damaged: not UTF-8 text"))?;
+    from_json(&json).map_err(|e| format!("not a saved scenario: {}", truncate(&e, MAX_DETAIL_CHARS)))
 }
 
 /// The saved state in a location hash (`#s=...`), if there is one.
@@ -270,7 +267,7 @@ mod tests {
 
     #[test]
     fn links_with_wrong_types_or_huge_strings_are_short_errors() {
-        assert!(short_error(&deflated(b"{\"scenario\": 5}")).contains("no saved scenario"));
+        assert!(short_error(&deflated(b"{\"scenario\": 5}")).contains("not a saved scenario"));
         let huge = format!("{{\"scenario\": {{\"jobs\": \"{}\"}}}}", "x".repeat(1_000_000));
         short_error(&deflated(huge.as_bytes()));
         assert!(short_error(&deflated(&[0xff, 0xfe, 0x00])).contains("UTF-8"));
