@@ -270,6 +270,9 @@ impl AppState {
         let gen = self.gen.get_value() + 1;
         self.gen.set_value(gen);
         let end = data.end;
+        if let Some(e) = &data.error {
+            self.notice.set(Some(Notice::text(format!("The run stopped early: {e}."))));
+        }
         self.run.set(Some(RunHandle { gen, data: Arc::new(data) }));
         self.run_ms.set(ms);
         self.stale.set(false);
