@@ -1,6 +1,7 @@
 //! `quotasim`: run, validate and generate quota-management scenarios from the command line.
 //!
-//! Exit codes: 0 success, 1 invalid scenario (problems on standard error), 2 usage error.
+//! Exit codes: 0 success, 1 invalid scenario (problems on standard error), 2 usage error,
+//! 3 objectives violated (`check`).
 
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
@@ -10,6 +11,7 @@ use quotasim::json::{load_scenario, parse_scenario, to_json};
 use quotasim::{generate, validate, GenerateOptions, Options, Problem, Simulation};
 
 mod bench;
+mod policy;
 mod text;
 
 #[derive(Parser)]
@@ -27,6 +29,13 @@ struct Cli {
 enum Format {
     Json,
     Text,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum CompareFormat {
+    Json,
+    Text,
+    Csv,
 }
 
 #[derive(Subcommand)]
@@ -47,6 +56,40 @@ enum Command {
         /// Indent the JSON.
         #[arg(long)]
         pretty: bool,
+        /// Change the scenario before it runs (repeatable), e.g.
+        /// quotaShares[team-b].resourceSharingConfiguration.strategy=LEND.
+        #[arg(long = "set", value_name = "PATH=VALUE")]
+        set: Vec<String>,
+    },
+    /// Check a run against objectives; exit 3 when any is violated.
+    Check {
+        /// Scenario JSON file, or - for standard input.
+        scenario: String,
+        /// Objectives JSON file: {"formatVersion":1,"objectives":[{"metric":PATH,"min":X,"max":Y}]}.
+        #[arg(long, value_name = "FILE")]
+        objectives: String,
+        /// A scenario whose values are shown next to each (the policy before the change).
+        #[arg(long, value_name = "FILE")]
+        baseline: Option<String>,
+        /// Change the scenario before it runs (repeatable).
+        #[arg(long = "set", value_name = "PATH=VALUE")]
+        set: Vec<String>,
+        /// text: a line per objective; json: the report.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+    /// Compare two policies on the same workload: B is a second file, or A with --set changes.
+    Compare {
+        /// Scenario A (the baseline).
+        a: String,
+        /// Scenario B; without it, B is A with the --set changes.
+        b: Option<String>,
+        /// Change B before it runs (repeatable).
+        #[arg(long = "set", value_name = "PATH=VALUE")]
+        set: Vec<String>,
+        /// json: the comparison; text: a table of A, B and delta per share; csv: every metric.
+        #[arg(long, value_enum, default_value = "json")]
+        format: CompareFormat,
     },
     /// Check a scenario; print every problem with its field path.
     Validate {
@@ -115,7 +158,15 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Run { scenario, until, format, summary, pretty } => {
+        Command::Run { scenario, until, format, summary, pretty, set } => {
+            if until.is_some_and(|t| t > quotasim::MAX_SAFE_INTEGER) {
+                eprintln!("quotasim: --until must be at most 2^53 - 1 ({})", quotasim::MAX_SAFE_INTEGER);
+                return ExitCode::from(2);
+            }
+            let changes = match policy::parse_changes(&set) {
+                Ok(c) => c,
+                Err(policy::Stop(code)) => return code,
+            };
             let text = match read_input(&scenario) {
                 Ok(t) => t,
                 Err(e) => {
@@ -131,6 +182,13 @@ fn main() -> ExitCode {
                 }
             };
             drop(text);
+            let scenario = match quotasim::change::apply_changes(&scenario, &changes) {
+                Ok(s) => s,
+                Err(problem) => {
+                    print_problems(&[problem]);
+                    return ExitCode::from(1);
+                }
+            };
             let valid = match validate(&scenario) {
                 Ok(v) => v,
                 Err(problems) => {
@@ -148,6 +206,10 @@ fn main() -> ExitCode {
             match until {
                 Some(t) => sim.run_until(t),
                 None => sim.run(),
+            }
+            if let Some(e) = sim.run_error() {
+                eprintln!("quotasim: {e}");
+                return ExitCode::from(1);
             }
             let out = match (format, summary) {
                 (Format::Text, _) => text::table(&sim),
@@ -202,6 +264,31 @@ fn main() -> ExitCode {
             write_out(&to_json(&generate(&o)))
         }
         Command::Bench { jobs, repeat } => bench::run(&jobs, repeat.max(1)),
+        Command::Check { scenario, objectives, baseline, set, format } => {
+            let run = || {
+                let changes = policy::parse_changes(&set)?;
+                policy::check_cmd(
+                    &scenario,
+                    &objectives,
+                    baseline.as_deref(),
+                    &changes,
+                    format == Format::Json,
+                )
+            };
+            run().unwrap_or_else(|policy::Stop(code)| code)
+        }
+        Command::Compare { a, b, set, format } => {
+            let format = match format {
+                CompareFormat::Json => policy::CompareFormat::Json,
+                CompareFormat::Text => policy::CompareFormat::Text,
+                CompareFormat::Csv => policy::CompareFormat::Csv,
+            };
+            let run = || {
+                let changes = policy::parse_changes(&set)?;
+                policy::compare_cmd(&a, b.as_deref(), &changes, format)
+            };
+            run().unwrap_or_else(|policy::Stop(code)| code)
+        }
     }
 }
 
