@@ -284,7 +284,10 @@ fn run_large_valid_numbers_without_panic() {
     );
     let o = run_stdin(&["run", "-"], &text);
     no_panic(&o);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    // The quota integrated over the run is above 2^53 - 1: a defined error, not a saturated
+    // utilization.
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert!(err(&o).contains("perQuotaShare.a.utilization") && err(&o).contains("2^53 - 1"), "{}", err(&o));
 }
 
 #[test]
