@@ -44,7 +44,8 @@ enum Command {
     Run {
         /// Scenario JSON file, or - for standard input.
         scenario: String,
-        /// Stop at time T (seconds) and report every job's status at T.
+        /// Stop at time T (seconds) and report every job's status at T. It replaces
+        /// settings.horizonSeconds, earlier or later.
         #[arg(long, value_name = "T")]
         until: Option<u64>,
         /// json: the result JSON; text: a readable table per quota share.
@@ -124,14 +125,46 @@ enum Command {
     },
 }
 
-fn read_input(path: &str) -> Result<String, String> {
-    let mut s = String::new();
+/// Why an input could not be read: not there (a usage error, exit 2) or not text (an invalid
+/// scenario, exit 1).
+enum ReadError {
+    Missing(String),
+    NotText(Problem),
+}
+
+fn read_bytes(path: &str) -> Result<Vec<u8>, String> {
+    let mut b = Vec::new();
     if path == "-" {
-        io::stdin().read_to_string(&mut s).map_err(|e| format!("cannot read standard input: {e}"))?;
+        io::stdin().read_to_end(&mut b).map_err(|e| format!("cannot read standard input: {e}"))?;
     } else {
-        s = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        b = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     }
-    Ok(s)
+    Ok(b)
+}
+
+fn read_text(path: &str) -> Result<String, ReadError> {
+    let b = read_bytes(path).map_err(ReadError::Missing)?;
+    String::from_utf8(b).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        ReadError::NotText(Problem::error(
+            "",
+            format!("the input is not UTF-8 text (invalid byte at offset {at})"),
+        ))
+    })
+}
+
+/// Reads an input file (or standard input for `-`); prints why not and gives the exit code.
+fn read_input(path: &str) -> Result<String, ExitCode> {
+    read_text(path).map_err(|e| match e {
+        ReadError::Missing(m) => {
+            eprintln!("quotasim: {m}");
+            ExitCode::from(2)
+        }
+        ReadError::NotText(p) => {
+            print_problems(&[p]);
+            ExitCode::from(1)
+        }
+    })
 }
 
 fn print_problems(problems: &[Problem]) {
@@ -169,10 +202,7 @@ fn main() -> ExitCode {
             };
             let text = match read_input(&scenario) {
                 Ok(t) => t,
-                Err(e) => {
-                    eprintln!("quotasim: {e}");
-                    return ExitCode::from(2);
-                }
+                Err(code) => return code,
             };
             let scenario = match parse_scenario(&text) {
                 Ok(s) => s,
@@ -182,12 +212,16 @@ fn main() -> ExitCode {
                 }
             };
             drop(text);
-            let scenario = match quotasim::change::apply_changes(&scenario, &changes) {
-                Ok(s) => s,
-                Err(problem) => {
-                    print_problems(&[problem]);
-                    return ExitCode::from(1);
-                }
+            // Only a changed scenario is copied: a million jobs cost a third of a gigabyte.
+            let scenario = match changes.is_empty() {
+                true => scenario,
+                false => match quotasim::change::apply_changes(&scenario, &changes) {
+                    Ok(s) => s,
+                    Err(problem) => {
+                        print_problems(&[problem]);
+                        return ExitCode::from(1);
+                    }
+                },
             };
             let valid = match validate(&scenario) {
                 Ok(v) => v,
@@ -225,30 +259,29 @@ fn main() -> ExitCode {
         Command::Validate { scenario } => {
             let text = match read_input(&scenario) {
                 Ok(t) => t,
-                Err(e) => {
-                    eprintln!("quotasim: {e}");
-                    return ExitCode::from(2);
-                }
+                Err(code) => return code,
             };
             match load_scenario(&text) {
                 Ok(v) => {
-                    for p in &v.warnings {
-                        println!("{p}");
-                    }
-                    if v.warnings.is_empty() {
-                        println!(
-                            "ok: {} quota shares, {} jobs, {} actions",
-                            v.shares.len(),
-                            v.jobs.len(),
-                            v.actions.len()
-                        );
-                    }
+                    // Problems (warnings here) go to standard error, the verdict to standard
+                    // output.
+                    print_problems(&v.warnings);
+                    let w = v.warnings.len();
+                    println!(
+                        "ok: {} quota shares, {} jobs, {} actions{}",
+                        v.shares.len(),
+                        v.jobs.len(),
+                        v.actions.len(),
+                        match w {
+                            0 => String::new(),
+                            1 => ", 1 warning".into(),
+                            _ => format!(", {w} warnings"),
+                        }
+                    );
                     ExitCode::SUCCESS
                 }
                 Err(problems) => {
-                    for p in &problems {
-                        println!("{p}");
-                    }
+                    print_problems(&problems);
                     ExitCode::from(1)
                 }
             }

@@ -31,10 +31,7 @@ pub fn parse_changes(args: &[String]) -> Result<Vec<Change>, Stop> {
 /// Reads, parses, changes and validates a scenario, printing every problem; warnings go to
 /// standard error too.
 pub fn load(path: &str, changes: &[Change]) -> Result<ValidScenario, Stop> {
-    let text = read_input(path).map_err(|e| {
-        eprintln!("quotasim: {e}");
-        Stop(ExitCode::from(2))
-    })?;
+    let text = read_input(path).map_err(Stop)?;
     let scenario = parse_scenario(&text).map_err(|p| {
         print_problems(&[p]);
         Stop(ExitCode::from(1))
@@ -86,10 +83,7 @@ pub fn check_cmd(
     changes: &[Change],
     json: bool,
 ) -> Result<ExitCode, Stop> {
-    let text = read_input(objectives).map_err(|e| {
-        eprintln!("quotasim: {e}");
-        Stop(ExitCode::from(2))
-    })?;
+    let text = read_input(objectives).map_err(Stop)?;
     let objs = load_objectives(&text).map_err(|p| {
         for x in &p {
             eprintln!("{objectives}: {x}");

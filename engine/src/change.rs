@@ -24,6 +24,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::model::Scenario;
+use crate::strict::Strict;
 use crate::validate::Problem;
 
 /// One change: a path and the value to put there.
@@ -150,7 +151,7 @@ fn edit<T: Serialize + DeserializeOwned>(
         None if rest.is_empty() => v = value.clone(),
         None => set(&mut v, rest, value)?,
     }
-    *section = serde_json::from_value(v).map_err(describe)?;
+    *section = T::deserialize(Strict(v)).map_err(describe)?;
     Ok(())
 }
 
@@ -318,6 +319,12 @@ mod tests {
         assert!(e.message.contains("invalid type"), "{}", e.message);
         let e = with(&["quotaShares[team-b].resourceSharingConfiguration.strategy=LENDING"]).unwrap_err();
         assert!(e.message.contains("unknown variant"), "{}", e.message);
+    }
+
+    #[test]
+    fn an_array_for_an_object_is_refused() {
+        let e = with(&["settings=[0,0,0,true]"]).unwrap_err();
+        assert!(e.message.contains("expected struct Settings"), "{}", e.message);
     }
 
     #[test]

@@ -44,6 +44,8 @@ pub mod result;
 #[cfg(feature = "serde")]
 mod serde_impls;
 pub mod sim;
+#[cfg(feature = "serde")]
+pub mod strict;
 pub mod validate;
 
 pub use generate::{generate, GenerateOptions};
