@@ -56,12 +56,30 @@ pub struct Problem {
     pub message: String,
 }
 
+/// The longest problem message, in bytes: a message quoting a huge value from the input is
+/// cut, so a hostile file cannot make an error report of its own size.
+pub const MAX_MESSAGE: usize = 4096;
+
+/// Cuts `s` to at most [`MAX_MESSAGE`] bytes (on a character boundary), saying so.
+fn bounded(mut s: String) -> String {
+    if s.len() > MAX_MESSAGE {
+        let mut at = MAX_MESSAGE - 40;
+        while !s.is_char_boundary(at) {
+            at -= 1;
+        }
+        let n = s.len();
+        s.truncate(at);
+        s.push_str(&format!("... ({n} bytes, cut)"));
+    }
+    s
+}
+
 impl Problem {
     pub fn error(path: impl Into<String>, message: impl Into<String>) -> Self {
-        Problem { path: path.into(), severity: Severity::Error, message: message.into() }
+        Problem { path: bounded(path.into()), severity: Severity::Error, message: bounded(message.into()) }
     }
     pub fn warning(path: impl Into<String>, message: impl Into<String>) -> Self {
-        Problem { path: path.into(), severity: Severity::Warning, message: message.into() }
+        Problem { path: bounded(path.into()), severity: Severity::Warning, message: bounded(message.into()) }
     }
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
