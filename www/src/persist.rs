@@ -50,8 +50,14 @@ pub fn to_json(s: &Saved) -> String {
     serde_json::to_string(s).unwrap_or_default()
 }
 
+/// Reads saved state as strictly as a scenario file: objects only where the format has
+/// them, nothing after the state.
 pub fn from_json(text: &str) -> Result<Saved, String> {
-    serde_json::from_str::<Saved>(text).map(Saved::sanitized).map_err(|e| e.to_string())
+    use serde::Deserialize;
+    let mut de = serde_json::Deserializer::from_str(text);
+    let saved = Saved::deserialize(quotasim::strict::Strict(&mut de)).map_err(|e| e.to_string())?;
+    de.end().map_err(|e| e.to_string())?;
+    Ok(saved.sanitized())
 }
 
 /// The longest `#s=` link the playground writes or reads, in characters after the prefix.
@@ -271,6 +277,17 @@ mod tests {
         let huge = format!("{{\"scenario\": {{\"jobs\": \"{}\"}}}}", "x".repeat(1_000_000));
         short_error(&deflated(huge.as_bytes()));
         assert!(short_error(&deflated(&[0xff, 0xfe, 0x00])).contains("UTF-8"));
+    }
+
+    #[test]
+    fn saved_state_is_read_as_strictly_as_a_scenario_file() {
+        let good = to_json(&saved());
+        assert!(from_json(&good).is_ok());
+        assert!(from_json(&format!("{good} {good}")).is_err(), "data after the state");
+        let mut v: serde_json::Value = serde_json::from_str(&good).unwrap();
+        v["scenario"]["settings"] = serde_json::json!([0, 0, 0, true]);
+        let e = from_json(&v.to_string()).unwrap_err();
+        assert!(e.contains("expected struct Settings"), "an array for the settings object: {e}");
     }
 
     #[test]
