@@ -1,5 +1,5 @@
 // Consumer tests of the built npm package, loaded the way a user loads it: `require` of the
-// package directory built by `wasm-pack build web --target nodejs --out-dir pkg-node`
+// package directory built by `web/build.sh` (web/pkg)
 // (QUOTASIM_PKG overrides it). The equality tests compare with the native command line
 // (QUOTASIM_BIN, default target/release/quotasim, else target/debug/quotasim).
 'use strict';
@@ -11,7 +11,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
 const root = path.resolve(__dirname, '..', '..');
-const pkgDir = process.env.QUOTASIM_PKG || path.resolve(__dirname, '..', 'pkg-node');
+const pkgDir = process.env.QUOTASIM_PKG || path.resolve(__dirname, '..', 'pkg');
 const quotasim = require(pkgDir);
 const { Simulation, validate, generate, generateJson, BenchWorkload, memoryBytes } = quotasim;
 

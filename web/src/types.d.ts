@@ -13,6 +13,7 @@ export interface Scenario {
   serviceEnvironment: ServiceEnvironment;
   schedulingPolicy?: SchedulingPolicy | null;
   quotaShares?: Array<QuotaShare>;
+  /** At most 2,000,000 jobs (`MAX_JOBS`); a longer list is refused while it is read. */
   jobs?: Array<Job>;
   actions?: Array<Action>;
 }

@@ -6,7 +6,8 @@
 //!
 //! The serde rules followed (those the engine uses): `rename_all` (`camelCase`,
 //! `SCREAMING_SNAKE_CASE`, `lowercase`), `rename`, `default`, `skip_serializing(_if)`,
-//! `deny_unknown_fields`, and `serialize_with` on a `Vec<(String, T)>` (written as a map).
+//! `deny_unknown_fields`, `serialize_with` on a `Vec<(String, T)>` (written as a map), and
+//! `deserialize_with` that reads the field's own type (shape unchanged).
 //! A field is optional (`?`) when the JSON may leave it out: on input when it has a default (or
 //! is an `Option`), on output when it may be skipped. `Option<T>` is `T | null`, except on a
 //! field of an output-only type that is skipped when empty. Types with a hand-written serde
@@ -163,6 +164,9 @@ fn serde_of(ms: &[Meta]) -> Serde {
                 "skip" => s.skip = true,
                 "deny_unknown_fields" => s.deny_unknown = true,
                 "serialize_with" => s.serialize_with = true,
+                // The engine's `deserialize_with` functions read the field's own type (the job
+                // list, refused past its size limit): the JSON shape is unchanged.
+                "deserialize_with" => {}
                 other => panic!("serde attribute `{other}` is not handled by the generator"),
             }
         }
