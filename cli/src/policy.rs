@@ -9,7 +9,7 @@ use quotasim::compare::{compare, weight, Comparison};
 use quotasim::json::parse_scenario;
 use quotasim::metric::summary_value;
 use quotasim::objective::{check, load_objectives, verdict_line};
-use quotasim::{validate, Options, SimResult, Simulation, ValidScenario};
+use quotasim::{validate, SimResult, ValidScenario};
 
 use crate::{print_problems, read_input, write_out};
 
@@ -55,24 +55,10 @@ pub fn load(path: &str, changes: &[Change]) -> Result<ValidScenario, Stop> {
 
 /// Runs a scenario to its end; a time or sum past 2^53 - 1 is an error (exit 1).
 pub fn run_to_end(valid: ValidScenario, jobs: bool) -> Result<SimResult, Stop> {
-    let mut sim = Simulation::with_options(valid, Options { record_events: false, ..Options::default() });
-    sim.run();
-    if let Some(e) = sim.run_error() {
+    quotasim::compare::run_to_end(valid, jobs).map_err(|e| {
         eprintln!("quotasim: {e}");
-        return Err(Stop(ExitCode::from(1)));
-    }
-    let summary = sim.summary();
-    Ok(SimResult {
-        format_version: 1,
-        ended_at: sim.ended_at(),
-        jobs: if jobs { sim.jobs() } else { Vec::new() },
-        events: Vec::new(),
-        summary,
+        Stop(ExitCode::from(1))
     })
-}
-
-fn summary_of(r: &SimResult) -> quotasim::result::SummaryResult {
-    quotasim::result::SummaryResult { format_version: 1, ended_at: r.ended_at, summary: r.summary.clone() }
 }
 
 /// `quotasim check`: exit 0 when every objective is met, 3 when any is violated.
@@ -92,15 +78,16 @@ pub fn check_cmd(
     })?;
     let r = run_to_end(load(scenario, changes)?, false)?;
     let base = match baseline {
-        Some(b) => Some(summary_value(&summary_of(&run_to_end(load(b, &[])?, false)?))),
+        Some(b) => Some(summary_value(&quotasim::compare::summary_of(&run_to_end(load(b, &[])?, false)?))),
         None => None,
     };
-    let report = check(&objs, &summary_value(&summary_of(&r)), base.as_ref()).map_err(|p| {
-        for x in &p {
-            eprintln!("{objectives}: {x}");
-        }
-        Stop(ExitCode::from(1))
-    })?;
+    let report =
+        check(&objs, &summary_value(&quotasim::compare::summary_of(&r)), base.as_ref()).map_err(|p| {
+            for x in &p {
+                eprintln!("{objectives}: {x}");
+            }
+            Stop(ExitCode::from(1))
+        })?;
     let out = if json {
         quotasim::json::to_json(&report)
     } else {

@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 
 use crate::metric::leaves;
 use crate::result::{JobResult, SimResult, Status, SummaryResult};
+use crate::{Options, RunError, Simulation, ValidScenario};
 
 /// `quotasim compare`'s JSON.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -30,12 +31,14 @@ pub struct Comparison {
     pub changed_jobs: Vec<ChangedJob>,
 }
 
-/// B - A for every number of the summary; `null` where either side has none.
+/// B - A for every number of the summary, keyed by its metric path relative to the share or
+/// to `overall` (`waitSeconds.p95`); `null` where either side has none.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Delta {
     /// Per quota share present on both sides, in A's order.
-    pub per_quota_share: Map<String, Value>,
+    #[serde(serialize_with = "ser_pairs")]
+    pub per_quota_share: Vec<(String, Map<String, Value>)>,
     pub overall: Map<String, Value>,
     /// `endedAt` of B minus A's.
     pub ended_at: i64,
@@ -166,6 +169,15 @@ pub fn weight(c: &ChangedJob) -> u64 {
     }
 }
 
+fn ser_pairs<S: serde::Serializer>(v: &[(String, Map<String, Value>)], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut m = s.serialize_map(Some(v.len()))?;
+    for (k, val) in v {
+        m.serialize_entry(k, val)?;
+    }
+    m.end()
+}
+
 fn delta_of(a: &Value, b: &Value) -> Map<String, Value> {
     let bl = leaves(b);
     let mut out = Map::new();
@@ -180,19 +192,41 @@ fn delta_of(a: &Value, b: &Value) -> Map<String, Value> {
     out
 }
 
+/// Runs a scenario to its end for a comparison or a check: the summary, and the job results
+/// when `jobs` (events are not recorded). A time or a sum past 2^53 - 1 is an error.
+pub fn run_to_end(valid: ValidScenario, jobs: bool) -> Result<SimResult, RunError> {
+    let mut sim = Simulation::with_options(valid, Options { record_events: false, ..Options::default() });
+    sim.run();
+    if let Some(e) = sim.run_error() {
+        return Err(e);
+    }
+    Ok(SimResult {
+        format_version: 1,
+        ended_at: sim.ended_at(),
+        jobs: if jobs { sim.jobs() } else { Vec::new() },
+        events: Vec::new(),
+        summary: sim.summary(),
+    })
+}
+
+/// The summary result of a full result.
+pub fn summary_of(r: &SimResult) -> SummaryResult {
+    SummaryResult { format_version: 1, ended_at: r.ended_at, summary: r.summary.clone() }
+}
+
 /// Compares two full results: `changes` says what made B.
 pub fn compare(a: &SimResult, b: &SimResult, changes: Vec<String>) -> Comparison {
     let summary =
         |r: &SimResult| SummaryResult { format_version: 1, ended_at: r.ended_at, summary: r.summary.clone() };
     let (sa, sb) = (summary(a), summary(b));
     let mut differences = Vec::new();
-    let mut per = Map::new();
+    let mut per = Vec::new();
     for (name, ma) in &a.summary.per_quota_share {
         match b.summary.per_quota_share.iter().find(|(n, _)| n == name) {
             Some((_, mb)) => {
                 let va = serde_json::to_value(ma).unwrap_or(Value::Null);
                 let vb = serde_json::to_value(mb).unwrap_or(Value::Null);
-                per.insert(name.clone(), Value::Object(delta_of(&va, &vb)));
+                per.push((name.clone(), delta_of(&va, &vb)));
             }
             None => differences.push(format!("quota share {name} is only in A")),
         }
@@ -293,11 +327,8 @@ mod tests {
         assert!(c.changed_jobs.is_empty());
         assert!(c.differences.is_empty());
         assert_eq!(c.delta.ended_at, 0);
-        let all = c
-            .delta
-            .overall
-            .values()
-            .chain(c.delta.per_quota_share.values().flat_map(|v| v.as_object().unwrap().values()));
+        let all =
+            c.delta.overall.values().chain(c.delta.per_quota_share.iter().flat_map(|(_, m)| m.values()));
         for v in all {
             assert!(v.is_null() || v.as_f64() == Some(0.0), "{v}");
         }
@@ -311,7 +342,8 @@ mod tests {
         let high =
             c.changed_jobs.iter().find(|j| j.job_name == "qs1_job_high").expect("qs1_job_high changed");
         assert!(high.description.contains("no longer preempted"), "{}", high.description);
-        assert_eq!(c.delta.per_quota_share["qs1"]["preemptions.inShare"], Value::from(-1.0));
+        let qs1 = &c.delta.per_quota_share.iter().find(|(n, _)| n == "qs1").unwrap().1;
+        assert_eq!(qs1["preemptions.inShare"], Value::from(-1.0));
         assert_eq!(
             c.b,
             SummaryResult { format_version: 1, ended_at: b.ended_at, summary: b.summary.clone() }

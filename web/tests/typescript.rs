@@ -30,11 +30,13 @@ const HEADER: &str = "\
 ";
 
 /// The engine files whose types make up the shapes.
-const SOURCES: &[&str] = &["model.rs", "result.rs", "validate.rs", "generate.rs", "serde_impls.rs"];
+const SOURCES: &[&str] =
+    &["model.rs", "result.rs", "validate.rs", "generate.rs", "serde_impls.rs", "compare.rs", "objective.rs"];
 
 /// Where the shapes start: the scenario (input) first, then what the package returns.
-const INPUT_ROOTS: &[&str] = &["Scenario", "GenerateOptions"];
-const OUTPUT_ROOTS: &[&str] = &["Problem", "SimResult", "SummaryResult", "Snapshot", "BenchRun"];
+const INPUT_ROOTS: &[&str] = &["Scenario", "GenerateOptions", "Objectives"];
+const OUTPUT_ROOTS: &[&str] =
+    &["Problem", "SimResult", "SummaryResult", "Snapshot", "BenchRun", "Comparison", "Report"];
 
 /// Types whose serde impl is hand-written (serde_impls.rs): the type it is written as, and
 /// whether a JSON string of it is accepted too.
@@ -341,6 +343,12 @@ impl Gen<'_> {
                     "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" | "isize"
                     | "f32" | "f64" => "number".into(),
                     "Ignored" | "IgnoredAny" => "unknown".into(),
+                    // The engine's JSON maps are metric maps: a metric path to a number or null
+                    // (the deltas of a comparison).
+                    "Map" => {
+                        assert!(args.len() == 2, "Map<String, Value>");
+                        "Record<string, number | null>".into()
+                    }
                     "Option" => {
                         let inner = self.ty(args[0], input, false);
                         if strip_option || inner.ends_with("| null") || inner == "unknown" {
@@ -546,7 +554,7 @@ fn every_shape_the_package_names_is_declared() {
     for chunk in lib.split("_type = \"").skip(1) {
         let ty = chunk.split('"').next().unwrap();
         for word in ty.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
-            if word != "string" {
+            if !["string", "null", "undefined"].contains(&word) {
                 assert!(
                     d.contains(&format!("export interface {word} {{")),
                     "lib.rs names undeclared `{word}`"
