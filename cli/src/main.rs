@@ -12,6 +12,7 @@ use quotasim::{generate, validate, GenerateOptions, Options, Problem, Simulation
 
 mod bench;
 mod policy;
+mod sweep;
 mod text;
 
 #[derive(Parser)]
@@ -29,6 +30,12 @@ struct Cli {
 enum Format {
     Json,
     Text,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum SweepFormat {
+    Jsonl,
+    Csv,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -91,6 +98,36 @@ enum Command {
         /// json: the comparison; text: a table of A, B and delta per share; csv: every metric.
         #[arg(long, value_enum, default_value = "json")]
         format: CompareFormat,
+    },
+    /// Run every variant of a sweep file (rows in index order, whatever the thread count).
+    Sweep {
+        /// Sweep JSON file: {"formatVersion":1,"base":FILE|SCENARIO,"axes":[{"path":P,"values":[...]}],"frontier":["METRIC:max"]}.
+        file: String,
+        /// Threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Run only rows with index % N == I - 1; auto/N takes I from AWS_BATCH_JOB_ARRAY_INDEX
+        /// or JOB_COMPLETION_INDEX (0-based) + 1.
+        #[arg(long, value_name = "I/N")]
+        shard: Option<String>,
+        /// jsonl: a row per line with its summary; csv: flattened metric columns.
+        #[arg(long, value_enum, default_value = "jsonl")]
+        format: SweepFormat,
+        /// Refuse sweeps with more rows than this.
+        #[arg(long = "max-rows", default_value_t = quotasim::sweep::DEFAULT_MAX_ROWS)]
+        max_rows: u64,
+        /// With --print-scenario: the row whose scenario to print.
+        #[arg(long)]
+        row: Option<u64>,
+        /// Print the scenario of --row K (the base with that row's changes) instead of running.
+        #[arg(long = "print-scenario")]
+        print_scenario: bool,
+    },
+    /// Merge `sweep --shard` outputs (JSONL) into the bytes of the unsharded run.
+    SweepMerge {
+        /// Shard output files.
+        #[arg(required = true)]
+        files: Vec<String>,
     },
     /// Check a scenario; print every problem with its field path.
     Validate {
@@ -310,6 +347,22 @@ fn main() -> ExitCode {
             };
             run().unwrap_or_else(|policy::Stop(code)| code)
         }
+        Command::Sweep { file, threads, shard, format, max_rows, row, print_scenario } => {
+            let args = sweep::Args {
+                file: &file,
+                threads,
+                shard: shard.as_deref(),
+                format: match format {
+                    SweepFormat::Jsonl => sweep::SweepFormat::Jsonl,
+                    SweepFormat::Csv => sweep::SweepFormat::Csv,
+                },
+                max_rows,
+                row,
+                print_scenario,
+            };
+            sweep::sweep(&args).unwrap_or_else(|policy::Stop(code)| code)
+        }
+        Command::SweepMerge { files } => sweep::merge(&files).unwrap_or_else(|policy::Stop(code)| code),
         Command::Compare { a, b, set, format } => {
             let format = match format {
                 CompareFormat::Json => policy::CompareFormat::Json,

@@ -46,6 +46,8 @@ mod serde_impls;
 pub mod sim;
 #[cfg(feature = "serde")]
 pub mod strict;
+#[cfg(feature = "serde")]
+pub mod sweep;
 pub mod validate;
 
 pub use generate::{generate, GenerateOptions};
