@@ -124,7 +124,7 @@ pub fn check_sweep(f: &SweepFile, base: &Scenario, max_rows: u64) -> Result<Swee
         let values: Vec<Value> = match (&a.values, &a.range) {
             (Some(v), None) => v.clone(),
             (None, Some(r)) => {
-                if !(r.step > 0.0) || !r.from.is_finite() || !r.to.is_finite() {
+                if r.step.is_nan() || r.step <= 0.0 || !r.from.is_finite() || !r.to.is_finite() {
                     problems.push(Problem::error(format!("{p}.range.step"), "step must be a number above 0"));
                     continue;
                 }
