@@ -91,14 +91,16 @@ run_tests() {
   step cargo test -p quotasim-wasm --target wasm32-unknown-unknown --test node
   step cargo test -p quotasim-wasm --target wasm32-unknown-unknown --test browser
   step cargo test -p quotasim-playground --target wasm32-unknown-unknown
-  # The npm package (both targets), its declarations, and a consumer that imports it as a
-  # user would, compared byte for byte with the native command line.
+  # The one npm package, its declarations, its API tests in Node, and its consumers: the
+  # packed tarball installed in fresh folders as Node (ESM, CommonJS), TypeScript, a Vite
+  # build and a plain page would use it, each compared byte for byte with the command line.
   step cargo build --release -p quotasim-cli
-  step web/build.sh bundler pkg
-  step web/build.sh nodejs pkg-node
+  step web/build.sh
   npm_deps web/ts-check
   (cd web/ts-check && step npm run --silent check)
   (cd web/js-tests && QUOTASIM_BIN="$CARGO_TARGET_DIR/release/quotasim" step node --test)
+  npm_deps web/consumers
+  (cd web/consumers && QUOTASIM_BIN="$CARGO_TARGET_DIR/release/quotasim" step node --test)
   # The playground, built for release, then checked end to end in headless Chromium.
   step trunk build --release
   npm_deps e2e
@@ -111,7 +113,7 @@ bench() {
   setup
   step cargo build --release -p quotasim-cli
   step "$CARGO_TARGET_DIR/release/quotasim" bench --jobs "$sizes"
-  step web/build.sh nodejs pkg-node
+  step web/build.sh
   step node web/bench.mjs "$sizes"
 }
 

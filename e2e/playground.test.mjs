@@ -6,6 +6,7 @@ import { createServer } from "node:http";
 import { readFile, mkdir, stat } from "node:fs/promises";
 import { extname, join, normalize, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { deflateRawSync } from "node:zlib";
 import { chromium } from "playwright-core";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -51,6 +52,18 @@ function watchConsole(page) {
   return errors;
 }
 
+/** Records the page's Content-Security-Policy violations in window.__csp (every document). */
+async function watchCsp(context) {
+  await context.addInitScript(() => {
+    window.__csp = [];
+    document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(`${e.effectiveDirective} ${e.blockedURI}`));
+  });
+}
+
+async function assertNoCspViolations(page) {
+  assert.deepEqual(await page.evaluate(() => window.__csp), [], "no Content-Security-Policy violations");
+}
+
 async function ready(page) {
   await page.waitForSelector(".status.ok", { timeout: 60_000 });
 }
@@ -58,6 +71,7 @@ async function ready(page) {
 /** A new browser context with the playground loaded and run; console errors collected. */
 async function openPlayground(options = { viewport: { width: 1920, height: 1080 } }) {
   const context = await browser.newContext(options);
+  await watchCsp(context);
   const page = await context.newPage();
   const errors = watchConsole(page);
   await page.goto(base);
@@ -113,6 +127,7 @@ test("notebook preset: run to the end, two preemptions explained, no console err
   await page.keyboard.press("Escape");
   await page.screenshot({ path: join(artifacts, "laptop-full.png"), fullPage: true });
   assert.deepEqual(errors, [], "no console errors");
+  await assertNoCspViolations(page);
   await context.close();
 });
 
@@ -136,6 +151,7 @@ test("edits survive a reload and travel in the link", async () => {
   assert.match(await broken.locator(".notice").innerText(), /could not be read/);
   await fresh.close();
   assert.deepEqual(errors, []);
+  await assertNoCspViolations(page);
   await context.close();
 });
 
@@ -152,6 +168,7 @@ test("invalid input is flagged next to its field and not run", async () => {
   await count.fill("1");
   await ready(page);
   assert.deepEqual(errors, []);
+  await assertNoCspViolations(page);
   await context.close();
 });
 
@@ -181,6 +198,7 @@ test("10,000-job generated scenario: time to re-run in the page (reported, not a
   await page.getByRole("button", { name: "pause" }).click();
   assert.notEqual(await page.locator("[data-now]").getAttribute("data-now"), "0", "playback advanced");
   assert.deepEqual(errors, []);
+  await assertNoCspViolations(page);
   await context.close();
 });
 
@@ -202,6 +220,7 @@ test("every preset loads, runs and explains itself without console errors", asyn
     }
   }
   assert.deepEqual(errors, []);
+  await assertNoCspViolations(page);
   await context.close();
 });
 
@@ -227,5 +246,131 @@ test("import and export: scenario JSON round-trips, bad JSON is reported and kep
   await ready(page);
   assert.equal(await page.getByLabel("scenario name").inputValue(), "imported copy");
   assert.deepEqual(errors, []);
+  await assertNoCspViolations(page);
+  await context.close();
+});
+
+test("the Content-Security-Policy refuses injected inline script and foreign images", async () => {
+  const { context, page, errors } = await openPlayground();
+  const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute("content");
+  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/);
+  assert.doesNotMatch(csp, /'unsafe-inline'|'unsafe-eval'/);
+  // Markup that got past escaping would be inert: its handler and its image are refused.
+  await page.evaluate(() => document.body.insertAdjacentHTML("beforeend", '<img id="probe" src="http://127.0.0.1:9/x.png" onerror="window.__ran = 1">'));
+  await page.waitForFunction(() => window.__csp.length >= 1);
+  await page.waitForTimeout(200);
+  assert.equal(await page.evaluate(() => window.__ran), undefined, "the inline handler did not run");
+  const violations = await page.evaluate(() => window.__csp.map((v) => v.split(" ")[0]));
+  assert.ok(violations.includes("img-src"), `${violations}`);
+  errors.length = 0; // the refusals above are expected console errors
+  await context.close();
+});
+
+// Hostile links: each opens over saved work in a fresh page of a context that has some.
+const PAYLOAD = `#fff"/><img src=x onerror=alert(document.domain)>`;
+// No spaces: valid as an instance type name, so the scenario runs with it.
+const TYPE_PAYLOAD = `ml.x"/><img/src=x/onerror=alert(document.domain)>`;
+const notebook = JSON.parse(await readFile(join(here, "..", "www", "presets", "notebook.json"), "utf8"));
+const link = (bytes) => deflateRawSync(Buffer.from(bytes), { level: 9 }).toString("base64url");
+const saved = (scenario, extra = {}) => link(JSON.stringify({ scenario, colors: [], preset: null, now: 0, ...extra }));
+const withType = (s, type) => JSON.parse(JSON.stringify(s).replaceAll('"ml.g5.xlarge"', JSON.stringify(type)));
+const goodLink = saved(notebook);
+
+const hostile = [
+  { name: "script in share colours", hash: saved(notebook, { colors: [["qs1", PAYLOAD], ["qs2", "red"], ["qs3", "javascript:alert(1)"]], preset: PAYLOAD }), runs: true },
+  {
+    name: "script in the scenario's name, description, instance type and a termination reason",
+    hash: saved({
+      ...withType(notebook, TYPE_PAYLOAD),
+      name: PAYLOAD,
+      description: `<script>alert(1)</script>${PAYLOAD}`,
+      actions: [{ at: 1200, terminateServiceJob: { jobName: "qs1_job_high", reason: `=HYPERLINK("x")${PAYLOAD}` } }],
+    }),
+    runs: true,
+    shown: PAYLOAD,
+  },
+  {
+    name: "script in share and job names (invalid names)",
+    hash: saved(JSON.parse(JSON.stringify(notebook).replaceAll('"qs1_job_high"', JSON.stringify(PAYLOAD)).replaceAll('"qs2"', JSON.stringify(`qs2${PAYLOAD}`)))),
+    runs: false,
+  },
+  { name: "a truncated link", hash: goodLink.slice(0, Math.floor(goodLink.length / 2 / 4) * 4), notice: /could not be read.*cut short/ },
+  { name: "garbage that is not base64url", hash: "!!!not*base64***", notice: /could not be read.*base64url/ },
+  { name: "base64url that is not compressed data", hash: Buffer.from("not deflate data at all, just text").toString("base64url"), notice: /could not be read.*damaged/ },
+  { name: "a zip bomb inflating far past the bound", hash: link(Buffer.alloc(128 << 20, 32)), notice: /could not be read.*inflates past/ },
+  { name: "a huge link", hash: "A".repeat(1_600_000), notice: /could not be read.*too long/ },
+  { name: "JSON with wrong types", hash: link(JSON.stringify({ scenario: { jobs: "many", quotaShares: 5 }, colors: "red", now: -1 })), notice: /could not be read.*not a saved scenario/ },
+];
+
+test("hostile links: no script runs, nothing is injected, the page keeps working", async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await watchCsp(context);
+  const setup = await context.newPage();
+  await setup.goto(base);
+  await ready(setup);
+  await setup.getByLabel("scenario name").fill("my work");
+  await setup.waitForFunction(() => (localStorage.getItem("quotasim-playground-v1") ?? "").includes("my work"));
+  await setup.close();
+  for (const h of hostile) {
+    const page = await context.newPage();
+    const errors = watchConsole(page);
+    const dialogs = [];
+    page.on("dialog", (d) => { dialogs.push(d.message()); d.dismiss(); });
+    const t0 = Date.now();
+    await page.goto(`${base}#s=${h.hash}`);
+    await page.waitForSelector(".status.ok, .status.err", { timeout: 60_000 });
+    const notice = await page.locator(".notice").innerText();
+    assert.ok(notice.length < 300, `${h.name}: a short notice (${notice.length} characters)`);
+    if (h.notice) assert.match(notice, h.notice, h.name);
+    else assert.match(notice, /The link opened another scenario.*kept in History/, h.name);
+    if (h.shown) assert.equal(await page.locator(".preset-info h2").innerText(), h.shown, `${h.name}: shown as text`);
+    if (h.runs === false) {
+      assert.equal(await page.locator(".status.err").count(), 1, h.name);
+      await page.getByRole("button", { name: "Go back" }).click();
+      await ready(page);
+    } else {
+      await ready(page);
+    }
+    await page.getByRole("button", { name: "jump to end" }).click();
+    await page.locator(".timeline").hover();
+    await page.getByRole("button", { name: "jump to start" }).click();
+    await page.getByRole("button", { name: "play" }).click();
+    await page.waitForFunction(() => Number(document.querySelector("[data-now]")?.getAttribute("data-now")) > 0);
+    await page.getByRole("button", { name: "pause" }).click();
+    const injected = await page.evaluate(() => ({
+      img: document.querySelectorAll("img").length,
+      scripts: document.querySelectorAll("script").length,
+      handlers: [...document.querySelectorAll("*")].filter((e) => [...e.attributes].some((a) => a.name.startsWith("on"))).length,
+    }));
+    assert.deepEqual(injected, { img: 0, scripts: 1, handlers: 0 }, `${h.name}: no element or handler injected`);
+    assert.deepEqual(dialogs, [], `${h.name}: no dialog`);
+    assert.deepEqual(errors, [], `${h.name}: no console errors`);
+    await assertNoCspViolations(page);
+    console.log(`${h.name}: handled in ${Date.now() - t0} ms; notice: ${notice.slice(0, 120)}`);
+    await page.close();
+  }
+  await context.close();
+});
+
+test("a share link over edited work: the work is kept in History and comes back", async () => {
+  const { context, page, errors } = await openPlayground({ viewport: { width: 1440, height: 900 } });
+  await page.getByLabel("scenario name").fill("my work");
+  await page.waitForFunction(() => (localStorage.getItem("quotasim-playground-v1") ?? "").includes("my work"));
+  const other = await context.newPage();
+  await other.goto(`${base}#s=${saved({ ...notebook, name: "shared with me" })}`);
+  await ready(other);
+  assert.equal(await other.getByLabel("scenario name").inputValue(), "shared with me");
+  assert.match(await other.locator(".notice").innerText(), /“my work” \(4 jobs\) was replaced; it is kept in History/);
+  await other.getByRole("button", { name: "History" }).click();
+  const rows = other.locator(".history-list tbody tr");
+  assert.equal(await rows.count(), 1);
+  assert.match(await rows.first().innerText(), /my work\s+4/);
+  await other.getByRole("button", { name: "restore my work" }).click();
+  await ready(other);
+  assert.equal(await other.getByLabel("scenario name").inputValue(), "my work");
+  assert.match(await other.locator(".notice").innerText(), /“shared with me”/, "the link's scenario can come back in turn");
+  await other.screenshot({ path: join(artifacts, "history.png"), fullPage: false });
+  assert.deepEqual(errors, []);
+  await assertNoCspViolations(other);
   await context.close();
 });

@@ -1,5 +1,5 @@
 // The wasm benchmark: node web/bench.mjs [JOBS,...] [REPEAT]
-// Runs the npm package's Node build (web/pkg-node, from `web/build.sh nodejs pkg-node`) on the
+// Runs the npm package (web/pkg, from `web/build.sh`) in Node on the
 // same generated workloads as `quotasim bench`, timing the simulation alone, once with the
 // event list recorded and once with events only counted. Memory is the module's linear memory
 // high-water mark (it never shrinks), scenario included.
@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { performance } from "node:perf_hooks";
 
 const require = createRequire(import.meta.url);
-const q = require(process.env.QUOTASIM_PKG ?? new URL("./pkg-node/quotasim.js", import.meta.url).pathname);
+const q = require(process.env.QUOTASIM_PKG ?? new URL("./pkg", import.meta.url).pathname);
 
 const sizes = (process.argv[2] ?? "10000,100000,1000000").split(",").map(Number);
 const repeat = Number(process.argv[3] ?? 5);

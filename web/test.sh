@@ -2,9 +2,10 @@
 # Every check of the npm package, in order, stopping at the first failure:
 #   1. native tests (the TypeScript declarations are up to date) and clippy, native and wasm
 #   2. the wasm-bindgen-test suites in Node and in headless Chromium
-#   3. the packages: web/pkg (bundler) and web/pkg-node (nodejs), named `quotasim`
+#   3. the one package `quotasim` in web/pkg
 #   4. a TypeScript type check of typical use against web/pkg's .d.ts (web/ts-check)
-#   5. the Node consumer tests (web/js-tests), against the CLI built in release mode
+#   5. the Node API tests (web/js-tests) and the consumer tests of the packed tarball
+#      (web/consumers), against the CLI built in release mode
 # Needs: the wasm32-unknown-unknown target, wasm-bindgen-cli (= the pinned wasm-bindgen),
 # wasm-pack, node, chromium and chromedriver (CHROMEDRIVER, default /usr/bin/chromedriver).
 set -euo pipefail
@@ -24,13 +25,10 @@ cargo test -p quotasim-wasm --target wasm32-unknown-unknown --test node
 say "web: wasm-bindgen-test in headless Chromium"
 cargo test -p quotasim-wasm --target wasm32-unknown-unknown --test browser
 
-say "web: npm packages"
-web/build.sh nodejs pkg-node
-web/build.sh bundler pkg
-for dir in web/pkg web/pkg-node; do
-  wasm="$dir/quotasim_bg.wasm"
-  printf '%s: %s bytes of wasm, %s gzipped\n' "$dir" "$(wc -c <"$wasm")" "$(gzip -9c "$wasm" | wc -c)"
-done
+say "web: the npm package"
+web/build.sh
+wasm=web/pkg/quotasim_bg.wasm
+printf 'web/pkg: %s bytes of wasm, %s gzipped\n' "$(wc -c <"$wasm")" "$(gzip -9c "$wasm" | wc -c)"
 
 say "web: type-check typical use against the package's declarations (TypeScript from npm)"
 (cd web/ts-check && npm ci --no-audit --no-fund && npm run --silent check)
@@ -39,3 +37,4 @@ say "web: Node consumer tests"
 cargo build --release -p quotasim-cli
 export QUOTASIM_BIN="${QUOTASIM_BIN:-$PWD/target/release/quotasim}"
 (cd web/js-tests && node --test)
+(cd web/consumers && npm ci --no-audit --no-fund && node --test)

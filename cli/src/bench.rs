@@ -17,6 +17,13 @@ use quotasim::{generate, validate, GenerateOptions, Options, Simulation};
 static GLOBAL: &PeakMemAlloc<std::alloc::System> = &INSTRUMENTED_SYSTEM;
 
 pub fn run(sizes: &[u64], repeat: u32) -> ExitCode {
+    // The same checks as `generate`, before anything runs.
+    for &n in sizes {
+        if let Err((_, msg)) = GenerateOptions::benchmark(n).check() {
+            eprintln!("quotasim: --jobs: {msg}");
+            return ExitCode::from(2);
+        }
+    }
     let exhaustive = std::env::var_os("QUOTASIM_EXHAUSTIVE").is_some();
     println!(
         "{:>10} {:>8} {:>10} {:>10} {:>12} {:>12} {:>10} {:>10}",

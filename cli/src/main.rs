@@ -1,6 +1,7 @@
 //! `quotasim`: run, validate and generate quota-management scenarios from the command line.
 //!
-//! Exit codes: 0 success, 1 invalid scenario (problems on standard error), 2 usage error.
+//! Exit codes: 0 success, 1 invalid scenario (problems on standard error), 2 usage error,
+//! 3 objectives violated (`check`).
 
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
@@ -10,6 +11,8 @@ use quotasim::json::{load_scenario, parse_scenario, to_json};
 use quotasim::{generate, validate, GenerateOptions, Options, Problem, Simulation};
 
 mod bench;
+mod policy;
+mod sweep;
 mod text;
 
 #[derive(Parser)]
@@ -29,13 +32,27 @@ enum Format {
     Text,
 }
 
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum SweepFormat {
+    Jsonl,
+    Csv,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum CompareFormat {
+    Json,
+    Text,
+    Csv,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Run a scenario and print the result.
     Run {
         /// Scenario JSON file, or - for standard input.
         scenario: String,
-        /// Stop at time T (seconds) and report every job's status at T.
+        /// Stop at time T (seconds) and report every job's status at T. It replaces
+        /// settings.horizonSeconds, earlier or later.
         #[arg(long, value_name = "T")]
         until: Option<u64>,
         /// json: the result JSON; text: a readable table per quota share.
@@ -47,6 +64,70 @@ enum Command {
         /// Indent the JSON.
         #[arg(long)]
         pretty: bool,
+        /// Change the scenario before it runs (repeatable), e.g.
+        /// quotaShares[team-b].resourceSharingConfiguration.strategy=LEND.
+        #[arg(long = "set", value_name = "PATH=VALUE")]
+        set: Vec<String>,
+    },
+    /// Check a run against objectives; exit 3 when any is violated.
+    Check {
+        /// Scenario JSON file, or - for standard input.
+        scenario: String,
+        /// Objectives JSON file: {"formatVersion":1,"objectives":[{"metric":PATH,"min":X,"max":Y}]}.
+        #[arg(long, value_name = "FILE")]
+        objectives: String,
+        /// A scenario whose values are shown next to each (the policy before the change).
+        #[arg(long, value_name = "FILE")]
+        baseline: Option<String>,
+        /// Change the scenario before it runs (repeatable).
+        #[arg(long = "set", value_name = "PATH=VALUE")]
+        set: Vec<String>,
+        /// text: a line per objective; json: the report.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+    /// Compare two policies on the same workload: B is a second file, or A with --set changes.
+    Compare {
+        /// Scenario A (the baseline).
+        a: String,
+        /// Scenario B; without it, B is A with the --set changes.
+        b: Option<String>,
+        /// Change B before it runs (repeatable).
+        #[arg(long = "set", value_name = "PATH=VALUE")]
+        set: Vec<String>,
+        /// json: the comparison; text: a table of A, B and delta per share; csv: every metric.
+        #[arg(long, value_enum, default_value = "json")]
+        format: CompareFormat,
+    },
+    /// Run every variant of a sweep file (rows in index order, whatever the thread count).
+    Sweep {
+        /// Sweep JSON file: {"formatVersion":1,"base":FILE|SCENARIO,"axes":[{"path":P,"values":[...]}],"frontier":["METRIC:max"]}.
+        file: String,
+        /// Threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Run only rows with index % N == I - 1; auto/N takes I from AWS_BATCH_JOB_ARRAY_INDEX
+        /// or JOB_COMPLETION_INDEX (0-based) + 1.
+        #[arg(long, value_name = "I/N")]
+        shard: Option<String>,
+        /// jsonl: a row per line with its summary; csv: flattened metric columns.
+        #[arg(long, value_enum, default_value = "jsonl")]
+        format: SweepFormat,
+        /// Refuse sweeps with more rows than this.
+        #[arg(long = "max-rows", default_value_t = quotasim::sweep::DEFAULT_MAX_ROWS)]
+        max_rows: u64,
+        /// With --print-scenario: the row whose scenario to print.
+        #[arg(long)]
+        row: Option<u64>,
+        /// Print the scenario of --row K (the base with that row's changes) instead of running.
+        #[arg(long = "print-scenario")]
+        print_scenario: bool,
+    },
+    /// Merge `sweep --shard` outputs (JSONL) into the bytes of the unsharded run.
+    SweepMerge {
+        /// Shard output files.
+        #[arg(required = true)]
+        files: Vec<String>,
     },
     /// Check a scenario; print every problem with its field path.
     Validate {
@@ -81,14 +162,46 @@ enum Command {
     },
 }
 
-fn read_input(path: &str) -> Result<String, String> {
-    let mut s = String::new();
+/// Why an input could not be read: not there (a usage error, exit 2) or not text (an invalid
+/// scenario, exit 1).
+enum ReadError {
+    Missing(String),
+    NotText(Problem),
+}
+
+fn read_bytes(path: &str) -> Result<Vec<u8>, String> {
+    let mut b = Vec::new();
     if path == "-" {
-        io::stdin().read_to_string(&mut s).map_err(|e| format!("cannot read standard input: {e}"))?;
+        io::stdin().read_to_end(&mut b).map_err(|e| format!("cannot read standard input: {e}"))?;
     } else {
-        s = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        b = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     }
-    Ok(s)
+    Ok(b)
+}
+
+fn read_text(path: &str) -> Result<String, ReadError> {
+    let b = read_bytes(path).map_err(ReadError::Missing)?;
+    String::from_utf8(b).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        ReadError::NotText(Problem::error(
+            "",
+            format!("the input is not UTF-8 text (invalid byte at offset {at})"),
+        ))
+    })
+}
+
+/// Reads an input file (or standard input for `-`); prints why not and gives the exit code.
+fn read_input(path: &str) -> Result<String, ExitCode> {
+    read_text(path).map_err(|e| match e {
+        ReadError::Missing(m) => {
+            eprintln!("quotasim: {m}");
+            ExitCode::from(2)
+        }
+        ReadError::NotText(p) => {
+            print_problems(&[p]);
+            ExitCode::from(1)
+        }
+    })
 }
 
 fn print_problems(problems: &[Problem]) {
@@ -115,13 +228,18 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Run { scenario, until, format, summary, pretty } => {
+        Command::Run { scenario, until, format, summary, pretty, set } => {
+            if until.is_some_and(|t| t > quotasim::MAX_SAFE_INTEGER) {
+                eprintln!("quotasim: --until must be at most 2^53 - 1 ({})", quotasim::MAX_SAFE_INTEGER);
+                return ExitCode::from(2);
+            }
+            let changes = match policy::parse_changes(&set) {
+                Ok(c) => c,
+                Err(policy::Stop(code)) => return code,
+            };
             let text = match read_input(&scenario) {
                 Ok(t) => t,
-                Err(e) => {
-                    eprintln!("quotasim: {e}");
-                    return ExitCode::from(2);
-                }
+                Err(code) => return code,
             };
             let scenario = match parse_scenario(&text) {
                 Ok(s) => s,
@@ -131,6 +249,17 @@ fn main() -> ExitCode {
                 }
             };
             drop(text);
+            // Only a changed scenario is copied: a million jobs cost a third of a gigabyte.
+            let scenario = match changes.is_empty() {
+                true => scenario,
+                false => match quotasim::change::apply_changes(&scenario, &changes) {
+                    Ok(s) => s,
+                    Err(problem) => {
+                        print_problems(&[problem]);
+                        return ExitCode::from(1);
+                    }
+                },
+            };
             let valid = match validate(&scenario) {
                 Ok(v) => v,
                 Err(problems) => {
@@ -149,6 +278,10 @@ fn main() -> ExitCode {
                 Some(t) => sim.run_until(t),
                 None => sim.run(),
             }
+            if let Some(e) = sim.run_error() {
+                eprintln!("quotasim: {e}");
+                return ExitCode::from(1);
+            }
             let out = match (format, summary) {
                 (Format::Text, _) => text::table(&sim),
                 (Format::Json, true) => json(&sim.summary_result(), pretty),
@@ -163,30 +296,29 @@ fn main() -> ExitCode {
         Command::Validate { scenario } => {
             let text = match read_input(&scenario) {
                 Ok(t) => t,
-                Err(e) => {
-                    eprintln!("quotasim: {e}");
-                    return ExitCode::from(2);
-                }
+                Err(code) => return code,
             };
             match load_scenario(&text) {
                 Ok(v) => {
-                    for p in &v.warnings {
-                        println!("{p}");
-                    }
-                    if v.warnings.is_empty() {
-                        println!(
-                            "ok: {} quota shares, {} jobs, {} actions",
-                            v.shares.len(),
-                            v.jobs.len(),
-                            v.actions.len()
-                        );
-                    }
+                    // Problems (warnings here) go to standard error, the verdict to standard
+                    // output.
+                    print_problems(&v.warnings);
+                    let w = v.warnings.len();
+                    println!(
+                        "ok: {} quota shares, {} jobs, {} actions{}",
+                        v.shares.len(),
+                        v.jobs.len(),
+                        v.actions.len(),
+                        match w {
+                            0 => String::new(),
+                            1 => ", 1 warning".into(),
+                            _ => format!(", {w} warnings"),
+                        }
+                    );
                     ExitCode::SUCCESS
                 }
                 Err(problems) => {
-                    for p in &problems {
-                        println!("{p}");
-                    }
+                    print_problems(&problems);
                     ExitCode::from(1)
                 }
             }
@@ -202,6 +334,47 @@ fn main() -> ExitCode {
             write_out(&to_json(&generate(&o)))
         }
         Command::Bench { jobs, repeat } => bench::run(&jobs, repeat.max(1)),
+        Command::Check { scenario, objectives, baseline, set, format } => {
+            let run = || {
+                let changes = policy::parse_changes(&set)?;
+                policy::check_cmd(
+                    &scenario,
+                    &objectives,
+                    baseline.as_deref(),
+                    &changes,
+                    format == Format::Json,
+                )
+            };
+            run().unwrap_or_else(|policy::Stop(code)| code)
+        }
+        Command::Sweep { file, threads, shard, format, max_rows, row, print_scenario } => {
+            let args = sweep::Args {
+                file: &file,
+                threads,
+                shard: shard.as_deref(),
+                format: match format {
+                    SweepFormat::Jsonl => sweep::SweepFormat::Jsonl,
+                    SweepFormat::Csv => sweep::SweepFormat::Csv,
+                },
+                max_rows,
+                row,
+                print_scenario,
+            };
+            sweep::sweep(&args).unwrap_or_else(|policy::Stop(code)| code)
+        }
+        Command::SweepMerge { files } => sweep::merge(&files).unwrap_or_else(|policy::Stop(code)| code),
+        Command::Compare { a, b, set, format } => {
+            let format = match format {
+                CompareFormat::Json => policy::CompareFormat::Json,
+                CompareFormat::Text => policy::CompareFormat::Text,
+                CompareFormat::Csv => policy::CompareFormat::Csv,
+            };
+            let run = || {
+                let changes = policy::parse_changes(&set)?;
+                policy::compare_cmd(&a, b.as_deref(), &changes, format)
+            };
+            run().unwrap_or_else(|policy::Stop(code)| code)
+        }
     }
 }
 

@@ -12,6 +12,12 @@ fn hms(s: Option<u64>) -> String {
     }
 }
 
+/// A name from the scenario as it may be printed to a terminal: control characters (escape
+/// sequences included) are shown as `\u{..}` escapes, never sent.
+pub fn printable(s: &str) -> String {
+    s.chars().map(|c| if c.is_control() { c.escape_unicode().to_string() } else { c.to_string() }).collect()
+}
+
 fn pct(v: Option<f64>) -> String {
     v.map_or("-".into(), |x| format!("{:.1}%", x * 100.0))
 }
@@ -23,7 +29,7 @@ pub fn table(sim: &Simulation) -> String {
     let _ = writeln!(
         out,
         "{} at t={} ({})",
-        sc.name.as_deref().unwrap_or("scenario"),
+        printable(sc.name.as_deref().unwrap_or("scenario")),
         sim.now(),
         hms(Some(sim.now()))
     );
@@ -35,7 +41,7 @@ pub fn table(sim: &Simulation) -> String {
         "jobs",
         "done",
         "failed",
-        "wait",
+        "unfin",
         "GPU-h own",
         "GPU-h brw",
         "inst-h lent",

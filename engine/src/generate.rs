@@ -68,8 +68,15 @@ impl GenerateOptions {
         if !(1..=5).contains(&self.instance_types) {
             return Err(("instanceTypes", format!("must be 1 to 5, not {}", self.instance_types)));
         }
-        if self.jobs > 20_000_000 {
-            return Err(("jobs", format!("must be at most 20000000, not {}", self.jobs)));
+        if self.jobs > crate::validate::MAX_JOBS as u64 {
+            return Err((
+                "jobs",
+                format!(
+                    "must be at most {} (the most a scenario may have), not {}",
+                    crate::validate::MAX_JOBS,
+                    self.jobs
+                ),
+            ));
         }
         if self.load_percent == 0 || self.load_percent > 1000 {
             return Err(("loadPercent", format!("must be 1 to 1000, not {}", self.load_percent)));

@@ -4,22 +4,42 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use serde::Deserialize;
+
 use crate::model::Scenario;
+use crate::strict::Strict;
 use crate::validate::{validate, Problem, ValidScenario};
 
-/// Parses scenario JSON. A syntax error, a wrong type or an unknown field is one problem with
-/// the field's path and the line and column where the parser stopped.
+/// Parses scenario JSON. A syntax error, a wrong type (an array where an object belongs
+/// included), an unknown field or data after the scenario is one problem with the field's path
+/// and the line and column where the parser stopped.
 pub fn parse_scenario(text: &str) -> Result<Scenario, Problem> {
     // Tracking the path costs a third of the parse; it is needed only to describe an error,
     // so a file is parsed again with it only when the plain parse fails.
-    if let Ok(s) = serde_json::from_str::<Scenario>(text) {
-        return Ok(s);
+    let mut de = serde_json::Deserializer::from_str(text);
+    if let Ok(s) = Scenario::deserialize(Strict(&mut de)) {
+        if de.end().is_ok() {
+            return Ok(s);
+        }
     }
-    let de = &mut serde_json::Deserializer::from_str(text);
-    match serde_path_to_error::deserialize::<_, Scenario>(de) {
-        Ok(s) => Ok(s),
+    let mut de = serde_json::Deserializer::from_str(text);
+    match serde_path_to_error::deserialize::<_, Scenario>(Strict(&mut de)) {
+        Ok(s) => match de.end() {
+            Ok(()) => Ok(s),
+            Err(e) => Err(Problem::error(
+                "",
+                format!(
+                    "data after the scenario (line {}, column {}): a file holds one scenario",
+                    e.line(),
+                    e.column()
+                ),
+            )),
+        },
         Err(e) => {
             let path = e.path().to_string();
+            // serde_path_to_error writes `?` for a step it could not name (a truncated
+            // file): keep the part of the path that is known.
+            let path = path.split(".?").next().unwrap_or("").trim_end_matches('?').to_string();
             let path = if path == "." { String::new() } else { path };
             let inner = e.into_inner();
             let msg = strip_position(&format!("{inner}"));

@@ -27,16 +27,28 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+#[cfg(feature = "serde")]
+pub mod change;
 mod chunked;
+#[cfg(feature = "serde")]
+pub mod compare;
 pub mod generate;
 #[cfg(feature = "serde")]
 pub mod json;
+#[cfg(feature = "serde")]
+pub mod metric;
 pub mod model;
+#[cfg(feature = "serde")]
+pub mod objective;
 pub mod reasons;
 pub mod result;
 #[cfg(feature = "serde")]
 mod serde_impls;
 pub mod sim;
+#[cfg(feature = "serde")]
+pub mod strict;
+#[cfg(feature = "serde")]
+pub mod sweep;
 pub mod validate;
 
 pub use generate::{generate, GenerateOptions};

@@ -36,7 +36,8 @@ pub struct Scenario {
     pub scheduling_policy: Option<SchedulingPolicy>,
     #[cfg_attr(feature = "serde", serde(default))]
     pub quota_shares: Vec<QuotaShare>,
-    #[cfg_attr(feature = "serde", serde(default))]
+    /// At most 2,000,000 jobs (`MAX_JOBS`); a longer list is refused while it is read.
+    #[cfg_attr(feature = "serde", serde(default, deserialize_with = "crate::serde_impls::bounded_jobs"))]
     pub jobs: Vec<Job>,
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
     pub actions: Vec<Action>,

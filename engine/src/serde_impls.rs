@@ -208,3 +208,27 @@ impl Serialize for ServiceRequestPayload {
         raw.serialize(s)
     }
 }
+
+/// The job list, refused as soon as it has more than [`crate::validate::MAX_JOBS`] entries,
+/// before the rest is read into memory.
+pub(crate) fn bounded_jobs<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<crate::model::Job>, D::Error> {
+    struct Jobs;
+    impl<'de> Visitor<'de> for Jobs {
+        type Value = Vec<crate::model::Job>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a list of jobs")
+        }
+        fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let max = crate::validate::MAX_JOBS;
+            let mut jobs = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(max));
+            while let Some(j) = seq.next_element()? {
+                if jobs.len() == max {
+                    return Err(de::Error::custom(crate::validate::too_many_jobs()));
+                }
+                jobs.push(j);
+            }
+            Ok(jobs)
+        }
+    }
+    d.deserialize_seq(Jobs)
+}

@@ -17,6 +17,18 @@ use crate::model::*;
 pub const MAX_SAFE: i64 = (1i64 << 53) - 1;
 /// AWS: at most 20 quota shares per job queue.
 pub const MAX_SHARES: usize = 20;
+/// The most jobs a scenario may have. Fixed, whatever the machine: a run needs about 0.7 KB
+/// of memory per job for a summary and about 4 KB per job for the full result with its
+/// events (measured natively), so 2,000,000 jobs need about 1.4 GB and 8 GB.
+pub const MAX_JOBS: usize = 2_000_000;
+
+/// The message for a scenario with more than [`MAX_JOBS`] jobs.
+pub fn too_many_jobs() -> String {
+    format!(
+        "more than {MAX_JOBS} jobs: a scenario may have at most {MAX_JOBS} (running that many needs about \
+         1.4 GB of memory for a summary and 8 GB for the full result with events)"
+    )
+}
 /// AWS: 1 to 5 capacity limits per quota share.
 pub const MAX_SHARE_LIMITS: usize = 5;
 /// AWS: scheduling priorities 0 to 9999.
@@ -44,12 +56,30 @@ pub struct Problem {
     pub message: String,
 }
 
+/// The longest problem message, in bytes: a message quoting a huge value from the input is
+/// cut, so a hostile file cannot make an error report of its own size.
+pub const MAX_MESSAGE: usize = 4096;
+
+/// Cuts `s` to at most [`MAX_MESSAGE`] bytes (on a character boundary), saying so.
+fn bounded(mut s: String) -> String {
+    if s.len() > MAX_MESSAGE {
+        let mut at = MAX_MESSAGE - 40;
+        while !s.is_char_boundary(at) {
+            at -= 1;
+        }
+        let n = s.len();
+        s.truncate(at);
+        s.push_str(&format!("... ({n} bytes, cut)"));
+    }
+    s
+}
+
 impl Problem {
     pub fn error(path: impl Into<String>, message: impl Into<String>) -> Self {
-        Problem { path: path.into(), severity: Severity::Error, message: message.into() }
+        Problem { path: bounded(path.into()), severity: Severity::Error, message: bounded(message.into()) }
     }
     pub fn warning(path: impl Into<String>, message: impl Into<String>) -> Self {
-        Problem { path: path.into(), severity: Severity::Warning, message: message.into() }
+        Problem { path: bounded(path.into()), severity: Severity::Warning, message: bounded(message.into()) }
     }
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
@@ -504,6 +534,11 @@ pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
 
     // Jobs. Paths are formatted only when there is a problem to report: a scenario may hold
     // a million jobs.
+    if s.jobs.len() > MAX_JOBS {
+        // Not one of them is looked at: checking millions more would only delay the answer.
+        c.err("jobs", too_many_jobs());
+        return Err(c.problems);
+    }
     let mut job_ids = NameIndex::new(&s.jobs);
     let mut jobs_raw: Vec<JobCfg> = Vec::with_capacity(s.jobs.len());
     for (i, j) in s.jobs.iter().enumerate() {

@@ -4,6 +4,7 @@
 //! engine.
 
 pub mod builders;
+pub mod cli;
 pub mod harness;
 pub mod reasons;
 

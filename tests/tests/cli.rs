@@ -202,9 +202,10 @@ fn validate_exits_0_for_valid_and_warnings_only() {
     let p = scratch("warn.json", &v.to_string());
     let o = run(&["validate", p.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0));
-    let all = format!("{}{}", out(&o), err(&o));
-    assert!(all.contains("serviceEnvironment.capacityLimits[0].maxCapacity"), "{all}");
-    assert!(all.to_lowercase().contains("warning"), "{all}");
+    // Problems on standard error, the verdict on standard output.
+    assert!(err(&o).contains("serviceEnvironment.capacityLimits[0].maxCapacity"), "{}", err(&o));
+    assert!(err(&o).to_lowercase().contains("warning"), "{}", err(&o));
+    assert!(out(&o).starts_with("ok: 3 quota shares, 4 jobs, 1 actions, 1 warning"), "{}", out(&o));
 }
 
 #[test]
@@ -217,7 +218,8 @@ fn validate_exits_1_and_prints_every_problem_one_a_line() {
     let o = run(&["validate", p.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     no_panic(&o);
-    let all = format!("{}{}", out(&o), err(&o));
+    assert!(out(&o).is_empty(), "problems go to standard error: {}", out(&o));
+    let all = err(&o);
     let paths =
         ["jobs[1].quotaShareName", "jobs[2].submitAt", "quotaShares[0].capacityLimits[0].maxCapacity"];
     for path in paths {
@@ -284,7 +286,10 @@ fn run_large_valid_numbers_without_panic() {
     );
     let o = run_stdin(&["run", "-"], &text);
     no_panic(&o);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    // The quota integrated over the run is above 2^53 - 1: a defined error, not a saturated
+    // utilization.
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert!(err(&o).contains("perQuotaShare.a.utilization") && err(&o).contains("2^53 - 1"), "{}", err(&o));
 }
 
 #[test]
@@ -317,6 +322,66 @@ fn run_reproduces_the_format_spec_result_example() {
         "lostWorkSeconds": 100
     });
     assert_eq!(med, &expected);
+}
+
+#[test]
+fn invalid_utf8_is_an_invalid_scenario_exit_1() {
+    let p = scratch("latin1.json", "");
+    std::fs::write(&p, b"{\"name\": \"caf\xe9\"}").unwrap();
+    for cmd in ["run", "validate"] {
+        let o = run(&[cmd, p.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1), "{cmd}");
+        assert!(err(&o).contains("not UTF-8 text (invalid byte at offset 13)"), "{}", err(&o));
+    }
+}
+
+#[test]
+fn data_after_the_scenario_is_refused_everywhere() {
+    let two = format!("{}\n{}", notebook_text(), notebook_text());
+    for args in [&["run", "-"][..], &["validate", "-"], &["run", "--summary", "-"]] {
+        let o = run_stdin(args, &two);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(err(&o).contains("data after the scenario"), "{}", err(&o));
+    }
+}
+
+#[test]
+fn text_output_shows_control_characters_as_escapes_and_the_unfinished_column() {
+    let mut v: Value = serde_json::from_str(&notebook_text()).unwrap();
+    v["name"] = "evil\u{1b}[2J\u{7}".into();
+    let o = run_stdin(&["run", "--format", "text", "-"], &v.to_string());
+    assert_eq!(o.status.code(), Some(0));
+    let t = out(&o);
+    assert!(!t.contains('\u{1b}') && !t.contains('\u{7}'), "no control characters reach the terminal");
+    assert!(t.starts_with("evil\\u{1b}[2J\\u{7} at t="), "{t}");
+    assert!(t.contains(" unfin "), "{t}");
+    assert!(!t.contains(" wait  "), "the column of unfinished jobs is not called wait: {t}");
+}
+
+#[test]
+fn job_counts_are_bounded_by_a_fixed_limit() {
+    for args in [
+        &["generate", "--jobs", "2000001"][..],
+        &["bench", "--jobs", "18446744073709551615"],
+        &["bench", "--jobs", "100000000"],
+        &["bench", "--jobs", "1000,20000000"],
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(err(&o).contains("at most 2000000"), "{args:?}: {}", err(&o));
+    }
+    // A file with more jobs is refused while it is read, naming the limit and the memory.
+    let mut text = String::from(r#"{"serviceEnvironment":{"capacityLimits":[]},"jobs":["#);
+    for i in 0..=2_000_000 {
+        if i > 0 {
+            text.push(',');
+        }
+        text.push_str(r#"{"jobName":"j","quotaShareName":"a","durationSeconds":1}"#);
+    }
+    text.push_str("]}");
+    let o = run_stdin(&["validate", "-"], &text);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).contains("jobs: more than 2000000 jobs") && err(&o).contains("GB"), "{}", err(&o));
 }
 
 #[test]

@@ -1,6 +1,12 @@
 //! Never a panic (semantics section 8, format spec "Command line"): arbitrary text, mutated
-//! scenario JSON, random JSON-ish values and arbitrary `Scenario` values go through
-//! parse, validate and (when valid) a bounded simulation.
+//! scenario JSON, random JSON-ish values, hostile documents (truncated, with data after them,
+//! arrays for objects, deep nesting, huge or control-character strings, duplicate keys) and
+//! arbitrary `Scenario` values go through parse, validate and (when valid) a bounded
+//! simulation. Every problem names a path or a position in a bounded message, and a run's
+//! results hold no number above 2^53 - 1 unless the run says why.
+//!
+//! The test command runs a short, fixed set of cases; hunt longer with another seed, e.g.
+//! `PROPTEST_CASES=100000 PROPTEST_RNG_SEED=7 cargo test --release -p quotasim-tests --test fuzz`.
 
 use proptest::prelude::*;
 use proptest::strategy::Strategy as _;
@@ -8,8 +14,18 @@ use quotasim::json::{load_scenario, parse_scenario, to_json};
 use quotasim::model::{
     Action, ActionKind, CapacityLimit, Job, JobPreemption, QuotaShare, QuotaShareUpdate, Scenario, Strategy,
 };
-use quotasim::{validate, Simulation, ValidScenario};
+use quotasim::{validate, Simulation, ValidScenario, MAX_SAFE_INTEGER};
 use serde_json::{json, Value};
+
+/// Every number of a result JSON text is at most 2^53 - 1 in magnitude.
+fn numbers_exact(v: &Value) -> bool {
+    match v {
+        Value::Number(n) => n.as_f64().is_some_and(|x| x.abs() <= MAX_SAFE_INTEGER as f64),
+        Value::Array(a) => a.iter().all(numbers_exact),
+        Value::Object(m) => m.values().all(numbers_exact),
+        _ => true,
+    }
+}
 
 fn simulate(v: ValidScenario) {
     let mut s = Simulation::new(v);
@@ -19,13 +35,33 @@ fn simulate(v: ValidScenario) {
         }
         let _ = s.snapshot();
     }
-    let _ = to_json(&s.result());
+    let full = to_json(&s.result());
     let _ = to_json(&s.summary_result());
+    if s.run_error().is_none() {
+        let v: Value = serde_json::from_str(&full).expect("results are JSON");
+        assert!(numbers_exact(&v), "a number above 2^53 - 1 without a run error");
+    }
 }
 
+/// Parse, validate and run; every problem must name where it is, briefly.
 fn load_and_run(text: &str) {
-    if let Ok(v) = load_scenario(text) {
-        simulate(v);
+    match load_scenario(text) {
+        Ok(v) => simulate(v),
+        Err(problems) => {
+            assert!(!problems.is_empty());
+            for p in problems {
+                assert!(
+                    !p.path.is_empty() || p.message.contains("line "),
+                    "a problem with neither a path nor a position: {p}"
+                );
+                assert!(!p.path.contains('?'), "an unnamed step in {}", p.path);
+                assert!(
+                    p.message.len() <= quotasim::validate::MAX_MESSAGE,
+                    "a {}-byte message",
+                    p.message.len()
+                );
+            }
+        }
     }
 }
 
@@ -224,6 +260,64 @@ fn any_scenario() -> impl proptest::strategy::Strategy<Value = Scenario> {
         })
 }
 
+/// Hostile documents built on the notebook scenario: cut short anywhere, followed by more data,
+/// an array for an object, deep nesting, huge or control-character strings, duplicate keys.
+fn hostile_document() -> impl proptest::strategy::Strategy<Value = String> {
+    let cut = any::<prop::sample::Index>().prop_map(|i| {
+        let t = notebook();
+        let mut at = i.index(t.len());
+        while !t.is_char_boundary(at) {
+            at -= 1;
+        }
+        t[..at].to_string()
+    });
+    let trailing = prop_oneof![Just("{}"), Just("x"), Just("[1]"), Just("null"), Just("\u{0}")]
+        .prop_map(|tail| format!("{}{tail}", notebook()));
+    let arrays = (any::<prop::sample::Index>(), prop::collection::vec(json_value(false), 0..5)).prop_map(
+        |(i, items)| {
+            let mut v: Value = serde_json::from_str(&notebook()).unwrap();
+            let mut objects = vec![];
+            pointers(&v, String::new(), &mut objects);
+            objects.retain(|p| v.pointer(p).is_some_and(Value::is_object));
+            let p = i.get(&objects).clone();
+            match v.pointer_mut(&p) {
+                Some(slot) => *slot = Value::Array(items),
+                None => v = Value::Array(items),
+            }
+            v.to_string()
+        },
+    );
+    let deep = (1usize..3000, prop::bool::ANY).prop_map(|(n, arr)| {
+        let (open, close) = if arr { ("[", "]") } else { ("{\"settings\":", "}") };
+        format!("{}1{}", open.repeat(n), close.repeat(n))
+    });
+    let strings = (
+        any::<prop::sample::Index>(),
+        prop_oneof![
+            "[\u{0}-\u{1f}\u{7f}\u{202e}\u{feff}]{1,20}",
+            (1usize..200_000).prop_map(|n| "a".repeat(n)),
+            Just("\u{1b}[31m<img src=x onerror=alert(1)>".to_string()),
+        ],
+    )
+        .prop_map(|(i, s)| {
+            let mut v: Value = serde_json::from_str(&notebook()).unwrap();
+            let mut ptrs = vec![];
+            pointers(&v, String::new(), &mut ptrs);
+            ptrs.retain(|p| v.pointer(p).is_some_and(Value::is_string));
+            let p = i.get(&ptrs).clone();
+            if let Some(slot) = v.pointer_mut(&p) {
+                *slot = Value::String(s);
+            }
+            v.to_string()
+        });
+    let duplicates = prop::sample::select(KEYS).prop_map(|k| {
+        let t = notebook();
+        let at = t.find('{').map_or(0, |i| i + 1);
+        format!("{}\"{k}\": 1, \"{k}\": [], {}", &t[..at], &t[at..])
+    });
+    prop_oneof![cut, trailing, arrays, deep, strings, duplicates]
+}
+
 /// Case count: `PROPTEST_CASES` if set (for longer hunts), else a moderate default.
 fn cases(default: u32) -> u32 {
     std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
@@ -266,6 +360,11 @@ proptest! {
     #[test]
     fn arbitrary_json_values_never_panic(value in json_value(false)) {
         load_and_run(&value.to_string());
+    }
+
+    #[test]
+    fn hostile_documents_never_panic(doc in hostile_document()) {
+        load_and_run(&doc);
     }
 
     #[test]

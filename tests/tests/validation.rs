@@ -626,3 +626,68 @@ fn problems_display_with_severity_and_path() {
     let line = e[0].to_string();
     assert!(line.contains("error") && line.contains("jobs[0].schedulingPriority"), "{line}");
 }
+
+// ----- strict parsing ---------------------------------------------------------------------
+
+#[test]
+fn data_after_the_scenario_is_an_error_not_ignored() {
+    let one = base().to_string();
+    let two = format!("{one}\n{one}");
+    let e = load_scenario(&two).unwrap_err();
+    assert_eq!(e.len(), 1);
+    assert!(e[0].message.contains("data after the scenario (line 2, column 1)"), "{}", e[0].message);
+    // Whitespace after it is fine.
+    assert!(load_scenario(&format!("{one}\n\n  ")).is_ok());
+    assert!(load_scenario(&format!("{one} x")).is_err());
+}
+
+#[test]
+fn an_array_where_an_object_belongs_is_a_type_error_with_its_path() {
+    for (pointer, path) in [
+        ("/settings", "settings"),
+        ("/serviceEnvironment", "serviceEnvironment"),
+        ("/quotaShares/0/resourceSharingConfiguration", "quotaShares[0].resourceSharingConfiguration"),
+        ("/quotaShares/0/capacityLimits/0", "quotaShares[0].capacityLimits[0]"),
+        ("/jobs/1", "jobs[1]"),
+        ("/jobs/0/preemptionConfiguration", "jobs[0].preemptionConfiguration"),
+    ] {
+        let e = errors(&with(base(), pointer, json!([0, 0, 0, true])));
+        assert_eq!(e.len(), 1, "{pointer}");
+        assert_eq!(e[0].path, path, "{pointer}");
+        assert!(
+            e[0].message.starts_with("invalid type: sequence, expected struct"),
+            "{pointer}: {}",
+            e[0].message
+        );
+    }
+}
+
+#[test]
+fn a_wrong_type_for_an_enum_names_the_choices_not_invalid_json() {
+    let e = errors(&with(base(), "/settings", json!({"victimOrder": 3})));
+    assert_eq!(e[0].path, "settings.victimOrder");
+    assert!(
+        e[0].message.starts_with(r#"invalid type: integer `3`, expected one of "aws", "leastLostWork""#),
+        "{}",
+        e[0].message
+    );
+    let e = errors(&with(base(), "/quotaShares/0/resourceSharingConfiguration/strategy", json!(true)));
+    assert!(
+        e[0].message.contains(r#"expected one of "RESERVE", "LEND", "LEND_AND_BORROW""#),
+        "{}",
+        e[0].message
+    );
+    // A string that is not a variant still says so.
+    let e = errors(&with(base(), "/settings", json!({"victimOrder": "newest"})));
+    assert!(e[0].message.contains("unknown variant `newest`"), "{}", e[0].message);
+}
+
+#[test]
+fn a_truncated_file_names_the_last_known_path_without_question_marks() {
+    let text = serde_json::to_string_pretty(&base()).unwrap();
+    for cut in (1..text.len()).step_by(7) {
+        let e = load_scenario(&text[..cut]).unwrap_err();
+        assert!(!e[0].path.contains('?'), "cut at {cut}: {}", e[0].path);
+        assert!(e[0].message.contains("line"), "cut at {cut}: {}", e[0].message);
+    }
+}

@@ -1,5 +1,5 @@
 // Consumer tests of the built npm package, loaded the way a user loads it: `require` of the
-// package directory built by `wasm-pack build web --target nodejs --out-dir pkg-node`
+// package directory built by `web/build.sh` (web/pkg)
 // (QUOTASIM_PKG overrides it). The equality tests compare with the native command line
 // (QUOTASIM_BIN, default target/release/quotasim, else target/debug/quotasim).
 'use strict';
@@ -11,7 +11,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
 const root = path.resolve(__dirname, '..', '..');
-const pkgDir = process.env.QUOTASIM_PKG || path.resolve(__dirname, '..', 'pkg-node');
+const pkgDir = process.env.QUOTASIM_PKG || path.resolve(__dirname, '..', 'pkg');
 const quotasim = require(pkgDir);
 const { Simulation, validate, generate, generateJson, BenchWorkload, memoryBytes } = quotasim;
 
@@ -249,4 +249,45 @@ test('BenchWorkload runs the quotasim bench workload: the same events as quotasi
   assert.ok(memoryBytes() >= 2 ** 20 && memoryBytes() % 65536 === 0, 'linear memory is whole 64 KiB pages');
   assert.throws(() => new BenchWorkload(-1), /jobs must be a whole number/);
   assert.throws(() => new BenchWorkload(30000000), (e) => e.problems[0].path === 'jobs');
+});
+
+const IN_SHARE_OFF = 'quotaShares[qs1].preemptionConfiguration.inSharePreemption=DISABLED';
+
+test('compareJson gives the bytes of quotasim compare, for changes and for a second scenario', () => {
+  assert.equal(quotasim.compareJson(notebookText, null, [IN_SHARE_OFF]), cli(['compare', fixture, '--set', IN_SHARE_OFF]).toString('utf8'));
+  const b = quotasim.applyChanges(notebook(), [IN_SHARE_OFF]);
+  const bFile = path.join(require('node:os').tmpdir(), `quotasim-b-${process.pid}.json`);
+  fs.writeFileSync(bFile, JSON.stringify(b));
+  assert.equal(quotasim.compareJson(notebook(), b), cli(['compare', fixture, bFile]).toString('utf8'));
+  const c = quotasim.compare(notebook(), null, [IN_SHARE_OFF]);
+  const high = c.changedJobs.find((j) => j.jobName === 'qs1_job_high');
+  assert.equal(high.description, 'no longer preempted');
+  assert.equal(c.delta.perQuotaShare.qs1['preemptions.inShare'], -1);
+  assert.deepEqual(quotasim.compare(notebook(), notebook()).changedJobs, []);
+});
+
+test('check gives the bytes of quotasim check --format json, and met is false on a violation', () => {
+  const objectives = { formatVersion: 1, objectives: [
+    { metric: 'perQuotaShare.*.preemptions.total', max: 1 },
+    { metric: 'overall.utilization', min: 0.5 },
+  ] };
+  const oFile = path.join(require('node:os').tmpdir(), `quotasim-o-${process.pid}.json`);
+  fs.writeFileSync(oFile, JSON.stringify(objectives));
+  const r = spawnSync(cliPath(), ['check', fixture, '--objectives', oFile, '--baseline', fixture, '--format', 'json']);
+  assert.equal(r.status, 3, 'a violated objective: exit 3');
+  assert.equal(quotasim.checkJson(notebook(), objectives, notebook()), r.stdout.toString('utf8').replace(/\n$/, ''));
+  const report = quotasim.check(notebook(), objectives);
+  assert.equal(report.met, false);
+  assert.equal(report.verdicts[0].metric, 'perQuotaShare.qs1.preemptions.total');
+  assert.throws(() => quotasim.check(notebook(), { objectives: [{ metric: 'overall.utilisation', min: 1 }] }),
+    (e) => e.problems[0].path === 'objectives[0].metric' && e.message.includes('overall.utilization'));
+});
+
+test('applyChanges addresses lists by name and names a path that names nothing', () => {
+  const s = quotasim.applyChanges(notebookText, ['quotaShares[qs2].capacityLimits[ml.p5.48xlarge].maxCapacity=4', 'jobs[*].checkpointIntervalSeconds=900']);
+  assert.deepEqual(s.quotaShares[1].capacityLimits.at(-1), { capacityUnit: 'ml.p5.48xlarge', maxCapacity: 4 });
+  assert.ok(s.jobs.every((j) => j.checkpointIntervalSeconds === 900));
+  assert.throws(() => quotasim.applyChanges(notebook(), ['quotaShares[nope].state=DISABLED']),
+    (e) => e.problems[0].path === 'quotaShares[nope].state');
+  assert.throws(() => quotasim.applyChanges(notebook(), ['settings.backfill']), (e) => e.problems.length === 1);
 });

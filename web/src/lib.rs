@@ -19,7 +19,11 @@
 //!   engine's Rust types by `tests/typescript.rs` (which fails when the file is stale), and
 //!   are embedded in the package's `.d.ts`; method signatures name those types.
 
+use quotasim::change::{apply_changes, Change};
+use quotasim::compare::{run_to_end, summary_of};
 use quotasim::json::to_json;
+use quotasim::metric::summary_value;
+use quotasim::objective::{check, load_objectives};
 use quotasim::{GenerateOptions, Problem, ValidScenario};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -265,6 +269,139 @@ pub fn validate(
         Err(problems) => problems,
     };
     to_js(&problems)
+}
+
+/// Changes as `"PATH=VALUE"` strings (`quotasim run --set`), from a JS array.
+fn changes_of(changes: &JsValue) -> Result<Vec<Change>, JsValue> {
+    let fail = |p: Problem| problems_error("quotasim: invalid changes", &[p]);
+    if changes.is_undefined() || changes.is_null() {
+        return Ok(Vec::new());
+    }
+    let list: Vec<String> = serde_wasm_bindgen::from_value(changes.clone()).map_err(|e| {
+        fail(Problem::error("", format!("changes must be an array of \"PATH=VALUE\" strings ({e})")))
+    })?;
+    list.iter().map(|c| Change::parse(c).map_err(fail)).collect()
+}
+
+/// Parses a scenario (object or JSON text), applies `changes`, validates it.
+fn load_changed(scenario: &JsValue, changes: &[Change], what: &str) -> Result<ValidScenario, JsValue> {
+    let text = json_text(scenario, "a scenario").map_err(|p| problems_error(what, &[p]))?;
+    let s = quotasim::json::parse_scenario(&text).map_err(|p| problems_error(what, &[p]))?;
+    let s = if changes.is_empty() {
+        s
+    } else {
+        apply_changes(&s, changes).map_err(|p| problems_error(what, &[p]))?
+    };
+    quotasim::validate(&s).map_err(|p| problems_error(what, &p))
+}
+
+fn run_error(e: quotasim::RunError) -> JsValue {
+    js_sys::Error::new(&format!("quotasim: {e}")).into()
+}
+
+/// Applies changes by path (`quotasim run --set`) to a scenario and returns the changed
+/// scenario; lists are addressed by name: `quotaShares[team-b].resourceSharingConfiguration.strategy=LEND`,
+/// `quotaShares[team-a].capacityLimits[ml.p5.48xlarge].maxCapacity=12`, `jobs[*].checkpointIntervalSeconds=900`.
+/// Throws an `Error` (with `err.problems`) naming a path that names nothing or a value of the
+/// wrong type. The result is not validated (`validate` it, or run it).
+#[wasm_bindgen(js_name = applyChanges, unchecked_return_type = "Scenario")]
+pub fn apply_changes_js(
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string[]")] changes: JsValue,
+) -> Result<JsValue, JsValue> {
+    install_panic_hook();
+    let what = "quotasim: cannot apply the changes";
+    let changes = changes_of(&changes)?;
+    let text = json_text(&scenario, "a scenario").map_err(|p| problems_error(what, &[p]))?;
+    let s = quotasim::json::parse_scenario(&text).map_err(|p| problems_error(what, &[p]))?;
+    let s = apply_changes(&s, &changes).map_err(|p| problems_error(what, &[p]))?;
+    to_js(&s)
+}
+
+fn comparison(a: &JsValue, b: &JsValue, changes: &JsValue) -> Result<quotasim::compare::Comparison, JsValue> {
+    let changes = changes_of(changes)?;
+    let ra = run_to_end(load_changed(a, &[], "quotasim: invalid scenario A")?, true).map_err(run_error)?;
+    let (b, what) = if b.is_undefined() || b.is_null() {
+        (a, changes.iter().map(Change::text).collect())
+    } else {
+        let mut w = vec!["second file".to_string()];
+        w.extend(changes.iter().map(Change::text));
+        (b, w)
+    };
+    let rb =
+        run_to_end(load_changed(b, &changes, "quotasim: invalid scenario B")?, true).map_err(run_error)?;
+    Ok(quotasim::compare::compare(&ra, &rb, what))
+}
+
+/// Compares two policies on the same workload (`quotasim compare`): B is a second scenario,
+/// or A with `changes` (`"PATH=VALUE"` strings) when `b` is `null` or `undefined`. Returns
+/// each side's summary result, the per-share and overall deltas (B - A) of every summary
+/// number, and the jobs whose fate differs, matched by name.
+#[wasm_bindgen(unchecked_return_type = "Comparison")]
+pub fn compare(
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string")] a: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string | null | undefined")] b: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "string[]")] changes: JsValue,
+) -> Result<JsValue, JsValue> {
+    install_panic_hook();
+    to_js(&comparison(&a, &b, &changes)?)
+}
+
+/// [`compare`] as compact JSON text: the bytes `quotasim compare` prints (without its final
+/// newline).
+#[wasm_bindgen(js_name = compareJson)]
+pub fn compare_json(
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string")] a: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string | null | undefined")] b: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "string[]")] changes: JsValue,
+) -> Result<String, JsValue> {
+    install_panic_hook();
+    Ok(to_json(&comparison(&a, &b, &changes)?))
+}
+
+fn report(
+    scenario: &JsValue,
+    objectives: &JsValue,
+    baseline: &JsValue,
+) -> Result<quotasim::objective::Report, JsValue> {
+    let what = "quotasim: invalid objectives";
+    let text = json_text(objectives, "objectives").map_err(|p| problems_error(what, &[p]))?;
+    let objs = load_objectives(&text).map_err(|p| problems_error(what, &p))?;
+    let r =
+        run_to_end(load_changed(scenario, &[], "quotasim: invalid scenario")?, false).map_err(run_error)?;
+    let base = if baseline.is_undefined() || baseline.is_null() {
+        None
+    } else {
+        let b = run_to_end(load_changed(baseline, &[], "quotasim: invalid baseline")?, false)
+            .map_err(run_error)?;
+        Some(summary_value(&summary_of(&b)))
+    };
+    check(&objs, &summary_value(&summary_of(&r)), base.as_ref()).map_err(|p| problems_error(what, &p))
+}
+
+/// Checks a run against objectives (`quotasim check`): each objective with its value, `met`
+/// or not, and with a baseline scenario its value there too. `report.met` is false when any
+/// objective is violated. Throws an `Error` (with `err.problems`) for invalid objectives, a
+/// metric that does not exist (listing the valid ones) or an invalid scenario.
+#[wasm_bindgen(js_name = check, unchecked_return_type = "Report")]
+pub fn check_objectives(
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Objectives | string")] objectives: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "Scenario | string")] baseline: JsValue,
+) -> Result<JsValue, JsValue> {
+    install_panic_hook();
+    to_js(&report(&scenario, &objectives, &baseline)?)
+}
+
+/// [`check_objectives`] as compact JSON text: the bytes `quotasim check --format json` prints.
+#[wasm_bindgen(js_name = checkJson)]
+pub fn check_json(
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Objectives | string")] objectives: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "Scenario | string")] baseline: JsValue,
+) -> Result<String, JsValue> {
+    install_panic_hook();
+    Ok(to_json(&report(&scenario, &objectives, &baseline)?))
 }
 
 fn generate_options(options: &JsValue) -> Result<GenerateOptions, JsValue> {

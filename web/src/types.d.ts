@@ -13,6 +13,7 @@ export interface Scenario {
   serviceEnvironment: ServiceEnvironment;
   schedulingPolicy?: SchedulingPolicy | null;
   quotaShares?: Array<QuotaShare>;
+  /** At most 2,000,000 jobs (`MAX_JOBS`); a longer list is refused while it is read. */
   jobs?: Array<Job>;
   actions?: Array<Action>;
 }
@@ -31,6 +32,12 @@ export interface GenerateOptions {
   minDurationSeconds?: number;
   /** Longest duration, seconds. */
   maxDurationSeconds?: number;
+}
+
+/** An objectives file. */
+export interface Objectives {
+  formatVersion?: number;
+  objectives: Array<Objective>;
 }
 
 /** One thing wrong (or worth knowing) about a scenario. */
@@ -73,6 +80,27 @@ export interface BenchRun {
   /** Jobs preempted at least once. */
   preemptedJobs: number;
   endedAt: number;
+}
+
+/** `quotasim compare`'s JSON. */
+export interface Comparison {
+  formatVersion: number;
+  a: SummaryResult;
+  b: SummaryResult;
+  /** The `--set` changes that made B from A, or `["second file"]`. */
+  changes: Array<string>;
+  /** What the two scenarios do not share (quota shares on one side only). */
+  differences: Array<string>;
+  delta: Delta;
+  changedJobs: Array<ChangedJob>;
+}
+
+/** The result of checking objectives (`quotasim check`). */
+export interface Report {
+  formatVersion: number;
+  /** Every objective met. */
+  met: boolean;
+  verdicts: Array<Verdict>;
 }
 
 /** Simulation settings; every field is optional and defaults as documented in the format spec. */
@@ -176,6 +204,13 @@ export interface Action {
   updateServiceEnvironment?: UpdateServiceEnvironment | null;
 }
 
+/** One bound on one metric (or one per share, with `*`). */
+export interface Objective {
+  metric: string;
+  min?: number | null;
+  max?: number | null;
+}
+
 export type Severity = "error" | "warning";
 
 /** A job as `DescribeServiceJob` would show it at the end of the run. */
@@ -263,6 +298,43 @@ export interface JobCounts {
   running: number;
   succeeded: number;
   failed: number;
+}
+
+/**
+ * B - A for every number of the summary, keyed by its metric path relative to the share or
+ * to `overall` (`waitSeconds.p95`); `null` where either side has none.
+ */
+export interface Delta {
+  /** Per quota share present on both sides, in A's order. */
+  perQuotaShare: Record<string, Record<string, number | null>>;
+  overall: Record<string, number | null>;
+  /** `endedAt` of B minus A's. */
+  endedAt: number;
+}
+
+/** A job whose fate differs, or that is on one side only. */
+export interface ChangedJob {
+  jobName: string;
+  /** `changed`, `added` (only in B) or `removed` (only in A). */
+  change: string;
+  a: Fate | null;
+  b: Fate | null;
+  /** One line: `starts 42 min later`, `no longer preempted`, `fails: retry limit`. */
+  description: string;
+}
+
+/** One objective checked on one metric. */
+export interface Verdict {
+  /** The objective, as `objectives[i]`. */
+  objective: string;
+  /** The metric, with a share name in place of `*`. */
+  metric: string;
+  min: number | null;
+  max: number | null;
+  value: number | null;
+  /** The value under the baseline scenario, when one was given. */
+  baseline?: number | null;
+  met: boolean;
 }
 
 /**
@@ -391,6 +463,17 @@ export interface Metrics {
 export interface Flow {
   quotaShareName: string;
   instances: number;
+}
+
+/** What happened to one job on one side. */
+export interface Fate {
+  quotaShareName: string;
+  status: Status | null;
+  statusReason: string | null;
+  firstStartedAt: number | null;
+  waitSeconds: number | null;
+  preemptions: number;
+  lostWorkSeconds: number;
 }
 
 /** R4: what a share does with idle quota. */

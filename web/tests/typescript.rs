@@ -6,7 +6,8 @@
 //!
 //! The serde rules followed (those the engine uses): `rename_all` (`camelCase`,
 //! `SCREAMING_SNAKE_CASE`, `lowercase`), `rename`, `default`, `skip_serializing(_if)`,
-//! `deny_unknown_fields`, and `serialize_with` on a `Vec<(String, T)>` (written as a map).
+//! `deny_unknown_fields`, `serialize_with` on a `Vec<(String, T)>` (written as a map), and
+//! `deserialize_with` that reads the field's own type (shape unchanged).
 //! A field is optional (`?`) when the JSON may leave it out: on input when it has a default (or
 //! is an `Option`), on output when it may be skipped. `Option<T>` is `T | null`, except on a
 //! field of an output-only type that is skipped when empty. Types with a hand-written serde
@@ -29,11 +30,13 @@ const HEADER: &str = "\
 ";
 
 /// The engine files whose types make up the shapes.
-const SOURCES: &[&str] = &["model.rs", "result.rs", "validate.rs", "generate.rs", "serde_impls.rs"];
+const SOURCES: &[&str] =
+    &["model.rs", "result.rs", "validate.rs", "generate.rs", "serde_impls.rs", "compare.rs", "objective.rs"];
 
 /// Where the shapes start: the scenario (input) first, then what the package returns.
-const INPUT_ROOTS: &[&str] = &["Scenario", "GenerateOptions"];
-const OUTPUT_ROOTS: &[&str] = &["Problem", "SimResult", "SummaryResult", "Snapshot", "BenchRun"];
+const INPUT_ROOTS: &[&str] = &["Scenario", "GenerateOptions", "Objectives"];
+const OUTPUT_ROOTS: &[&str] =
+    &["Problem", "SimResult", "SummaryResult", "Snapshot", "BenchRun", "Comparison", "Report"];
 
 /// Types whose serde impl is hand-written (serde_impls.rs): the type it is written as, and
 /// whether a JSON string of it is accepted too.
@@ -163,6 +166,9 @@ fn serde_of(ms: &[Meta]) -> Serde {
                 "skip" => s.skip = true,
                 "deny_unknown_fields" => s.deny_unknown = true,
                 "serialize_with" => s.serialize_with = true,
+                // The engine's `deserialize_with` functions read the field's own type (the job
+                // list, refused past its size limit): the JSON shape is unchanged.
+                "deserialize_with" => {}
                 other => panic!("serde attribute `{other}` is not handled by the generator"),
             }
         }
@@ -337,6 +343,12 @@ impl Gen<'_> {
                     "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" | "isize"
                     | "f32" | "f64" => "number".into(),
                     "Ignored" | "IgnoredAny" => "unknown".into(),
+                    // The engine's JSON maps are metric maps: a metric path to a number or null
+                    // (the deltas of a comparison).
+                    "Map" => {
+                        assert!(args.len() == 2, "Map<String, Value>");
+                        "Record<string, number | null>".into()
+                    }
                     "Option" => {
                         let inner = self.ty(args[0], input, false);
                         if strip_option || inner.ends_with("| null") || inner == "unknown" {
@@ -542,7 +554,7 @@ fn every_shape_the_package_names_is_declared() {
     for chunk in lib.split("_type = \"").skip(1) {
         let ty = chunk.split('"').next().unwrap();
         for word in ty.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
-            if word != "string" {
+            if !["string", "null", "undefined"].contains(&word) {
                 assert!(
                     d.contains(&format!("export interface {word} {{")),
                     "lib.rs names undeclared `{word}`"

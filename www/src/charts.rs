@@ -3,15 +3,21 @@
 //! The markup is aggregated (one path per share and layer, lanes only for the visible window of
 //! jobs) so that a 10,000-job run stays a few thousand nodes at most. Interactive parts carry
 //! `data-*` attributes that the components read with one delegated listener.
+//!
+//! The markup is set with `inner_html`, and every text it interpolates (names, reasons, share
+//! colours) comes from a scenario that may have arrived in a link: each is passed through
+//! [`escape`] where it is written, whatever validation it went through before.
 
 use std::fmt::Write;
 
 use quotasim::PreemptionKind;
 
 use crate::geometry::{
-    format_time, stack, step_area_path, step_line_path, time_ticks, value_ticks, RowWindow, Scale,
+    format_duration, format_time, periodic_in_window, stack, step_area_path, step_line_path, time_ticks,
+    value_ticks, RowWindow, Scale,
 };
 use crate::run::RunData;
+use crate::text::{escape, truncate};
 
 /// Margins of the time charts (left is wide enough for labels).
 pub const M_LEFT: f64 = 56.0;
@@ -22,6 +28,12 @@ pub const M_BOTTOM: f64 = 28.0;
 pub const TL_LEFT: f64 = 170.0;
 pub const TL_LANE: f64 = 22.0;
 pub const TL_TOP: f64 = 26.0;
+/// Most checkpoint ticks drawn in one timeline lane; past it, the lane's further checkpoints are
+/// drawn as one band per attempt. With MIN_TICK_GAP_PX this keeps a lane to a few hundred
+/// elements at any zoom, whatever the job's length and checkpoint interval.
+pub const MAX_TICKS_PER_LANE: usize = 400;
+/// Checkpoint ticks closer together than this (pixels) are drawn as a band instead.
+pub const MIN_TICK_GAP_PX: f64 = 3.0;
 
 /// Colour of a preemption reason.
 pub fn kind_color(k: PreemptionKind) -> &'static str {
@@ -32,9 +44,9 @@ pub fn kind_color(k: PreemptionKind) -> &'static str {
     }
 }
 
-/// Escapes text for SVG/HTML.
-pub fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+/// The share colours, escaped once for the attributes they are written into.
+fn escape_all(colors: &[String]) -> Vec<String> {
+    colors.iter().map(|c| escape(c)).collect()
 }
 
 /// The x scale of a time chart of `width` pixels over `[t0, t1]`.
@@ -42,6 +54,7 @@ pub fn time_scale(t0: u64, t1: u64, left: f64, width: f64) -> Scale {
     Scale::new(t0 as f64, t1.max(t0 + 1) as f64, left, (width - M_RIGHT).max(left + 10.0))
 }
 
+/// Hatch patterns, one per share colour; `colors` are escaped already.
 fn hatch_defs(out: &mut String, colors: &[String], prefix: &str) {
     out.push_str("<defs>");
     for (i, c) in colors.iter().enumerate() {
@@ -74,6 +87,7 @@ fn time_axis(out: &mut String, sx: &Scale, t0: u64, t1: u64, y: f64, y_top: f64,
 
 /// The frame the utilization and lending charts share: the SVG element, hatch patterns, a
 /// clip for the plot area, value grid and ticks, the y-axis label and the time axis.
+/// `colors` are escaped already.
 struct Frame<'a> {
     width: f64,
     height: f64,
@@ -102,7 +116,8 @@ impl Frame<'_> {
         let _ = write!(
             out,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" \
-             role=\"img\" aria-label=\"{aria}\">"
+             role=\"img\" aria-label=\"{}\">",
+            escape(aria)
         );
         hatch_defs(out, self.colors, &self.prefix);
         clip_def(out, &self.clip, M_LEFT, width - M_RIGHT, 0.0, height - M_BOTTOM + 1.0);
@@ -119,8 +134,9 @@ impl Frame<'_> {
         }
         let _ = write!(
             out,
-            "<text class=\"axis-label\" transform=\"translate(14,{:.1}) rotate(-90)\" text-anchor=\"middle\">{y_label}</text>",
-            (height - M_BOTTOM + M_TOP) / 2.0
+            "<text class=\"axis-label\" transform=\"translate(14,{:.1}) rotate(-90)\" text-anchor=\"middle\">{}</text>",
+            (height - M_BOTTOM + M_TOP) / 2.0,
+            escape(y_label)
         );
         time_axis(out, &sx, t0, t1, height - M_BOTTOM, M_TOP, ((width - M_LEFT) / 90.0) as usize);
         (sx, sy)
@@ -140,7 +156,8 @@ pub fn utilization_svg(
 ) -> String {
     let Some(ts) = run.types.get(ti) else { return String::new() };
     let mut out = String::with_capacity(16 * 1024);
-    let aria = format!("Utilization of {} over time, stacked by quota share", esc(&ts.name));
+    let colors = &escape_all(colors);
+    let aria = format!("Utilization of {} over time, stacked by quota share", ts.name);
     let frame = Frame { width, height, colors, prefix: format!("h{ti}-"), clip: format!("uc{ti}") };
     let (sx, sy) = frame.open(&mut out, run, win, ts.peak, &aria, "instances");
     let ns = run.share_names.len();
@@ -177,7 +194,7 @@ pub fn utilization_svg(
         let _ = write!(
             out,
             "<path d=\"{d}\" fill=\"none\" stroke=\"{c}\" stroke-width=\"1.5\" stroke-dasharray=\"2 3\"><title>{} quota (stacked)</title></path>",
-            esc(&run.share_names[s])
+            escape(&run.share_names[s])
         );
     }
     let d = step_line_path(&run.samples, &ts.capacity, run.end, &sx, &sy);
@@ -203,7 +220,8 @@ pub fn lending_svg(
     let mut out = String::with_capacity(8 * 1024);
     let peak =
         (0..run.samples.len()).map(|i| ts.flows.iter().map(|f| f.2[i]).sum::<u64>()).max().unwrap_or(0);
-    let aria = format!("Capacity lent between quota shares over time for {}", esc(&ts.name));
+    let colors = &escape_all(colors);
+    let aria = format!("Capacity lent between quota shares over time for {}", ts.name);
     let frame = Frame { width, height, colors, prefix: format!("l{ti}-"), clip: format!("lc{ti}") };
     let (sx, sy) = frame.open(&mut out, run, win, peak, &aria, "instances lent");
     if ts.flows.is_empty() {
@@ -212,7 +230,7 @@ pub fn lending_svg(
             "<text class=\"empty\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">No share borrowed {} in this run</text>",
             (M_LEFT + width) / 2.0,
             height / 2.0,
-            esc(&ts.name)
+            escape(&ts.name)
         );
     }
     let layers: Vec<Vec<u64>> = ts.flows.iter().map(|f| f.2.clone()).collect();
@@ -229,7 +247,7 @@ pub fn lending_svg(
             out,
             "<path d=\"{d}\" fill=\"{lc}\" fill-opacity=\"0.55\"/><path d=\"{d}\" fill=\"url(#l{ti}-{b})\" \
              stroke=\"{lc}\"><title>{}</title></path>",
-            esc(&title)
+            escape(&title)
         );
     }
     out.push_str("</g></svg>");
@@ -248,8 +266,9 @@ pub fn lane_jobs(run: &RunData, share: Option<usize>, only_preempted: bool) -> V
 }
 
 /// The preemption timeline: one lane per job of `lanes[window]`; attempts as bars in the share's
-/// colour (borrowed attempts hatched), waiting as a thin line, checkpoints as ticks, lost work
-/// shaded red, the grace period striped, and preemptions as diamonds in the reason's colour.
+/// colour (borrowed attempts hatched), waiting as a thin line, checkpoints as ticks (a band
+/// where they are too dense), lost work shaded red, the grace period striped, and preemptions as
+/// diamonds in the reason's colour. Only what falls inside the time window `win` is written.
 pub fn timeline_svg(
     run: &RunData,
     lanes: &[usize],
@@ -264,6 +283,7 @@ pub fn timeline_svg(
     let (t0, t1) = window_of(run, win);
     let sx = time_scale(t0, t1, TL_LEFT, width);
     let mut out = String::with_capacity(32 * 1024);
+    let colors = &escape_all(colors);
     let _ = write!(
         out,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" \
@@ -285,6 +305,14 @@ pub fn timeline_svg(
     let pre_by_job =
         |j: usize| run.preemptions.iter().enumerate().filter(move |(_, p)| p.victim as usize == j);
     let lead = run.scheduled_seconds + run.starting_seconds;
+    // Only what meets the plot (the clip rectangle) is written; extents are cut to it, so a deep
+    // zoom into a long run writes a few elements, not one per attempt and checkpoint of the run.
+    let (left, right) = (TL_LEFT - 8.0, width - M_RIGHT + 8.0);
+    let span = |a: u64, b: u64| -> Option<(f64, f64)> {
+        let (xa, xb) = (sx.map(a as f64), sx.map(b as f64));
+        (xb >= left && xa <= right).then(|| (xa.max(left - 1.0), xb.min(right + 1.0)))
+    };
+    let tick_gap = (sx.map(1.0) - sx.map(0.0)).abs();
     for (row, &j) in lanes.iter().enumerate().skip(window.first).take(window.count) {
         let y = TL_TOP + (row - window.first) as f64 * TL_LANE;
         let jr = &run.jobs[j];
@@ -300,7 +328,7 @@ pub fn timeline_svg(
             y + 4.0,
             TL_LANE - 8.0,
             y + 15.0,
-            esc(&truncate(&jc.name, 22))
+            escape(&truncate(&jc.name, 22))
         );
         out.push_str("<g clip-path=\"url(#tc)\">");
         // Waiting: from submission (or the previous release) to the next dispatch, or to the end.
@@ -317,7 +345,8 @@ pub fn timeline_svg(
             waits.push((from, run.end));
         }
         for (a, b) in waits {
-            let (xa, xb) = (sx.map(a as f64), sx.map(b as f64).max(sx.map(a as f64) + 2.0));
+            let Some((xa, xb)) = span(a, b) else { continue };
+            let xb = xb.max(xa + 2.0);
             let _ = write!(
                 out,
                 "<rect class=\"wait\" data-wait=\"{j}\" data-at=\"{}\" x=\"{xa:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"8\">\
@@ -325,15 +354,16 @@ pub fn timeline_svg(
                 (a + b) / 2,
                 y + 7.0,
                 xb - xa,
-                esc(&jc.name),
+                escape(&jc.name),
                 format_time(a),
                 format_time(b)
             );
         }
+        let mut ticks = 0usize;
         for (k, a) in jr.attempts.iter().enumerate() {
             let stop = a.stopped_at.unwrap_or(run.end);
-            let xa = sx.map(a.started_at as f64);
-            let xb = sx.map(stop as f64).max(xa + 1.5);
+            let Some((xa, xb)) = span(a.started_at, stop) else { continue };
+            let xb = xb.max(xa + 1.5);
             let fill = if a.borrowed_instances > 0 { format!("url(#t-{s})") } else { c.to_string() };
             let _ = write!(
                 out,
@@ -341,7 +371,7 @@ pub fn timeline_svg(
                  fill=\"{fill}\" stroke=\"{c}\"><title>{} attempt {}: {} to {}{}{}</title></rect>",
                 y + 4.0,
                 xb - xa,
-                esc(&jc.name),
+                escape(&jc.name),
                 k + 1,
                 format_time(a.started_at),
                 a.stopped_at.map_or_else(|| String::from("(running)"), format_time),
@@ -350,69 +380,86 @@ pub fn timeline_svg(
                 } else {
                     String::new()
                 },
-                a.status_reason.as_deref().map(|r| format!(", {}", esc(r))).unwrap_or_default()
+                a.status_reason.as_deref().map(|r| format!(", {}", escape(r))).unwrap_or_default()
             );
-            // Checkpoint ticks (R8), skipped where they would be closer than 4 px.
+            // Checkpoint ticks (R8) inside the window: one line each while they are at least
+            // MIN_TICK_GAP_PX apart and the lane has drawn fewer than MAX_TICKS_PER_LANE, else one
+            // band over the checkpointed stretch.
             if let Some(ci) = jc.checkpoint_interval.filter(|c| *c > 0) {
                 let stop_signal = run
                     .preemptions
                     .iter()
                     .find(|p| p.victim as usize == j && p.decided_at >= a.started_at && p.decided_at <= stop)
                     .map_or(stop, |p| p.decided_at);
-                let train0 = a.started_at + lead;
-                let px_per = (sx.map(ci as f64) - sx.map(0.0)).abs();
-                if px_per >= 4.0 {
-                    let mut t = train0 + ci;
-                    while t < stop_signal {
-                        let x = sx.map(t as f64);
+                let first = a.started_at + lead + ci;
+                let ks = periodic_in_window(first, ci, stop_signal, t0, t1);
+                let n = (ks.end - ks.start) as usize;
+                let at = |k: u64| sx.map((first + k * ci) as f64);
+                let one_by_one = tick_gap * ci as f64 >= MIN_TICK_GAP_PX && ticks + n <= MAX_TICKS_PER_LANE;
+                if n > 0 && one_by_one {
+                    for k in ks {
+                        let x = at(k);
                         let _ = write!(
                             out,
                             "<line class=\"ckpt\" x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"{:.1}\" y2=\"{:.1}\"/>",
                             y + 4.0,
                             y + 18.0
                         );
-                        t += ci;
                     }
+                    ticks += n;
+                } else if n > 0 {
+                    let (xa, xb) = (at(ks.start), at(ks.end - 1).max(at(ks.start) + 1.0));
+                    let _ = write!(
+                        out,
+                        "<rect class=\"ckpt-band\" x=\"{xa:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"14\"/>",
+                        y + 4.0,
+                        xb - xa
+                    );
                 }
             }
         }
         for (pi, p) in pre_by_job(j) {
-            let xd = sx.map(p.decided_at as f64);
-            let xr = sx.map(p.releases_at as f64).max(xd + 1.0);
             if p.lost > 0 {
-                let xl = sx.map(p.decided_at.saturating_sub(p.lost) as f64);
+                if let Some((xl, xd)) = span(p.decided_at.saturating_sub(p.lost), p.decided_at) {
+                    let _ = write!(
+                        out,
+                        "<rect class=\"lost\" x=\"{xl:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"14\" fill=\"url(#lost)\">\
+                         <title>{} of training lost</title></rect>",
+                        y + 4.0,
+                        (xd - xl).max(1.0),
+                        escape(&format_duration(p.lost))
+                    );
+                }
+            }
+            if let Some((xd, xr)) = span(p.decided_at, p.releases_at) {
                 let _ = write!(
                     out,
-                    "<rect class=\"lost\" x=\"{xl:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"14\" fill=\"url(#lost)\">\
-                     <title>{} of training lost</title></rect>",
+                    "<rect class=\"grace\" x=\"{xd:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"14\"/>",
                     y + 4.0,
-                    (xd - xl).max(1.0),
-                    crate::geometry::format_duration(p.lost)
+                    (xr - xd).max(1.0)
                 );
             }
-            let _ = write!(
-                out,
-                "<rect class=\"grace\" x=\"{xd:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"14\"/>",
-                y + 4.0,
-                xr - xd
-            );
+            let cx = sx.map(p.decided_at as f64);
+            if cx < left || cx > right {
+                continue;
+            }
             let kc = kind_color(p.kind);
-            let (cx, cy) = (xd, y + 11.0);
+            let cy = y + 11.0;
             let _ = write!(
                 out,
                 "<path class=\"marker\" data-pre=\"{pi}\" tabindex=\"0\" role=\"button\" \
                  aria-label=\"Preemption of {} at {}: {}\" d=\"M{cx:.1},{:.1}L{:.1},{cy:.1}L{cx:.1},{:.1}L{:.1},{cy:.1}Z\" \
                  fill=\"{kc}\"><title>{} preempted at {}: {} (click to explain)</title></path>",
-                esc(&jc.name),
+                escape(&jc.name),
                 format_time(p.decided_at),
-                p.kind.reason(),
+                escape(p.kind.reason()),
                 cy - 7.0,
                 cx + 7.0,
                 cy + 7.0,
                 cx - 7.0,
-                esc(&jc.name),
+                escape(&jc.name),
                 format_time(p.decided_at),
-                p.kind.reason()
+                escape(p.kind.reason())
             );
         }
         out.push_str("</g></g>");
@@ -444,16 +491,6 @@ fn clip_def(out: &mut String, id: &str, x0: f64, x1: f64, y0: f64, y1: f64) {
         (x1 - x0).max(0.0),
         (y1 - y0).max(0.0)
     );
-}
-
-fn truncate(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(n - 1).collect();
-        t.push('…');
-        t
-    }
 }
 
 #[cfg(test)]
@@ -516,9 +553,81 @@ mod tests {
         assert!(z.contains("clip-path"));
     }
 
+    /// One job of three days that checkpoints every second, then a short one preempting it.
+    fn long_checkpointing_run() -> RunData {
+        let json = r#"{
+          "formatVersion": 1,
+          "serviceEnvironment": { "capacityLimits": [ { "capacityUnit": "ml.g5.xlarge", "maxCapacity": 1 } ] },
+          "quotaShares": [
+            { "quotaShareName": "a", "capacityLimits": [ { "capacityUnit": "ml.g5.xlarge", "maxCapacity": 1 } ],
+              "resourceSharingConfiguration": { "strategy": "RESERVE" },
+              "preemptionConfiguration": { "inSharePreemption": "ENABLED" } }
+          ],
+          "jobs": [
+            { "jobName": "long", "quotaShareName": "a", "schedulingPriority": 1, "instanceType": "ml.g5.xlarge",
+              "instanceCount": 1, "submitAt": 0, "durationSeconds": 259200, "checkpointIntervalSeconds": 1 },
+            { "jobName": "urgent", "quotaShareName": "a", "schedulingPriority": 9, "instanceType": "ml.g5.xlarge",
+              "instanceCount": 1, "submitAt": 86400, "durationSeconds": 600 }
+          ]
+        }"#;
+        let s = quotasim::json::parse_scenario(json).unwrap();
+        RunData::compute(quotasim::validate(&s).unwrap())
+    }
+
     #[test]
-    fn names_are_escaped() {
-        assert_eq!(esc("<a&\"b\">"), "&lt;a&amp;&quot;b&quot;&gt;");
-        assert_eq!(truncate("abcdef", 4), "abc…");
+    fn a_long_job_checkpointing_every_second_stays_a_few_hundred_elements_at_any_zoom() {
+        let r = long_checkpointing_run();
+        assert!(r.end > 3 * 86400, "the job is preempted and runs again: {}", r.end);
+        let lanes = lane_jobs(&r, None, false);
+        let w = row_window(lanes.len(), 18, 0);
+        let mut seen_ticks = false;
+        for width in [1_000u64, 86_400, 3_600, 600, 60, 10, 1] {
+            for start in [0, 86_400 - width / 2, 100_000, r.end - width] {
+                let t0 = std::time::Instant::now();
+                let svg = timeline_svg(&r, &lanes, w, &colors(), 1600.0, None, (start, start + width));
+                let elements = svg.matches('<').count();
+                assert!(
+                    elements < 2 * MAX_TICKS_PER_LANE + 200,
+                    "{elements} elements for {width} s at {start}"
+                );
+                assert!(t0.elapsed().as_millis() < 500, "{:?} for {width} s at {start}", t0.elapsed());
+                seen_ticks |= svg.contains("class=\"ckpt\"");
+                if start == 100_000 {
+                    assert!(
+                        svg.contains("class=\"ckpt\"") || svg.contains("class=\"ckpt-band\""),
+                        "the running job's checkpoints are shown for {width} s at {start}"
+                    );
+                }
+            }
+        }
+        assert!(seen_ticks, "zoomed in, checkpoints are single ticks");
+        let whole = timeline_svg(&r, &lanes, w, &colors(), 1600.0, None, (0, u64::MAX));
+        assert!(whole.contains("class=\"ckpt-band\""), "zoomed out, a band");
+    }
+
+    /// A share colour and names that would break out of an attribute if written as they are.
+    const PAYLOAD: &str = "#fff\"/><img src=x onerror=alert(document.domain)>";
+
+    fn assert_inert(svg: &str) {
+        assert!(!svg.contains("<img"), "an element was injected: {svg}");
+        assert!(!svg.contains("\"/>&lt;") && !svg.contains("'/>"), "an attribute was closed early");
+        assert!(
+            svg.contains("&lt;img src=x onerror=alert(document.domain)&gt;"),
+            "the payload is shown as text"
+        );
+    }
+
+    #[test]
+    fn hostile_colours_and_names_stay_text_in_every_chart() {
+        let mut r = run();
+        r.share_names[0] = PAYLOAD.into();
+        r.types[0].name = PAYLOAD.into();
+        let colors = vec![PAYLOAD.to_string(), "#222222".into(), "#333333".into()];
+        assert_inert(&utilization_svg(&r, 0, &colors, 800.0, 240.0, (0, u64::MAX)));
+        assert_inert(&lending_svg(&r, 0, &colors, 800.0, 200.0, (0, u64::MAX)));
+        let lanes = lane_jobs(&r, None, false);
+        let tl =
+            timeline_svg(&r, &lanes, row_window(lanes.len(), 10, 0), &colors, 900.0, None, (0, u64::MAX));
+        assert_inert(&tl);
     }
 }

@@ -2,11 +2,15 @@
 
 use quotasim::result::JobResult;
 
+/// One text cell. A cell that starts like a formula (`=`, `+`, `-`, `@`, tab, CR) gets a leading
+/// `'` so that a spreadsheet shows it as text: a termination reason is free text from the
+/// scenario, and a scenario may come from anyone's link.
 fn field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
+    let s = if s.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{s}") } else { s.to_string() };
+    if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
-        s.to_string()
+        s
     }
 }
 
@@ -49,5 +53,15 @@ mod tests {
         assert_eq!(field("a,b"), "\"a,b\"");
         assert_eq!(field("say \"x\""), "\"say \"\"x\"\"\"");
         assert_eq!(field("q\"x,"), "\"q\"\"x,\"");
+    }
+
+    #[test]
+    fn cells_that_look_like_formulas_stay_text() {
+        assert_eq!(field("=HYPERLINK(\"http://x\",\"y\")"), "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"");
+        assert_eq!(field("+1"), "'+1");
+        assert_eq!(field("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(field("-job"), "'-job");
+        assert_eq!(field("\r=1"), "\"'\r=1\"");
+        assert_eq!(field("Terminated by user"), "Terminated by user");
     }
 }

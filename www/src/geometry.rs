@@ -231,6 +231,20 @@ fn push_line(d: &mut String, x: f64, y: f64) {
     push_pt(d, x, y);
 }
 
+/// The indices `k` of the periodic instants `first + k * step` (`step` > 0) that are before
+/// `stop` and inside `[t0, t1]`, found by arithmetic: a narrow window into a long series costs
+/// nothing, however many instants lie outside it.
+pub fn periodic_in_window(first: u64, step: u64, stop: u64, t0: u64, t1: u64) -> std::ops::Range<u64> {
+    let step = step.max(1);
+    let last = t1.min(stop.saturating_sub(1));
+    if stop <= first || last < first || last < t0 {
+        return 0..0;
+    }
+    let from = t0.saturating_sub(first).div_ceil(step);
+    let to = (last - first) / step + 1;
+    from..to.max(from)
+}
+
 /// Evenly spaced sample times from 0 to `end` (inclusive), `n` of them at most, whole seconds,
 /// deduplicated.
 pub fn even_samples(end: u64, n: usize) -> Vec<u64> {
@@ -327,6 +341,21 @@ mod tests {
         let a = step_area_path(&[0, 5], &[(0, 1), (0, 1)], 10, &sx, &sy);
         assert_eq!(a, "M0.0,50.0L100.0,50.0L100.0,100.0L0.0,100.0Z");
         assert_eq!(step_area_path(&[0, 5], &[(1, 1), (2, 2)], 10, &sx, &sy), "");
+    }
+
+    #[test]
+    fn periodic_instants_are_cut_to_the_window() {
+        // Checkpoints at 10, 20, ... before 100.
+        assert_eq!(periodic_in_window(10, 10, 100, 0, 1000), 0..9);
+        assert_eq!(periodic_in_window(10, 10, 100, 25, 55), 2..5, "30, 40, 50");
+        assert_eq!(periodic_in_window(10, 10, 100, 30, 30), 2..3);
+        assert_eq!(periodic_in_window(10, 10, 100, 31, 39), 3..3, "none inside");
+        assert_eq!(periodic_in_window(10, 10, 100, 100, 200), 0..0, "after the stop");
+        assert_eq!(periodic_in_window(10, 10, 10, 0, 200), 0..0, "stopped before the first");
+        assert_eq!(periodic_in_window(500, 10, 900, 0, 100), 0..0, "before the first");
+        let day3 = periodic_in_window(1, 1, 3 * 86400, 86400, 86400 + 59);
+        assert_eq!(day3.end - day3.start, 60);
+        assert_eq!(periodic_in_window(0, 1, u64::MAX, u64::MAX - 1, u64::MAX), u64::MAX - 1..u64::MAX);
     }
 
     #[test]

@@ -17,6 +17,7 @@ pub mod palette;
 pub mod persist;
 pub mod presets;
 pub mod run;
+pub mod text;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

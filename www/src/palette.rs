@@ -7,11 +7,12 @@ pub const PALETTE: [&str; 20] = [
     "#5ad1ff", "#ff6b6b",
 ];
 
-/// The colour of share `name`: its saved colour, or a palette colour by position.
+/// The colour of share `name`: its saved colour when that is a `#rrggbb` colour, else a palette
+/// colour by position. Saved colours come from links and imports, so nothing else is trusted.
 pub fn color_of(colors: &[(String, String)], name: &str, index: usize) -> String {
     colors
         .iter()
-        .find(|(n, _)| n == name)
+        .find(|(n, c)| n == name && is_hex_color(c))
         .map(|(_, c)| c.clone())
         .unwrap_or_else(|| PALETTE[index % PALETTE.len()].to_string())
 }
@@ -33,5 +34,16 @@ mod tests {
         assert_eq!(color_of(&c, "a", 21), PALETTE[1]);
         assert!(is_hex_color("#a0B1c2"));
         assert!(!is_hex_color("red"));
+    }
+
+    #[test]
+    fn a_colour_that_is_not_rrggbb_falls_back_to_the_palette() {
+        let payload = "#fff\"/><img src=x onerror=alert(document.domain)>";
+        let c = vec![("b".to_string(), payload.to_string()), ("c".to_string(), "#12345g".to_string())];
+        assert_eq!(color_of(&c, "b", 2), PALETTE[2]);
+        assert_eq!(color_of(&c, "c", 3), PALETTE[3]);
+        assert!(!is_hex_color("#ffffff\""));
+        assert!(!is_hex_color("#fff"));
+        assert!(!is_hex_color("#ééé"), "multi-byte text of length 7 is not a colour");
     }
 }

@@ -6,6 +6,10 @@ use base64::Engine;
 use quotasim::model::Scenario;
 use serde::{Deserialize, Serialize};
 
+use crate::palette::is_hex_color;
+use crate::presets;
+use crate::text::truncate;
+
 /// Everything a reload or a shared link restores.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Saved {
@@ -21,6 +25,22 @@ pub struct Saved {
     pub now: u64,
 }
 
+/// Most share colours a saved state keeps: a scenario has at most 20 shares, and renamed or
+/// deleted shares leave a few stale entries behind.
+pub const MAX_COLORS: usize = 64;
+
+impl Saved {
+    /// What saved state read from a link, an import or storage may carry: `#rrggbb` colours
+    /// only (at most [`MAX_COLORS`], for names no longer than a share name may be) and a known
+    /// preset id. Everything else in it is untrusted text, escaped wherever it is shown.
+    pub fn sanitized(mut self) -> Saved {
+        self.colors.retain(|(n, c)| n.chars().count() <= quotasim::validate::MAX_NAME && is_hex_color(c));
+        self.colors.truncate(MAX_COLORS);
+        self.preset = self.preset.filter(|id| presets::is_known(id));
+        self
+    }
+}
+
 /// The localStorage key.
 pub const STORAGE_KEY: &str = "quotasim-playground-v1";
 /// The URL fragment prefix.
@@ -30,9 +50,26 @@ pub fn to_json(s: &Saved) -> String {
     serde_json::to_string(s).unwrap_or_default()
 }
 
+/// Reads saved state as strictly as a scenario file: objects only where the format has
+/// them, nothing after the state.
 pub fn from_json(text: &str) -> Result<Saved, String> {
-    serde_json::from_str(text).map_err(|e| e.to_string())
+    use serde::Deserialize;
+    let mut de = serde_json::Deserializer::from_str(text);
+    let saved = Saved::deserialize(quotasim::strict::Strict(&mut de)).map_err(|e| e.to_string())?;
+    de.end().map_err(|e| e.to_string())?;
+    Ok(saved.sanitized())
 }
+
+/// The longest `#s=` link the playground writes or reads, in characters after the prefix.
+/// Browsers cap URLs at about 2 MB; larger scenarios live in localStorage only.
+pub const MAX_LINK_CHARS: usize = 1_500_000;
+/// The most a link may inflate to, in bytes. Scenario JSON compresses about 16:1, so a link at
+/// [`MAX_LINK_CHARS`] (about 1.1 MB of deflate data, some 90,000 jobs) inflates to about
+/// 18 MB; this leaves room for more repetitive scenarios, and stops a crafted link (deflate
+/// reaches about 1000:1) before it takes the page's memory.
+pub const MAX_INFLATED_BYTES: usize = 32 << 20;
+/// Longest parse message a notice repeats (parse errors may quote whole strings of the input).
+const MAX_DETAIL_CHARS: usize = 120;
 
 /// `deflate` + base64url of the JSON.
 pub fn encode(s: &Saved) -> String {
@@ -41,18 +78,131 @@ pub fn encode(s: &Saved) -> String {
     URL_SAFE_NO_PAD.encode(packed)
 }
 
-/// The inverse of [`encode`]; any damage gives an error, never a panic.
+/// The `#s=` fragment for `s`, unless it is too large for a link that [`decode`] reads back.
+pub fn link_hash(s: &Saved) -> Option<String> {
+    let json = to_json(s);
+    if json.len() > MAX_INFLATED_BYTES {
+        return None;
+    }
+    let packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
+    let encoded = URL_SAFE_NO_PAD.encode(packed);
+    (encoded.len() <= MAX_LINK_CHARS).then(|| format!("{HASH_PREFIX}{encoded}"))
+}
+
+/// The inverse of [`encode`]. Any damage gives a short message (under 200 characters, never
+/// the data), never a panic; nothing inflates past [`MAX_INFLATED_BYTES`].
 pub fn decode(text: &str) -> Result<Saved, String> {
-    let packed = URL_SAFE_NO_PAD.decode(text.trim().as_bytes()).map_err(|e| format!("not base64: {e}"))?;
-    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, 64 << 20)
-        .map_err(|e| format!("not compressed data: {e:?}"))?;
-    let json = String::from_utf8(json).map_err(|_| String::from("not UTF-8"))?;
-    from_json(&json)
+    use miniz_oxide::inflate::TINFLStatus;
+    let text = text.trim();
+    if text.len() > MAX_LINK_CHARS {
+        return Err(format!(
+            "too long: {} characters, where a link carries at most {MAX_LINK_CHARS}",
+            text.len()
+        ));
+    }
+    let packed =
+        URL_SAFE_NO_PAD.decode(text.as_bytes()).map_err(|_| String::from("damaged: not base64url text"))?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_INFLATED_BYTES).map_err(
+        |e| match e.status {
+            TINFLStatus::HasMoreOutput => {
+                format!("too large: it inflates past the {} MiB a link may hold", MAX_INFLATED_BYTES >> 20)
+            }
+            TINFLStatus::FailedCannotMakeProgress => {
+                String::from("damaged: its compressed data is cut short")
+            }
+            _ => String::from("damaged: not valid compressed data"),
+        },
+    )?;
+    let json = String::from_utf8(json).map_err(|_| String::from("damaged: not UTF-8 text"))?;
+    from_json(&json).map_err(|e| format!("not a saved scenario: {}", truncate(&e, MAX_DETAIL_CHARS)))
 }
 
 /// The saved state in a location hash (`#s=...`), if there is one.
 pub fn from_hash(hash: &str) -> Option<Result<Saved, String>> {
     hash.strip_prefix(HASH_PREFIX).filter(|s| !s.is_empty()).map(decode)
+}
+
+/// The localStorage key of the recent scenarios.
+pub const HISTORY_KEY: &str = "quotasim-playground-history-v1";
+/// How many distinct scenarios the history keeps.
+pub const HISTORY_LEN: usize = 10;
+/// Most characters the history takes in localStorage (entries are compressed like links); the
+/// oldest entries go first, so the history never crowds out the autosave.
+pub const HISTORY_MAX_CHARS: usize = 1_500_000;
+/// Longest name a history entry or a notice shows.
+const SHOWN_NAME_CHARS: usize = 60;
+
+/// A scenario the user had before something replaced it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HistoryEntry {
+    /// When it was replaced, in milliseconds since the Unix epoch.
+    pub at: f64,
+    /// Its name as shown (see [`shown_name`]).
+    pub name: String,
+    pub jobs: usize,
+    /// The instant the player stood at.
+    #[serde(default)]
+    pub now: u64,
+    /// The saved state without `now`, encoded like a link: equal states give equal text.
+    pub data: String,
+}
+
+impl HistoryEntry {
+    pub fn new(saved: &Saved, at: f64) -> HistoryEntry {
+        let data = encode(&Saved { now: 0, ..saved.clone() });
+        HistoryEntry { at, name: shown_name(saved), jobs: saved.scenario.jobs.len(), now: saved.now, data }
+    }
+
+    /// The saved state back, read as untrusted as a link is.
+    pub fn saved(&self) -> Result<Saved, String> {
+        decode(&self.data).map(|s| Saved { now: self.now, ..s })
+    }
+}
+
+/// A saved state's name for people: the scenario's name, else its preset's title, cut short.
+pub fn shown_name(saved: &Saved) -> String {
+    let name = saved
+        .scenario
+        .name
+        .clone()
+        .filter(|n| !n.trim().is_empty())
+        .or_else(|| saved.preset.as_deref().and_then(presets::by_id).map(|p| p.title.to_string()))
+        .unwrap_or_else(|| String::from("untitled scenario"));
+    truncate(&name, SHOWN_NAME_CHARS)
+}
+
+/// The history stored under [`HISTORY_KEY`]; anything unreadable reads as no history.
+pub fn history_from_json(text: &str) -> Vec<HistoryEntry> {
+    let mut h: Vec<HistoryEntry> = serde_json::from_str(text).unwrap_or_default();
+    h.retain(|e| e.data.len() <= MAX_LINK_CHARS && e.at.is_finite());
+    for e in &mut h {
+        e.name = truncate(&e.name, SHOWN_NAME_CHARS);
+    }
+    h.truncate(HISTORY_LEN);
+    h
+}
+
+pub fn history_to_json(h: &[HistoryEntry]) -> String {
+    serde_json::to_string(h).unwrap_or_default()
+}
+
+/// Puts `saved` first in the history (an entry of the same state moves up), keeping at most
+/// [`HISTORY_LEN`] entries and [`HISTORY_MAX_CHARS`]. Returns whether it was kept (a state too
+/// large for a link is not).
+pub fn remember(history: &mut Vec<HistoryEntry>, saved: &Saved, at: f64) -> bool {
+    let entry = HistoryEntry::new(saved, at);
+    if entry.data.len() > MAX_LINK_CHARS.min(HISTORY_MAX_CHARS) {
+        return false;
+    }
+    history.retain(|e| e.data != entry.data);
+    history.insert(0, entry);
+    history.truncate(HISTORY_LEN);
+    let mut total = 0;
+    history.retain(|e| {
+        total += e.data.len() + e.name.len() + 64;
+        total <= HISTORY_MAX_CHARS
+    });
+    true
 }
 
 #[cfg(test)]
@@ -79,12 +229,125 @@ mod tests {
         assert!(from_hash("#other").is_none());
     }
 
+    /// The error of decoding `text`, checked to be short.
+    fn short_error(text: &str) -> String {
+        let e = decode(text).expect_err("damaged");
+        assert!(e.chars().count() < 200, "{} characters: {}", e.len(), truncate(&e, 300));
+        e
+    }
+
+    fn deflated(bytes: &[u8]) -> String {
+        URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(bytes, 9))
+    }
+
     #[test]
-    fn damaged_links_are_errors() {
-        assert!(decode("!!!").is_err());
-        assert!(decode("AAAA").is_err());
+    fn damaged_links_are_short_errors() {
+        assert!(short_error("!!!").contains("not base64url"));
+        assert!(short_error("AAAA").contains("damaged"));
+        assert!(short_error("bm90IGNvbXByZXNzZWQgYXQgYWxs").contains("not valid compressed data"));
         let e = encode(&saved());
-        assert!(decode(&e[..e.len() / 2]).is_err());
+        assert!(short_error(&e[..(e.len() / 2) & !3]).contains("cut short"));
+    }
+
+    #[test]
+    fn a_truncated_large_link_reports_in_a_sentence_not_its_data() {
+        // A long scenario cut short used to print the partly inflated buffer (millions of characters).
+        let s = Saved {
+            scenario: quotasim::generate(&quotasim::GenerateOptions::new(2_000, 4, 2, 7)),
+            colors: Vec::new(),
+            preset: None,
+            now: 0,
+        };
+        let e = encode(&s);
+        assert!(short_error(&e[..(e.len() * 3 / 4) & !3]).contains("cut short"));
+    }
+
+    #[test]
+    fn links_that_inflate_past_the_bound_are_refused() {
+        let bomb = deflated(&vec![b' '; MAX_INFLATED_BYTES + 1]);
+        assert!(bomb.len() < 100_000, "a small link: {}", bomb.len());
+        assert!(short_error(&bomb).contains("inflates past"));
+        let long = "A".repeat(MAX_LINK_CHARS + 1);
+        assert!(short_error(&long).contains("too long"));
+    }
+
+    #[test]
+    fn links_with_wrong_types_or_huge_strings_are_short_errors() {
+        assert!(short_error(&deflated(b"{\"scenario\": 5}")).contains("not a saved scenario"));
+        let huge = format!("{{\"scenario\": {{\"jobs\": \"{}\"}}}}", "x".repeat(1_000_000));
+        short_error(&deflated(huge.as_bytes()));
+        assert!(short_error(&deflated(&[0xff, 0xfe, 0x00])).contains("UTF-8"));
+    }
+
+    #[test]
+    fn saved_state_is_read_as_strictly_as_a_scenario_file() {
+        let good = to_json(&saved());
+        assert!(from_json(&good).is_ok());
+        assert!(from_json(&format!("{good} {good}")).is_err(), "data after the state");
+        let mut v: serde_json::Value = serde_json::from_str(&good).unwrap();
+        v["scenario"]["settings"] = serde_json::json!([0, 0, 0, true]);
+        let e = from_json(&v.to_string()).unwrap_err();
+        assert!(e.contains("expected struct Settings"), "an array for the settings object: {e}");
+    }
+
+    #[test]
+    fn a_link_is_offered_only_when_it_can_be_read_back() {
+        let s = saved();
+        let hash = link_hash(&s).unwrap();
+        assert_eq!(from_hash(&hash).unwrap().unwrap(), s);
+    }
+
+    #[test]
+    fn saved_state_keeps_only_rrggbb_colours_and_known_presets() {
+        let payload = "#fff\"/><img src=x onerror=alert(document.domain)>";
+        let mut s = saved();
+        s.colors.push(("qs2".into(), payload.into()));
+        s.colors.push(("qs3".into(), "red".into()));
+        s.preset = Some("<b>nope</b>".into());
+        let back = decode(&encode(&s)).unwrap();
+        assert_eq!(back.colors, vec![("qs1".to_string(), "#4f8cff".to_string())]);
+        assert_eq!(back.preset, None);
+        let json = from_json(&to_json(&s)).unwrap();
+        assert_eq!(json.colors.len(), 1, "the autosave is read the same way");
+        s.colors = (0..200).map(|i| (format!("s{i}"), "#000000".to_string())).collect();
+        assert_eq!(from_json(&to_json(&s)).unwrap().colors.len(), MAX_COLORS);
+    }
+
+    #[test]
+    fn the_history_keeps_ten_distinct_states_newest_first() {
+        let mut h = Vec::new();
+        let mut s = saved();
+        for i in 0..12 {
+            s.scenario.name = Some(format!("what-if {i}"));
+            assert!(remember(&mut h, &s, i as f64));
+        }
+        assert_eq!(h.len(), HISTORY_LEN);
+        assert_eq!(h[0].name, "what-if 11");
+        assert_eq!(h[0].jobs, 4);
+        s.scenario.name = Some("what-if 5".into());
+        s.now = 99;
+        remember(&mut h, &s, 100.0);
+        assert_eq!(h.len(), HISTORY_LEN, "the same state moves up instead of repeating");
+        assert_eq!((h[0].name.as_str(), h[0].at), ("what-if 5", 100.0));
+        assert_eq!(h[0].saved().unwrap(), s);
+        let back = history_from_json(&history_to_json(&h));
+        assert_eq!(back, h);
+        assert!(history_from_json("{not json").is_empty());
+        assert!(history_from_json("[{\"at\": 1, \"name\": 5}]").is_empty());
+    }
+
+    #[test]
+    fn history_entries_are_read_like_links() {
+        let payload = "#fff\"/><img src=x onerror=alert(1)>";
+        let mut s = saved();
+        s.colors.push(("qs2".into(), payload.into()));
+        s.scenario.name = Some("x".repeat(500));
+        let e = HistoryEntry::new(&s, 1.0);
+        assert_eq!(e.name.chars().count(), 60);
+        assert_eq!(e.saved().unwrap().colors.len(), 1, "the bad colour is dropped on the way back");
+        let mut bad = e.clone();
+        bad.data = "AAAA".into();
+        assert!(bad.saved().unwrap_err().len() < 200);
     }
 
     #[test]

@@ -95,6 +95,28 @@ pub fn scenario(p: &Preset) -> Result<Scenario, String> {
     parse_scenario(p.json).map_err(|e| e.to_string())
 }
 
+/// The id of the generated 10,000-job benchmark (made by the engine's generator, not a file).
+pub const BENCH_ID: &str = "generated-10k";
+
+/// Whether `id` names a built-in scenario (a preset or the generated benchmark).
+pub fn is_known(id: &str) -> bool {
+    id == BENCH_ID || by_id(id).is_some()
+}
+
+/// The scenario of a built-in id: a preset's, or the generated benchmark's.
+pub fn builtin(id: &str) -> Option<Scenario> {
+    if id == BENCH_ID {
+        Some(quotasim::generate(&quotasim::GenerateOptions::new(10_000, 6, 2, 7)))
+    } else {
+        by_id(id).and_then(|p| scenario(p).ok())
+    }
+}
+
+/// Whether `scenario` is exactly the built-in scenario `preset` names: losing it loses nothing.
+pub fn is_pristine(preset: Option<&str>, scenario: &Scenario) -> bool {
+    preset.and_then(builtin).is_some_and(|b| b == *scenario)
+}
+
 /// A preset by id.
 pub fn by_id(id: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.id == id)
@@ -113,6 +135,18 @@ mod tests {
             sim.run();
             assert!(sim.now() > 0, "{}", p.id);
         }
+    }
+
+    #[test]
+    fn built_in_scenarios_are_known_and_pristine_until_edited() {
+        let mut s = builtin("notebook").unwrap();
+        assert!(is_pristine(Some("notebook"), &s));
+        assert!(!is_pristine(None, &s));
+        assert!(!is_pristine(Some("reclaim"), &s));
+        s.name = Some("edited".into());
+        assert!(!is_pristine(Some("notebook"), &s));
+        assert_eq!(builtin(BENCH_ID).unwrap().jobs.len(), 10_000);
+        assert!(is_known(BENCH_ID) && is_known("notebook") && !is_known("nope"));
     }
 
     #[test]

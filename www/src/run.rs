@@ -53,6 +53,9 @@ pub struct RunData {
     pub summary: Summary,
     pub scheduled_seconds: u64,
     pub starting_seconds: u64,
+    /// Why the results cannot be exact (a time or a sum past 2^53 - 1), if so: the run
+    /// stopped there and the page says so instead of showing wrong numbers as right.
+    pub error: Option<String>,
     /// Simulations (events not recorded) standing at increasing times.
     checkpoints: Vec<Simulation>,
     full: Simulation,
@@ -69,6 +72,7 @@ impl RunData {
             Simulation::with_shared(valid.clone(), Options { record_events: false, ..Options::default() });
         let mut full = Simulation::with_shared(valid, Options::default());
         full.run();
+        let error = full.run_error().map(|e| e.to_string());
         let end = full.now();
         let instants: Vec<u64> = full.event_instants().collect();
         let exact = instants.len() <= EXACT_SAMPLE_LIMIT;
@@ -131,6 +135,7 @@ impl RunData {
             summary: full.summary(),
             scheduled_seconds,
             starting_seconds,
+            error,
             checkpoints,
             full,
         }
@@ -225,6 +230,18 @@ mod tests {
     fn notebook() -> RunData {
         let s = presets::scenario(presets::NOTEBOOK).expect("preset parses");
         RunData::compute(quotasim::validate(&s).expect("valid"))
+    }
+
+    #[test]
+    fn a_run_past_2_53_says_where_it_stopped() {
+        let mut s = presets::scenario(presets::NOTEBOOK).expect("preset parses");
+        assert!(notebook().error.is_none());
+        for j in &mut s.jobs {
+            j.duration_seconds = 1 << 52;
+        }
+        let r = RunData::compute(quotasim::validate(&s).expect("valid"));
+        let e = r.error.expect("a time past 2^53 - 1");
+        assert!(e.contains("2^53 - 1"), "{e}");
     }
 
     #[test]

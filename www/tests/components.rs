@@ -4,8 +4,10 @@
 
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
+use quotasim_playground::persist;
 use quotasim_playground::persist::Saved;
 use quotasim_playground::presets;
+use quotasim_playground::ui::state::Notice;
 use quotasim_playground::ui::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -54,6 +56,15 @@ impl Mounted {
             }
         }
     }
+    /// Clicks the first `sel` whose text is `text`.
+    fn click_text(&self, sel: &str, text: &str) {
+        let list = self.root.query_selector_all(sel).unwrap();
+        let el = (0..list.length())
+            .filter_map(|i| list.get(i)?.dyn_into::<web_sys::HtmlElement>().ok())
+            .find(|e| e.text_content().unwrap_or_default().trim() == text)
+            .unwrap_or_else(|| panic!("no {sel} reading {text}"));
+        el.click();
+    }
     fn type_into(&self, sel: &str, value: &str) {
         let el: web_sys::HtmlInputElement =
             self.q(sel).unwrap_or_else(|| panic!("no input {sel}")).dyn_into().unwrap();
@@ -65,11 +76,27 @@ impl Mounted {
 }
 
 fn mount(saved: Saved) -> Mounted {
+    mount_with(saved, None)
+}
+
+fn mount_with(saved: Saved, notice: Option<Notice>) -> Mounted {
     let doc = web_sys::window().unwrap().document().unwrap();
     let root: web_sys::HtmlElement = doc.create_element("div").unwrap().dyn_into().unwrap();
     doc.body().unwrap().append_child(&root).unwrap();
-    let handle = leptos::mount::mount_to(root.clone(), move || view! { <App saved=saved /> }.into_any());
+    let handle = leptos::mount::mount_to(root.clone(), move || match notice {
+        Some(n) => view! { <App saved=saved notice=n /> }.into_any(),
+        None => view! { <App saved=saved /> }.into_any(),
+    });
     Mounted { root, _handle: handle }
+}
+
+fn storage() -> web_sys::Storage {
+    web_sys::window().unwrap().local_storage().unwrap().unwrap()
+}
+
+fn scenario_name(m: &Mounted) -> String {
+    let el: web_sys::HtmlInputElement = m.q("input[aria-label='scenario name']").unwrap().dyn_into().unwrap();
+    el.value()
 }
 
 async fn settle() {
@@ -234,4 +261,89 @@ async fn a_job_typed_only_by_its_payload_shows_and_edits_the_payload() {
     settle().await;
     assert!(m.q("td.cell.invalid").is_none(), "{}", m.text("td.cell.invalid"));
     assert!(m.text(".status").contains("4 jobs"), "{}", m.text(".status"));
+}
+
+#[wasm_bindgen_test]
+async fn importing_over_edited_work_keeps_it_in_history_and_offers_it_back() {
+    storage().remove_item(persist::HISTORY_KEY).unwrap();
+    let m = mount(notebook());
+    settle().await;
+    m.type_into("input[aria-label='scenario name']", "my what-if");
+    settle().await;
+    m.click_text(".top-actions button", "Import / Export");
+    settle().await;
+    let mut other = presets::scenario(presets::by_id("reclaim").unwrap()).unwrap();
+    other.name = Some("imported".into());
+    let area: web_sys::HtmlTextAreaElement = m.q(".modal textarea").unwrap().dyn_into().unwrap();
+    area.set_value(&quotasim::json::to_json_pretty(&other));
+    area.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+    m.click_text(".modal button", "Load pasted JSON");
+    settle().await;
+    m.click("button[aria-label='close']");
+    settle().await;
+    assert_eq!(scenario_name(&m), "imported");
+    let notice = m.text(".notice");
+    assert!(notice.contains("“my what-if” (4 jobs) was replaced") && notice.contains("History"), "{notice}");
+
+    // One click back; the imported scenario now waits in the history in its turn.
+    m.click_text(".notice button", "Go back");
+    settle().await;
+    assert_eq!(scenario_name(&m), "my what-if");
+    assert!(m.text(".notice").contains("“imported”"), "{}", m.text(".notice"));
+
+    m.click_text(".top-actions button", "History");
+    settle().await;
+    assert_eq!(m.all(".history-list tbody tr"), 2);
+    let names = m.text(".history-list tbody");
+    assert!(names.contains("imported") && names.contains("my what-if"), "{names}");
+    m.click("button[aria-label='restore imported']");
+    settle().await;
+    assert_eq!(scenario_name(&m), "imported");
+    assert!(m.q(".history-list").is_none(), "the list closes");
+    let stored = persist::history_from_json(&storage().get_item(persist::HISTORY_KEY).unwrap().unwrap());
+    assert_eq!(stored[0].name, "my what-if", "kept across reloads");
+}
+
+#[wasm_bindgen_test]
+async fn a_link_that_replaces_saved_work_says_so_and_goes_back() {
+    storage().remove_item(persist::HISTORY_KEY).unwrap();
+    let mut local = notebook();
+    local.scenario.name = Some("local work".into());
+    storage().set_item(persist::STORAGE_KEY, &persist::to_json(&local)).unwrap();
+    let mut linked = notebook();
+    linked.scenario.name = Some("from a link".into());
+    let hash = persist::link_hash(&linked).unwrap();
+    let history = web_sys::window().unwrap().history().unwrap();
+    history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&hash)).unwrap();
+
+    let (saved, notice) = quotasim_playground::ui::state::initial_state();
+    assert_eq!(saved.scenario.name.as_deref(), Some("from a link"));
+    let stored = persist::history_from_json(&storage().get_item(persist::HISTORY_KEY).unwrap().unwrap());
+    assert_eq!(stored.len(), 1);
+    assert_eq!(stored[0].name, "local work");
+
+    let m = mount_with(saved, notice);
+    settle().await;
+    let text = m.text(".notice");
+    assert!(text.contains("The link opened another scenario") && text.contains("“local work”"), "{text}");
+    m.click_text(".notice button", "Go back");
+    settle().await;
+    assert_eq!(scenario_name(&m), "local work");
+    drop(m);
+    history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("#")).unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn a_link_with_the_saved_scenario_replaces_nothing() {
+    let mut local = notebook();
+    local.scenario.name = Some("same".into());
+    storage().set_item(persist::STORAGE_KEY, &persist::to_json(&local)).unwrap();
+    let history = web_sys::window().unwrap().history().unwrap();
+    history
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&persist::link_hash(&local).unwrap()))
+        .unwrap();
+    let (saved, notice) = quotasim_playground::ui::state::initial_state();
+    assert_eq!(saved, local);
+    assert!(notice.is_none(), "a reload of one's own link says nothing");
+    history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("#")).unwrap();
 }

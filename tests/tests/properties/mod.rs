@@ -494,6 +494,19 @@ fn check_instant(h: &H, strict_capacity: bool) -> Result<(), String> {
             }
             _ => {}
         }
+        // Held instances never exceed the service environment, except by victims in their
+        // grace after a lowered limit (R23); a lowered quota alone never lets them exceed it.
+        if let Some(c) = h.capacity(t) {
+            let held: u64 = (0..sc.shares.len() as u32).map(|s| h.usage(s, t)).sum();
+            let leaving: u64 = (0..sc.jobs.len() as u32)
+                .filter(|&j| sc.jobs[j as usize].ty == t && h.is_being_preempted(j))
+                .map(|j| sc.jobs[j as usize].count)
+                .sum();
+            let allowed = if v.cap_changed { c + leaving } else { c };
+            if held > allowed {
+                return Err(format!("type {t}: {held} held, above the limit {c} (+{leaving} leaving)"));
+            }
+        }
         let quotas: u64 = (0..sc.shares.len() as u32).map(|s| h.quota(s, t)).sum();
         let oversubscribed = h.capacity(t).is_none_or(|c| quotas > c);
         let mut pool_cap = 0;

@@ -323,3 +323,19 @@ fn a_time_past_2_53_throws_an_error_naming_the_job() {
     assert!(message.contains("job second") && message.contains("2^53 - 1"), "{message}");
     assert_eq!(sim.now(), 4503599627370496.0);
 }
+
+#[wasm_bindgen_test]
+fn validate_refuses_data_after_the_scenario_and_arrays_for_objects() {
+    let two = format!("{NOTEBOOK}\n{NOTEBOOK}");
+    let problems = items(&validate(JsValue::from_str(&two)).unwrap());
+    assert_eq!(problems.len(), 1);
+    let message = Reflect::get(&problems[0], &JsValue::from_str("message")).unwrap().as_string().unwrap();
+    assert!(message.contains("data after the scenario"), "{message}");
+    let settings = r#"{"formatVersion":1,"settings":[0,0,0,true],
+      "serviceEnvironment":{"serviceEnvironmentName":"se","capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":1}]},
+      "quotaShares":[{"quotaShareName":"a","capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":1}],
+        "resourceSharingConfiguration":{"strategy":"RESERVE"}}]}"#;
+    let problems = items(&validate(JsValue::from_str(settings)).unwrap());
+    let path = Reflect::get(&problems[0], &JsValue::from_str("path")).unwrap().as_string().unwrap();
+    assert_eq!(path, "settings");
+}

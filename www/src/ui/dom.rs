@@ -20,6 +20,12 @@ pub fn storage_set(key: &str, value: &str) -> bool {
     window().and_then(|w| w.local_storage().ok().flatten()).is_some_and(|s| s.set_item(key, value).is_ok())
 }
 
+pub fn storage_remove(key: &str) {
+    if let Some(s) = window().and_then(|w| w.local_storage().ok().flatten()) {
+        let _ = s.remove_item(key);
+    }
+}
+
 pub fn location_hash() -> String {
     window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
 }

@@ -1,26 +1,17 @@
 //! The top bar: presets, the scenario's name, run status, import/export and the share link.
 
 use leptos::prelude::*;
-use quotasim::{generate, GenerateOptions};
 
-use crate::persist::{self, Saved};
+use crate::persist;
+pub use crate::presets::BENCH_ID;
 use crate::presets::{self, PRESETS};
 use crate::ui::dom;
-use crate::ui::state::use_app;
-
-/// The id of the generated benchmark preset.
-pub const BENCH_ID: &str = "generated-10k";
+use crate::ui::state::{use_app, Notice};
 
 /// Loads a preset (or the generated benchmark) by id.
 pub fn load_preset(id: &str) {
-    let app = use_app();
-    if id == BENCH_ID {
-        let s = generate(&GenerateOptions::new(10_000, 6, 2, 7));
-        app.load(s, Vec::new(), Some(BENCH_ID.into()));
-    } else if let Some(p) = presets::by_id(id) {
-        if let Ok(s) = presets::scenario(p) {
-            app.load(s, Vec::new(), Some(p.id.into()));
-        }
+    if let Some(s) = presets::builtin(id) {
+        use_app().load(s, Vec::new(), Some(id.into()));
     }
 }
 
@@ -29,14 +20,13 @@ pub fn Header() -> impl IntoView {
     let app = use_app();
     let copied = RwSignal::new(false);
     let share = move |_| {
-        let saved = Saved {
-            scenario: app.scenario.get_untracked(),
-            colors: app.colors.get_untracked(),
-            preset: app.preset.get_untracked(),
-            now: app.now.get_untracked(),
+        let Some(hash) = persist::link_hash(&app.current()) else {
+            app.notice.set(Some(Notice::text(
+                "This scenario is too large for a link; export it as scenario JSON instead (Import / Export).",
+            )));
+            return;
         };
-        let url = dom::url_with_hash(&format!("{}{}", persist::HASH_PREFIX, persist::encode(&saved)));
-        dom::copy_text(&url);
+        dom::copy_text(&dom::url_with_hash(&hash));
         copied.set(true);
         let _ = gloo_timers::callback::Timeout::new(1800, move || {
             copied.try_set(false);
@@ -85,6 +75,7 @@ pub fn Header() -> impl IntoView {
             />
             <span class=move || status().0 role="status" data-run-ms=move || format!("{:.1}", app.run_ms.get())>{move || status().1}</span>
             <div class="top-actions">
+                <button class="btn" on:click=move |_| app.history_open.set(true)>"History"</button>
                 <button class="btn" on:click=move |_| app.dialog.set(true)>"Import / Export"</button>
                 <button class="btn primary" on:click=share>{move || if copied.get() { "Link copied ✓" } else { "Copy share link" }}</button>
             </div>

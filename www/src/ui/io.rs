@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::csv::jobs_csv;
+use crate::text::truncate;
 use crate::ui::dom;
 use crate::ui::state::use_app;
 
@@ -41,12 +42,16 @@ pub fn IoDialog() -> impl IntoView {
                 },
             )));
         }
+        // A parse message may quote a whole string of the input: keep it to a line or two.
         Err(p) => message.set(Some((
             false,
-            format!(
-                "Not imported: {}{}",
-                if p.path.is_empty() { String::new() } else { format!("{}: ", p.path) },
-                p.message
+            truncate(
+                &format!(
+                    "Not imported: {}{}",
+                    if p.path.is_empty() { String::new() } else { format!("{}: ", p.path) },
+                    p.message
+                ),
+                300,
             ),
         ))),
     };

@@ -9,6 +9,7 @@ pub mod explain_panel;
 pub mod fields;
 pub mod generator;
 pub mod header;
+pub mod history;
 pub mod io;
 pub mod jobs;
 pub mod legend;
@@ -28,11 +29,11 @@ pub mod util_chart;
 use leptos::prelude::*;
 
 use crate::persist::Saved;
-use state::AppState;
+use state::{AppState, Notice};
 
 /// The whole page for a starting state.
 #[component]
-pub fn App(saved: Saved, #[prop(optional)] notice: Option<String>) -> impl IntoView {
+pub fn App(saved: Saved, #[prop(optional)] notice: Option<Notice>) -> impl IntoView {
     let app = AppState::provide(saved, notice);
     let main_ref = NodeRef::<leptos::html::Main>::new();
     let measure = move || {
@@ -58,8 +59,18 @@ pub fn App(saved: Saved, #[prop(optional)] notice: Option<String>) -> impl IntoV
     view! {
         <div class="app">
             <header::Header />
-            {move || app.notice.get().map(|n| view! {
-                <div class="notice" role="status">{n}<button class="icon-btn" aria-label="dismiss" on:click=move |_| app.notice.set(None)>"×"</button></div>
+            {move || app.notice.get().map(|n| {
+                let back = n.back.map(|b| {
+                    let b = StoredValue::new(*b);
+                    view! { <button class="btn small" on:click=move |_| app.load_saved(b.get_value())>"Go back"</button> }
+                });
+                view! {
+                    <div class="notice" role="status">
+                        <span class="notice-text">{n.text}</span>
+                        {back}
+                        <button class="icon-btn" aria-label="dismiss" on:click=move |_| app.notice.set(None)>"×"</button>
+                    </div>
+                }
             })}
             <div class="layout" class:wide=move || app.wide_editor.get()>
                 <editor::Editor />
@@ -80,6 +91,7 @@ pub fn App(saved: Saved, #[prop(optional)] notice: Option<String>) -> impl IntoV
             </div>
             <explain_panel::ExplainPanel />
             <io::IoDialog />
+            <history::HistoryDialog />
             <datalist id="gpu-types">
                 {quotasim::model::GPU_CATALOGUE.iter().map(|(n, _)| view! { <option value=*n></option> }).collect_view()}
             </datalist>

@@ -10,7 +10,7 @@ use quotasim::model::Scenario;
 use quotasim::result::Snapshot;
 use quotasim::{Problem, Simulation, ValidScenario};
 
-use crate::persist::{self, Saved};
+use crate::persist::{self, HistoryEntry, Saved};
 use crate::presets;
 use crate::run::RunData;
 use crate::ui::dom;
@@ -41,6 +41,42 @@ pub struct RunHandle {
     pub data: Arc<RunData>,
 }
 
+/// A message under the top bar; `back` is the scenario a "Go back" button restores.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notice {
+    pub text: String,
+    pub back: Option<Box<Saved>>,
+}
+
+impl Notice {
+    pub fn text(text: impl Into<String>) -> Notice {
+        Notice { text: text.into(), back: None }
+    }
+
+    /// Says that `prev` was replaced (`kept`: whether the history holds it) and offers it back.
+    fn replaced(lead: &str, prev: Saved, kept: bool) -> Notice {
+        let where_ = if kept {
+            "it is kept in History"
+        } else {
+            "it is too large for History, so Go back is the way to it until the page is reloaded"
+        };
+        Notice {
+            text: format!(
+                "{lead}Your previous scenario “{}” ({} jobs) was replaced; {where_}.",
+                persist::shown_name(&prev),
+                prev.scenario.jobs.len()
+            ),
+            back: Some(Box::new(prev)),
+        }
+    }
+}
+
+/// Whether putting `next` in place of `prev` loses work worth keeping: an edited or imported
+/// scenario (a built-in one as it ships can be loaded again) that `next` does not equal.
+fn replaces_work(prev: &Saved, next: &Saved) -> bool {
+    prev.scenario != next.scenario && !presets::is_pristine(prev.preset.as_deref(), &prev.scenario)
+}
+
 /// Jobs above which runs wait for a pause in typing.
 const DEBOUNCE_JOBS: usize = 1500;
 
@@ -65,8 +101,11 @@ pub struct AppState {
     pub width: RwSignal<f64>,
     /// The time window the charts show (clamped to the run; `(0, u64::MAX)` is all of it).
     pub view: RwSignal<(u64, u64)>,
-    pub notice: RwSignal<Option<String>>,
+    pub notice: RwSignal<Option<Notice>>,
     pub dialog: RwSignal<bool>,
+    /// Scenarios replaced by links, imports and presets, newest first (see [`persist::remember`]).
+    pub history: RwSignal<Vec<HistoryEntry>>,
+    pub history_open: RwSignal<bool>,
     /// The editor takes more of the page (for wide job tables).
     pub wide_editor: RwSignal<bool>,
     cursor: StoredValue<Option<(u64, Simulation)>>,
@@ -79,29 +118,44 @@ pub fn use_app() -> AppState {
     expect_context::<AppState>()
 }
 
-/// What the page starts with: a shared link, else the autosave, else the notebook preset.
-pub fn initial_state() -> (Saved, Option<String>) {
-    if let Some(r) = persist::from_hash(&dom::location_hash()) {
-        match r {
-            Ok(s) => return (s, None),
-            Err(e) => {
-                let fallback = stored_or_default();
-                return (
-                    fallback,
-                    Some(format!(
-                        "The link could not be read ({e}); your last saved scenario was loaded instead."
-                    )),
-                );
-            }
+/// What the page starts with: a shared link, else the autosave, else the notebook preset. A
+/// link that replaces other work puts that work in the history and says so.
+pub fn initial_state() -> (Saved, Option<Notice>) {
+    match persist::from_hash(&dom::location_hash()) {
+        None => (stored_or_default(), None),
+        Some(Err(e)) => (
+            stored_or_default(),
+            Some(Notice::text(format!(
+                "The link could not be read ({e}); your last saved scenario was loaded instead."
+            ))),
+        ),
+        Some(Ok(s)) => {
+            let notice = stored().filter(|prev| replaces_work(prev, &s)).map(|prev| {
+                let kept = remember_in_storage(&prev);
+                Notice::replaced("The link opened another scenario. ", prev, kept)
+            });
+            (s, notice)
         }
     }
-    (stored_or_default(), None)
+}
+
+fn stored() -> Option<Saved> {
+    dom::storage_get(persist::STORAGE_KEY).and_then(|t| persist::from_json(&t).ok())
+}
+
+fn stored_history() -> Vec<HistoryEntry> {
+    dom::storage_get(persist::HISTORY_KEY).map(|t| persist::history_from_json(&t)).unwrap_or_default()
+}
+
+/// Adds `saved` to the stored history; returns whether it is kept there.
+fn remember_in_storage(saved: &Saved) -> bool {
+    let mut h = stored_history();
+    persist::remember(&mut h, saved, js_sys::Date::now())
+        && dom::storage_set(persist::HISTORY_KEY, &persist::history_to_json(&h))
 }
 
 fn stored_or_default() -> Saved {
-    dom::storage_get(persist::STORAGE_KEY)
-        .and_then(|t| persist::from_json(&t).ok())
-        .unwrap_or_else(default_saved)
+    stored().unwrap_or_else(default_saved)
 }
 
 pub fn default_saved() -> Saved {
@@ -115,7 +169,7 @@ pub fn default_saved() -> Saved {
 
 impl AppState {
     /// Creates the state, provides it as context and starts its effects.
-    pub fn provide(saved: Saved, notice: Option<String>) -> AppState {
+    pub fn provide(saved: Saved, notice: Option<Notice>) -> AppState {
         let scenario = RwSignal::new(saved.scenario);
         let valid = Memo::new(move |_| scenario.with(quotasim::validate));
         let problems = Memo::new(move |_| {
@@ -143,6 +197,8 @@ impl AppState {
             view: RwSignal::new((0, u64::MAX)),
             notice: RwSignal::new(notice),
             dialog: RwSignal::new(false),
+            history: RwSignal::new(stored_history()),
+            history_open: RwSignal::new(false),
             wide_editor: RwSignal::new(false),
             cursor: StoredValue::new(None),
             run_timer: StoredValue::new_local(None),
@@ -193,12 +249,11 @@ impl AppState {
         });
         // Autosave: localStorage and the URL, after a short pause.
         Effect::new(move |_| {
-            let saved = Saved {
-                scenario: self.scenario.get(),
-                colors: self.colors.get(),
-                preset: self.preset.get(),
-                now: self.now.get(),
-            };
+            self.scenario.track();
+            self.colors.track();
+            self.preset.track();
+            self.now.track();
+            let saved = self.current();
             let t = Timeout::new(400, move || save(&saved));
             self.save_timer.set_value(Some(t));
         });
@@ -215,6 +270,9 @@ impl AppState {
         let gen = self.gen.get_value() + 1;
         self.gen.set_value(gen);
         let end = data.end;
+        if let Some(e) = &data.error {
+            self.notice.set(Some(Notice::text(format!("The run stopped early: {e}."))));
+        }
         self.run.set(Some(RunHandle { gen, data: Arc::new(data) }));
         self.run_ms.set(ms);
         self.stale.set(false);
@@ -246,15 +304,46 @@ impl AppState {
         })
     }
 
+    /// The state as it would be saved now (not tracked).
+    pub fn current(&self) -> Saved {
+        Saved {
+            scenario: self.scenario.get_untracked(),
+            colors: self.colors.get_untracked(),
+            preset: self.preset.get_untracked(),
+            now: self.now.get_untracked(),
+        }
+    }
+
     /// Replaces the whole scenario (a preset, an import).
     pub fn load(&self, scenario: Scenario, colors: Vec<(String, String)>, preset: Option<String>) {
+        self.load_saved(Saved { scenario, colors, preset, now: 0 });
+    }
+
+    /// Replaces the whole state (a history entry, going back). Work it replaces goes to the
+    /// history first, and a notice offers it back.
+    pub fn load_saved(&self, next: Saved) {
+        let prev = self.current();
+        if replaces_work(&prev, &next) {
+            let kept = self.remember(&prev);
+            self.notice.set(Some(Notice::replaced("", prev, kept)));
+        }
         self.playing.set(false);
         self.selection.set(None);
-        self.now.set(0);
         self.view.set((0, u64::MAX));
-        self.colors.set(colors);
-        self.preset.set(preset);
-        self.scenario.set(scenario);
+        self.now.set(next.now);
+        self.colors.set(next.colors);
+        self.preset.set(next.preset);
+        self.scenario.set(next.scenario);
+    }
+
+    /// Puts `saved` first in the history (memory and storage); returns whether it is kept.
+    pub fn remember(&self, saved: &Saved) -> bool {
+        let mut kept = false;
+        self.history.update(|h| kept = persist::remember(h, saved, js_sys::Date::now()));
+        kept && dom::storage_set(
+            persist::HISTORY_KEY,
+            &self.history.with_untracked(|h| persist::history_to_json(h)),
+        )
     }
 
     /// The visible time window, clamped to the run.
@@ -273,12 +362,11 @@ impl AppState {
 
 fn save(saved: &Saved) {
     let json = persist::to_json(saved);
-    dom::storage_set(persist::STORAGE_KEY, &json);
-    let encoded = persist::encode(saved);
-    // Browsers cap URLs at about 2 MB; larger scenarios live in localStorage only.
-    if encoded.len() < 1_500_000 {
-        dom::replace_hash(&format!("{}{}", persist::HASH_PREFIX, encoded));
-    } else {
-        dom::replace_hash("#");
+    // The autosave comes first: if storage is full, the history makes room for it.
+    if !dom::storage_set(persist::STORAGE_KEY, &json) {
+        dom::storage_remove(persist::HISTORY_KEY);
+        dom::storage_set(persist::STORAGE_KEY, &json);
     }
+    // Scenarios too large for a link live in localStorage only.
+    dom::replace_hash(&persist::link_hash(saved).unwrap_or_else(|| String::from("#")));
 }

@@ -1,0 +1,398 @@
+//! Comparing two runs of the same workload: what a policy change does (`quotasim compare`).
+//!
+//! Both sides are full results. The comparison holds each side's summary result, the
+//! changes that made B (or "second file"), per-share and overall deltas of every summary
+//! number (B - A), and the jobs whose fate differs, matched by name, never by position.
+//! Shares or jobs present on one side only are listed, not joined.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::metric::leaves;
+use crate::result::{JobResult, SimResult, Status, SummaryResult};
+use crate::{Options, RunError, Simulation, ValidScenario};
+
+/// `quotasim compare`'s JSON.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Comparison {
+    pub format_version: u32,
+    pub a: SummaryResult,
+    pub b: SummaryResult,
+    /// The `--set` changes that made B from A, or `["second file"]`.
+    pub changes: Vec<String>,
+    /// What the two scenarios do not share (quota shares on one side only).
+    pub differences: Vec<String>,
+    pub delta: Delta,
+    pub changed_jobs: Vec<ChangedJob>,
+}
+
+/// B - A for every number of the summary, keyed by its metric path relative to the share or
+/// to `overall` (`waitSeconds.p95`); `null` where either side has none.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Delta {
+    /// Per quota share present on both sides, in A's order.
+    #[serde(serialize_with = "ser_pairs")]
+    pub per_quota_share: Vec<(String, Map<String, Value>)>,
+    pub overall: Map<String, Value>,
+    /// `endedAt` of B minus A's.
+    pub ended_at: i64,
+}
+
+/// What happened to one job on one side.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Fate {
+    pub quota_share_name: String,
+    pub status: Option<Status>,
+    pub status_reason: Option<String>,
+    pub first_started_at: Option<u64>,
+    pub wait_seconds: Option<u64>,
+    pub preemptions: u32,
+    pub lost_work_seconds: u64,
+}
+
+/// A job whose fate differs, or that is on one side only.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangedJob {
+    pub job_name: String,
+    /// `changed`, `added` (only in B) or `removed` (only in A).
+    pub change: &'static str,
+    pub a: Option<Fate>,
+    pub b: Option<Fate>,
+    /// One line: `starts 42 min later`, `no longer preempted`, `fails: retry limit`.
+    pub description: String,
+}
+
+fn fate(j: &JobResult) -> Fate {
+    Fate {
+        quota_share_name: j.quota_share_name.clone(),
+        status: j.status,
+        status_reason: j.status_reason.clone(),
+        first_started_at: j.first_started_at,
+        wait_seconds: j.first_started_at.map(|t| t - j.submit_at),
+        preemptions: j.preemption_summary.preempted_attempt_count,
+        lost_work_seconds: j.lost_work_seconds,
+    }
+}
+
+fn same(a: &Fate, b: &Fate) -> bool {
+    a.status == b.status
+        && a.first_started_at == b.first_started_at
+        && a.preemptions == b.preemptions
+        && a.lost_work_seconds == b.lost_work_seconds
+}
+
+/// A duration for people: `45 s`, `42 min`, `3.5 h`, `2.1 d`.
+pub fn human_duration(s: u64) -> String {
+    match s {
+        0..=119 => format!("{s} s"),
+        120..=7199 => format!("{} min", (s + 30) / 60),
+        7200..=172_799 => format!("{:.1} h", s as f64 / 3600.0),
+        _ => format!("{:.1} d", s as f64 / 86400.0),
+    }
+}
+
+fn times(n: u32) -> String {
+    if n == 1 {
+        "once".into()
+    } else {
+        format!("{n} times")
+    }
+}
+
+/// How a failed job failed, in a word or two.
+fn failure(f: &Fate) -> String {
+    let r = f.status_reason.as_deref().unwrap_or("");
+    if r.starts_with("Preemption retry limit reached") {
+        "fails: retry limit".into()
+    } else if r.contains("timeout") {
+        "fails: timeout".into()
+    } else if r.contains("DISABLED") {
+        "fails: share disabled".into()
+    } else {
+        "fails: terminated".into()
+    }
+}
+
+/// The one-line description of how `b` differs from `a`.
+pub fn describe(a: &Fate, b: &Fate) -> String {
+    let mut parts = Vec::new();
+    if a.status != b.status {
+        match b.status {
+            Some(Status::Succeeded) => parts.push("now succeeds".to_string()),
+            Some(Status::Failed) => parts.push(failure(b)),
+            _ if a.status == Some(Status::Succeeded) => parts.push("no longer finishes".to_string()),
+            _ => parts.push(format!("ends {:?} instead of {:?}", b.status, a.status).to_uppercase()),
+        }
+    }
+    match (a.first_started_at, b.first_started_at) {
+        (Some(x), Some(y)) if y > x => parts.push(format!("starts {} later", human_duration(y - x))),
+        (Some(x), Some(y)) if y < x => parts.push(format!("starts {} earlier", human_duration(x - y))),
+        (Some(_), None) => parts.push("never starts".into()),
+        (None, Some(_)) => parts.push("now starts".into()),
+        _ => {}
+    }
+    match (a.preemptions, b.preemptions) {
+        (x, 0) if x > 0 => parts.push("no longer preempted".into()),
+        (0, y) if y > 0 => parts.push(format!("preempted {}", times(y))),
+        (x, y) if y > x => parts.push(format!("preempted {} more", times(y - x))),
+        (x, y) if y < x => parts.push(format!("preempted {} fewer", times(x - y))),
+        _ => {}
+    }
+    let (la, lb) = (a.lost_work_seconds, b.lost_work_seconds);
+    if lb > la {
+        parts.push(format!("loses {} more work", human_duration(lb - la)));
+    } else if lb < la {
+        parts.push(format!("loses {} less work", human_duration(la - lb)));
+    }
+    parts.join("; ")
+}
+
+/// How much a job's fate changed, for ordering the most changed first.
+pub fn weight(c: &ChangedJob) -> u64 {
+    match (&c.a, &c.b) {
+        (Some(a), Some(b)) => {
+            let status: u64 = if a.status != b.status { 1 << 40 } else { 0 };
+            let wait =
+                a.wait_seconds.unwrap_or(u64::MAX / 4).abs_diff(b.wait_seconds.unwrap_or(u64::MAX / 4));
+            let pre = (a.preemptions.abs_diff(b.preemptions) as u64) << 30;
+            status.saturating_add(wait.min(1 << 29)).saturating_add(pre)
+        }
+        _ => 1 << 41,
+    }
+}
+
+fn ser_pairs<S: serde::Serializer>(v: &[(String, Map<String, Value>)], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut m = s.serialize_map(Some(v.len()))?;
+    for (k, val) in v {
+        m.serialize_entry(k, val)?;
+    }
+    m.end()
+}
+
+fn delta_of(a: &Value, b: &Value) -> Map<String, Value> {
+    let bl = leaves(b);
+    let mut out = Map::new();
+    for (path, av) in leaves(a) {
+        let bv = bl.iter().find(|(p, _)| *p == path).and_then(|(_, v)| *v);
+        let d = match (av, bv) {
+            (Some(x), Some(y)) => serde_json::Number::from_f64(y - x).map_or(Value::Null, Value::Number),
+            _ => Value::Null,
+        };
+        out.insert(path, d);
+    }
+    out
+}
+
+/// Runs a scenario to its end for a comparison or a check: the summary, and the job results
+/// when `jobs` (events are not recorded). A time or a sum past 2^53 - 1 is an error.
+pub fn run_to_end(valid: ValidScenario, jobs: bool) -> Result<SimResult, RunError> {
+    let mut sim = Simulation::with_options(valid, Options { record_events: false, ..Options::default() });
+    sim.run();
+    if let Some(e) = sim.run_error() {
+        return Err(e);
+    }
+    Ok(SimResult {
+        format_version: 1,
+        ended_at: sim.ended_at(),
+        jobs: if jobs { sim.jobs() } else { Vec::new() },
+        events: Vec::new(),
+        summary: sim.summary(),
+    })
+}
+
+/// The summary result of a full result.
+pub fn summary_of(r: &SimResult) -> SummaryResult {
+    SummaryResult { format_version: 1, ended_at: r.ended_at, summary: r.summary.clone() }
+}
+
+/// Compares two full results: `changes` says what made B.
+pub fn compare(a: &SimResult, b: &SimResult, changes: Vec<String>) -> Comparison {
+    let summary =
+        |r: &SimResult| SummaryResult { format_version: 1, ended_at: r.ended_at, summary: r.summary.clone() };
+    let (sa, sb) = (summary(a), summary(b));
+    let mut differences = Vec::new();
+    let mut per = Vec::new();
+    for (name, ma) in &a.summary.per_quota_share {
+        match b.summary.per_quota_share.iter().find(|(n, _)| n == name) {
+            Some((_, mb)) => {
+                let va = serde_json::to_value(ma).unwrap_or(Value::Null);
+                let vb = serde_json::to_value(mb).unwrap_or(Value::Null);
+                per.push((name.clone(), delta_of(&va, &vb)));
+            }
+            None => differences.push(format!("quota share {name} is only in A")),
+        }
+    }
+    for (name, _) in &b.summary.per_quota_share {
+        if !a.summary.per_quota_share.iter().any(|(n, _)| n == name) {
+            differences.push(format!("quota share {name} is only in B"));
+        }
+    }
+    let overall = delta_of(
+        &serde_json::to_value(&a.summary.overall).unwrap_or(Value::Null),
+        &serde_json::to_value(&b.summary.overall).unwrap_or(Value::Null),
+    );
+    // Jobs by name: B's index of names, then A's jobs in A's order, then B's new ones.
+    let mut b_names: Vec<(&str, usize)> =
+        b.jobs.iter().enumerate().map(|(i, j)| (j.job_name.as_str(), i)).collect();
+    b_names.sort_unstable();
+    let find_b = |n: &str| b_names.binary_search_by(|(x, _)| (*x).cmp(n)).ok().map(|k| b_names[k].1);
+    let mut a_names: Vec<&str> = a.jobs.iter().map(|j| j.job_name.as_str()).collect();
+    a_names.sort_unstable();
+    let mut changed_jobs = Vec::new();
+    let mut removed = 0;
+    for ja in &a.jobs {
+        match find_b(&ja.job_name) {
+            Some(i) => {
+                let (fa, fb) = (fate(ja), fate(&b.jobs[i]));
+                if !same(&fa, &fb) {
+                    let description = describe(&fa, &fb);
+                    changed_jobs.push(ChangedJob {
+                        job_name: ja.job_name.clone(),
+                        change: "changed",
+                        a: Some(fa),
+                        b: Some(fb),
+                        description,
+                    });
+                }
+            }
+            None => {
+                removed += 1;
+                changed_jobs.push(ChangedJob {
+                    job_name: ja.job_name.clone(),
+                    change: "removed",
+                    a: Some(fate(ja)),
+                    b: None,
+                    description: "only in A".into(),
+                });
+            }
+        }
+    }
+    let mut added = 0;
+    for jb in &b.jobs {
+        if a_names.binary_search(&jb.job_name.as_str()).is_err() {
+            added += 1;
+            changed_jobs.push(ChangedJob {
+                job_name: jb.job_name.clone(),
+                change: "added",
+                a: None,
+                b: Some(fate(jb)),
+                description: "only in B".into(),
+            });
+        }
+    }
+    if removed > 0 || added > 0 {
+        differences.push(format!("the job lists differ: {removed} jobs only in A, {added} only in B"));
+    }
+    Comparison {
+        format_version: 1,
+        delta: Delta { per_quota_share: per, overall, ended_at: b.ended_at as i64 - a.ended_at as i64 },
+        a: sa,
+        b: sb,
+        changes,
+        differences,
+        changed_jobs,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::change::{apply_changes, Change};
+    use crate::json::parse_scenario;
+    use crate::{validate, Simulation};
+
+    const NOTEBOOK: &str = include_str!("../../tests/fixtures/notebook.json");
+
+    fn run(changes: &[&str]) -> SimResult {
+        let s = parse_scenario(NOTEBOOK).unwrap();
+        let cs: Vec<Change> = changes.iter().map(|c| Change::parse(c).unwrap()).collect();
+        let mut sim = Simulation::new(validate(&apply_changes(&s, &cs).unwrap()).unwrap());
+        sim.run();
+        sim.result()
+    }
+
+    #[test]
+    fn a_run_compared_with_itself_has_zero_deltas_and_no_changed_jobs() {
+        let a = run(&[]);
+        let c = compare(&a, &a, Vec::new());
+        assert!(c.changed_jobs.is_empty());
+        assert!(c.differences.is_empty());
+        assert_eq!(c.delta.ended_at, 0);
+        let all =
+            c.delta.overall.values().chain(c.delta.per_quota_share.iter().flat_map(|(_, m)| m.values()));
+        for v in all {
+            assert!(v.is_null() || v.as_f64() == Some(0.0), "{v}");
+        }
+    }
+
+    #[test]
+    fn in_share_preemption_disabled_spares_the_priority_3_job() {
+        let a = run(&[]);
+        let b = run(&["quotaShares[qs1].preemptionConfiguration.inSharePreemption=DISABLED"]);
+        let c = compare(&a, &b, alloc::vec!["in-share off".into()]);
+        let high =
+            c.changed_jobs.iter().find(|j| j.job_name == "qs1_job_high").expect("qs1_job_high changed");
+        assert!(high.description.contains("no longer preempted"), "{}", high.description);
+        let qs1 = &c.delta.per_quota_share.iter().find(|(n, _)| n == "qs1").unwrap().1;
+        assert_eq!(qs1["preemptions.inShare"], Value::from(-1.0));
+        assert_eq!(
+            c.b,
+            SummaryResult { format_version: 1, ended_at: b.ended_at, summary: b.summary.clone() }
+        );
+    }
+
+    #[test]
+    fn descriptions_say_what_changed_in_a_line() {
+        let f = |status, start: Option<u64>, pre, lost, reason: Option<&str>| Fate {
+            quota_share_name: "s".into(),
+            status: Some(status),
+            status_reason: reason.map(String::from),
+            first_started_at: start,
+            wait_seconds: start,
+            preemptions: pre,
+            lost_work_seconds: lost,
+        };
+        use Status::*;
+        let a = f(Succeeded, Some(0), 1, 600, None);
+        assert_eq!(
+            describe(&a, &f(Succeeded, Some(2520), 0, 0, None)),
+            "starts 42 min later; no longer preempted; loses 10 min less work"
+        );
+        assert_eq!(
+            describe(&a, &f(Failed, Some(0), 2, 600, Some("Preemption retry limit reached: x"))),
+            "fails: retry limit; preempted once more"
+        );
+        assert_eq!(
+            describe(&f(Failed, None, 0, 0, Some("manual")), &f(Succeeded, Some(5), 0, 0, None)),
+            "now succeeds; now starts"
+        );
+        assert_eq!(human_duration(45), "45 s");
+        assert_eq!(human_duration(3 * 3600 + 1800), "3.5 h");
+    }
+
+    #[test]
+    fn jobs_are_matched_by_name_and_one_sided_ones_listed() {
+        let a = run(&[]);
+        let mut b = a.clone();
+        b.jobs.reverse();
+        assert!(compare(&a, &b, Vec::new()).changed_jobs.is_empty(), "order does not matter");
+        b.jobs[0].job_name = "renamed".into();
+        let c = compare(&a, &b, Vec::new());
+        let kinds: Vec<&str> = c.changed_jobs.iter().map(|j| j.change).collect();
+        assert_eq!(kinds, alloc::vec!["removed", "added"]);
+        assert!(
+            c.differences.iter().any(|d| d.contains("1 jobs only in A, 1 only in B")),
+            "{:?}",
+            c.differences
+        );
+    }
+}

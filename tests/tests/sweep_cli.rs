@@ -1,0 +1,234 @@
+//! Sweeps from the command line: rows in index order whatever the thread count, each row
+//! reproducible with `quotasim run --set`, shards merged into the bytes of one run, the
+//! array-job manifests running the same command, and bad sweeps refused naming the axis.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use quotasim_tests::cli::{bin, fixture, quotasim, stderr, stdout};
+use serde_json::Value;
+
+/// A folder with the notebook scenario and a sweep file over it.
+fn setup(name: &str, sweep: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("quotasim-sweep-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(fixture("notebook.json"), dir.join("nb.json")).unwrap();
+    std::fs::write(dir.join("sweep.json"), sweep).unwrap();
+    dir
+}
+
+const SWEEP: &str = r#"{ "formatVersion": 1, "base": "nb.json",
+  "axes": [
+    { "path": "quotaShares[qs1].resourceSharingConfiguration.borrowLimit", "values": [0, 100, 200] },
+    { "path": "settings.preemptionGraceSeconds", "range": { "from": 60, "to": 180, "step": 60 } } ],
+  "frontier": [ "overall.utilization:max", "perQuotaShare.qs1.waitSeconds.p95:min" ] }"#;
+
+fn sweep_in(dir: &Path, args: &[&str]) -> Output {
+    let file = dir.join("sweep.json");
+    let mut all = vec!["sweep", file.to_str().unwrap()];
+    all.extend_from_slice(args);
+    quotasim(&all)
+}
+
+fn rows(o: &Output) -> Vec<Value> {
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
+    stdout(o).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+#[test]
+fn rows_are_in_index_order_whatever_the_thread_count() {
+    let dir = setup("threads", SWEEP);
+    let one = sweep_in(&dir, &["--threads", "1"]);
+    let two = sweep_in(&dir, &["--threads", "2"]);
+    let four = sweep_in(&dir, &["--threads", "4"]);
+    assert_eq!(one.stdout, two.stdout);
+    assert_eq!(one.stdout, four.stdout);
+    let r = rows(&one);
+    assert_eq!(r.len(), 9);
+    let idx: Vec<u64> = r.iter().map(|x| x["row"].as_u64().unwrap()).collect();
+    assert_eq!(idx, (0..9).collect::<Vec<_>>());
+    // The last axis varies fastest.
+    assert_eq!(r[1]["values"], serde_json::json!([0, 120]));
+    assert_eq!(r[3]["values"], serde_json::json!([100, 60]));
+}
+
+#[test]
+fn every_row_reproduces_with_run_and_its_changes() {
+    let dir = setup("reproduce", SWEEP);
+    let nb = dir.join("nb.json");
+    for row in rows(&sweep_in(&dir, &[])) {
+        let mut args = vec!["run".to_string(), nb.display().to_string(), "--summary".into()];
+        for c in row["changes"].as_array().unwrap() {
+            args.push("--set".into());
+            args.push(c.as_str().unwrap().to_string());
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let run: Value = serde_json::from_slice(&quotasim(&args).stdout).unwrap();
+        assert_eq!(row["summary"], run, "row {}", row["row"]);
+        // --row K --print-scenario prints the scenario those changes make.
+        let k = row["row"].to_string();
+        let printed = sweep_in(&dir, &["--row", &k, "--print-scenario"]);
+        assert_eq!(printed.status.code(), Some(0), "{}", stderr(&printed));
+        let p = dir.join(format!("row-{k}.json"));
+        std::fs::write(&p, &printed.stdout).unwrap();
+        let again: Value =
+            serde_json::from_slice(&quotasim(&["run", p.to_str().unwrap(), "--summary"]).stdout).unwrap();
+        assert_eq!(row["summary"], again, "row {k} from --print-scenario");
+    }
+}
+
+#[test]
+fn the_frontier_marks_rows_no_other_beats() {
+    let dir = setup("front", SWEEP);
+    let r = rows(&sweep_in(&dir, &[]));
+    let on: Vec<bool> = r.iter().map(|x| x["frontier"]["on"].as_bool().unwrap()).collect();
+    // borrowLimit 0: qs1 cannot borrow, waits ~8 h and uses less: dominated by the others.
+    assert_eq!(on, vec![false, false, false, true, true, true, true, true, true]);
+}
+
+#[test]
+fn three_shards_merged_are_the_bytes_of_one_run() {
+    let dir = setup("shards", SWEEP);
+    let whole = sweep_in(&dir, &[]);
+    let mut files = vec![];
+    for i in 1..=3 {
+        let out = sweep_in(&dir, &["--shard", &format!("{i}/3")]);
+        assert_eq!(out.status.code(), Some(0));
+        let f = dir.join(format!("shard-{i}.jsonl"));
+        std::fs::write(&f, &out.stdout).unwrap();
+        files.push(f.display().to_string());
+    }
+    let mut args = vec!["sweep-merge"];
+    args.extend(files.iter().map(String::as_str));
+    let merged = quotasim(&args);
+    assert_eq!(merged.status.code(), Some(0), "{}", stderr(&merged));
+    assert_eq!(merged.stdout, whole.stdout);
+    // A missing shard is refused, not merged into a shorter sweep.
+    let merged = quotasim(&["sweep-merge", &files[0], &files[2]]);
+    assert_eq!(merged.status.code(), Some(1));
+    assert!(stderr(&merged).contains("is in no output"), "{}", stderr(&merged));
+}
+
+fn with_env(dir: &Path, var: &str, value: &str, shard: &str) -> Output {
+    Command::new(bin())
+        .args(["sweep", dir.join("sweep.json").to_str().unwrap(), "--shard", shard])
+        .env_remove("AWS_BATCH_JOB_ARRAY_INDEX")
+        .env_remove("JOB_COMPLETION_INDEX")
+        .env(var, value)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn auto_shards_read_the_array_job_index() {
+    let dir = setup("auto", SWEEP);
+    let second = sweep_in(&dir, &["--shard", "2/3"]);
+    for var in ["AWS_BATCH_JOB_ARRAY_INDEX", "JOB_COMPLETION_INDEX"] {
+        assert_eq!(with_env(&dir, var, "1", "auto/3").stdout, second.stdout, "{var}");
+        let o = with_env(&dir, var, "3", "auto/3");
+        assert_eq!(o.status.code(), Some(2), "{var}=3 is outside 0..2");
+    }
+    for bad in ["0/3", "4/3", "x/3", "1/0", "2"] {
+        assert_eq!(sweep_in(&dir, &["--shard", bad]).status.code(), Some(2), "{bad}");
+    }
+}
+
+#[test]
+fn bad_sweeps_are_refused_before_anything_runs_naming_the_axis() {
+    for (sweep, says) in [
+        (
+            r#"{"base":"nb.json","axes":[{"path":"quotaShares[nope].state","values":["DISABLED"]}]}"#,
+            "axes[0].values[0]",
+        ),
+        (
+            r#"{"base":"nb.json","axes":[{"path":"settings.preemptionGraceSeconds","values":["soon"]}]}"#,
+            "axes[0].values[0]",
+        ),
+        (
+            r#"{"base":"nb.json","axes":[{"path":"settings.preemptionGraceSeconds","values":[]}]}"#,
+            "axes[0].values",
+        ),
+        (
+            r#"{"base":"nb.json","axes":[{"path":"settings.scheduledSeconds","range":{"from":0,"to":500,"step":1}},{"path":"settings.startingSeconds","range":{"from":0,"to":500,"step":1}}]}"#,
+            "more than the 100000 allowed",
+        ),
+    ] {
+        let dir = setup("bad", sweep);
+        let o = sweep_in(&dir, &[]);
+        assert_eq!(o.status.code(), Some(1), "{sweep}");
+        assert!(stderr(&o).contains(says), "{sweep}: {}", stderr(&o));
+        assert!(o.stdout.is_empty(), "nothing ran");
+    }
+    let dir = setup("maxrows", SWEEP);
+    let o = sweep_in(&dir, &["--max-rows", "8"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("9 rows, more than the 8 allowed"), "{}", stderr(&o));
+}
+
+#[test]
+fn csv_has_the_axes_every_metric_and_the_front() {
+    let dir = setup("csv", SWEEP);
+    let o = sweep_in(&dir, &["--format", "csv"]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = stdout(&o);
+    let header = text.lines().next().unwrap();
+    assert!(header.starts_with(r#"row,"quotaShares[qs1].resourceSharingConfiguration.borrowLimit","settings.preemptionGraceSeconds",endedAt,"#));
+    assert!(header.contains(",perQuotaShare.qs1.waitSeconds.p95,"));
+    assert!(header.ends_with(",frontier,error"));
+    assert_eq!(text.lines().count(), 10);
+}
+
+/// The command both array-job manifests run, with the shard count and the output file.
+fn manifest_commands() -> (String, String) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("deploy");
+    let aws: Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("aws-batch-sweep-job-definition.json")).unwrap(),
+    )
+    .unwrap();
+    let aws_cmd = aws["containerProperties"]["command"][2].as_str().unwrap().to_string();
+    let k8s: serde_norway::Value =
+        serde_norway::from_str(&std::fs::read_to_string(root.join("k8s-sweep-indexed-job.yaml")).unwrap())
+            .unwrap();
+    assert_eq!(k8s["spec"]["completionMode"].as_str(), Some("Indexed"));
+    let c = &k8s["spec"]["template"]["spec"]["containers"][0];
+    let k8s_cmd = c["command"][2].as_str().unwrap().to_string();
+    (aws_cmd, k8s_cmd)
+}
+
+#[test]
+fn array_job_manifests_run_the_shard_command_the_tests_run() {
+    let (aws, k8s) = manifest_commands();
+    for cmd in [&aws, &k8s] {
+        assert!(
+            cmd.starts_with("quotasim sweep /mnt/sweeps/sweep.json --shard auto/$SHARDS --format jsonl > "),
+            "{cmd}"
+        );
+    }
+    assert!(aws.ends_with("shard-$AWS_BATCH_JOB_ARRAY_INDEX.jsonl"));
+    assert!(k8s.ends_with("shard-$JOB_COMPLETION_INDEX.jsonl"));
+    // That command, run here as each of 3 array-job indexes, merges into the whole sweep.
+    let dir = setup("manifest", SWEEP);
+    let mut files = vec![];
+    for (var, cmd) in [("AWS_BATCH_JOB_ARRAY_INDEX", &aws), ("JOB_COMPLETION_INDEX", &k8s)] {
+        for idx in 0..3 {
+            let script = cmd
+                .replace("quotasim ", &format!("{} ", bin().display()))
+                .replace("/mnt/sweeps", dir.to_str().unwrap());
+            std::fs::create_dir_all(dir.join("out")).unwrap();
+            let st = Command::new("sh")
+                .args(["-c", &script])
+                .env("SHARDS", "3")
+                .env_remove("AWS_BATCH_JOB_ARRAY_INDEX")
+                .env_remove("JOB_COMPLETION_INDEX")
+                .env(var, idx.to_string())
+                .status()
+                .unwrap();
+            assert!(st.success(), "{script}");
+            files.push(dir.join("out").join(format!("shard-{idx}.jsonl")).display().to_string());
+        }
+        let mut args = vec!["sweep-merge"];
+        args.extend(files.iter().map(String::as_str));
+        assert_eq!(quotasim(&args).stdout, sweep_in(&dir, &[]).stdout, "{var}");
+        files.clear();
+    }
+}
