@@ -1,6 +1,12 @@
-//! The scenario tests: the rules one by one, the spec's worked example, and properties over
-//! random scenarios. One test binary; the CLI, fuzz and validation suites are their own.
+//! Every integration test in one binary: the rules one by one, the spec's worked example,
+//! properties over random scenarios, fuzzing, validation, and the command line (run,
+//! validate, generate, bench, check, compare, sweep).
 
+mod cli;
+mod fuzz;
+mod policy_cli;
 mod properties;
 mod rules;
+mod sweep_cli;
+mod validation;
 mod worked_example;

@@ -6,7 +6,7 @@
 //! results hold no number above 2^53 - 1 unless the run says why.
 //!
 //! The test command runs a short, fixed set of cases; hunt longer with another seed, e.g.
-//! `PROPTEST_CASES=100000 PROPTEST_RNG_SEED=7 cargo test --release -p quotasim-tests --test fuzz`.
+//! `PROPTEST_CASES=100000 PROPTEST_RNG_SEED=7 cargo test --release -p quotasim-tests --test main fuzz::`.
 
 use proptest::prelude::*;
 use proptest::strategy::Strategy as _;
