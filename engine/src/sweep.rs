@@ -96,7 +96,7 @@ pub fn parse_sweep(text: &str) -> Result<SweepFile, Problem> {
 }
 
 fn number(x: f64) -> Value {
-    if x.fract() == 0.0 && x.abs() < 9.007_199_254_740_991e15 {
+    if x == libm::trunc(x) && x.abs() < 9.007_199_254_740_991e15 {
         Value::from(x as i64)
     } else {
         serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
@@ -128,7 +128,7 @@ pub fn check_sweep(f: &SweepFile, base: &Scenario, max_rows: u64) -> Result<Swee
                     problems.push(Problem::error(format!("{p}.range.step"), "step must be a number above 0"));
                     continue;
                 }
-                let n = ((r.to - r.from) / r.step).floor();
+                let n = libm::floor((r.to - r.from) / r.step);
                 if n < 0.0 || n > max_rows as f64 {
                     let why = if n < 0.0 { "to is below from" } else { "more values than rows allowed" };
                     problems.push(Problem::error(format!("{p}.range"), why));
