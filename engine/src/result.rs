@@ -230,7 +230,9 @@ pub struct JobCounts {
 pub struct Percentiles {
     pub count: u64,
     pub p50: Option<u64>,
+    pub p90: Option<u64>,
     pub p95: Option<u64>,
+    pub p99: Option<u64>,
     pub max: Option<u64>,
 }
 
@@ -270,6 +272,12 @@ pub struct Metrics {
     pub preemptions: PreemptionCounts,
     pub lost_instance_seconds: u64,
     pub lost_gpu_hours: f64,
+    /// From the first instant a front job needed a reclaim (R18) to its dispatch.
+    pub reclaim_latency_seconds: Percentiles,
+    /// The most preemptions any one job of the share (or of the run) suffered.
+    pub max_preemptions_per_job: u64,
+    /// Jobs preempted more than once.
+    pub jobs_preempted_more_than_once: u64,
     /// Training instance-seconds of succeeded jobs over instance-seconds held.
     pub goodput: Option<f64>,
 }

@@ -455,6 +455,12 @@ export interface Metrics {
   preemptions: PreemptionCounts;
   lostInstanceSeconds: number;
   lostGpuHours: number;
+  /** From the first instant a front job needed a reclaim (R18) to its dispatch. */
+  reclaimLatencySeconds: Percentiles;
+  /** The most preemptions any one job of the share (or of the run) suffered. */
+  maxPreemptionsPerJob: number;
+  /** Jobs preempted more than once. */
+  jobsPreemptedMoreThanOnce: number;
   /** Training instance-seconds of succeeded jobs over instance-seconds held. */
   goodput: number | null;
 }
@@ -510,7 +516,9 @@ export interface PreemptedAttempt {
 export interface Percentiles {
   count: number;
   p50: number | null;
+  p90: number | null;
   p95: number | null;
+  p99: number | null;
   max: number | null;
 }
 

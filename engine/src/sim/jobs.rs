@@ -221,6 +221,10 @@ impl Simulation {
     /// Starts an attempt: the job takes its instances (R6).
     pub(crate) fn dispatch(&mut self, j: JobId) {
         self.stats.dispatches += 1;
+        if let Some(since) = self.reclaim_waits.remove(&j) {
+            let s = self.job_cfg(j).share;
+            self.reclaim_latencies.push((s, self.now - since));
+        }
         self.dequeue(j);
         let jc = self.job_cfg(j);
         let (s, t, n) = (jc.share, jc.ty, jc.count);
@@ -358,6 +362,7 @@ impl Simulation {
 
     /// `terminateServiceJob` (R23).
     pub(crate) fn terminate(&mut self, j: JobId, reason: Reason) {
+        self.reclaim_waits.remove(&j);
         match self.jobs[j as usize].status {
             None => {
                 self.jobs[j as usize].cancelled = true;

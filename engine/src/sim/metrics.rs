@@ -97,6 +97,32 @@ impl MetricsView<'_> {
             }
             pc.total += 1;
         }
+        // Preemptions per job: the log holds every victim's preemption, in decision order.
+        let mut per_job: Vec<(JobId, u64)> = Vec::new();
+        {
+            let mut victims: Vec<JobId> = sim.preemptions.iter().map(|p| p.victim).collect();
+            victims.sort_unstable();
+            for v in victims {
+                match per_job.last_mut() {
+                    Some((j, n)) if *j == v => *n += 1,
+                    _ => per_job.push((v, 1)),
+                }
+            }
+        }
+        let mut reclaims: Vec<Vec<u64>> = vec![Vec::new(); ns];
+        for &(s, l) in &sim.reclaim_latencies {
+            reclaims[s as usize].push(l);
+        }
+        let mut all_reclaims: Vec<u64> = sim.reclaim_latencies.iter().map(|x| x.1).collect();
+        overall.reclaim_latency_seconds = percentiles(&mut all_reclaims);
+        for (m, r) in per.iter_mut().zip(reclaims.iter_mut()) {
+            m.reclaim_latency_seconds = percentiles(r);
+        }
+        for &(v, n) in &per_job {
+            let m = &mut per[sim.cfg.jobs[v as usize].share as usize];
+            m.max_preemptions_per_job = m.max_preemptions_per_job.max(n);
+            m.jobs_preempted_more_than_once += u64::from(n > 1);
+        }
         let mut all_waits = Vec::new();
         let mut all_comps = Vec::new();
         let (mut gpu_all, mut gpu_own_all, mut gpu_b_all) = (0u64, 0u64, 0u64);
@@ -155,6 +181,8 @@ impl MetricsView<'_> {
                 .capacity_limit_reduced
                 .saturating_add(m.preemptions.capacity_limit_reduced);
             overall.preemptions.total = overall.preemptions.total.saturating_add(m.preemptions.total);
+            overall.max_preemptions_per_job = overall.max_preemptions_per_job.max(m.max_preemptions_per_job);
+            overall.jobs_preempted_more_than_once += m.jobs_preempted_more_than_once;
         }
         let cap_total: u64 = self.ig.cap.iter().sum();
         overall.instance_hours = overall.instance_seconds as f64 / 3600.0;
@@ -186,7 +214,14 @@ pub(crate) fn percentiles(v: &mut [u64]) -> Percentiles {
     v.sort_unstable();
     let n = v.len();
     let rank = |p: usize| -> u64 { v[(n * p).div_ceil(100).max(1) - 1] };
-    Percentiles { count: n as u64, p50: Some(rank(50)), p95: Some(rank(95)), max: Some(v[n - 1]) }
+    Percentiles {
+        count: n as u64,
+        p50: Some(rank(50)),
+        p90: Some(rank(90)),
+        p95: Some(rank(95)),
+        p99: Some(rank(99)),
+        max: Some(v[n - 1]),
+    }
 }
 
 impl Simulation {

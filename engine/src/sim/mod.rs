@@ -15,6 +15,7 @@
 //! `preempt` (planning), `grace` (executing preemptions), `actions`, `events`,
 //! `report` and `metrics`. Every tie is broken by input order.
 
+use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec;
@@ -128,6 +129,11 @@ pub struct Simulation {
     terminate_reasons: Vec<String>,
     /// The first job whose next time would be after 2^53 - 1: the run stops there.
     overflow: Option<JobId>,
+    /// R26 reclaim latency: front jobs that needed a reclaim (R18) and are not dispatched
+    /// yet, with the first instant they needed it.
+    reclaim_waits: BTreeMap<JobId, u64>,
+    /// Per dispatched job that had needed a reclaim: its share and the latency.
+    reclaim_latencies: Vec<(ShareId, u64)>,
 }
 
 /// The largest time or sum results can give exactly (JSON numbers, JavaScript): 2^53 - 1.
@@ -224,6 +230,8 @@ impl Simulation {
             order_buf: Vec::with_capacity(ns),
             zero_work: scenario.jobs.iter().any(|j| j.duration == 0),
             stats: Stats::default(),
+            reclaim_waits: BTreeMap::new(),
+            reclaim_latencies: Vec::new(),
             status_counts: [scenario.jobs.len() as u64, 0, 0, 0, 0, 0, 0, 0],
             events: EventLog::default(),
             preemptions: Vec::new(),

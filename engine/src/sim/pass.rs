@@ -257,6 +257,12 @@ impl Simulation {
             if known {
                 unfit.insert(s);
             }
+            // R26: a front job within its quota that does not fit needs a reclaim (R18),
+            // whether or not victims are found now: its reclaim latency starts here.
+            if self.ledger.quota_usage(s, h.ty) + h.count <= self.ledger.quota(s, h.ty) {
+                let now = self.now;
+                self.reclaim_waits.entry(h.job).or_insert(now);
+            }
             if let Some(plan) = self.counted_plan(need, h.priority) {
                 self.execute(Some(h.job), plan);
                 // Victims' credits may have handed pool capacity back.
