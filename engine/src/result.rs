@@ -246,6 +246,19 @@ pub struct PreemptionCounts {
     pub total: u64,
 }
 
+/// R26 fairness: how much of what a share was entitled to it held.
+#[derive(Clone, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct Fairness {
+    /// Held instance-seconds over entitled instance-seconds (above 1 when borrowing); `null`
+    /// when the share (or run) was never entitled to anything.
+    pub entitlement_ratio: Option<f64>,
+    /// Overall only: Jain's index (sum x)^2 / (k sum x^2) over the k shares with a ratio; 1 when
+    /// every share got the same share of its entitlement. `null` per share.
+    pub jain_index: Option<f64>,
+}
+
 /// R26 metrics of one quota share, or of the whole run.
 #[derive(Clone, Debug, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(Serialize))]
@@ -272,6 +285,11 @@ pub struct Metrics {
     pub preemptions: PreemptionCounts,
     pub lost_instance_seconds: u64,
     pub lost_gpu_hours: f64,
+    /// Held over entitled instance-seconds (entitlement: min(quota, queued + held) per type),
+    /// and overall Jain's index of the shares' ratios.
+    pub fairness: Fairness,
+    /// Entitled instance-seconds not held: max(0, entitlement - held) per type, over time.
+    pub fairness_deficit_instance_seconds: u64,
     /// From the first instant a front job needed a reclaim (R18) to its dispatch.
     pub reclaim_latency_seconds: Percentiles,
     /// The most preemptions any one job of the share (or of the run) suffered.

@@ -455,6 +455,13 @@ export interface Metrics {
   preemptions: PreemptionCounts;
   lostInstanceSeconds: number;
   lostGpuHours: number;
+  /**
+   * Held over entitled instance-seconds (entitlement: min(quota, queued + held) per type),
+   * and overall Jain's index of the shares' ratios.
+   */
+  fairness: Fairness;
+  /** Entitled instance-seconds not held: max(0, entitlement - held) per type, over time. */
+  fairnessDeficitInstanceSeconds: number;
   /** From the first instant a front job needed a reclaim (R18) to its dispatch. */
   reclaimLatencySeconds: Percentiles;
   /** The most preemptions any one job of the share (or of the run) suffered. */
@@ -527,4 +534,18 @@ export interface PreemptionCounts {
   inShare: number;
   capacityLimitReduced: number;
   total: number;
+}
+
+/** R26 fairness: how much of what a share was entitled to it held. */
+export interface Fairness {
+  /**
+   * Held instance-seconds over entitled instance-seconds (above 1 when borrowing); `null`
+   * when the share (or run) was never entitled to anything.
+   */
+  entitlementRatio: number | null;
+  /**
+   * Overall only: Jain's index (sum x)^2 / (k sum x^2) over the k shares with a ratio; 1 when
+   * every share got the same share of its entitlement. `null` per share.
+   */
+  jainIndex: number | null;
 }

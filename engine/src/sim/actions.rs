@@ -21,6 +21,7 @@ impl Simulation {
                 if queued {
                     // Every action has every share looked at: no mark needed.
                     self.queues.remove(s, &k);
+                    self.count_queued(j, false);
                 }
                 self.jobs[j as usize].priority = *priority;
                 if let Some((i, p)) = self.run_index(j) {

@@ -147,6 +147,7 @@ impl Simulation {
         let s = self.job_cfg(j).share;
         let (len, head_changed) = self.queues.insert(s, k);
         self.stats.max_queued = self.stats.max_queued.max(len as u64);
+        self.count_queued(j, true);
         // Without backfill a pass reads only a share's front job (with backfill every share
         // is looked at anyway): a job queued behind it changes nothing the pass can see.
         if head_changed {
@@ -156,10 +157,22 @@ impl Simulation {
 
     pub(crate) fn dequeue(&mut self, j: JobId) {
         let s = self.job_cfg(j).share;
-        if self.queues.remove(s, &self.qkey(j)) {
+        let (removed, head_changed) = self.queues.remove(s, &self.qkey(j));
+        if head_changed {
             self.marks.share(s);
         }
+        if removed {
+            self.count_queued(j, false);
+        }
         self.drop_hold(j);
+    }
+
+    /// R26 fairness: a job's instances join (or leave) its share's queued demand.
+    pub(crate) fn count_queued(&mut self, j: JobId, add: bool) {
+        let jc = self.job_cfg(j);
+        let (s, t, n) = (jc.share, jc.ty, jc.count);
+        let (add, sub) = if add { (n, 0) } else { (0, n) };
+        self.ledger.change_queued(self.now, s, t, add, sub);
     }
 
     pub(crate) fn last_attempt(&self, j: JobId) -> Option<&AttemptRaw> {

@@ -126,7 +126,9 @@ impl MetricsView<'_> {
         let mut all_waits = Vec::new();
         let mut all_comps = Vec::new();
         let (mut gpu_all, mut gpu_own_all, mut gpu_b_all) = (0u64, 0u64, 0u64);
+        let (mut entitled_all, mut ratios) = (0u64, Vec::new());
         for s in 0..ns {
+            let mut entitled = 0u64;
             let (mut gpu, mut gpu_own, mut gpu_b) = (0u64, 0u64, 0u64);
             let mut quota_s = 0u64;
             for t in 0..self.nt {
@@ -141,6 +143,9 @@ impl MetricsView<'_> {
                 gpu_own = gpu_own.saturating_add(a.own.saturating_mul(g));
                 gpu_b = gpu_b.saturating_add(a.borrowed.saturating_mul(g));
                 quota_s = quota_s.saturating_add(a.quota);
+                entitled = entitled.saturating_add(a.entitled);
+                m.fairness_deficit_instance_seconds =
+                    m.fairness_deficit_instance_seconds.saturating_add(a.deficit);
             }
             let m = &mut per[s];
             m.instance_hours = m.instance_seconds as f64 / 3600.0;
@@ -150,6 +155,13 @@ impl MetricsView<'_> {
             m.lost_gpu_hours = lost_gpu[s] as f64 / 3600.0;
             m.utilization = ratio(m.instance_seconds, quota_s);
             m.goodput = ratio(good[s], m.instance_seconds);
+            // Fairness: held over entitled instance-seconds; a share that was never entitled
+            // to anything (no demand within a quota) has no ratio and is not in Jain's index.
+            m.fairness.entitlement_ratio = ratio(m.instance_seconds, entitled);
+            ratios.extend(m.fairness.entitlement_ratio);
+            entitled_all = entitled_all.saturating_add(entitled);
+            overall.fairness_deficit_instance_seconds =
+                overall.fairness_deficit_instance_seconds.saturating_add(m.fairness_deficit_instance_seconds);
             gpu_all = gpu_all.saturating_add(gpu);
             gpu_own_all = gpu_own_all.saturating_add(gpu_own);
             gpu_b_all = gpu_b_all.saturating_add(gpu_b);
@@ -191,6 +203,8 @@ impl MetricsView<'_> {
         overall.gpu_hours_borrowed = gpu_b_all as f64 / 3600.0;
         overall.lost_gpu_hours = lost_gpu.iter().sum::<u64>() as f64 / 3600.0;
         overall.utilization = ratio(overall.instance_seconds, cap_total);
+        overall.fairness.entitlement_ratio = ratio(overall.instance_seconds, entitled_all);
+        overall.fairness.jain_index = jain(&ratios);
         overall.goodput = ratio(good.iter().sum(), overall.instance_seconds);
         overall.wait_seconds = percentiles(&mut all_waits);
         overall.completion_seconds = percentiles(&mut all_comps);
@@ -207,6 +221,14 @@ pub(crate) fn ratio(a: u64, b: u64) -> Option<f64> {
 }
 
 /// Nearest-rank percentiles.
+/// Jain's fairness index (sum x)^2 / (k sum x^2) of the shares' entitlement ratios; `None`
+/// without shares, or when every ratio is 0.
+pub(crate) fn jain(x: &[f64]) -> Option<f64> {
+    let sum: f64 = x.iter().sum();
+    let sq: f64 = x.iter().map(|v| v * v).sum();
+    (!x.is_empty() && sq > 0.0).then(|| sum * sum / (x.len() as f64 * sq))
+}
+
 pub(crate) fn percentiles(v: &mut [u64]) -> Percentiles {
     if v.is_empty() {
         return Percentiles::default();

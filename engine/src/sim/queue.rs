@@ -65,15 +65,16 @@ impl Queues {
         (self.sets[s as usize].len(), self.refresh_head(s))
     }
 
-    /// Takes `k` out of share `s`'s queue; returns whether its first job changed.
-    pub fn remove(&mut self, s: ShareId, k: &QKey) -> bool {
+    /// Takes `k` out of share `s`'s queue; returns whether it was there and whether the
+    /// share's first job changed.
+    pub fn remove(&mut self, s: ShareId, k: &QKey) -> (bool, bool) {
         // Most jobs leave from the front of their queue.
-        if self.heads[s as usize].is_some_and(|h| h.job == k.job) {
-            self.sets[s as usize].pop_first();
+        let removed = if self.heads[s as usize].is_some_and(|h| h.job == k.job) {
+            self.sets[s as usize].pop_first().is_some()
         } else {
-            self.sets[s as usize].remove(k);
-        }
-        self.refresh_head(s)
+            self.sets[s as usize].remove(k)
+        };
+        (removed, self.refresh_head(s))
     }
 
     pub fn contains(&self, s: ShareId, k: &QKey) -> bool {
@@ -135,8 +136,9 @@ mod tests {
         assert_eq!(q.insert(1, key(1, 0, 4)), (1, true));
         assert_eq!(q.insert(1, key(0, 0, 5)), (2, false), "queued behind");
         assert_eq!(q.heads_of_type(0).iter().collect::<Vec<_>>(), [1]);
-        assert!(!q.remove(1, &key(0, 0, 5)));
-        assert!(q.remove(1, &key(1, 0, 4)));
+        assert_eq!(q.remove(1, &key(0, 0, 5)), (true, false), "removed from behind the first");
+        assert_eq!(q.remove(1, &key(0, 0, 5)), (false, false), "not there any more");
+        assert_eq!(q.remove(1, &key(1, 0, 4)), (true, true));
         assert!(q.head(1).is_none());
         assert_eq!(q.heads_of_type(0), ShareSet::EMPTY);
     }

@@ -15,6 +15,10 @@ pub(crate) struct Acc {
     pub borrowed: u64,
     pub lent: u64,
     pub quota: u64,
+    /// R26 fairness: entitlement, min(quota, demand) with demand = queued + held.
+    pub entitled: u64,
+    /// R26 fairness: entitlement not held, max(0, entitlement - held).
+    pub deficit: u64,
 }
 
 /// R26 integrals over time: per share and type, and service environment capacity-seconds per
@@ -43,6 +47,13 @@ impl Ledger {
         let mut ig = core::mem::take(&mut self.integrals);
         self.integrate_type_into(now, &mut ig, t);
         self.integrate_st_into(now, &mut ig, self.st(s, t));
+        self.integrals = ig;
+    }
+
+    /// Brings the integrals of share and type `i` alone up to `now`.
+    pub(super) fn integrate_st(&mut self, now: u64, i: usize) {
+        let mut ig = core::mem::take(&mut self.integrals);
+        self.integrate_st_into(now, &mut ig, i);
         self.integrals = ig;
     }
 
@@ -75,6 +86,9 @@ impl Ledger {
         a.own = a.own.saturating_add(u.min(q).saturating_mul(dt));
         a.borrowed = a.borrowed.saturating_add(u.saturating_sub(q).saturating_mul(dt));
         a.quota = a.quota.saturating_add(q.saturating_mul(dt));
+        let entitled = q.min(u + self.queued[i]);
+        a.entitled = a.entitled.saturating_add(entitled.saturating_mul(dt));
+        a.deficit = a.deficit.saturating_add(entitled.saturating_sub(u).saturating_mul(dt));
     }
 
     /// Adds the time since type `t`'s last change to its capacity-seconds and to lenders'

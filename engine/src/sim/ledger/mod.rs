@@ -65,6 +65,8 @@ pub(crate) struct Ledger {
     quota: Vec<u64>,
     committed: Vec<u64>,
     held: Vec<u64>,
+    /// Per share and type: instances of queued jobs (R26 fairness).
+    queued: Vec<u64>,
     /// Per type: committed usage over all shares.
     committed_total: Vec<u64>,
     pool_cap: Vec<u64>,
@@ -129,6 +131,7 @@ impl Ledger {
             quota: scenario.shares.iter().flat_map(|s| s.quota.iter().copied()).collect(),
             committed: vec![0; ns * nt],
             held: vec![0; ns * nt],
+            queued: vec![0; ns * nt],
             committed_total: vec![0; nt],
             pool_cap: vec![0; nt],
             pool_committed: vec![0; nt],
@@ -406,6 +409,14 @@ impl Ledger {
         self.held[i] = self.held[i] + add - sub;
         let bt = &mut self.borrowed_now[t as usize];
         *bt = *bt - before + self.held[i].saturating_sub(q);
+    }
+
+    /// Instances of a share's queued jobs of a type change (R26 fairness: demand is queued
+    /// plus held), at time `now`. Nothing any decision reads.
+    pub fn change_queued(&mut self, now: u64, s: ShareId, t: TypeId, add: u64, sub: u64) {
+        let i = self.st(s, t);
+        self.integrate_st(now, i);
+        self.queued[i] = self.queued[i] + add - sub;
     }
 
     /// Free instances held by jobs for themselves (R16) change; no type is marked.
