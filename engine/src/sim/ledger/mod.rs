@@ -415,8 +415,14 @@ impl Ledger {
     /// plus held), at time `now`. Nothing any decision reads.
     pub fn change_queued(&mut self, now: u64, s: ShareId, t: TypeId, add: u64, sub: u64) {
         let i = self.st(s, t);
-        self.integrate_st(now, i);
-        self.queued[i] = self.queued[i] + add - sub;
+        let (q, u, d) = (self.quota[i], self.held[i], self.queued[i]);
+        let after = d + add - sub;
+        // Only the entitlement min(quota, held + queued) reads the queued demand: when it
+        // stays the same (a long queue), nothing needs integrating first.
+        if q.min(u + d) != q.min(u + after) {
+            self.integrate_st(now, i);
+        }
+        self.queued[i] = after;
     }
 
     /// Free instances held by jobs for themselves (R16) change; no type is marked.
