@@ -275,7 +275,7 @@ pub fn generate(o: &GenerateOptions) -> Scenario {
         settings: Settings::default(),
         instance_types: types
             .iter()
-            .map(|(n, g)| InstanceTypeInfo { name: String::from(*n), gpus: *g })
+            .map(|(n, g)| InstanceTypeInfo { name: String::from(*n), gpus: *g, price_per_hour: None })
             .collect(),
         service_environment: ServiceEnvironment {
             service_environment_name: Some(String::from("generated-se")),

@@ -87,6 +87,21 @@ pub struct Settings {
     pub checkpoint_save_seconds: i64,
     /// Stop the simulation at this time (`None`: run until nothing is left to happen).
     pub horizon_seconds: Option<i64>,
+    /// What is paid for, for the cost metrics (R26).
+    pub billing: Billing,
+}
+
+/// What the cost metrics charge (R26).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub enum Billing {
+    /// Pay for the instances jobs hold.
+    #[default]
+    #[cfg_attr(feature = "serde", serde(rename = "onDemand"))]
+    OnDemand,
+    /// Pay for the service environment's capacity, used or not.
+    #[cfg_attr(feature = "serde", serde(rename = "committed"))]
+    Committed,
 }
 
 impl Default for Settings {
@@ -100,6 +115,7 @@ impl Default for Settings {
             checkpoint_on_stop: false,
             checkpoint_save_seconds: 30,
             horizon_seconds: None,
+            billing: Billing::OnDemand,
         }
     }
 }
@@ -125,6 +141,9 @@ pub struct InstanceTypeInfo {
     pub name: String,
     #[cfg_attr(feature = "serde", serde(default))]
     pub gpus: i64,
+    /// Price of one instance for an hour, for the cost metrics (R26); any currency.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub price_per_hour: Option<f64>,
 }
 
 /// `{capacityUnit, maxCapacity}`: a number of instances of one type.

@@ -290,6 +290,17 @@ pub struct Metrics {
     pub fairness: Fairness,
     /// Entitled instance-seconds not held: max(0, entitlement - held) per type, over time.
     pub fairness_deficit_instance_seconds: u64,
+    /// What the share (or the run) cost, when instance types have prices
+    /// (`instanceTypes[].pricePerHour`); `null` otherwise. See `settings.billing`.
+    pub cost: Option<f64>,
+    /// The price of the training lost to preemption (R8).
+    pub lost_cost: Option<f64>,
+    /// With `committed` billing: the price of quota neither used nor lent.
+    pub idle_quota_cost: Option<f64>,
+    /// Overall only, with `committed` billing: capacity that belongs to no share.
+    pub unassigned_cost: Option<f64>,
+    /// Overall only: cost over the GPU-hours of training of succeeded jobs.
+    pub cost_per_useful_gpu_hour: Option<f64>,
     /// From the first instant a front job needed a reclaim (R18) to its dispatch.
     pub reclaim_latency_seconds: Percentiles,
     /// The most preemptions any one job of the share (or of the run) suffered.

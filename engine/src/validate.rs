@@ -111,6 +111,8 @@ pub type JobId = u32;
 pub struct TypeCfg {
     pub name: String,
     pub gpus: u64,
+    /// Price per instance-hour (R26 cost), when given.
+    pub price: Option<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -175,6 +177,7 @@ pub struct SettingsCfg {
     pub checkpoint_on_stop: bool,
     pub checkpoint_save: u64,
     pub horizon: Option<u64>,
+    pub billing: crate::model::Billing,
 }
 
 /// A scenario that passed validation, with every name resolved to a dense id.
@@ -303,8 +306,11 @@ impl Checker {
             return id;
         }
         let id = self.types.len() as TypeId;
-        self.types
-            .push(TypeCfg { name: name.to_string(), gpus: catalogue_gpus(name).unwrap_or(0).max(0) as u64 });
+        self.types.push(TypeCfg {
+            name: name.to_string(),
+            gpus: catalogue_gpus(name).unwrap_or(0).max(0) as u64,
+            price: None,
+        });
         self.type_ids.insert(name.to_string(), id);
         id
     }
@@ -456,6 +462,7 @@ pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
             "checkpointSaveSeconds",
         ),
         horizon: st.horizon_seconds.map(|h| c.number("settings.horizonSeconds", h, 0, "horizonSeconds")),
+        billing: st.billing,
     };
 
     if let Some(sp) = &s.scheduling_policy {
@@ -487,8 +494,19 @@ pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
         }
         declared.insert(it.name.clone(), i);
         let g = c.number(&format!("{p}.gpus"), it.gpus, 0, "gpus");
+        let price = it.price_per_hour.filter(|x| {
+            let ok = x.is_finite() && *x >= 0.0;
+            if !ok {
+                c.err(
+                    format!("{p}.pricePerHour"),
+                    format!("pricePerHour must be a number of at least 0, not {x}"),
+                );
+            }
+            ok
+        });
         let t = c.type_id(&it.name);
         c.types[t as usize].gpus = g;
+        c.types[t as usize].price = price;
     }
 
     // Service environment.

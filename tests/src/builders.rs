@@ -44,7 +44,7 @@ impl Sc {
         self
     }
     pub fn gpus(mut self, ty: &str, gpus: i64) -> Self {
-        self.s.instance_types.push(InstanceTypeInfo { name: ty.into(), gpus });
+        self.s.instance_types.push(InstanceTypeInfo { name: ty.into(), gpus, price_per_hour: None });
         self
     }
     pub fn share(mut self, q: ShareB) -> Self {

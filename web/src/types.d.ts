@@ -121,12 +121,16 @@ export interface Settings {
   checkpointSaveSeconds?: number;
   /** Stop the simulation at this time (`None`: run until nothing is left to happen). */
   horizonSeconds?: number | null;
+  /** What is paid for, for the cost metrics (R26). */
+  billing?: Billing;
 }
 
 /** An instance type's GPU count, used only for GPU-denominated metrics (R1). */
 export interface InstanceTypeInfo {
   name: string;
   gpus?: number;
+  /** Price of one instance for an hour, for the cost metrics (R26); any currency. */
+  pricePerHour?: number | null;
 }
 
 /** R1: the service environment and its capacity limits. */
@@ -344,6 +348,13 @@ export interface Verdict {
  */
 export type VictimOrder = "aws" | "leastLostWork";
 
+/**
+ * What the cost metrics charge (R26).
+ * - `"onDemand"`: Pay for the instances jobs hold.
+ * - `"committed"`: Pay for the service environment's capacity, used or not.
+ */
+export type Billing = "onDemand" | "committed";
+
 /** `{capacityUnit, maxCapacity}`: a number of instances of one type. */
 export interface CapacityLimit {
   capacityUnit: string;
@@ -462,6 +473,19 @@ export interface Metrics {
   fairness: Fairness;
   /** Entitled instance-seconds not held: max(0, entitlement - held) per type, over time. */
   fairnessDeficitInstanceSeconds: number;
+  /**
+   * What the share (or the run) cost, when instance types have prices
+   * (`instanceTypes[].pricePerHour`); `null` otherwise. See `settings.billing`.
+   */
+  cost: number | null;
+  /** The price of the training lost to preemption (R8). */
+  lostCost: number | null;
+  /** With `committed` billing: the price of quota neither used nor lent. */
+  idleQuotaCost: number | null;
+  /** Overall only, with `committed` billing: capacity that belongs to no share. */
+  unassignedCost: number | null;
+  /** Overall only: cost over the GPU-hours of training of succeeded jobs. */
+  costPerUsefulGpuHour: number | null;
   /** From the first instant a front job needed a reclaim (R18) to its dispatch. */
   reclaimLatencySeconds: Percentiles;
   /** The most preemptions any one job of the share (or of the run) suffered. */

@@ -141,7 +141,7 @@ pub fn rename_job(s: &mut Scenario, i: usize, new: &str) {
 pub fn set_gpus(s: &mut Scenario, ty: &str, gpus: i64) {
     match s.instance_types.iter_mut().find(|t| t.name == ty) {
         Some(t) => t.gpus = gpus,
-        None => s.instance_types.push(InstanceTypeInfo { name: ty.to_string(), gpus }),
+        None => s.instance_types.push(InstanceTypeInfo { name: ty.to_string(), gpus, price_per_hour: None }),
     }
 }
 

@@ -51,6 +51,11 @@ impl MetricsView<'_> {
         let ns = sim.shares.len();
         let mut per: Vec<Metrics> = vec![Metrics::default(); ns];
         let mut overall = Metrics::default();
+        // R26 cost: only when some instance type has a price; a type without one costs 0.
+        let priced = sim.cfg.types.iter().any(|t| t.price.is_some());
+        let price = |t: usize| sim.cfg.types[t].price.unwrap_or(0.0);
+        let mut lost_cost: Vec<f64> = vec![0.0; ns];
+        let mut useful_gpu_seconds = 0.0f64;
         let mut waits: Vec<Vec<u64>> = vec![Vec::new(); ns];
         let mut comps: Vec<Vec<u64>> = vec![Vec::new(); ns];
         let mut good: Vec<u64> = vec![0; ns];
@@ -64,6 +69,8 @@ impl MetricsView<'_> {
                 Some(Status::Succeeded) => {
                     m.succeeded += 1;
                     good[s] = good[s].saturating_add(jc.duration.saturating_mul(jc.count));
+                    useful_gpu_seconds +=
+                        jc.duration as f64 * jc.count as f64 * sim.cfg.types[jc.ty as usize].gpus as f64;
                     if let Some(stopped) = jd.stopped_at.get() {
                         comps[s].push(stopped - jc.submit_at);
                     }
@@ -89,6 +96,7 @@ impl MetricsView<'_> {
             lost_gpu[s] = lost_gpu[s].saturating_add(
                 p.lost.saturating_mul(jc.count).saturating_mul(sim.cfg.types[jc.ty as usize].gpus),
             );
+            lost_cost[s] += p.lost as f64 * jc.count as f64 * price(jc.ty as usize) / 3600.0;
             let pc = &mut per[s].preemptions;
             match p.kind {
                 PreemptionKind::CrossShare => pc.cross_share += 1,
@@ -208,7 +216,60 @@ impl MetricsView<'_> {
         overall.goodput = ratio(good.iter().sum(), overall.instance_seconds);
         overall.wait_seconds = percentiles(&mut all_waits);
         overall.completion_seconds = percentiles(&mut all_comps);
+        if priced {
+            self.costs(&mut per, &mut overall, &lost_cost, useful_gpu_seconds);
+        }
         Summary { per_quota_share: sim.cfg.shares.iter().map(|s| s.name.clone()).zip(per).collect(), overall }
+    }
+}
+
+impl MetricsView<'_> {
+    /// R26 cost. On demand: each share pays for the instance-seconds it holds. Committed: the
+    /// service environment's capacity is paid for whether used or not; each share pays for
+    /// what it holds and for its idle quota (neither used nor lent), and capacity that belongs
+    /// to no share is `unassignedCost`, so that the shares' costs and it add up to the total.
+    /// With oversubscribed quotas (R3) idle quota is charged in proportion to the capacity
+    /// not held, per type, so the sum still holds.
+    fn costs(&self, per: &mut [Metrics], overall: &mut Metrics, lost: &[f64], useful_gpu_seconds: f64) {
+        let sim = self.sim;
+        let ns = per.len();
+        let mut cost = vec![0.0f64; ns];
+        let mut idle_cost = vec![0.0f64; ns];
+        let mut unassigned = 0.0f64;
+        let committed = sim.cfg.settings.billing == crate::model::Billing::Committed;
+        for t in 0..self.nt {
+            let p = sim.cfg.types[t].price.unwrap_or(0.0) / 3600.0;
+            let acc = |s: usize| &self.ig.acc[s * self.nt + t];
+            if !committed {
+                for s in 0..ns {
+                    cost[s] += acc(s).used as f64 * p;
+                }
+                continue;
+            }
+            let used: f64 = (0..ns).map(|s| acc(s).used as f64).sum();
+            let idle = |s: usize| acc(s).quota.saturating_sub(acc(s).own).saturating_sub(acc(s).lent) as f64;
+            let idle_all: f64 = (0..ns).map(idle).sum();
+            let cap = self.ig.cap[t] as f64;
+            let room = (cap - used).max(0.0);
+            let factor = if idle_all > room { room / idle_all } else { 1.0 };
+            for s in 0..ns {
+                cost[s] += (acc(s).used as f64 + idle(s) * factor) * p;
+                idle_cost[s] += idle(s) * factor * p;
+            }
+            unassigned += (room - idle_all * factor).max(0.0) * p;
+        }
+        for (s, m) in per.iter_mut().enumerate() {
+            m.cost = Some(cost[s]);
+            m.lost_cost = Some(lost[s]);
+            m.idle_quota_cost = committed.then_some(idle_cost[s]);
+        }
+        let total = cost.iter().sum::<f64>() + unassigned;
+        overall.cost = Some(total);
+        overall.lost_cost = Some(lost.iter().sum());
+        overall.idle_quota_cost = committed.then(|| idle_cost.iter().sum());
+        overall.unassigned_cost = committed.then_some(unassigned);
+        overall.cost_per_useful_gpu_hour =
+            (useful_gpu_seconds > 0.0).then(|| total / (useful_gpu_seconds / 3600.0));
     }
 }
 

@@ -556,3 +556,58 @@ fn r26_entitlement_follows_queued_demand_over_time() {
     assert_eq!(a.fairness.entitlement_ratio, Some(1.0));
     assert_eq!(a.fairness_deficit_instance_seconds, 0);
 }
+
+fn priced_notebook(billing: &str) -> quotasim::Summary {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/notebook.json")).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["instanceTypes"] = serde_json::json!([{ "name": G5, "gpus": 1, "pricePerHour": 2.0 }]);
+    v["settings"]["billing"] = billing.into();
+    let mut sim = Simulation::new(quotasim::json::load_scenario(&v.to_string()).unwrap());
+    sim.run();
+    sim.summary()
+}
+
+#[test]
+fn r26_cost_on_demand_pays_for_held_instances() {
+    let s = priced_notebook("onDemand");
+    let o = &s.overall;
+    // 58,140 instance-seconds held at 2 an hour; 300 lost.
+    assert!((o.cost.unwrap() - 58_140.0 * 2.0 / 3600.0).abs() < 1e-9);
+    assert!((o.lost_cost.unwrap() - 300.0 * 2.0 / 3600.0).abs() < 1e-9);
+    assert_eq!((o.idle_quota_cost, o.unassigned_cost), (None, None), "committed billing only");
+    let shares: f64 = s.per_quota_share.iter().map(|(_, m)| m.cost.unwrap()).sum();
+    assert!((shares - o.cost.unwrap()).abs() < 1e-9);
+    // Useful GPU-hours: the succeeded jobs' training (goodput times held), 1 GPU each.
+    let useful = o.goodput.unwrap() * o.instance_seconds as f64 / 3600.0;
+    assert!((o.cost_per_useful_gpu_hour.unwrap() - o.cost.unwrap() / useful).abs() < 1e-9);
+}
+
+#[test]
+fn r26_cost_committed_pays_for_capacity_and_adds_up() {
+    let s = priced_notebook("committed");
+    let o = &s.overall;
+    // Three instances for the whole run (30,120 s) at 2 an hour.
+    let total = 3.0 * 30_120.0 * 2.0 / 3600.0;
+    assert!((o.cost.unwrap() - total).abs() < 1e-9, "{:?}", o.cost);
+    let shares: f64 = s.per_quota_share.iter().map(|(_, m)| m.cost.unwrap()).sum();
+    assert!((shares + o.unassigned_cost.unwrap() - total).abs() < 1e-9);
+    // qs3 (RESERVE, never used) pays for its idle quota the whole run.
+    let qs3 = &s.per_quota_share[2].1;
+    assert!((qs3.idle_quota_cost.unwrap() - 30_120.0 * 2.0 / 3600.0).abs() < 1e-9);
+    assert_eq!(o.unassigned_cost, Some(0.0), "every instance belongs to a share");
+}
+
+#[test]
+fn r26_cost_is_null_without_prices_and_a_bad_price_is_refused() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/notebook.json")).unwrap();
+    let mut sim = Simulation::new(quotasim::json::load_scenario(&text).unwrap());
+    sim.run();
+    let o = sim.summary().overall;
+    assert_eq!((o.cost, o.lost_cost, o.cost_per_useful_gpu_hour), (None, None, None));
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["instanceTypes"] = serde_json::json!([{ "name": G5, "pricePerHour": -1.0 }]);
+    let e = quotasim::json::load_scenario(&v.to_string()).unwrap_err();
+    assert_eq!(e[0].path, "instanceTypes[0].pricePerHour");
+}
