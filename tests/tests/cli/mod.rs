@@ -5,38 +5,17 @@
 //! quotasim-cli` into the same target directory and run from there.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
-use std::sync::OnceLock;
+
+use quotasim_tests::cli::{bin, fixture};
 
 use quotasim::json::{load_scenario, to_json};
 use quotasim::Simulation;
 use serde_json::Value;
 
-fn bin() -> &'static Path {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let status = Command::new(env!("CARGO"))
-            .args(["build", "-q", "-p", "quotasim-cli", "--bin", "quotasim"])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "building quotasim-cli failed");
-        // target/debug/deps/cli-<hash> -> target/debug/quotasim
-        let exe = std::env::current_exe().unwrap();
-        let dir = exe.parent().and_then(|d| d.parent()).expect("target dir");
-        let p = dir.join(format!("quotasim{}", std::env::consts::EXE_SUFFIX));
-        assert!(p.exists(), "no binary at {}", p.display());
-        p
-    })
-}
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(name)
-}
-
 fn run(args: &[&str]) -> Output {
-    Command::new(bin()).args(args).output().expect("quotasim runs")
+    quotasim_tests::cli::quotasim(args)
 }
 
 fn run_stdin(args: &[&str], input: &str) -> Output {
