@@ -157,6 +157,10 @@ const MAIN: &[(&str, &str, Option<bool>)] = &[
     ("lost GPU-h", "lostGpuHours", Some(false)),
     ("GPU-h borrowed", "gpuHoursBorrowed", None),
     ("goodput", "goodput", Some(true)),
+    ("reclaim p95 (s)", "reclaimLatencySeconds.p95", Some(false)),
+    ("entitlement held", "fairness.entitlementRatio", None),
+    ("Jain index", "fairness.jainIndex", Some(true)),
+    ("cost", "cost", Some(false)),
 ];
 
 fn lookup(v: &serde_json::Value, path: &str) -> Option<f64> {
@@ -193,6 +197,9 @@ fn text(c: &Comparison) -> String {
     for (name, ma, mb) in &scopes {
         for (label, path, higher) in MAIN {
             let (x, y) = (lookup(ma, path), lookup(mb, path));
+            if x.is_none() && y.is_none() && (path.starts_with("fairness.jain") || *path == "cost") {
+                continue; // overall only, or no prices
+            }
             let d = x.zip(y).map(|(x, y)| y - x);
             let mark = match (d, higher) {
                 (Some(d), Some(h)) if d != 0.0 => {
