@@ -1,11 +1,9 @@
 //! Explanations in words, with rule numbers: why a job was preempted, why a job waits.
 
 use quotasim::model::Strategy;
+use quotasim::reasons::{Misconfiguration, WaitReason};
 use quotasim::result::Snapshot;
-use quotasim::sim::{
-    PreemptionRecord, MISCONFIG_BORROW_LIMIT, MISCONFIG_POOL, MISCONFIG_QUOTA, MISCONFIG_SE, WAIT_FREE,
-    WAIT_POOL, WAIT_PREEMPTION, WAIT_QUOTA,
-};
+use quotasim::sim::PreemptionRecord;
 use quotasim::{PreemptionKind, Simulation, Status};
 
 use crate::geometry::{format_duration, format_time};
@@ -256,72 +254,81 @@ pub fn job_now(sim: &Simulation, j: u32) -> Explanation {
     let free = tt.map_or(0, |x| x.free);
     let pool = tt.map_or(0, |x| x.pool_available);
     let cap = tt.and_then(|x| x.service_environment_capacity);
-    let msg = if reason == MISCONFIG_SE {
-        ex.rules.extend(["R1", "R17"]);
-        match cap {
+    // The typed reason the text above renders (R17): the explanation never reads the string.
+    let msg = match sim.waiting_reason(j) {
+        WaitReason::Misconfiguration(Misconfiguration::ServiceEnvironment) => {
+            ex.rules.extend(["R1", "R17"]);
+            match cap {
             None => format!("The service environment has no limit for {ty}, so this job can never run (R1, R17)."),
             Some(c) => format!(
                 "It needs {n} instances but the service environment allows at most {c} {ty}: it can never run (R17)."
             ),
         }
-    } else if reason == MISCONFIG_QUOTA {
-        ex.rules.extend(["R14", "R17"]);
-        format!(
+        }
+        WaitReason::Misconfiguration(Misconfiguration::Quota) => {
+            ex.rules.extend(["R14", "R17"]);
+            format!(
             "A {} share may never use more than its own quota; {n} > {q}, so the job can never run (R14, R17).",
             share.strategy.as_str()
         )
-    } else if reason == MISCONFIG_BORROW_LIMIT {
-        ex.rules.extend(["R14", "R17"]);
-        format!(
+        }
+        WaitReason::Misconfiguration(Misconfiguration::BorrowLimit) => {
+            ex.rules.extend(["R14", "R17"]);
+            format!(
             "Its quota {q} plus the borrow allowance (borrowLimit {} % of quota) is less than {n}: it can never run (R14, R17).",
             share.borrow_limit
         )
-    } else if reason == MISCONFIG_POOL {
-        ex.rules.extend(["R13", "R17"]);
-        String::from("It would need to borrow more than all lending shares' quotas together: it can never run (R13, R17).")
-    } else if reason == WAIT_QUOTA {
-        ex.rules.extend(["R14", "R17"]);
-        if share.strategy == Strategy::LendAndBorrow {
-            format!(
+        }
+        WaitReason::Misconfiguration(Misconfiguration::Pool) => {
+            ex.rules.extend(["R13", "R17"]);
+            String::from("It would need to borrow more than all lending shares' quotas together: it can never run (R13, R17).")
+        }
+        WaitReason::Quota => {
+            ex.rules.extend(["R14", "R17"]);
+            if share.strategy == Strategy::LendAndBorrow {
+                format!(
                 "{u} + {n} is above its quota of {q} and above what its borrow limit allows, so it waits for \
                  its own share's jobs to finish (R14)."
             )
-        } else {
-            format!(
+            } else {
+                format!(
                 "{u} + {n} is above its quota of {q} and a {} share never borrows, so it waits for its own \
                  share's jobs to finish (R4, R14).",
                 share.strategy.as_str()
             )
+            }
         }
-    } else if reason == WAIT_POOL {
-        ex.rules.extend(["R13", "R14", "R16"]);
-        format!(
+        WaitReason::Pool => {
+            ex.rules.extend(["R13", "R14", "R16"]);
+            format!(
             "It needs capacity from the lending pool, which has {pool} instance(s) available now (lending \
              shares' quotas minus their usage, R13). Borrowing goes to the earliest-submitted front job first \
              (R16 phase 3); a job that fits within its own quota would reclaim instead (R18)."
         )
-    } else if reason == WAIT_FREE {
-        ex.rules.extend(["R3", "R14"]);
-        format!(
+        }
+        WaitReason::ServiceEnvironment => {
+            ex.rules.extend(["R3", "R14"]);
+            format!(
             "Its share has room, but the service environment has only {free} free {ty} (the shares' quotas \
              add up to more than the environment's limit, R3)."
         )
-    } else if reason == WAIT_PREEMPTION {
-        ex.rules.extend(["R21"]);
-        String::from(
+        }
+        WaitReason::Preemption => {
+            ex.rules.extend(["R21"]);
+            String::from(
             "It has already preempted other jobs and earmarked the instances they will return; it waits for \
              their grace period to end (R21). Meanwhile its share is blocked.",
         )
-    } else if let Some(front) = reason.strip_prefix("CAPACITY: waiting behind ") {
-        ex.rules.extend(["R11", "R12"]);
-        format!(
+        }
+        WaitReason::Behind(front) => {
+            ex.rules.extend(["R11", "R12"]);
+            format!(
             "{front} is at the front of {}'s queue and cannot start yet. Queues are strict by default: a \
              share's later jobs wait behind its front job (head-of-line blocking, R12; settings.backfill \
              changes this).",
             share.name
         )
-    } else {
-        String::new()
+        }
     };
     if !msg.is_empty() {
         ex.paragraphs.push(msg);
