@@ -171,3 +171,34 @@ impl Simulation {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_holder_keeps_its_place_and_only_ever_holds_more() {
+        let mut h = Holds::default();
+        assert!(h.is_empty());
+        assert_eq!(h.raise(7, 0), 0, "a holder with nothing free yet");
+        assert_eq!(h.raise(3, 2), 2);
+        assert_eq!(h.raise(7, 1), 1, "the older holder takes more");
+        assert_eq!(h.raise(7, 1), 0, "never less than it holds");
+        assert_eq!((h.of(7), h.of(3), h.of(9)), (1, 2, 0));
+        // Oldest first: 7 became a holder before 3.
+        let order: Vec<JobId> = h.take().iter().map(|x| x.job).collect();
+        assert_eq!(order, [7, 3]);
+        assert!(h.is_empty());
+    }
+
+    #[test]
+    fn removing_a_holder_gives_back_what_it_held() {
+        let mut h = Holds::default();
+        h.raise(1, 3);
+        h.raise(2, 1);
+        assert_eq!(h.remove(1), Some(3));
+        assert_eq!(h.remove(1), None, "not a holder any more");
+        h.push(Hold { job: 4, instances: 2 });
+        assert_eq!((h.of(2), h.of(4)), (1, 2));
+    }
+}
