@@ -249,9 +249,14 @@ pub fn sweep(a: &Args) -> Result<ExitCode, Stop> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A CSV cell; text is quoted, and text that starts like a spreadsheet formula gets a leading
+/// `'` so that a spreadsheet shows it as text.
 fn csv_cell(v: &Value) -> String {
     match v {
-        Value::String(s) => format!("\"{}\"", s.replace('"', "\"\"")),
+        Value::String(s) => {
+            let s = if s.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{s}") } else { s.clone() };
+            format!("\"{}\"", s.replace('"', "\"\""))
+        }
         Value::Null => String::new(),
         other => other.to_string(),
     }

@@ -232,3 +232,17 @@ fn array_job_manifests_run_the_shard_command_the_tests_run() {
         files.clear();
     }
 }
+
+#[test]
+fn csv_text_that_looks_like_a_formula_stays_text() {
+    let dir = setup(
+        "formula",
+        r#"{"base":"nb.json","axes":[{"path":"description","values":["=HYPERLINK(\"x\")","plain"]}]}"#,
+    );
+    let o = sweep_in(&dir, &["--format", "csv"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    assert!(rows[0].starts_with(r#"0,"'=HYPERLINK(""x"")","#), "{}", rows[0]);
+    assert!(rows[1].starts_with(r#"1,"plain","#), "{}", rows[1]);
+}
