@@ -92,8 +92,9 @@ run_tests() {
   step cargo test -p quotasim-wasm --target wasm32-unknown-unknown --test browser
   step cargo test -p quotasim-playground --target wasm32-unknown-unknown
   # The one npm package, its declarations, its API tests in Node, and its consumers: the
-  # packed tarball installed in fresh folders as Node (ESM, CommonJS), TypeScript, a Vite
-  # build and a plain page would use it, each compared byte for byte with the command line.
+  # packed tarball installed in fresh folders as Node (ESM, CommonJS), TypeScript, Vite,
+  # webpack, esbuild and a plain page would use it, each compared byte for byte with the
+  # command line, and `npm publish --dry-run`.
   step cargo build --release -p quotasim-cli
   step web/build.sh
   npm_deps web/ts-check

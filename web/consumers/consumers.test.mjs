@@ -1,7 +1,7 @@
 // The one npm package, used as its consumers would: `npm pack` makes the tarball, and each
 // consumer folder is copied somewhere fresh, gets its own tool from its lock file (TypeScript,
-// Vite) and the tarball, and runs the worked example. Every result must be the bytes
-// `quotasim run` prints. Needs the package built (web/build.sh), the release CLI
+// Vite, webpack, esbuild) and the tarball, and runs the worked example. Every result must be
+// the bytes `quotasim run` prints. Needs the package built (web/build.sh), the release CLI
 // (QUOTASIM_BIN) and Debian's chromium.
 import test, { before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -109,14 +109,34 @@ test("TypeScript: type-checked with moduleResolution node16 and bundler", () => 
   }
 });
 
-test("Vite: a production build runs in Chromium", async () => {
-  const dir = consumer("vite");
+/**
+ * Builds a browser app with a bundler (`npm run build` into dist/) and returns what it shows in
+ * Chromium. The app is app/ (main.js and index.html) unless the folder has its own main.js.
+ */
+async function bundled(name) {
+  const dir = consumer(name);
+  for (const file of ["index.html", "main.js"]) {
+    if (!fs.existsSync(path.join(dir, file))) fs.copyFileSync(path.join(here, "app", file), path.join(dir, file));
+  }
   sh("npm", ["run", "--silent", "build"], dir);
   const dist = path.join(dir, "dist");
-  const assets = fs.readdirSync(path.join(dist, "assets"));
-  assert.ok(assets.some((f) => f.endsWith(".wasm")), `Vite emitted the .wasm: ${assets}`);
+  if (!fs.existsSync(path.join(dist, "index.html"))) fs.copyFileSync(path.join(dir, "index.html"), path.join(dist, "index.html"));
+  const emitted = fs.readdirSync(dist, { recursive: true });
+  assert.ok(emitted.some((f) => f.endsWith(".wasm")), `${name} emitted the .wasm: ${emitted}`);
   fs.copyFileSync(notebook, path.join(dist, "notebook.json"));
-  assert.equal(await renderIn(dist), expected);
+  return renderIn(dist);
+}
+
+test("Vite: a production build runs in Chromium", async () => {
+  assert.equal(await bundled("vite"), expected);
+});
+
+test("webpack: a production build runs in Chromium", async () => {
+  assert.equal(await bundled("webpack"), expected);
+});
+
+test("esbuild: a bundle runs in Chromium", async () => {
+  assert.equal(await bundled("esbuild"), expected);
 });
 
 test("a plain HTML page imports the web entry in Chromium, no bundler", async () => {
@@ -142,7 +162,7 @@ test("the package: metadata, files, LICENSE, and npm publish --dry-run", () => {
 
 test("the README's examples are the ones these tests run", () => {
   const readme = fs.readFileSync(path.join(here, "..", "README.md"), "utf8");
-  for (const file of ["node-esm/example.mjs", "node-cjs/example.cjs", "vite/main.js", "html/index.html"]) {
+  for (const file of ["node-esm/example.mjs", "node-cjs/example.cjs", "app/main.js", "esbuild/main.js", "html/index.html"]) {
     const text = fs.readFileSync(path.join(here, file), "utf8").trimEnd();
     assert.ok(readme.includes(text), `web/README.md shows ${file} as it is`);
   }

@@ -1,4 +1,5 @@
-// A Vite app: no plugin and no copy step; Vite bundles the .wasm the package points at.
+// A bundled app (Vite, webpack): no plugin and no copy step; the bundler emits the .wasm
+// that the package names with `new URL(..., import.meta.url)`.
 import init, { Simulation } from "quotasim";
 
 await init();
