@@ -34,13 +34,18 @@ pub fn SnapshotPanel() -> impl IntoView {
         })
         .unwrap_or_default()
     });
-    let colors = Memo::new(move |_| app.share_colors());
-    let color_of = move |name: &str| {
-        app.scenario
-            .with(|s| s.quota_shares.iter().position(|q| q.quota_share_name == name))
-            .and_then(|i| colors.with(|c| c.get(i).cloned()))
-            .unwrap_or_else(|| "#888".into())
-    };
+    // Share colours by name, built once per change of the shares or their colours.
+    let colors = Memo::new(move |_| {
+        let colors = app.share_colors();
+        app.scenario.with(|s| {
+            s.quota_shares
+                .iter()
+                .zip(colors)
+                .map(|(q, c)| (q.quota_share_name.clone(), c))
+                .collect::<std::collections::HashMap<_, _>>()
+        })
+    });
+    let color_of = move |name: &str| colors.with(|c| c.get(name).cloned()).unwrap_or_else(|| "#888".into());
     view! {
         <section class="card snapshot" aria-labelledby="snap-h">
             <header class="card-head">
