@@ -8,7 +8,7 @@ use crate::ui::state::use_app;
 /// The error message of the field at `path`, reactive.
 pub fn field_error(path: String) -> Signal<Option<String>> {
     let app = use_app();
-    Signal::derive(move || app.problems.with(|p| error_at(p, &path)))
+    Signal::derive(move || app.doc.problems.with(|p| error_at(p, &path)))
 }
 
 fn parse_num(text: &str) -> Option<i64> {

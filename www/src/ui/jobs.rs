@@ -21,7 +21,7 @@ pub fn JobsEditor() -> impl IntoView {
     let order = Memo::new(move |_| {
         let f = filter.get();
         let (k, d) = sort.get();
-        app.scenario.with(|s| job_order(s, if f.is_empty() { None } else { Some(f.as_str()) }, k, d))
+        app.doc.scenario.with(|s| job_order(s, if f.is_empty() { None } else { Some(f.as_str()) }, k, d))
     });
     let pages = Memo::new(move |_| order.with(|o| o.len().div_ceil(PAGE).max(1)));
     let visible = Memo::new(move |_| {
@@ -29,11 +29,13 @@ pub fn JobsEditor() -> impl IntoView {
         order.with(|o| o.iter().skip(p * PAGE).take(PAGE).copied().collect::<Vec<usize>>())
     });
     let shares = Memo::new(move |_| {
-        app.scenario.with(|s| s.quota_shares.iter().map(|q| q.quota_share_name.clone()).collect::<Vec<_>>())
+        app.doc
+            .scenario
+            .with(|s| s.quota_shares.iter().map(|q| q.quota_share_name.clone()).collect::<Vec<_>>())
     });
     let add = move |_| {
         let f = filter.get_untracked();
-        app.scenario.update(|s| {
+        app.doc.scenario.update(|s| {
             let j = new_job(s, if f.is_empty() { None } else { Some(f.as_str()) });
             s.jobs.push(j);
         });
@@ -60,10 +62,10 @@ pub fn JobsEditor() -> impl IntoView {
         }
     };
     let jobs_err = field_error("jobs".into());
-    let total = Memo::new(move |_| app.scenario.with(|s| s.jobs.len()));
+    let total = Memo::new(move |_| app.doc.scenario.with(|s| s.jobs.len()));
     let clear = move |_| {
         let f = filter.get_untracked();
-        app.scenario.update(|s| {
+        app.doc.scenario.update(|s| {
             if f.is_empty() {
                 s.jobs.clear();
             } else {
@@ -125,24 +127,26 @@ fn job_row(i: usize, shares: Memo<Vec<String>>) -> impl IntoView {
     let app = use_app();
     let p = format!("jobs[{i}]");
     let get = move |f: fn(&quotasim::model::Job) -> Option<i64>| {
-        move || app.scenario.with(|s| s.jobs.get(i).and_then(f))
+        move || app.doc.scenario.with(|s| s.jobs.get(i).and_then(f))
     };
     let upd = move |f: fn(&mut quotasim::model::Job, Option<i64>)| {
         move |v: Option<i64>| {
-            app.scenario.update(|s| {
+            app.doc.scenario.update(|s| {
                 if let Some(j) = s.jobs.get_mut(i) {
                     f(j, v)
                 }
             })
         }
     };
-    let name = move || app.scenario.with(|s| s.jobs.get(i).map(|j| j.job_name.clone()).unwrap_or_default());
-    let share =
-        move || app.scenario.with(|s| s.jobs.get(i).map(|j| j.quota_share_name.clone()).unwrap_or_default());
+    let name =
+        move || app.doc.scenario.with(|s| s.jobs.get(i).map(|j| j.job_name.clone()).unwrap_or_default());
+    let share = move || {
+        app.doc.scenario.with(|s| s.jobs.get(i).map(|j| j.quota_share_name.clone()).unwrap_or_default())
+    };
     // A job may give its type and count only in its serviceRequestPayload (R5); the cells show
     // those and edits keep both places in step.
     let ty = move || {
-        app.scenario.with(|s| {
+        app.doc.scenario.with(|s| {
             s.jobs
                 .get(i)
                 .and_then(|j| {
@@ -159,10 +163,10 @@ fn job_row(i: usize, shares: Memo<Vec<String>>) -> impl IntoView {
     let e_type_payload = field_error(format!("{p}.serviceRequestPayload.ResourceConfig.InstanceType"));
     let e_type = Signal::derive(move || e_type_direct.get().or_else(|| e_type_payload.get()));
     let explain = move |_| {
-        if let Some(run) = app.run.get_untracked() {
+        if let Some(run) = app.run.handle.get_untracked() {
             let n = name();
             if let Some(j) = run.data.job_index(&n) {
-                app.selection.set(Some(crate::ui::state::Selection::Job(j)));
+                app.chrome.selection.set(Some(crate::ui::state::Selection::Job(j)));
             }
         }
     };
@@ -171,12 +175,12 @@ fn job_row(i: usize, shares: Memo<Vec<String>>) -> impl IntoView {
             <td class="muted num">{i + 1}</td>
             <td class="cell wide" class:invalid=move || e_name.get().is_some()>
                 <input type="text" spellcheck="false" aria-label=format!("name of job {}", i + 1) data-path=format!("{p}.jobName")
-                    prop:value=name on:input=move |ev| { let v = event_target_value(&ev); app.scenario.update(|s| rename_job(s, i, &v)) } />
+                    prop:value=name on:input=move |ev| { let v = event_target_value(&ev); app.doc.scenario.update(|s| rename_job(s, i, &v)) } />
                 <span class="cell-error">{move || e_name.get()}</span>
             </td>
             <td class="cell" class:invalid=move || e_share.get().is_some()>
                 <select aria-label=format!("quota share of job {}", i + 1) data-path=format!("{p}.quotaShareName")
-                    on:change=move |ev| { let v = event_target_value(&ev); app.scenario.update(|s| if let Some(j) = s.jobs.get_mut(i) { j.quota_share_name = v }) }>
+                    on:change=move |ev| { let v = event_target_value(&ev); app.doc.scenario.update(|s| if let Some(j) = s.jobs.get_mut(i) { j.quota_share_name = v }) }>
                     {move || {
                         let cur = share();
                         let mut opts = shares.get();
@@ -189,11 +193,11 @@ fn job_row(i: usize, shares: Memo<Vec<String>>) -> impl IntoView {
             {num_cell(format!("priority of job {}", i + 1), format!("{p}.schedulingPriority"), get(|j| Some(j.scheduling_priority)), upd(|j, v| if let Some(v) = v { j.scheduling_priority = v }), false)}
             <td class="cell" class:invalid=move || e_type.get().is_some()>
                 <select aria-label=format!("instance type of job {}", i + 1) data-path=format!("{p}.instanceType")
-                    on:change=move |ev| { let v = event_target_value(&ev); app.scenario.update(|s| if let Some(j) = s.jobs.get_mut(i) { set_type(j, v) }) }>
+                    on:change=move |ev| { let v = event_target_value(&ev); app.doc.scenario.update(|s| if let Some(j) = s.jobs.get_mut(i) { set_type(j, v) }) }>
                     {move || {
                         let cur = ty();
-                        let mut opts = app.scenario.with(|s| s.service_environment.capacity_limits.iter().map(|l| l.capacity_unit.clone()).collect::<Vec<_>>());
-                        if opts.is_empty() { opts = app.scenario.with(type_options); }
+                        let mut opts = app.doc.scenario.with(|s| s.service_environment.capacity_limits.iter().map(|l| l.capacity_unit.clone()).collect::<Vec<_>>());
+                        if opts.is_empty() { opts = app.doc.scenario.with(type_options); }
                         if !opts.contains(&cur) { opts.insert(0, cur.clone()); }
                         opts.into_iter().map(|o| { let sel = o == cur; view! { <option value=o.clone() selected=sel>{o.clone()}</option> } }).collect_view()
                     }}
@@ -212,8 +216,8 @@ fn job_row(i: usize, shares: Memo<Vec<String>>) -> impl IntoView {
                 upd(|j, v| j.preemption_configuration = v.map(|r| JobPreemption { preemption_retries_before_termination: Some(r) })), true)}
             <td class="row-btns">
                 <button class="icon-btn" title="explain this job now" aria-label=move || format!("explain {}", name()) on:click=explain>"?"</button>
-                <button class="icon-btn" title="duplicate" aria-label=move || format!("duplicate {}", name()) on:click=move |_| app.scenario.update(|s| duplicate_job(s, i))>"⧉"</button>
-                <button class="icon-btn" title="delete" aria-label=move || format!("delete {}", name()) on:click=move |_| app.scenario.update(|s| if i < s.jobs.len() { s.jobs.remove(i); })>"×"</button>
+                <button class="icon-btn" title="duplicate" aria-label=move || format!("duplicate {}", name()) on:click=move |_| app.doc.scenario.update(|s| duplicate_job(s, i))>"⧉"</button>
+                <button class="icon-btn" title="delete" aria-label=move || format!("delete {}", name()) on:click=move |_| app.doc.scenario.update(|s| if i < s.jobs.len() { s.jobs.remove(i); })>"×"</button>
             </td>
         </tr>
     }

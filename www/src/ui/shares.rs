@@ -14,9 +14,9 @@ use crate::ui::state::use_app;
 #[component]
 pub fn SharesEditor() -> impl IntoView {
     let app = use_app();
-    let len = Memo::new(move |_| app.scenario.with(|s| s.quota_shares.len()));
+    let len = Memo::new(move |_| app.doc.scenario.with(|s| s.quota_shares.len()));
     let add = move |_| {
-        app.scenario.update(|s| {
+        app.doc.scenario.update(|s| {
             if s.quota_shares.len() < 20 {
                 let name = unique_share_name(s);
                 let ty = first_type(s);
@@ -47,20 +47,23 @@ fn share_card(i: usize) -> impl IntoView {
     let app = use_app();
     let p = format!("quotaShares[{i}]");
     let name = move || {
-        app.scenario.with(|s| s.quota_shares.get(i).map(|q| q.quota_share_name.clone()).unwrap_or_default())
+        app.doc
+            .scenario
+            .with(|s| s.quota_shares.get(i).map(|q| q.quota_share_name.clone()).unwrap_or_default())
     };
     let strategy = Memo::new(move |_| {
-        app.scenario.with(|s| s.quota_shares.get(i).map(|q| q.resource_sharing_configuration.strategy))
+        app.doc.scenario.with(|s| s.quota_shares.get(i).map(|q| q.resource_sharing_configuration.strategy))
     });
     let color = move || {
         let n = name();
-        app.colors.with(|c| color_of(c, &n, i))
+        app.doc.colors.with(|c| color_of(c, &n, i))
     };
     let name_f = text_field("Name", format!("{p}.quotaShareName"), name, move |v| {
-        let old = app.scenario.with_untracked(|s| s.quota_shares.get(i).map(|q| q.quota_share_name.clone()));
-        app.scenario.update(|s| rename_share(s, i, &v));
+        let old =
+            app.doc.scenario.with_untracked(|s| s.quota_shares.get(i).map(|q| q.quota_share_name.clone()));
+        app.doc.scenario.update(|s| rename_share(s, i, &v));
         if let Some(old) = old {
-            app.colors.update(|c| {
+            app.doc.colors.update(|c| {
                 for (n, _) in c.iter_mut() {
                     if *n == old {
                         *n = v.clone();
@@ -80,7 +83,7 @@ fn share_card(i: usize) -> impl IntoView {
                 "LEND" => Strategy::Lend,
                 _ => Strategy::LendAndBorrow,
             };
-            app.scenario.update(|s| {
+            app.doc.scenario.update(|s| {
                 if let Some(q) = s.quota_shares.get_mut(i) {
                     q.resource_sharing_configuration.strategy = st;
                     if st != Strategy::LendAndBorrow {
@@ -93,7 +96,8 @@ fn share_card(i: usize) -> impl IntoView {
     let bl_path = format!("{p}.resourceSharingConfiguration.borrowLimit");
     let bl_err = field_error(bl_path.clone());
     let borrow = move || {
-        app.scenario
+        app.doc
+            .scenario
             .with(|s| s.quota_shares.get(i).and_then(|q| q.resource_sharing_configuration.borrow_limit))
     };
     let unlimited = move || borrow().is_none_or(|b| b == -1);
@@ -105,7 +109,7 @@ fn share_card(i: usize) -> impl IntoView {
                     <span class="field-label">"Borrow limit (% of quota)"</span>
                     <div class="inline-row">
                         {check_field("unlimited", unlimited, move |on| {
-                            app.scenario.update(|s| {
+                            app.doc.scenario.update(|s| {
                                 if let Some(q) = s.quota_shares.get_mut(i) {
                                     q.resource_sharing_configuration.borrow_limit = if on { None } else { Some(100) };
                                 }
@@ -120,7 +124,7 @@ fn share_card(i: usize) -> impl IntoView {
                             prop:value=move || if unlimited() { String::from("unlimited") } else { borrow().map(|b| b.to_string()).unwrap_or_default() }
                             on:input=move |ev| {
                                 if let Ok(n) = event_target_value(&ev).trim().parse::<i64>() {
-                                    app.scenario.update(|s| {
+                                    app.doc.scenario.update(|s| {
                                         if let Some(q) = s.quota_shares.get_mut(i) {
                                             q.resource_sharing_configuration.borrow_limit = Some(n);
                                         }
@@ -137,14 +141,14 @@ fn share_card(i: usize) -> impl IntoView {
     let insh = check_field(
         "In-share preemption (R20)",
         move || {
-            app.scenario.with(|s| {
+            app.doc.scenario.with(|s| {
                 s.quota_shares
                     .get(i)
                     .is_some_and(|q| q.preemption_configuration.in_share_preemption == Toggle::Enabled)
             })
         },
         move |on| {
-            app.scenario.update(|s| {
+            app.doc.scenario.update(|s| {
                 if let Some(q) = s.quota_shares.get_mut(i) {
                     q.preemption_configuration.in_share_preemption =
                         if on { Toggle::Enabled } else { Toggle::Disabled };
@@ -154,9 +158,11 @@ fn share_card(i: usize) -> impl IntoView {
     );
     let enabled = check_field(
         "Enabled (a DISABLED share rejects new jobs)",
-        move || app.scenario.with(|s| s.quota_shares.get(i).is_some_and(|q| q.state == ShareState::Enabled)),
+        move || {
+            app.doc.scenario.with(|s| s.quota_shares.get(i).is_some_and(|q| q.state == ShareState::Enabled))
+        },
         move |on| {
-            app.scenario.update(|s| {
+            app.doc.scenario.update(|s| {
                 if let Some(q) = s.quota_shares.get_mut(i) {
                     q.state = if on { ShareState::Enabled } else { ShareState::Disabled };
                 }
@@ -175,7 +181,7 @@ fn share_card(i: usize) -> impl IntoView {
         1,
     );
     let warn = Signal::derive(move || {
-        app.problems.with(|ps| {
+        app.doc.problems.with(|ps| {
             ps.iter()
                 .filter(|x| !x.is_error() && x.path.starts_with(&format!("quotaShares[{i}]")))
                 .map(|x| x.message.clone())
@@ -184,7 +190,7 @@ fn share_card(i: usize) -> impl IntoView {
     });
     let jobs = Memo::new(move |_| {
         let n = name();
-        app.scenario.with(|s| s.jobs.iter().filter(|j| j.quota_share_name == n).count())
+        app.doc.scenario.with(|s| s.jobs.iter().filter(|j| j.quota_share_name == n).count())
     });
     view! {
         <article class="share-card" style:border-left-color=color>
@@ -197,7 +203,7 @@ fn share_card(i: usize) -> impl IntoView {
                         let c = event_target_value(&ev);
                         if is_hex_color(&c) {
                             let n = name();
-                            app.colors.update(|cs| {
+                            app.doc.colors.update(|cs| {
                                 cs.retain(|(x, _)| *x != n);
                                 cs.push((n, c));
                             });
@@ -211,7 +217,7 @@ fn share_card(i: usize) -> impl IntoView {
                     aria-label=move || format!("delete quota share {}", name())
                     title="delete share"
                     on:click=move |_| {
-                        app.scenario.update(|s| {
+                        app.doc.scenario.update(|s| {
                             if i < s.quota_shares.len() {
                                 s.quota_shares.remove(i);
                             }
