@@ -28,7 +28,7 @@ pub fn CapacityEditor() -> impl IntoView {
     };
     let name_field = text_field(
         "Service environment name",
-        "serviceEnvironment.serviceEnvironmentName".into(),
+        String::from("serviceEnvironment.serviceEnvironmentName"),
         move || {
             app.doc
                 .scenario
@@ -40,7 +40,7 @@ pub fn CapacityEditor() -> impl IntoView {
             })
         },
     );
-    let list_err = field_error("serviceEnvironment.capacityLimits".into());
+    let list_err = field_error(String::from("serviceEnvironment.capacityLimits"));
     view! {
         <section class="editor-section" aria-labelledby="cap-h">
             <h3 id="cap-h">"Service environment"</h3>

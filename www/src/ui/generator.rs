@@ -98,11 +98,14 @@ pub fn Generator() -> impl IntoView {
     let apply = move |replace: bool| match build() {
         Err(e) => message.set(Some(e)),
         Ok(spec) => {
-            app.doc.scenario.update(|s| {
+            app.doc.edit(|s, r| {
                 if replace {
+                    let keep: Vec<bool> = s.jobs.iter().map(|j| j.quota_share_name != spec.share).collect();
                     s.jobs.retain(|j| j.quota_share_name != spec.share);
+                    r.retain(crate::rows::List::Jobs, |i| keep[i]);
                 }
                 let jobs = generate(s, &spec);
+                r.push(crate::rows::List::Jobs, jobs.len());
                 s.jobs.extend(jobs);
             });
             message.set(Some(format!("added {} jobs to {}", spec.count, spec.share)));

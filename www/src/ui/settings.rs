@@ -43,7 +43,7 @@ pub fn SettingsEditor() -> impl IntoView {
                 )}
                 {select_field(
                     "Victim order (R19 step 2)",
-                    "settings.victimOrder".into(),
+                    String::from("settings.victimOrder"),
                     || vec![("aws".into(), "most recently dispatched first".into()), ("leastLostWork".into(), "least lost work first".into())],
                     move || app.doc.scenario.with(|s| if s.settings.victim_order == VictimOrder::Aws { "aws" } else { "leastLostWork" }.to_string()),
                     move |v| app.doc.scenario.update(|s| s.settings.victim_order = if v == "aws" { VictimOrder::Aws } else { VictimOrder::LeastLostWork }),

@@ -28,7 +28,7 @@ pub fn SharesEditor() -> impl IntoView {
             }
         })
     };
-    let top_err = field_error("quotaShares".into());
+    let top_err = field_error(String::from("quotaShares"));
     view! {
         <section class="editor-section" aria-labelledby="shares-h">
             <h3 id="shares-h">"Quota shares " <span class="count">{move || format!("{} / 20", len.get())}</span></h3>

@@ -2,6 +2,7 @@
 //! consistent: validation as the user types, runs of valid scenarios, the simulation standing
 //! at the current instant, autosave to localStorage and the URL.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use gloo_timers::callback::Timeout;
@@ -12,6 +13,7 @@ use quotasim::{Problem, Simulation, ValidScenario};
 
 use crate::persist::{self, HistoryEntry, Saved};
 use crate::presets;
+use crate::rows::{List, RowIds};
 use crate::run::RunData;
 use crate::ui::dom;
 
@@ -91,6 +93,10 @@ pub struct Document {
     pub problems: Memo<Vec<Problem>>,
     /// Scenarios replaced by links, imports and presets, newest first (see [`persist::remember`]).
     pub history: RwSignal<Vec<HistoryEntry>>,
+    /// Stable ids of the scenario's jobs and shares, in row order (see [`RowIds`]).
+    pub rows: RwSignal<RowIds>,
+    job_rows: Memo<HashMap<u64, usize>>,
+    share_rows: Memo<HashMap<u64, usize>>,
     save_timer: StoredValue<Option<Timeout>, LocalStorage>,
 }
 
@@ -142,6 +148,28 @@ pub struct AppState {
     pub run: RunState,
     pub play: Playback,
     pub chrome: Chrome,
+}
+
+impl Document {
+    /// Edits the scenario and its row ids together: `f` changes the lists and says where rows
+    /// were added or removed.
+    pub fn edit(&self, f: impl FnOnce(&mut Scenario, &mut RowIds)) {
+        let rows = self.rows;
+        self.scenario.update(|s| {
+            rows.update(|r| {
+                f(s, r);
+                r.fit(s);
+            })
+        });
+    }
+
+    /// The current index of the row with id `id` in list `l` (reactive).
+    pub fn position(&self, l: List, id: u64) -> Option<usize> {
+        match l {
+            List::Jobs => self.job_rows.with(|m| m.get(&id).copied()),
+            List::Shares => self.share_rows.with(|m| m.get(&id).copied()),
+        }
+    }
 }
 
 pub fn use_app() -> AppState {
@@ -208,8 +236,17 @@ impl AppState {
                 Err(p) => p.clone(),
             })
         });
+        let rows = RwSignal::new(scenario.with_untracked(RowIds::new));
+        let positions = move |l: List| {
+            Memo::new(move |_| {
+                rows.with(|r| r.ids(l).iter().enumerate().map(|(i, &id)| (id, i)).collect::<HashMap<_, _>>())
+            })
+        };
         let app = AppState {
             doc: Document {
+                rows,
+                job_rows: positions(List::Jobs),
+                share_rows: positions(List::Shares),
                 scenario,
                 colors: RwSignal::new(saved.colors),
                 preset: RwSignal::new(saved.preset),
@@ -267,6 +304,13 @@ impl AppState {
                         self.run_now(v);
                     }
                 }
+            }
+        });
+        // Row ids follow every change of a list's length, also from edits that do not say where.
+        Effect::new(move |_| {
+            let d = self.doc;
+            if d.scenario.with(|s| !d.rows.with_untracked(|r| r.fits(s))) {
+                d.rows.update(|r| d.scenario.with_untracked(|s| r.fit(s)));
             }
         });
         // The simulation at the current instant, and its R25 snapshot.
@@ -371,6 +415,7 @@ impl AppState {
         self.play.now.set(next.now);
         self.doc.colors.set(next.colors);
         self.doc.preset.set(next.preset);
+        self.doc.rows.set(RowIds::new(&next.scenario));
         self.doc.scenario.set(next.scenario);
     }
 
