@@ -423,3 +423,34 @@ async fn editing_one_job_row_leaves_the_other_rows_nodes_alone() {
     }
     assert!(m.text(".status").contains("3 jobs"), "{}", m.text(".status"));
 }
+
+#[wasm_bindgen_test]
+async fn deleting_a_share_keeps_the_other_share_cards() {
+    let m = mount(notebook());
+    settle().await;
+    m.click_text("[role='tab']", "Shares");
+    settle().await;
+    let before = m.all("article.share-card");
+    assert_eq!(before, 3);
+    m.click_text(".editor-section button", "+ Add quota share");
+    settle().await;
+    let cards = m.root.query_selector_all("article.share-card").unwrap();
+    assert_eq!(cards.length(), before + 1);
+    for k in 0..cards.length() {
+        mark(&cards.get(k).unwrap().dyn_into().unwrap(), "keptCard");
+    }
+    m.click("button[aria-label='delete quota share qs1']");
+    settle().await;
+    let cards = m.root.query_selector_all("article.share-card").unwrap();
+    assert_eq!(cards.length(), before);
+    for k in 0..cards.length() {
+        let card: web_sys::Element = cards.get(k).unwrap().dyn_into().unwrap();
+        assert!(marked(&card, "keptCard"), "card {k} is the same node");
+        let path = card
+            .query_selector("input[data-path$='.quotaShareName']")
+            .unwrap()
+            .unwrap()
+            .get_attribute("data-path");
+        assert_eq!(path.as_deref(), Some(format!("quotaShares[{k}].quotaShareName").as_str()));
+    }
+}

@@ -25,19 +25,26 @@ pub fn type_options(s: &Scenario) -> Vec<String> {
 }
 
 /// Capacity limits at `path`, read and written through `read` / `write`; at most `max` rows.
-pub fn limits_editor(path: String, read: Read, write: Write, max: usize, min_capacity: i64) -> impl IntoView {
+pub fn limits_editor(
+    path: impl Into<Signal<String>>,
+    read: Read,
+    write: Write,
+    max: usize,
+    min_capacity: i64,
+) -> impl IntoView {
     let app = use_app();
+    let path: Signal<String> = path.into();
     let r = read.clone();
     let len = Memo::new(move |_| app.doc.scenario.with(|s| r(s).len()));
     let rows = {
-        let (read, write, path) = (read.clone(), write.clone(), path.clone());
+        let (read, write) = (read.clone(), write.clone());
         move || {
             (0..len.get())
-                .map(|i| limit_row(path.clone(), i, read.clone(), write.clone(), min_capacity))
+                .map(|i| limit_row(path, i, read.clone(), write.clone(), min_capacity))
                 .collect_view()
         }
     };
-    let group_err = field_error(path.clone());
+    let group_err = field_error(path);
     let add = {
         let (read, write) = (read.clone(), write.clone());
         move |_| {
@@ -62,12 +69,12 @@ pub fn limits_editor(path: String, read: Read, write: Write, max: usize, min_cap
     }
 }
 
-fn limit_row(path: String, i: usize, read: Read, write: Write, min_capacity: i64) -> impl IntoView {
+fn limit_row(path: Signal<String>, i: usize, read: Read, write: Write, min_capacity: i64) -> impl IntoView {
     let app = use_app();
-    let p_unit = format!("{path}[{i}].capacityUnit");
-    let p_max = format!("{path}[{i}].maxCapacity");
-    let e_unit = field_error(p_unit.clone());
-    let e_max = field_error(p_max.clone());
+    let p_unit = Signal::derive(move || format!("{}[{i}].capacityUnit", path.get()));
+    let p_max = Signal::derive(move || format!("{}[{i}].maxCapacity", path.get()));
+    let e_unit = field_error(p_unit);
+    let e_max = field_error(p_max);
     let (r1, r2, r3) = (read.clone(), read.clone(), read.clone());
     let (w1, w2, w3) = (write.clone(), write.clone(), write.clone());
     let get_unit =

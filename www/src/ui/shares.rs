@@ -7,6 +7,7 @@ use quotasim::model::{CapacityLimit, QuotaShare, ShareState, Strategy, Toggle};
 
 use crate::edit::{first_type, rename_share, unique_share_name};
 use crate::palette::{color_of, is_hex_color};
+use crate::rows::List;
 use crate::ui::fields::{check_field, field_error, select_field, text_field};
 use crate::ui::limits::limits_editor;
 use crate::ui::state::use_app;
@@ -16,8 +17,9 @@ pub fn SharesEditor() -> impl IntoView {
     let app = use_app();
     let len = Memo::new(move |_| app.doc.scenario.with(|s| s.quota_shares.len()));
     let add = move |_| {
-        app.doc.scenario.update(|s| {
+        app.doc.edit(|s, r| {
             if s.quota_shares.len() < 20 {
+                r.push(List::Shares, 1);
                 let name = unique_share_name(s);
                 let ty = first_type(s);
                 s.quota_shares.push(QuotaShare::new(
@@ -37,31 +39,38 @@ pub fn SharesEditor() -> impl IntoView {
                 "LEND_AND_BORROW lends and may borrow others' idle quota, up to its borrow limit (R4, R14)."
             </p>
             <span class="field-error" role="alert">{move || top_err.get()}</span>
-            {move || (0..len.get()).map(share_card).collect_view()}
+            <For each=move || app.doc.rows.with(|r| r.ids(List::Shares).to_vec()) key=|id| *id children=share_card />
             <button class="btn" on:click=add disabled=move || { len.get() >= 20 }>"+ Add quota share"</button>
         </section>
     }
 }
 
-fn share_card(i: usize) -> impl IntoView {
+/// The card of the share with stable id `id`; its index (and the paths of its fields) follow
+/// it as shares before it are added or deleted.
+fn share_card(id: u64) -> impl IntoView {
     let app = use_app();
-    let p = format!("quotaShares[{i}]");
+    let idx = Memo::new(move |_| app.doc.position(List::Shares, id));
+    // The index now: tracked in views, untracked in handlers.
+    let ix = move || idx.get().unwrap_or(usize::MAX);
+    let at = move || idx.get_untracked().unwrap_or(usize::MAX);
+    let path =
+        move |f: &'static str| Signal::derive(move || format!("quotaShares[{}].{f}", idx.get().unwrap_or(0)));
     let name = move || {
         app.doc
             .scenario
-            .with(|s| s.quota_shares.get(i).map(|q| q.quota_share_name.clone()).unwrap_or_default())
+            .with(|s| s.quota_shares.get(ix()).map(|q| q.quota_share_name.clone()).unwrap_or_default())
     };
     let strategy = Memo::new(move |_| {
-        app.doc.scenario.with(|s| s.quota_shares.get(i).map(|q| q.resource_sharing_configuration.strategy))
+        app.doc.scenario.with(|s| s.quota_shares.get(ix()).map(|q| q.resource_sharing_configuration.strategy))
     });
     let color = move || {
         let n = name();
-        app.doc.colors.with(|c| color_of(c, &n, i))
+        app.doc.colors.with(|c| color_of(c, &n, ix()))
     };
-    let name_f = text_field("Name", format!("{p}.quotaShareName"), name, move |v| {
+    let name_f = text_field("Name", path("quotaShareName"), name, move |v| {
         let old =
-            app.doc.scenario.with_untracked(|s| s.quota_shares.get(i).map(|q| q.quota_share_name.clone()));
-        app.doc.scenario.update(|s| rename_share(s, i, &v));
+            app.doc.scenario.with_untracked(|s| s.quota_shares.get(at()).map(|q| q.quota_share_name.clone()));
+        app.doc.scenario.update(|s| rename_share(s, at(), &v));
         if let Some(old) = old {
             app.doc.colors.update(|c| {
                 for (n, _) in c.iter_mut() {
@@ -74,7 +83,7 @@ fn share_card(i: usize) -> impl IntoView {
     });
     let strat_f = select_field(
         "Strategy",
-        format!("{p}.resourceSharingConfiguration.strategy"),
+        path("resourceSharingConfiguration.strategy"),
         || ["RESERVE", "LEND", "LEND_AND_BORROW"].iter().map(|s| (s.to_string(), s.to_string())).collect(),
         move || strategy.get().map(|s| s.as_str().to_string()).unwrap_or_default(),
         move |v| {
@@ -84,7 +93,7 @@ fn share_card(i: usize) -> impl IntoView {
                 _ => Strategy::LendAndBorrow,
             };
             app.doc.scenario.update(|s| {
-                if let Some(q) = s.quota_shares.get_mut(i) {
+                if let Some(q) = s.quota_shares.get_mut(at()) {
                     q.resource_sharing_configuration.strategy = st;
                     if st != Strategy::LendAndBorrow {
                         q.resource_sharing_configuration.borrow_limit = None;
@@ -93,24 +102,23 @@ fn share_card(i: usize) -> impl IntoView {
             })
         },
     );
-    let bl_path = format!("{p}.resourceSharingConfiguration.borrowLimit");
-    let bl_err = field_error(bl_path.clone());
+    let bl_path = path("resourceSharingConfiguration.borrowLimit");
+    let bl_err = field_error(bl_path);
     let borrow = move || {
         app.doc
             .scenario
-            .with(|s| s.quota_shares.get(i).and_then(|q| q.resource_sharing_configuration.borrow_limit))
+            .with(|s| s.quota_shares.get(ix()).and_then(|q| q.resource_sharing_configuration.borrow_limit))
     };
     let unlimited = move || borrow().is_none_or(|b| b == -1);
     let borrow_ui = move || {
         (strategy.get() == Some(Strategy::LendAndBorrow) || bl_err.get().is_some()).then(|| {
-            let bl_path = bl_path.clone();
             view! {
                 <div class="field" class:invalid=move || bl_err.get().is_some()>
                     <span class="field-label">"Borrow limit (% of quota)"</span>
                     <div class="inline-row">
                         {check_field("unlimited", unlimited, move |on| {
                             app.doc.scenario.update(|s| {
-                                if let Some(q) = s.quota_shares.get_mut(i) {
+                                if let Some(q) = s.quota_shares.get_mut(at()) {
                                     q.resource_sharing_configuration.borrow_limit = if on { None } else { Some(100) };
                                 }
                             })
@@ -125,7 +133,7 @@ fn share_card(i: usize) -> impl IntoView {
                             on:input=move |ev| {
                                 if let Ok(n) = event_target_value(&ev).trim().parse::<i64>() {
                                     app.doc.scenario.update(|s| {
-                                        if let Some(q) = s.quota_shares.get_mut(i) {
+                                        if let Some(q) = s.quota_shares.get_mut(at()) {
                                             q.resource_sharing_configuration.borrow_limit = Some(n);
                                         }
                                     })
@@ -143,13 +151,13 @@ fn share_card(i: usize) -> impl IntoView {
         move || {
             app.doc.scenario.with(|s| {
                 s.quota_shares
-                    .get(i)
+                    .get(ix())
                     .is_some_and(|q| q.preemption_configuration.in_share_preemption == Toggle::Enabled)
             })
         },
         move |on| {
             app.doc.scenario.update(|s| {
-                if let Some(q) = s.quota_shares.get_mut(i) {
+                if let Some(q) = s.quota_shares.get_mut(at()) {
                     q.preemption_configuration.in_share_preemption =
                         if on { Toggle::Enabled } else { Toggle::Disabled };
                 }
@@ -159,21 +167,23 @@ fn share_card(i: usize) -> impl IntoView {
     let enabled = check_field(
         "Enabled (a DISABLED share rejects new jobs)",
         move || {
-            app.doc.scenario.with(|s| s.quota_shares.get(i).is_some_and(|q| q.state == ShareState::Enabled))
+            app.doc
+                .scenario
+                .with(|s| s.quota_shares.get(ix()).is_some_and(|q| q.state == ShareState::Enabled))
         },
         move |on| {
             app.doc.scenario.update(|s| {
-                if let Some(q) = s.quota_shares.get_mut(i) {
+                if let Some(q) = s.quota_shares.get_mut(at()) {
                     q.state = if on { ShareState::Enabled } else { ShareState::Disabled };
                 }
             })
         },
     );
     let limits = limits_editor(
-        format!("{p}.capacityLimits"),
-        Arc::new(move |s| s.quota_shares.get(i).map(|q| q.capacity_limits.clone()).unwrap_or_default()),
+        path("capacityLimits"),
+        Arc::new(move |s| s.quota_shares.get(at()).map(|q| q.capacity_limits.clone()).unwrap_or_default()),
         Arc::new(move |s, v| {
-            if let Some(q) = s.quota_shares.get_mut(i) {
+            if let Some(q) = s.quota_shares.get_mut(at()) {
                 q.capacity_limits = v;
             }
         }),
@@ -183,7 +193,7 @@ fn share_card(i: usize) -> impl IntoView {
     let warn = Signal::derive(move || {
         app.doc.problems.with(|ps| {
             ps.iter()
-                .filter(|x| !x.is_error() && x.path.starts_with(&format!("quotaShares[{i}]")))
+                .filter(|x| !x.is_error() && x.path.starts_with(&format!("quotaShares[{}]", ix())))
                 .map(|x| x.message.clone())
                 .collect::<Vec<_>>()
         })
@@ -217,9 +227,11 @@ fn share_card(i: usize) -> impl IntoView {
                     aria-label=move || format!("delete quota share {}", name())
                     title="delete share"
                     on:click=move |_| {
-                        app.doc.scenario.update(|s| {
+                        app.doc.edit(|s, r| {
+                            let i = at();
                             if i < s.quota_shares.len() {
                                 s.quota_shares.remove(i);
+                                r.remove(List::Shares, i);
                             }
                         })
                     }
