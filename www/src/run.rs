@@ -5,6 +5,7 @@
 use quotasim::result::{JobResult, Snapshot, Summary};
 use quotasim::sim::{Options, PreemptionRecord};
 use quotasim::{SimResult, Simulation, ValidScenario};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::geometry::{even_samples, sample_at};
@@ -41,6 +42,9 @@ pub struct TypeSeries {
 pub struct RunData {
     pub end: u64,
     pub share_names: Vec<String>,
+    /// Job and share indices by name, built once: looking a name up never scans the jobs.
+    job_ids: BTreeMap<String, usize>,
+    share_ids: BTreeMap<String, usize>,
     /// Sorted distinct instants at which something happened.
     pub instants: Vec<u64>,
     /// Sample times (sorted), shared by every series.
@@ -125,6 +129,8 @@ impl RunData {
         types.retain(|t| t.peak > 0);
         RunData {
             end,
+            job_ids: full.scenario().jobs.iter().enumerate().map(|(i, j)| (j.name.clone(), i)).collect(),
+            share_ids: share_names.iter().enumerate().map(|(i, n)| (n.clone(), i)).collect(),
             share_names,
             instants,
             samples,
@@ -192,7 +198,12 @@ impl RunData {
 
     /// Index of a job by name.
     pub fn job_index(&self, name: &str) -> Option<usize> {
-        self.full.scenario().jobs.iter().position(|j| j.name == name)
+        self.job_ids.get(name).copied()
+    }
+
+    /// Index of a quota share by name.
+    pub fn share_index(&self, name: &str) -> Option<usize> {
+        self.share_ids.get(name).copied()
     }
 }
 
@@ -230,6 +241,14 @@ mod tests {
     fn notebook() -> RunData {
         let s = presets::scenario(presets::NOTEBOOK).expect("preset parses");
         RunData::compute(quotasim::validate(&s).expect("valid"))
+    }
+
+    #[test]
+    fn names_map_to_indices() {
+        let r = notebook();
+        assert_eq!(r.job_index("qs2_job"), Some(3));
+        assert_eq!(r.share_index("qs3"), Some(2));
+        assert_eq!((r.job_index("nope"), r.share_index("nope")), (None, None));
     }
 
     #[test]

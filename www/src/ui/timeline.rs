@@ -31,7 +31,7 @@ pub fn Timeline() -> impl IntoView {
         app.run.with(|r| {
             r.as_ref()
                 .map(|r| {
-                    let s = r.data.share_names.iter().position(|n| *n == sh);
+                    let s = r.data.share_index(&sh);
                     lane_jobs(&r.data, s, only)
                 })
                 .unwrap_or_default()
