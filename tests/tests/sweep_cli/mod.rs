@@ -162,7 +162,8 @@ fn bad_sweeps_are_refused_before_anything_runs_naming_the_axis() {
     let dir = setup("maxrows", SWEEP);
     let o = sweep_in(&dir, &["--max-rows", "8"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("9 rows, more than the 8 allowed"), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.contains("9 rows (3 of quotaShares[qs1].resourceSharingConfiguration.borrowLimit × 3 of settings.preemptionGraceSeconds), more than the 8 allowed"), "{e}");
 }
 
 #[test]
