@@ -208,8 +208,36 @@ fn manifest_commands() -> (String, String) {
     let k8s: serde_norway::Value =
         serde_norway::from_str(&std::fs::read_to_string(root.join("k8s-sweep-indexed-job.yaml")).unwrap())
             .unwrap();
+    assert_eq!(k8s["apiVersion"].as_str(), Some("batch/v1"));
+    assert_eq!(k8s["kind"].as_str(), Some("Job"));
     assert_eq!(k8s["spec"]["completionMode"].as_str(), Some("Indexed"));
     let c = &k8s["spec"]["template"]["spec"]["containers"][0];
+    // The shard count each runs with is the array's size.
+    let k8s_shards =
+        c["env"].as_sequence().unwrap().iter().find(|e| e["name"].as_str() == Some("SHARDS")).unwrap()
+            ["value"]
+            .as_str()
+            .unwrap()
+            .to_string();
+    assert_eq!(k8s["spec"]["completions"].as_u64().map(|n| n.to_string()), Some(k8s_shards.clone()));
+    assert!(k8s["spec"]["parallelism"].as_u64().is_some());
+    let aws_shards = aws["containerProperties"]["environment"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "SHARDS")
+        .unwrap()["value"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let readme = std::fs::read_to_string(root.join("..").join("README.md")).unwrap();
+    assert!(
+        readme.contains(&format!("--array-properties size={aws_shards}")),
+        "README's array size is SHARDS"
+    );
+    let mounts = &aws["containerProperties"]["mountPoints"][0]["containerPath"];
+    assert_eq!(mounts.as_str(), Some("/mnt/sweeps"));
+    assert_eq!(c["volumeMounts"][0]["mountPath"].as_str(), Some("/mnt/sweeps"));
     let k8s_cmd = c["command"][2].as_str().unwrap().to_string();
     (aws_cmd, k8s_cmd)
 }
