@@ -10,11 +10,83 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
-use peakmem_alloc::{PeakMemAlloc, PeakMemAllocTrait, INSTRUMENTED_SYSTEM};
 use quotasim::{generate, validate, GenerateOptions, Options, Simulation};
 
-#[global_allocator]
-static GLOBAL: &PeakMemAlloc<std::alloc::System> = &INSTRUMENTED_SYSTEM;
+use self::counted::GLOBAL;
+
+/// The system allocator, counting heap bytes only while `bench` measures: other commands (a
+/// sweep on every core) pay no shared counter on each allocation.
+mod counted {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering::Relaxed};
+
+    pub struct Counted {
+        on: AtomicBool,
+        live: AtomicIsize,
+        peak: AtomicIsize,
+    }
+
+    #[global_allocator]
+    pub static GLOBAL: Counted =
+        Counted { on: AtomicBool::new(false), live: AtomicIsize::new(0), peak: AtomicIsize::new(0) };
+
+    impl Counted {
+        /// Counts from here: bytes allocated and not freed since, and their peak.
+        pub fn reset_peak_memory(&self) {
+            self.live.store(0, Relaxed);
+            self.peak.store(0, Relaxed);
+            self.on.store(true, Relaxed);
+        }
+
+        pub fn get_peak_memory(&self) -> usize {
+            self.peak.load(Relaxed).max(0) as usize
+        }
+
+        #[inline]
+        fn grew(&self, bytes: isize) {
+            if self.on.load(Relaxed) {
+                let now = self.live.fetch_add(bytes, Relaxed) + bytes;
+                self.peak.fetch_max(now, Relaxed);
+            }
+        }
+    }
+
+    // SAFETY: every call is passed on to the system allocator unchanged; only counters move.
+    unsafe impl GlobalAlloc for Counted {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            // SAFETY: the caller's guarantees for `layout` hold for the system allocator.
+            let p = unsafe { System.alloc(layout) };
+            if !p.is_null() {
+                self.grew(layout.size() as isize);
+            }
+            p
+        }
+
+        unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+            // SAFETY: as for `alloc`.
+            let p = unsafe { System.alloc_zeroed(layout) };
+            if !p.is_null() {
+                self.grew(layout.size() as isize);
+            }
+            p
+        }
+
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            // SAFETY: `ptr` came from this allocator, that is from the system one, with `layout`.
+            unsafe { System.dealloc(ptr, layout) };
+            self.grew(-(layout.size() as isize));
+        }
+
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            // SAFETY: as for `dealloc`, and the caller's guarantees for `new_size`.
+            let p = unsafe { System.realloc(ptr, layout, new_size) };
+            if !p.is_null() {
+                self.grew(new_size as isize - layout.size() as isize);
+            }
+            p
+        }
+    }
+}
 
 pub fn run(sizes: &[u64], repeat: u32) -> ExitCode {
     // The same checks as `generate`, before anything runs.

@@ -38,6 +38,15 @@ enum SweepFormat {
     Csv,
 }
 
+impl From<SweepFormat> for sweep::SweepFormat {
+    fn from(f: SweepFormat) -> Self {
+        match f {
+            SweepFormat::Jsonl => sweep::SweepFormat::Jsonl,
+            SweepFormat::Csv => sweep::SweepFormat::Csv,
+        }
+    }
+}
+
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 enum CompareFormat {
     Json,
@@ -125,9 +134,12 @@ enum Command {
     },
     /// Merge `sweep --shard` outputs (JSONL) into the bytes of the unsharded run.
     SweepMerge {
-        /// Shard output files.
+        /// Shard output files (`sweep --format jsonl`).
         #[arg(required = true)]
         files: Vec<String>,
+        /// jsonl: the rows of `sweep`; csv: what `sweep --format csv` prints.
+        #[arg(long, value_enum, default_value = "jsonl")]
+        format: SweepFormat,
     },
     /// Check a scenario; print every problem with its field path.
     Validate {
@@ -352,17 +364,16 @@ fn main() -> ExitCode {
                 file: &file,
                 threads,
                 shard: shard.as_deref(),
-                format: match format {
-                    SweepFormat::Jsonl => sweep::SweepFormat::Jsonl,
-                    SweepFormat::Csv => sweep::SweepFormat::Csv,
-                },
+                format: format.into(),
                 max_rows,
                 row,
                 print_scenario,
             };
             sweep::sweep(&args).unwrap_or_else(|policy::Stop(code)| code)
         }
-        Command::SweepMerge { files } => sweep::merge(&files).unwrap_or_else(|policy::Stop(code)| code),
+        Command::SweepMerge { files, format } => {
+            sweep::merge(&files, format.into()).unwrap_or_else(|policy::Stop(code)| code)
+        }
         Command::Compare { a, b, set, format } => {
             let format = match format {
                 CompareFormat::Json => policy::CompareFormat::Json,

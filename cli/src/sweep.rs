@@ -1,7 +1,13 @@
 //! `quotasim sweep` and `quotasim sweep-merge`: many variants of one scenario on every core,
 //! sharded across machines as array jobs, and merged back into the bytes of one run.
+//!
+//! Workers take row indexes from an atomic counter and send each finished row, already
+//! printed, to the main thread, which writes rows in index order whatever the thread count.
+//! With a frontier the rows are kept (as text) until every row is known, then written with
+//! their `frontier` flag.
 
 use std::collections::BTreeMap;
+use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -10,12 +16,13 @@ use std::sync::mpsc;
 use quotasim::change::apply_changes;
 use quotasim::compare::{run_to_end, summary_of};
 use quotasim::json::{parse_scenario, to_json};
-use quotasim::metric::{leaves, resolve, summary_value};
+use quotasim::metric::{leaves, summary_value};
 use quotasim::model::Scenario;
 use quotasim::result::SummaryResult;
-use quotasim::sweep::{check_sweep, pareto, parse_sweep, Goal, Sweep};
-use quotasim::validate;
-use serde::Serialize;
+use quotasim::sweep::{check_goals, check_sweep, pareto, parse_sweep, shape_of, Goal, Sweep};
+use quotasim::{validate, Problem};
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use crate::policy::Stop;
@@ -39,8 +46,8 @@ pub struct Args<'a> {
     pub print_scenario: bool,
 }
 
-/// One printed row. Field order is the output's: `frontier` last, its `on` flag last of all,
-/// so that `sweep-merge` can set it again without touching the rest of the line.
+/// One JSONL row. `frontier` is the last field, so that a row is printed without it and the
+/// flag appended once every row is known (and set again by `sweep-merge`).
 #[derive(Serialize)]
 struct Row {
     row: u64,
@@ -51,19 +58,46 @@ struct Row {
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    frontier: Option<Frontier>,
+    objectives: Option<Objectives>,
 }
 
-#[derive(Serialize)]
-struct Frontier {
-    goals: Vec<String>,
-    values: Vec<Option<f64>>,
-    on: bool,
+/// Each goal's value as the summary has it, `{"METRIC:max": value, ...}` in the sweep
+/// file's order.
+struct Objectives(Vec<(String, Value)>);
+
+impl Serialize for Objectives {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+/// A finished row, sent from a worker.
+struct Done {
+    /// JSONL: the row without `frontier`. CSV: empty (the main thread prints it).
+    text: String,
+    /// CSV: the summary as printed and read back (what `sweep-merge` reads).
+    summary: Option<Value>,
+    values: Vec<Value>,
+    row: u64,
+    error: Option<String>,
+    /// The goals' values as printed and read back, for the front.
+    front: Vec<Option<f64>>,
+    /// Goals not checked on the base's shape are checked on the first row with a summary.
+    goal_check: Option<Result<(), Vec<Problem>>>,
 }
 
 fn usage(msg: String) -> Stop {
     eprintln!("quotasim: {msg}");
     Stop(ExitCode::from(2))
+}
+
+fn invalid(problems: &[Problem]) -> Stop {
+    print_problems(problems);
+    Stop(ExitCode::from(1))
 }
 
 /// `I/N` (1-based shard I of N), or `auto/N` from the array-job index the scheduler sets:
@@ -108,33 +142,32 @@ fn base_of(base: &Value, sweep_file: &str) -> Result<Scenario, Stop> {
             read_input(&path.to_string_lossy()).map_err(Stop)?
         }
         Value::Object(_) => base.to_string(),
-        _ => {
-            eprintln!("error: base: a scenario file's path or a scenario object");
-            return Err(Stop(ExitCode::from(1)));
-        }
+        _ => return Err(invalid(&[Problem::error("base", "a scenario file's path or a scenario object")])),
     };
-    parse_scenario(&text).map_err(|p| {
-        eprintln!("error: base: {p}");
-        Stop(ExitCode::from(1))
-    })
+    parse_scenario(&text).map_err(|p| invalid(&[Problem::error(format!("base: {}", p.path), p.message)]))
 }
 
-fn row_values(goals: &[Goal], summary: &Value) -> Vec<Option<f64>> {
-    goals
-        .iter()
-        .map(|g| resolve(summary, &g.metric).ok().and_then(|v| v.first().and_then(|m| m.value)))
-        .collect()
+/// A number as `sweep-merge` reads it back from the printed row.
+fn as_read(v: &Value) -> Option<f64> {
+    serde_json::from_str::<Value>(&to_json(v)).ok().and_then(|v| v.as_f64())
 }
 
-/// Goal values as `sweep-merge` reads them back from the text, so that both compute the
-/// front from the same numbers.
-fn as_printed(v: &[Option<f64>]) -> Vec<Option<f64>> {
-    serde_json::from_str(&to_json(&v.to_vec())).unwrap_or_default()
+/// The value at a metric path (checked with `check_goals`) of a summary result.
+fn metric_value<'a>(summary: &'a Value, metric: &str) -> &'a Value {
+    let mut segs = metric.split('.');
+    let mut cur = match segs.next() {
+        Some(top @ ("endedAt" | "formatVersion")) => &summary[top],
+        Some(top) => &summary["summary"][top],
+        None => &Value::Null,
+    };
+    for s in segs {
+        cur = &cur[s];
+    }
+    cur
 }
 
-fn run_row(base: &Scenario, sweep: &Sweep, k: u64) -> Row {
+fn run_row(base: &Scenario, sweep: &Sweep, k: u64, format: SweepFormat, check: bool) -> Done {
     let changes = sweep.changes(k);
-    let texts = changes.iter().map(|c| c.text()).collect();
     let values = sweep.values(k);
     let outcome = apply_changes(base, &changes)
         .map_err(|p| p.to_string())
@@ -146,57 +179,72 @@ fn run_row(base: &Scenario, sweep: &Sweep, k: u64) -> Row {
         Ok(r) => (Some(summary_of(&r)), None),
         Err(e) => (None, Some(e)),
     };
-    let frontier = (!sweep.goals.is_empty()).then(|| {
-        let vals = summary.as_ref().map(|s| row_values(&sweep.goals, &summary_value(s)));
-        Frontier {
-            goals: sweep
-                .goals
-                .iter()
-                .map(|g| format!("{}:{}", g.metric, if g.maximise { "max" } else { "min" }))
-                .collect(),
-            values: as_printed(&vals.unwrap_or_else(|| vec![None; sweep.goals.len()])),
-            on: false,
-        }
+    let goals = &sweep.goals;
+    let shape = summary.as_ref().filter(|_| !goals.is_empty()).map(summary_value);
+    let goal_check = shape.as_ref().filter(|_| check).map(|s| check_goals(goals, s));
+    let objectives = (!goals.is_empty()).then(|| {
+        let value = |g: &Goal| shape.as_ref().map_or(Value::Null, |s| metric_value(s, &g.metric).clone());
+        Objectives(goals.iter().map(|g| (g.text(), value(g))).collect())
     });
-    Row { row: k, values, changes: texts, summary, error, frontier }
+    let front = objectives.as_ref().map_or(Vec::new(), |o| o.0.iter().map(|(_, v)| as_read(v)).collect());
+    let mut done = Done { text: String::new(), summary: None, values, row: k, error, front, goal_check };
+    match format {
+        SweepFormat::Jsonl => {
+            let texts = changes.iter().map(|c| c.text()).collect();
+            let row = Row {
+                row: k,
+                values: done.values.clone(),
+                changes: texts,
+                summary,
+                error: done.error.clone(),
+                objectives,
+            };
+            done.text = to_json(&row);
+        }
+        SweepFormat::Csv => {
+            done.summary = summary.map(|s| serde_json::from_str(&to_json(&s)).unwrap_or(Value::Null));
+        }
+    }
+    done
 }
 
 pub fn sweep(a: &Args) -> Result<ExitCode, Stop> {
-    let text = read_input(a.file).map_err(Stop)?;
-    let file = parse_sweep(&text).map_err(|p| {
-        print_problems(&[p]);
-        Stop(ExitCode::from(1))
-    })?;
-    let base = base_of(&file.base, a.file)?;
-    let sweep = check_sweep(&file, &base, a.max_rows).map_err(|p| {
-        print_problems(&p);
-        Stop(ExitCode::from(1))
-    })?;
     let (shard, shards) = match a.shard {
         Some(s) => parse_shard(s)?,
         None => (1, 1),
     };
+    if a.row.is_some() != a.print_scenario {
+        return Err(usage("--row K and --print-scenario go together".into()));
+    }
+    let text = read_input(a.file).map_err(Stop)?;
+    let file = parse_sweep(&text).map_err(|p| invalid(&[p]))?;
+    let base = base_of(&file.base, a.file)?;
+    let sweep = check_sweep(&file, &base, a.max_rows).map_err(|p| invalid(&p))?;
     if let Some(k) = a.row {
         if k >= sweep.rows {
             return Err(usage(format!("--row {k}: the sweep has rows 0 to {}", sweep.rows - 1)));
         }
-        if !a.print_scenario {
-            return Err(usage("--row goes with --print-scenario".into()));
-        }
-        let s = apply_changes(&base, &sweep.changes(k)).map_err(|p| {
-            print_problems(&[p]);
-            Stop(ExitCode::from(1))
-        })?;
+        let s = apply_changes(&base, &sweep.changes(k)).map_err(|p| invalid(&[p]))?;
         return Ok(write_out(&to_json(&s)));
+    }
+    // Frontier goals are checked on the base without its jobs (an instant run with every
+    // share's metrics); if that is not a valid scenario, on the first row that runs.
+    let mut check_later = false;
+    if !sweep.goals.is_empty() {
+        let shape = validate(&shape_of(&base)).ok().and_then(|v| run_to_end(v, false).ok());
+        match shape {
+            Some(r) => check_goals(&sweep.goals, &summary_value(&summary_of(&r))).map_err(|p| invalid(&p))?,
+            None => check_later = true,
+        }
     }
     let ks: Vec<u64> = (0..sweep.rows).filter(|k| k % shards == shard - 1).collect();
     let threads =
         a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<(usize, Row)>();
-    let mut rows: Vec<Row> = Vec::with_capacity(ks.len());
-    let mut failed = false;
-    let stream = sweep.goals.is_empty() && a.format == SweepFormat::Jsonl;
+    let (tx, rx) = mpsc::channel::<(usize, Done)>();
+    let format = a.format;
+    let mut printer = Printer::new(&sweep, format);
+    let mut outcome: Result<(), Vec<Problem>> = Ok(());
     std::thread::scope(|scope| {
         for _ in 0..threads.min(ks.len().max(1)) {
             let tx = tx.clone();
@@ -204,109 +252,217 @@ pub fn sweep(a: &Args) -> Result<ExitCode, Stop> {
             scope.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(&k) = ks.get(i) else { break };
-                if tx.send((i, run_row(base, sweep, k))).is_err() {
+                if tx.send((i, run_row(base, sweep, k, format, check_later))).is_err() {
                     break;
                 }
             });
         }
         drop(tx);
         // Rows come back in any order; they are printed (or kept) in index order.
-        let mut pending: BTreeMap<usize, Row> = BTreeMap::new();
+        let mut pending: BTreeMap<usize, Done> = BTreeMap::new();
         let mut want = 0;
         for (i, row) in rx {
             pending.insert(i, row);
             while let Some(row) = pending.remove(&want) {
-                failed |= row.error.is_some();
-                if stream {
-                    let _ = write_out(&to_json(&row));
-                } else {
-                    rows.push(row);
+                if let Some(Err(p)) = &row.goal_check {
+                    if check_later && outcome.is_ok() {
+                        outcome = Err(p.clone());
+                        // Every worker stops at its next row.
+                        next.store(ks.len(), Ordering::Relaxed);
+                    }
+                }
+                if row.goal_check.is_some() {
+                    check_later = false;
+                }
+                if outcome.is_ok() {
+                    printer.add(row);
                 }
                 want += 1;
             }
         }
     });
-    if !stream {
-        let vals: Vec<Vec<Option<f64>>> =
-            rows.iter().map(|r| r.frontier.as_ref().map_or(Vec::new(), |f| f.values.clone())).collect();
-        for (r, on) in rows.iter_mut().zip(pareto(&sweep.goals, &vals)) {
-            if let Some(f) = r.frontier.as_mut() {
-                f.on = on;
-            }
-        }
-        let out = match a.format {
-            SweepFormat::Jsonl => rows.iter().map(to_json).collect::<Vec<_>>().join("\n"),
-            SweepFormat::Csv => csv(&sweep, &rows),
-        };
-        if !out.is_empty() {
-            let _ = write_out(&out);
-        }
-    }
-    if failed {
-        eprintln!("quotasim: some variants are invalid or could not run: see their \"error\"");
+    outcome.map_err(|p| invalid(&p))?;
+    let failed = printer.finish()?;
+    if failed > 0 {
+        eprintln!("quotasim: {failed} variant(s) are invalid or could not run (exit 1)");
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// A CSV cell; text is quoted, and text that starts like a spreadsheet formula gets a leading
-/// `'` so that a spreadsheet shows it as text.
+/// Writes rows in index order: at once without a frontier, at the end with one.
+struct Printer {
+    out: BufWriter<io::StdoutLock<'static>>,
+    format: SweepFormat,
+    axes: Vec<String>,
+    goals: Vec<Goal>,
+    /// CSV: the metric columns, from the first row with a summary.
+    columns: Option<Vec<String>>,
+    /// Rows waiting: for the frontier, or (CSV) for the columns.
+    held: Vec<Done>,
+    lines: Vec<(String, Vec<Option<f64>>)>,
+    failed: usize,
+    broken: bool,
+}
+
+impl Printer {
+    fn new(sweep: &Sweep, format: SweepFormat) -> Printer {
+        Printer {
+            out: BufWriter::new(io::stdout().lock()),
+            format,
+            axes: sweep.axes.iter().map(|(p, _)| p.clone()).collect(),
+            goals: sweep.goals.clone(),
+            columns: None,
+            held: Vec::new(),
+            lines: Vec::new(),
+            failed: 0,
+            broken: false,
+        }
+    }
+
+    fn write(&mut self, line: &str) {
+        self.broken |= self.out.write_all(line.as_bytes()).and_then(|_| self.out.write_all(b"\n")).is_err();
+    }
+
+    fn add(&mut self, row: Done) {
+        if let Some(e) = &row.error {
+            self.failed += 1;
+            if self.format == SweepFormat::Csv {
+                eprintln!("quotasim: row {}: {e}", row.row);
+            }
+        }
+        if self.format == SweepFormat::Csv && self.columns.is_none() {
+            match &row.summary {
+                Some(s) => {
+                    let columns = csv_columns(s);
+                    self.write(&csv_header(&self.axes, &columns, !self.goals.is_empty()));
+                    self.columns = Some(columns);
+                    for r in std::mem::take(&mut self.held) {
+                        self.line(r);
+                    }
+                }
+                None => return self.held.push(row),
+            }
+        }
+        self.line(row);
+    }
+
+    fn line(&mut self, row: Done) {
+        let text = match self.format {
+            SweepFormat::Jsonl => row.text,
+            SweepFormat::Csv => {
+                csv_line(row.row, &row.values, self.columns.as_deref().unwrap_or(&[]), row.summary.as_ref())
+            }
+        };
+        if self.goals.is_empty() {
+            self.write(&text);
+        } else {
+            self.lines.push((text, row.front));
+        }
+    }
+
+    /// Writes what is held; the number of rows that failed.
+    fn finish(mut self) -> Result<usize, Stop> {
+        if self.format == SweepFormat::Csv && self.columns.is_none() {
+            self.write(&csv_header(&self.axes, &[], !self.goals.is_empty()));
+            self.columns = Some(Vec::new());
+            for r in std::mem::take(&mut self.held) {
+                self.line(r);
+            }
+        }
+        let vals: Vec<Vec<Option<f64>>> = self.lines.iter().map(|(_, f)| f.clone()).collect();
+        let on = pareto(&self.goals, &vals);
+        for ((text, _), on) in std::mem::take(&mut self.lines).into_iter().zip(on) {
+            let line = with_frontier(&text, on, self.format);
+            self.write(&line);
+        }
+        if self.broken || self.out.flush().is_err() {
+            return Err(Stop(ExitCode::from(2)));
+        }
+        Ok(self.failed)
+    }
+}
+
+/// A row with its `frontier` flag: the last field of a JSONL row, the last cell of a CSV one.
+fn with_frontier(text: &str, on: bool, format: SweepFormat) -> String {
+    match format {
+        SweepFormat::Jsonl => {
+            let body = text.strip_suffix('}').unwrap_or(text);
+            format!("{body},\"frontier\":{on}}}")
+        }
+        SweepFormat::Csv => format!("{text},{on}"),
+    }
+}
+
+/// A CSV cell: quoted when it has a comma, a quote or a line break; text that starts like a
+/// spreadsheet formula gets a leading `'` (and quotes) so that a spreadsheet shows it as text.
+fn csv_text(s: &str) -> String {
+    let formula = s.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    if formula || s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}{}\"", if formula { "'" } else { "" }, s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
 fn csv_cell(v: &Value) -> String {
     match v {
-        Value::String(s) => {
-            let s = if s.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{s}") } else { s.clone() };
-            format!("\"{}\"", s.replace('"', "\"\""))
-        }
+        Value::String(s) => csv_text(s),
         Value::Null => String::new(),
-        other => other.to_string(),
+        Value::Number(_) | Value::Bool(_) => v.to_string(),
+        other => csv_text(&other.to_string()),
     }
 }
 
-/// Flattened rows: the axis values, every number of the summary, and the front.
-fn csv(sweep: &Sweep, rows: &[Row]) -> String {
-    let columns: Vec<String> = rows
-        .iter()
-        .find_map(|r| r.summary.as_ref())
-        .map(|s| {
-            let v = summary_value(s);
-            let mut c = vec!["endedAt".to_string()];
-            c.extend(leaves(&v["summary"]["overall"]).into_iter().map(|(p, _)| format!("overall.{p}")));
-            if let Some(per) = v["summary"]["perQuotaShare"].as_object() {
-                for (name, m) in per {
-                    c.extend(leaves(m).into_iter().map(|(p, _)| format!("perQuotaShare.{name}.{p}")));
-                }
-            }
-            c
-        })
-        .unwrap_or_default();
-    let mut out = vec!["row".to_string()];
-    out.extend(sweep.axes.iter().map(|(p, _)| csv_cell(&Value::String(p.clone()))));
-    out.extend(columns.iter().cloned());
-    if !sweep.goals.is_empty() {
-        out.push("frontier".into());
-    }
-    out.push("error".into());
-    let mut lines = vec![out.join(",")];
-    for r in rows {
-        let mut cells = vec![r.row.to_string()];
-        cells.extend(r.values.iter().map(csv_cell));
-        let v = r.summary.as_ref().map(summary_value);
-        for c in &columns {
-            let x = v.as_ref().and_then(|v| resolve(v, c).ok()).and_then(|m| m.first().and_then(|m| m.value));
-            cells.push(x.map_or(String::new(), |x| x.to_string()));
+/// Every number of a summary, flattened: `endedAt`, `overall.…`, `perQuotaShare.<name>.…`.
+fn flatten(summary: &Value) -> Vec<(String, Option<f64>)> {
+    let mut c = vec![("endedAt".to_string(), summary["endedAt"].as_f64())];
+    c.extend(leaves(&summary["summary"]["overall"]).into_iter().map(|(p, v)| (format!("overall.{p}"), v)));
+    if let Some(per) = summary["summary"]["perQuotaShare"].as_object() {
+        for (name, m) in per {
+            c.extend(leaves(m).into_iter().map(|(p, v)| (format!("perQuotaShare.{name}.{p}"), v)));
         }
-        if let Some(f) = &r.frontier {
-            cells.push(f.on.to_string());
-        }
-        cells.push(r.error.as_deref().map_or(String::new(), |e| csv_cell(&Value::String(e.into()))));
-        lines.push(cells.join(","));
     }
-    lines.join("\n")
+    c
 }
 
-/// `quotasim sweep-merge`: shard outputs (JSONL) into the bytes of the unsharded run.
-pub fn merge(files: &[String]) -> Result<ExitCode, Stop> {
-    let mut rows: BTreeMap<u64, String> = BTreeMap::new();
+fn csv_columns(summary: &Value) -> Vec<String> {
+    flatten(summary).into_iter().map(|(p, _)| p).collect()
+}
+
+fn csv_header(axes: &[String], columns: &[String], frontier: bool) -> String {
+    let mut cells = vec!["row".to_string()];
+    cells.extend(axes.iter().map(|p| csv_text(p)));
+    cells.extend(columns.iter().map(|c| csv_text(c)));
+    if frontier {
+        cells.push("frontier".into());
+    }
+    cells.join(",")
+}
+
+/// A CSV row without its frontier cell.
+fn csv_line(row: u64, values: &[Value], columns: &[String], summary: Option<&Value>) -> String {
+    let mut cells = vec![row.to_string()];
+    cells.extend(values.iter().map(csv_cell));
+    let number = |x: Option<f64>| x.map_or(String::new(), |x| x.to_string());
+    match summary.map(flatten) {
+        // Rows of one sweep have the same metrics: the columns, in the same order.
+        Some(flat) if flat.len() == columns.len() && flat.iter().zip(columns).all(|((p, _), c)| p == c) => {
+            cells.extend(flat.into_iter().map(|(_, v)| number(v)));
+        }
+        Some(flat) => {
+            let by: BTreeMap<String, Option<f64>> = flat.into_iter().collect();
+            cells.extend(columns.iter().map(|c| number(by.get(c).copied().flatten())));
+        }
+        None => cells.extend(columns.iter().map(|_| String::new())),
+    }
+    cells.join(",")
+}
+
+/// `quotasim sweep-merge`: shard outputs (JSONL) into the bytes of the unsharded run, as JSONL
+/// or as the CSV the unsharded run prints with `--format csv`.
+pub fn merge(files: &[String], format: SweepFormat) -> Result<ExitCode, Stop> {
+    let mut rows: BTreeMap<u64, (String, Value)> = BTreeMap::new();
     for f in files {
         let text = read_input(f).map_err(Stop)?;
         for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
@@ -314,10 +470,10 @@ pub fn merge(files: &[String]) -> Result<ExitCode, Stop> {
                 eprintln!("error: {f}:{}: {m}", n + 1);
                 Stop(ExitCode::from(1))
             };
-            let v: Value =
-                serde_json::from_str(line).map_err(|_| bad("not a row of quotasim sweep --format jsonl"))?;
+            let v: Value = serde_json::from_str(line)
+                .map_err(|_| bad("not a row of `quotasim sweep --format jsonl`"))?;
             let k = v["row"].as_u64().ok_or_else(|| bad("no row index"))?;
-            if rows.insert(k, line.to_string()).is_some() {
+            if rows.insert(k, (line.to_string(), v)).is_some() {
                 return Err(bad(&format!("row {k} is in more than one output")));
             }
         }
@@ -330,42 +486,78 @@ pub fn merge(files: &[String]) -> Result<ExitCode, Stop> {
             return Err(Stop(ExitCode::from(1)));
         }
     }
-    let lines: Vec<String> = rows.into_values().collect();
-    let parsed: Vec<Value> = lines.iter().map(|l| serde_json::from_str(l).unwrap_or(Value::Null)).collect();
-    let goals: Vec<Goal> = parsed
-        .first()
-        .and_then(|v| v["frontier"]["goals"].as_array())
-        .map(|g| {
-            g.iter()
-                .filter_map(Value::as_str)
-                .map(|s| {
-                    let (m, d) = s.rsplit_once(':').unwrap_or((s, "max"));
-                    Goal { metric: m.to_string(), maximise: d == "max" }
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let out: Vec<String> = if goals.is_empty() {
-        lines
-    } else {
-        let vals: Vec<Vec<Option<f64>>> = parsed
+    let rows: Vec<(String, Value)> = rows.into_values().collect();
+    // The axes (from the changes) and the goals must be those of one sweep.
+    let axes_of = |v: &Value| -> Vec<String> {
+        let changes = v["changes"].as_array().map_or(&[][..], Vec::as_slice);
+        changes
             .iter()
-            .map(|v| {
-                v["frontier"]["values"]
-                    .as_array()
-                    .map_or(Vec::new(), |a| a.iter().map(Value::as_f64).collect())
-            })
-            .collect();
-        let on = pareto(&goals, &vals);
-        lines
-            .iter()
-            .zip(on)
-            .map(|(l, on)| {
-                let body =
-                    l.strip_suffix("\"on\":true}}").or_else(|| l.strip_suffix("\"on\":false}}")).unwrap_or(l);
-                format!("{body}\"on\":{on}}}}}")
-            })
+            .filter_map(Value::as_str)
+            .map(|c| c.split_once('=').map_or(c, |(p, _)| p).to_string())
             .collect()
     };
-    Ok(write_out(&out.join("\n")))
+    let goals_of = |v: &Value| -> Vec<String> {
+        v["objectives"].as_object().map_or(Vec::new(), |o| o.keys().cloned().collect())
+    };
+    let (axes, goal_names) =
+        rows.first().map_or((Vec::new(), Vec::new()), |(_, v)| (axes_of(v), goals_of(v)));
+    for (_, v) in &rows {
+        if axes_of(v) != axes || goals_of(v) != goal_names {
+            eprintln!("error: row {} is not of the same sweep as row 0 (other axes or frontier)", v["row"]);
+            return Err(Stop(ExitCode::from(1)));
+        }
+    }
+    let goals: Vec<Goal> = goal_names.iter().filter_map(|g| Goal::parse(g)).collect();
+    let on: Option<Vec<bool>> = (!goals.is_empty()).then(|| {
+        let vals: Vec<Vec<Option<f64>>> = rows
+            .iter()
+            .map(|(_, v)| goal_names.iter().map(|g| v["objectives"][g].as_f64()).collect())
+            .collect();
+        pareto(&goals, &vals)
+    });
+    let mut failed = 0;
+    let mut out: Vec<String> = Vec::with_capacity(rows.len() + 1);
+    if format == SweepFormat::Csv {
+        let columns = rows
+            .iter()
+            .find(|(_, v)| v.get("summary").is_some())
+            .map_or(Vec::new(), |(_, v)| csv_columns(&v["summary"]));
+        out.push(csv_header(&axes, &columns, on.is_some()));
+        for (i, (_, v)) in rows.iter().enumerate() {
+            let values = v["values"].as_array().map_or(&[][..], Vec::as_slice);
+            let k = v["row"].as_u64().unwrap_or(0);
+            let line = csv_line(k, values, &columns, v.get("summary"));
+            out.push(match &on {
+                Some(on) => with_frontier(&line, on[i], format),
+                None => line,
+            });
+            if let Some(e) = v["error"].as_str() {
+                failed += 1;
+                eprintln!("quotasim: row {k}: {e}");
+            }
+        }
+    } else {
+        for (i, (line, v)) in rows.iter().enumerate() {
+            failed += usize::from(v.get("error").is_some());
+            out.push(match &on {
+                Some(on) => {
+                    let body = line
+                        .strip_suffix(",\"frontier\":true}")
+                        .or_else(|| line.strip_suffix(",\"frontier\":false}"))
+                        .map_or_else(|| line.clone(), |b| format!("{b}}}"));
+                    with_frontier(&body, on[i], format)
+                }
+                None => line.clone(),
+            });
+        }
+    }
+    if out.is_empty() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let code = write_out(&out.join("\n"));
+    if failed > 0 {
+        eprintln!("quotasim: {failed} variant(s) are invalid or could not run (exit 1)");
+        return Ok(ExitCode::from(1));
+    }
+    Ok(code)
 }

@@ -2,6 +2,7 @@
 
 use std::fmt::Write;
 
+use quotasim::validate::printable;
 use quotasim::Simulation;
 
 fn hms(s: Option<u64>) -> String {
@@ -10,12 +11,6 @@ fn hms(s: Option<u64>) -> String {
         Some(s) if s >= 86_400 => format!("{}d{:02}h", s / 86_400, (s % 86_400) / 3600),
         Some(s) => format!("{}:{:02}:{:02}", s / 3600, (s % 3600) / 60, s % 60),
     }
-}
-
-/// A name from the scenario as it may be printed to a terminal: control characters (escape
-/// sequences included) are shown as `\u{..}` escapes, never sent.
-pub fn printable(s: &str) -> String {
-    s.chars().map(|c| if c.is_control() { c.escape_unicode().to_string() } else { c.to_string() }).collect()
 }
 
 fn pct(v: Option<f64>) -> String {

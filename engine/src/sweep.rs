@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::change::{apply_changes, Change};
-use crate::metric::check_path;
+use crate::metric::{check_path, resolve};
 use crate::model::Scenario;
 use crate::strict::Strict;
 use crate::validate::Problem;
@@ -95,6 +95,25 @@ pub fn parse_sweep(text: &str) -> Result<SweepFile, Problem> {
     Ok(f)
 }
 
+/// `from + k * step` for `k` in `0..=n`, each rounded to the decimals `from` and `step` are
+/// written with (so 0.1 by 0.1 gives 0.3, not 0.30000000000000004), and none past `to`.
+fn range_values(r: &Range, n: u64) -> Vec<Value> {
+    let decimals = |x: f64| format!("{x}").split_once('.').map_or(0, |(_, d)| d.len());
+    let d = decimals(r.from).max(decimals(r.step));
+    (0..=n)
+        .map(|k| {
+            let x = r.from + k as f64 * r.step;
+            if d == 0 {
+                x
+            } else {
+                format!("{x:.d$}").parse().unwrap_or(x)
+            }
+        })
+        .filter(|x| *x <= r.to)
+        .map(number)
+        .collect()
+}
+
 fn number(x: f64) -> Value {
     if x == libm::trunc(x) && x.abs() < 9.007_199_254_740_991e15 {
         Value::from(x as i64)
@@ -121,6 +140,11 @@ pub fn check_sweep(f: &SweepFile, base: &Scenario, max_rows: u64) -> Result<Swee
     let mut rows: u128 = 1;
     for (i, a) in f.axes.iter().enumerate() {
         let p = format!("axes[{i}]");
+        if a.path.contains('=') {
+            // A row's changes are PATH=VALUE: `run --set` could not reproduce it.
+            problems.push(Problem::error(format!("{p}.path"), format!("`{}`: a path has no `=`", a.path)));
+            continue;
+        }
         let values: Vec<Value> = match (&a.values, &a.range) {
             (Some(v), None) => v.clone(),
             (None, Some(r)) => {
@@ -128,13 +152,18 @@ pub fn check_sweep(f: &SweepFile, base: &Scenario, max_rows: u64) -> Result<Swee
                     problems.push(Problem::error(format!("{p}.range.step"), "step must be a number above 0"));
                     continue;
                 }
-                let n = libm::floor((r.to - r.from) / r.step);
-                if n < 0.0 || n > max_rows as f64 {
-                    let why = if n < 0.0 { "to is below from" } else { "more values than rows allowed" };
-                    problems.push(Problem::error(format!("{p}.range"), why));
+                if r.to < r.from {
+                    problems.push(Problem::error(format!("{p}.range.to"), "to is below from"));
                     continue;
                 }
-                (0..=n as u64).map(|k| number(r.from + k as f64 * r.step)).collect()
+                // A tolerance for the division: 0.1 to 0.3 by 0.1 is three values, not two.
+                let n = libm::floor((r.to - r.from) / r.step + 1e-9);
+                if n > max_rows as f64 {
+                    let m = format!("{} values, more than the {max_rows} rows allowed (--max-rows)", n + 1.0);
+                    problems.push(Problem::error(format!("{p}.range"), m));
+                    continue;
+                }
+                range_values(r, n as u64)
             }
             _ => {
                 problems.push(Problem::error(p.clone(), "an axis has either values or a range"));
@@ -159,28 +188,32 @@ pub fn check_sweep(f: &SweepFile, base: &Scenario, max_rows: u64) -> Result<Swee
     if rows > max_rows as u128 {
         problems.push(Problem::error(
             "axes",
-            format!("{rows} rows, more than the {max_rows} allowed (--max-rows)"),
+            format!(
+                "{rows} rows ({}), more than the {max_rows} allowed (--max-rows)",
+                axes.iter().map(|(p, v)| format!("{} of {p}", v.len())).collect::<Vec<_>>().join(" × ")
+            ),
         ));
     }
     let mut goals = Vec::new();
     for (i, g) in f.frontier.iter().enumerate() {
-        let (metric, dir) = g.rsplit_once(':').unwrap_or((g.as_str(), ""));
-        let maximise = match dir {
-            "max" => true,
-            "min" => false,
-            _ => {
-                problems.push(Problem::error(
-                    format!("frontier[{i}]"),
-                    format!("`{g}` is METRIC:max or METRIC:min"),
-                ));
-                continue;
-            }
+        let Some(goal) = Goal::parse(g) else {
+            problems
+                .push(Problem::error(format!("frontier[{i}]"), format!("`{g}` is METRIC:max or METRIC:min")));
+            continue;
         };
+        let metric = goal.metric.as_str();
         if let Err(m) = check_path(metric) {
             problems.push(Problem::error(format!("frontier[{i}]"), m));
             continue;
         }
-        goals.push(Goal { metric: metric.to_string(), maximise });
+        if metric.contains('*') {
+            problems.push(Problem::error(
+                format!("frontier[{i}]"),
+                format!("`{metric}`: a goal is one number; name the share instead of `*`"),
+            ));
+            continue;
+        }
+        goals.push(goal);
     }
     if problems.is_empty() {
         Ok(Sweep { axes, goals, rows: rows as u64 })
@@ -211,32 +244,110 @@ impl Sweep {
     }
 }
 
+impl Goal {
+    /// The goal as written in a sweep file: `METRIC:max` or `METRIC:min`.
+    pub fn text(&self) -> String {
+        format!("{}:{}", self.metric, if self.maximise { "max" } else { "min" })
+    }
+
+    /// A goal from its `METRIC:max` / `METRIC:min` form.
+    pub fn parse(text: &str) -> Option<Goal> {
+        let (metric, dir) = text.rsplit_once(':')?;
+        let maximise = match dir {
+            "max" => true,
+            "min" => false,
+            _ => return None,
+        };
+        Some(Goal { metric: metric.to_string(), maximise })
+    }
+}
+
+/// The base without its jobs and actions: its run is instant and its summary has every share
+/// and every metric of the base's, so frontier goals are checked on it before anything runs.
+pub fn shape_of(base: &Scenario) -> Scenario {
+    Scenario {
+        format_version: base.format_version,
+        name: None,
+        description: None,
+        settings: base.settings.clone(),
+        instance_types: base.instance_types.clone(),
+        service_environment: base.service_environment.clone(),
+        scheduling_policy: base.scheduling_policy.clone(),
+        quota_shares: base.quota_shares.clone(),
+        jobs: Vec::new(),
+        actions: Vec::new(),
+    }
+}
+
+/// Checks that every goal names one number of `summary` (from [`crate::metric::summary_value`]).
+pub fn check_goals(goals: &[Goal], summary: &Value) -> Result<(), Vec<Problem>> {
+    let problems: Vec<Problem> = goals
+        .iter()
+        .enumerate()
+        .filter_map(|(i, g)| match resolve(summary, &g.metric) {
+            Ok(v) if v.len() == 1 => None,
+            Ok(_) => {
+                Some(Problem::error(format!("frontier[{i}]"), format!("`{}` is not one number", g.metric)))
+            }
+            Err(m) => Some(Problem::error(format!("frontier[{i}]"), m)),
+        })
+        .collect();
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
+}
+
+/// Each goal's value in `summary`; `None` where the metric is `null` (or missing).
+pub fn goal_values(goals: &[Goal], summary: &Value) -> Vec<Option<f64>> {
+    goals
+        .iter()
+        .map(|g| resolve(summary, &g.metric).ok().and_then(|v| v.first().and_then(|m| m.value)))
+        .collect()
+}
+
 /// Which rows are on the Pareto front of `goals`, given each row's goal values (`None`: the
 /// metric has no value there; such a row is never on the front). A row is off the front when
-/// another is at least as good on every goal and strictly better on one.
+/// another is at least as good on every goal and strictly better on one; rows that tie on
+/// every goal are all on it or all off.
+///
+/// Rows are taken best first in lexicographic order of the goals, so that a row can only be
+/// beaten by one taken before it, and only the front so far is compared with: about `n · f`
+/// comparisons for `f` rows on the front, not `n²`.
 pub fn pareto(goals: &[Goal], rows: &[Vec<Option<f64>>]) -> Vec<bool> {
-    let better = |a: f64, b: f64, max: bool| if max { a > b } else { a < b };
-    rows.iter()
-        .map(|r| {
-            if r.iter().any(Option::is_none) || goals.is_empty() {
-                return false;
-            }
-            !rows.iter().any(|o| {
-                if o.iter().any(Option::is_none) {
-                    return false;
-                }
-                let mut strictly = false;
-                for (g, (x, y)) in goals.iter().zip(o.iter().zip(r)) {
-                    let (x, y) = (x.unwrap_or(0.0), y.unwrap_or(0.0));
-                    if better(y, x, g.maximise) {
-                        return false;
-                    }
-                    strictly |= better(x, y, g.maximise);
-                }
-                strictly
-            })
+    let mut on = alloc::vec![false; rows.len()];
+    if goals.is_empty() {
+        return on;
+    }
+    // Every goal oriented so that more is better.
+    let mut cand: Vec<(usize, Vec<f64>)> = rows
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.len() == goals.len())
+        .filter_map(|(i, r)| {
+            let key: Option<Vec<f64>> = r
+                .iter()
+                .zip(goals)
+                .map(|(v, g)| v.filter(|x| !x.is_nan()).map(|x| if g.maximise { x } else { -x }))
+                .collect();
+            key.map(|k| (i, k))
         })
-        .collect()
+        .collect();
+    cand.sort_by(|a, b| {
+        let lex = a.1.iter().zip(&b.1).map(|(x, y)| y.total_cmp(x)).find(|o| o.is_ne());
+        lex.unwrap_or(core::cmp::Ordering::Equal).then(a.0.cmp(&b.0))
+    });
+    let dominates =
+        |a: &[f64], b: &[f64]| a.iter().zip(b).all(|(x, y)| x >= y) && a.iter().zip(b).any(|(x, y)| x > y);
+    let mut front: Vec<usize> = Vec::new();
+    for c in 0..cand.len() {
+        if !front.iter().any(|&f| dominates(&cand[f].1, &cand[c].1)) {
+            front.push(c);
+            on[cand[c].0] = true;
+        }
+    }
+    on
 }
 
 #[cfg(test)]
@@ -291,6 +402,15 @@ mod tests {
             ),
             (r#"{"base":"x","axes":[{"path":"settings.preemptionGraceSeconds"}]}"#, "axes[0]"),
             (
+                r#"{"base":"x","axes":[{"path":"settings.preemptionGraceSeconds","range":{"from":5,"to":1,"step":1}}]}"#,
+                "axes[0].range.to",
+            ),
+            (r#"{"base":"x","axes":[{"path":"jobs[a=b].x","values":[1]}]}"#, "axes[0].path"),
+            (
+                r#"{"base":"x","axes":[{"path":"settings.backfill","values":[true]}],"frontier":["perQuotaShare.*.jobs:max"]}"#,
+                "frontier[0]",
+            ),
+            (
                 r#"{"base":"x","axes":[{"path":"settings.backfill","values":[true]}],"frontier":["overall.utilization"]}"#,
                 "frontier[0]",
             ),
@@ -302,7 +422,7 @@ mod tests {
         let big = r#"{"base":"x","axes":[{"path":"settings.preemptionGraceSeconds","range":{"from":0,"to":1000,"step":1}},
                       {"path":"settings.scheduledSeconds","range":{"from":0,"to":1000,"step":1}}]}"#;
         let e = sweep(big).unwrap_err();
-        assert!(e[0].message.contains("1002001 rows, more than the 100000 allowed"), "{e:?}");
+        assert!(e[0].message.contains("1002001 rows (1001 of settings.preemptionGraceSeconds × 1001 of settings.scheduledSeconds), more than the 100000 allowed"), "{e:?}");
         assert!(parse_sweep(r#"{"base":"x","axes":[[1]]}"#).is_err(), "an array for an axis");
     }
 
@@ -321,5 +441,101 @@ mod tests {
             alloc::vec![Some(3.0), Some(40.0)], // a tie with row 3: both stay
         ];
         assert_eq!(pareto(&goals, &rows), alloc::vec![true, true, false, true, false, true]);
+    }
+
+    #[test]
+    fn ranges_include_to_when_steps_reach_it_and_keep_their_decimals() {
+        let vals = |from: f64, to: f64, step: f64| -> Vec<Value> {
+            let n = libm::floor((to - from) / step + 1e-9) as u64;
+            range_values(&Range { from, to, step }, n)
+        };
+        let ints = |v: &[i64]| v.iter().map(|x| Value::from(*x)).collect::<Vec<_>>();
+        assert_eq!(vals(4.0, 16.0, 4.0), ints(&[4, 8, 12, 16]));
+        assert_eq!(vals(4.0, 15.0, 4.0), ints(&[4, 8, 12]), "16 is past `to`");
+        assert_eq!(vals(7.0, 7.0, 1.0), ints(&[7]));
+        let tenths = vals(0.1, 0.3, 0.1);
+        assert_eq!(tenths, alloc::vec![Value::from(0.1), Value::from(0.2), Value::from(0.3)]);
+        assert_eq!(vals(0.0, 1.0, 0.25).len(), 5);
+    }
+
+    #[test]
+    fn values_are_any_json_and_whole_numbers_print_as_integers() {
+        let s = sweep(
+            r#"{"base":"x","axes":[
+              {"path":"quotaShares[qs1].resourceSharingConfiguration","values":[{"strategy":"RESERVE"},{"strategy":"LEND"}]},
+              {"path":"settings.preemptionGraceSeconds","range":{"from":0,"to":600,"step":300}}]}"#,
+        )
+        .unwrap();
+        assert_eq!(s.rows, 6);
+        assert_eq!(
+            s.changes(4).iter().map(Change::text).collect::<Vec<_>>(),
+            alloc::vec![
+                r#"quotaShares[qs1].resourceSharingConfiguration={"strategy":"LEND"}"#.to_string(),
+                "settings.preemptionGraceSeconds=300".to_string()
+            ]
+        );
+    }
+
+    #[test]
+    fn frontier_goals_are_checked_on_the_shape_of_the_base() {
+        use crate::{validate, Simulation};
+        let mut sim = Simulation::new(validate(&shape_of(&base())).unwrap());
+        sim.run();
+        let shape = crate::metric::summary_value(&sim.summary_result());
+        let goals = |g: &[&str]| g.iter().map(|x| Goal::parse(x).unwrap()).collect::<Vec<_>>();
+        assert!(check_goals(
+            &goals(&["overall.utilization:max", "perQuotaShare.qs1.waitSeconds.p95:min"]),
+            &shape
+        )
+        .is_ok());
+        let e =
+            check_goals(&goals(&["overall.utilization:max", "overall.utilisation:max"]), &shape).unwrap_err();
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].path, "frontier[1]");
+        assert!(e[0].message.contains("no metric `overall.utilisation`"), "{}", e[0].message);
+        let e = check_goals(&goals(&["perQuotaShare.nope.jobs:min"]), &shape).unwrap_err();
+        assert!(e[0].message.contains("no quota share `nope`"), "{}", e[0].message);
+        assert_eq!(Goal::parse("overall.utilization:max").unwrap().text(), "overall.utilization:max");
+        assert!(Goal::parse("overall.utilization:most").is_none());
+    }
+
+    #[test]
+    fn the_front_is_the_same_as_comparing_every_pair() {
+        // A deterministic cloud of points with ties and gaps, against the definition itself.
+        let goals = alloc::vec![
+            Goal { metric: "a".into(), maximise: true },
+            Goal { metric: "b".into(), maximise: false },
+            Goal { metric: "c".into(), maximise: true },
+        ];
+        let mut x: u64 = 7;
+        let mut next = || {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) % 6
+        };
+        let rows: Vec<Vec<Option<f64>>> = (0..300)
+            .map(|_| {
+                (0..3).map(|_| Some(next() as f64)).map(|v| if v == Some(5.0) { None } else { v }).collect()
+            })
+            .collect();
+        let better = |a: f64, b: f64, max: bool| if max { a > b } else { a < b };
+        let naive: Vec<bool> = rows
+            .iter()
+            .map(|r| {
+                r.iter().all(Option::is_some)
+                    && !rows.iter().any(|o| {
+                        o.iter().all(Option::is_some)
+                            && goals
+                                .iter()
+                                .zip(o.iter().zip(r))
+                                .all(|(g, (x, y))| !better(y.unwrap(), x.unwrap(), g.maximise))
+                            && goals
+                                .iter()
+                                .zip(o.iter().zip(r))
+                                .any(|(g, (x, y))| better(x.unwrap(), y.unwrap(), g.maximise))
+                    })
+            })
+            .collect();
+        assert_eq!(pareto(&goals, &rows), naive);
+        assert!(naive.iter().any(|x| *x) && naive.iter().any(|x| !*x));
     }
 }

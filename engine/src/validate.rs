@@ -60,8 +60,23 @@ pub struct Problem {
 /// cut, so a hostile file cannot make an error report of its own size.
 pub const MAX_MESSAGE: usize = 4096;
 
-/// Cuts `s` to at most [`MAX_MESSAGE`] bytes (on a character boundary), saying so.
-fn bounded(mut s: String) -> String {
+/// Text from the input as it may be shown anywhere, a terminal included: control characters
+/// (escape sequences, bells, NULs) become `\u{..}` escapes, never sent.
+pub fn printable(s: &str) -> String {
+    s.chars().fold(String::with_capacity(s.len()), |mut out, c| {
+        if c.is_control() {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+        out
+    })
+}
+
+/// A path or message made [`printable`] (it may quote the input) and cut to at most
+/// [`MAX_MESSAGE`] bytes (on a character boundary), saying so.
+fn bounded(s: String) -> String {
+    let mut s = if s.contains(char::is_control) { printable(&s) } else { s };
     if s.len() > MAX_MESSAGE {
         let mut at = MAX_MESSAGE - 40;
         while !s.is_char_boundary(at) {

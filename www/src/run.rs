@@ -270,6 +270,14 @@ mod tests {
     }
 
     #[test]
+    fn names_map_to_indices() {
+        let r = notebook();
+        assert_eq!(r.job_index("qs2_job"), Some(3));
+        assert_eq!(r.share_index("qs3"), Some(2));
+        assert_eq!((r.job_index("nope"), r.share_index("nope")), (None, None));
+    }
+
+    #[test]
     fn a_run_past_2_53_says_where_it_stopped() {
         let mut s = presets::scenario(presets::NOTEBOOK).expect("preset parses");
         assert!(notebook().error.is_none());

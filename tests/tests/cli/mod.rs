@@ -338,6 +338,19 @@ fn text_output_shows_control_characters_as_escapes_and_the_unfinished_column() {
 }
 
 #[test]
+fn problems_on_standard_error_show_control_characters_as_escapes() {
+    let mut v: Value = serde_json::from_str(&notebook_text()).unwrap();
+    v["x\u{1b}]0;owned\u{7}"] = 1.into();
+    for cmd in ["run", "validate"] {
+        let o = run_stdin(&[cmd, "-"], &v.to_string());
+        assert_eq!(o.status.code(), Some(1), "{cmd}");
+        let e = err(&o);
+        assert!(!e.contains(|c: char| c.is_control() && c != '\n'), "{cmd}: {e:?}");
+        assert!(e.contains(r"unknown field `x\u{1b}]0;owned\u{7}`"), "{cmd}: {e}");
+    }
+}
+
+#[test]
 fn job_counts_are_bounded_by_a_fixed_limit() {
     for args in [
         &["generate", "--jobs", "2000001"][..],

@@ -1,9 +1,10 @@
 //! Never a panic (semantics section 8, format spec "Command line"): arbitrary text, mutated
 //! scenario JSON, random JSON-ish values, hostile documents (truncated, with data after them,
-//! arrays for objects, deep nesting, huge or control-character strings, duplicate keys) and
-//! arbitrary `Scenario` values go through parse, validate and (when valid) a bounded
-//! simulation. Every problem names a path or a position in a bounded message, and a run's
-//! results hold no number above 2^53 - 1 unless the run says why.
+//! arrays for objects, deep nesting, huge or control-character strings and keys, duplicate
+//! keys) and arbitrary `Scenario` values go through parse, validate and (when valid) a bounded
+//! simulation. Every problem names a path or a position in a bounded message without control
+//! characters (those of the input are shown escaped), and a run's results hold no number above
+//! 2^53 - 1 unless the run says why.
 //!
 //! The test command runs a short, fixed set of cases; hunt longer with another seed, e.g.
 //! `PROPTEST_CASES=100000 PROPTEST_RNG_SEED=7 cargo test --release -p quotasim-tests --test main fuzz::`.
@@ -55,6 +56,10 @@ fn load_and_run(text: &str) {
                     "a problem with neither a path nor a position: {p}"
                 );
                 assert!(!p.path.contains('?'), "an unnamed step in {}", p.path);
+                assert!(
+                    !p.to_string().contains(char::is_control),
+                    "a control character from the input in {p:?}"
+                );
                 assert!(
                     p.message.len() <= quotasim::validate::MAX_MESSAGE,
                     "a {}-byte message",
@@ -310,12 +315,23 @@ fn hostile_document() -> impl proptest::strategy::Strategy<Value = String> {
             }
             v.to_string()
         });
+    let keys = (any::<prop::sample::Index>(), "[\u{0}-\u{1f}\u{7f}-\u{9f}a\\[]{1,20}").prop_map(|(i, k)| {
+        let mut v: Value = serde_json::from_str(&notebook()).unwrap();
+        let mut objects = vec![];
+        pointers(&v, String::new(), &mut objects);
+        objects.retain(|p| v.pointer(p).is_some_and(Value::is_object));
+        let p = i.get(&objects).clone();
+        if let Some(Value::Object(o)) = v.pointer_mut(&p) {
+            o.insert(k, json!(1));
+        }
+        v.to_string()
+    });
     let duplicates = prop::sample::select(KEYS).prop_map(|k| {
         let t = notebook();
         let at = t.find('{').map_or(0, |i| i + 1);
         format!("{}\"{k}\": 1, \"{k}\": [], {}", &t[..at], &t[at..])
     });
-    prop_oneof![cut, trailing, arrays, deep, strings, duplicates]
+    prop_oneof![cut, trailing, arrays, deep, strings, keys, duplicates]
 }
 
 /// Case count: `PROPTEST_CASES` if set (for longer hunts), else a moderate default.

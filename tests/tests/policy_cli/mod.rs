@@ -99,6 +99,16 @@ fn compare_in_share_preemption_off_spares_the_priority_3_job() {
 }
 
 #[test]
+fn compare_text_shows_control_characters_of_a_change_as_escapes() {
+    let set = "name=\"\u{1b}]0;owned\u{7}\"";
+    let o = quotasim(&["compare", &notebook(), "--set", set, "--format", "text"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with("A vs B (name=\"\\u{1b}]0;owned\\u{7}\")\n"), "{text:?}");
+    assert!(!text.contains(|c: char| c.is_control() && c != '\n'), "{text:?}");
+}
+
+#[test]
 fn compare_reports_shares_and_jobs_on_one_side_only() {
     let mut s: Value =
         serde_json::from_str(&std::fs::read_to_string(fixture("notebook.json")).unwrap()).unwrap();

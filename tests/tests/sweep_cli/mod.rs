@@ -81,7 +81,7 @@ fn every_row_reproduces_with_run_and_its_changes() {
 fn the_frontier_marks_rows_no_other_beats() {
     let dir = setup("front", SWEEP);
     let r = rows(&sweep_in(&dir, &[]));
-    let on: Vec<bool> = r.iter().map(|x| x["frontier"]["on"].as_bool().unwrap()).collect();
+    let on: Vec<bool> = r.iter().map(|x| x["frontier"].as_bool().unwrap()).collect();
     // borrowLimit 0: qs1 cannot borrow, waits ~8 h and uses less: dominated by the others.
     assert_eq!(on, vec![false, false, false, true, true, true, true, true, true]);
 }
@@ -162,7 +162,8 @@ fn bad_sweeps_are_refused_before_anything_runs_naming_the_axis() {
     let dir = setup("maxrows", SWEEP);
     let o = sweep_in(&dir, &["--max-rows", "8"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("9 rows, more than the 8 allowed"), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.contains("9 rows (3 of quotaShares[qs1].resourceSharingConfiguration.borrowLimit × 3 of settings.preemptionGraceSeconds), more than the 8 allowed"), "{e}");
 }
 
 #[test]
@@ -172,9 +173,27 @@ fn csv_has_the_axes_every_metric_and_the_front() {
     assert_eq!(o.status.code(), Some(0));
     let text = stdout(&o);
     let header = text.lines().next().unwrap();
-    assert!(header.starts_with(r#"row,"quotaShares[qs1].resourceSharingConfiguration.borrowLimit","settings.preemptionGraceSeconds",endedAt,"#));
+    assert!(header.starts_with(
+        "row,quotaShares[qs1].resourceSharingConfiguration.borrowLimit,settings.preemptionGraceSeconds,endedAt,"
+    ));
     assert!(header.contains(",perQuotaShare.qs1.waitSeconds.p95,"));
-    assert!(header.ends_with(",frontier,error"));
+    assert!(header.ends_with(",frontier"));
+    let cells = header.split(',').count();
+    assert!(text.lines().all(|l| l.split(',').count() == cells), "a cell per column");
+    // The JSONL run's numbers, and its front.
+    let json = rows(&sweep_in(&dir, &[]));
+    let cols: Vec<&str> = header.split(',').collect();
+    for (line, row) in text.lines().skip(1).zip(&json) {
+        let cells: Vec<&str> = line.split(',').collect();
+        let at = |name: &str| cells[cols.iter().position(|c| *c == name).unwrap()];
+        assert_eq!(at("row"), row["row"].to_string());
+        assert_eq!(at("frontier"), row["frontier"].to_string());
+        let p95 = &row["summary"]["summary"]["perQuotaShare"]["qs1"]["waitSeconds"]["p95"];
+        assert_eq!(
+            at("perQuotaShare.qs1.waitSeconds.p95"),
+            p95.as_f64().map_or(String::new(), |x| x.to_string())
+        );
+    }
     assert_eq!(text.lines().count(), 10);
 }
 
@@ -189,8 +208,36 @@ fn manifest_commands() -> (String, String) {
     let k8s: serde_norway::Value =
         serde_norway::from_str(&std::fs::read_to_string(root.join("k8s-sweep-indexed-job.yaml")).unwrap())
             .unwrap();
+    assert_eq!(k8s["apiVersion"].as_str(), Some("batch/v1"));
+    assert_eq!(k8s["kind"].as_str(), Some("Job"));
     assert_eq!(k8s["spec"]["completionMode"].as_str(), Some("Indexed"));
     let c = &k8s["spec"]["template"]["spec"]["containers"][0];
+    // The shard count each runs with is the array's size.
+    let k8s_shards =
+        c["env"].as_sequence().unwrap().iter().find(|e| e["name"].as_str() == Some("SHARDS")).unwrap()
+            ["value"]
+            .as_str()
+            .unwrap()
+            .to_string();
+    assert_eq!(k8s["spec"]["completions"].as_u64().map(|n| n.to_string()), Some(k8s_shards.clone()));
+    assert!(k8s["spec"]["parallelism"].as_u64().is_some());
+    let aws_shards = aws["containerProperties"]["environment"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "SHARDS")
+        .unwrap()["value"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let readme = std::fs::read_to_string(root.join("..").join("README.md")).unwrap();
+    assert!(
+        readme.contains(&format!("--array-properties size={aws_shards}")),
+        "README's array size is SHARDS"
+    );
+    let mounts = &aws["containerProperties"]["mountPoints"][0]["containerPath"];
+    assert_eq!(mounts.as_str(), Some("/mnt/sweeps"));
+    assert_eq!(c["volumeMounts"][0]["mountPath"].as_str(), Some("/mnt/sweeps"));
     let k8s_cmd = c["command"][2].as_str().unwrap().to_string();
     (aws_cmd, k8s_cmd)
 }
@@ -244,5 +291,116 @@ fn csv_text_that_looks_like_a_formula_stays_text() {
     let text = stdout(&o);
     let rows: Vec<&str> = text.lines().skip(1).collect();
     assert!(rows[0].starts_with(r#"0,"'=HYPERLINK(""x"")","#), "{}", rows[0]);
-    assert!(rows[1].starts_with(r#"1,"plain","#), "{}", rows[1]);
+    assert!(rows[1].starts_with("1,plain,"), "{}", rows[1]);
+}
+
+#[test]
+fn rows_say_their_goals_values_and_whether_they_are_on_the_front() {
+    let dir = setup("objectives", SWEEP);
+    let r = rows(&sweep_in(&dir, &[]));
+    let first = stdout(&sweep_in(&dir, &[])).lines().next().unwrap().to_string();
+    assert!(first.starts_with(r#"{"row":0,"values":[0,60],"changes":["quotaShares[qs1].resourceSharingConfiguration.borrowLimit=0","settings.preemptionGraceSeconds=60"],"summary":{"#), "{first}");
+    assert!(first.ends_with(r#","frontier":false}"#), "{first}");
+    for row in &r {
+        let o = &row["objectives"];
+        assert_eq!(o["overall.utilization:max"], row["summary"]["summary"]["overall"]["utilization"]);
+        assert_eq!(
+            o["perQuotaShare.qs1.waitSeconds.p95:min"],
+            row["summary"]["summary"]["perQuotaShare"]["qs1"]["waitSeconds"]["p95"]
+        );
+    }
+    // Without a frontier, neither.
+    let dir = setup(
+        "no-front",
+        &SWEEP.replace(
+            r#""frontier": [ "overall.utilization:max", "perQuotaShare.qs1.waitSeconds.p95:min" ]"#,
+            r#""frontier": []"#,
+        ),
+    );
+    for row in rows(&sweep_in(&dir, &[])) {
+        assert!(row.get("frontier").is_none() && row.get("objectives").is_none(), "{row}");
+    }
+}
+
+#[test]
+fn a_frontier_on_a_small_known_case() {
+    // One goal: the front is the rows with the least wait. qs1 waits about 8 h without
+    // borrowing, half an hour with it, and a grace period longer by a minute longer.
+    let dir = setup(
+        "known",
+        r#"{"base":"nb.json","axes":[
+          {"path":"quotaShares[qs1].resourceSharingConfiguration.borrowLimit","values":[0,100]},
+          {"path":"settings.preemptionGraceSeconds","values":[60,120]}],
+          "frontier":["perQuotaShare.qs1.waitSeconds.p95:min"]}"#,
+    );
+    let r = rows(&sweep_in(&dir, &[]));
+    let wait: Vec<f64> = r
+        .iter()
+        .map(|x| x["objectives"]["perQuotaShare.qs1.waitSeconds.p95:min"].as_f64().unwrap())
+        .collect();
+    let best = wait.iter().cloned().fold(f64::MAX, f64::min);
+    let on: Vec<bool> = r.iter().map(|x| x["frontier"].as_bool().unwrap()).collect();
+    assert_eq!(on, wait.iter().map(|w| *w == best).collect::<Vec<_>>(), "{wait:?}");
+    assert_eq!(wait, vec![28860.0, 28920.0, 1860.0, 1920.0]);
+    assert_eq!(on, vec![false, false, true, false]);
+}
+
+#[test]
+fn csv_shards_merge_into_the_csv_of_one_run() {
+    let dir = setup("csv-merge", SWEEP);
+    let whole = sweep_in(&dir, &["--format", "csv"]);
+    let mut files = vec![];
+    for i in 1..=2 {
+        let f = dir.join(format!("shard-{i}.jsonl"));
+        std::fs::write(&f, sweep_in(&dir, &["--shard", &format!("{i}/2")]).stdout).unwrap();
+        files.push(f.display().to_string());
+    }
+    let merged = quotasim(&["sweep-merge", "--format", "csv", &files[1], &files[0]]);
+    assert_eq!(merged.status.code(), Some(0), "{}", stderr(&merged));
+    assert_eq!(stdout(&merged), stdout(&whole));
+    // The same row twice is refused.
+    let twice = quotasim(&["sweep-merge", &files[0], &files[0], &files[1]]);
+    assert_eq!(twice.status.code(), Some(1));
+    assert!(stderr(&twice).contains("row 0 is in more than one output"), "{}", stderr(&twice));
+}
+
+#[test]
+fn a_frontier_goal_that_is_not_a_metric_is_refused_before_anything_runs() {
+    for (goal, says) in [
+        ("overall.utilisation:max", "no metric `overall.utilisation`"),
+        ("perQuotaShare.nope.jobs:max", "no quota share `nope`"),
+        ("perQuotaShare.*.jobs:max", "a goal is one number"),
+        ("overall.utilization:most", "METRIC:max or METRIC:min"),
+    ] {
+        let dir = setup(
+            "bad-goal",
+            &format!(
+                r#"{{"base":"nb.json","axes":[{{"path":"settings.preemptionGraceSeconds","values":[60]}}],"frontier":["{goal}"]}}"#
+            ),
+        );
+        let o = sweep_in(&dir, &[]);
+        assert_eq!(o.status.code(), Some(1), "{goal}");
+        assert!(stderr(&o).contains("frontier[0]") && stderr(&o).contains(says), "{goal}: {}", stderr(&o));
+        assert!(o.stdout.is_empty());
+    }
+}
+
+#[test]
+fn an_inline_base_and_print_scenario_usage() {
+    let nb = std::fs::read_to_string(fixture("notebook.json")).unwrap();
+    let dir = setup(
+        "inline",
+        &format!(
+            r#"{{"base":{nb},"axes":[{{"path":"settings.preemptionGraceSeconds","values":[60,120]}}]}}"#
+        ),
+    );
+    let printed = sweep_in(&dir, &["--row", "1", "--print-scenario"]);
+    assert_eq!(printed.status.code(), Some(0), "{}", stderr(&printed));
+    let s: Value = serde_json::from_slice(&printed.stdout).unwrap();
+    assert_eq!(s["settings"]["preemptionGraceSeconds"], 120);
+    let base: Value = serde_json::from_str(&nb).unwrap();
+    assert_eq!(s["jobs"], base["jobs"]);
+    assert_eq!(sweep_in(&dir, &["--print-scenario"]).status.code(), Some(2));
+    assert_eq!(sweep_in(&dir, &["--row", "1"]).status.code(), Some(2));
+    assert_eq!(sweep_in(&dir, &["--row", "2", "--print-scenario"]).status.code(), Some(2));
 }

@@ -691,3 +691,21 @@ fn a_truncated_file_names_the_last_known_path_without_question_marks() {
         assert!(e[0].message.contains("line"), "cut at {cut}: {}", e[0].message);
     }
 }
+
+#[test]
+fn problems_show_control_characters_from_the_input_as_escapes() {
+    // An unknown key and a value the message quotes, both carrying a terminal escape sequence:
+    // the problem names them without sending the sequence to whoever prints it.
+    let hostile = "x\u{1b}[2J\u{7}\u{9b}";
+    let mut v = base();
+    v[hostile] = json!(1);
+    let e = load(&v).unwrap_err();
+    assert_eq!(e[0].path, r"x\u{1b}[2J\u{7}\u{9b}");
+    assert!(e[0].message.contains(r"unknown field `x\u{1b}[2J\u{7}\u{9b}`"), "{}", e[0].message);
+    let e = errors(&with(base(), "/settings", json!({ "victimOrder": hostile })));
+    assert_eq!(e[0].path, "settings.victimOrder");
+    assert!(e[0].message.contains(r"unknown variant `x\u{1b}[2J\u{7}\u{9b}`"), "{}", e[0].message);
+    for p in e.iter().chain(&load(&v).unwrap_err()) {
+        assert!(!p.to_string().contains(char::is_control), "{p:?}");
+    }
+}

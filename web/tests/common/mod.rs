@@ -339,3 +339,13 @@ fn validate_refuses_data_after_the_scenario_and_arrays_for_objects() {
     let path = Reflect::get(&problems[0], &JsValue::from_str("path")).unwrap().as_string().unwrap();
     assert_eq!(path, "settings");
 }
+
+#[wasm_bindgen_test]
+fn problems_show_control_characters_of_the_input_as_escapes() {
+    let mut v: serde_json::Value = serde_json::from_str(NOTEBOOK).unwrap();
+    v["x\u{1b}[2J"] = 1.into();
+    let problems = items(&validate(JsValue::from_str(&v.to_string())).unwrap());
+    let message = text(&problems[0], "message").unwrap();
+    assert!(message.contains(r"unknown field `x\u{1b}[2J`"), "{message}");
+    assert_eq!(text(&problems[0], "path").as_deref(), Some(r"x\u{1b}[2J"));
+}
