@@ -387,9 +387,8 @@ pub fn timeline_svg(
             // band over the checkpointed stretch.
             if let Some(ci) = jc.checkpoint_interval.filter(|c| *c > 0) {
                 let stop_signal = run
-                    .preemptions
-                    .iter()
-                    .find(|p| p.victim as usize == j && p.decided_at >= a.started_at && p.decided_at <= stop)
+                    .preemptions_of(j)
+                    .find(|p| p.decided_at >= a.started_at && p.decided_at <= stop)
                     .map_or(stop, |p| p.decided_at);
                 let first = a.started_at + lead + ci;
                 let ks = periodic_in_window(first, ci, stop_signal, t0, t1);

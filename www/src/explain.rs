@@ -239,8 +239,10 @@ pub fn job_now(sim: &Simulation, j: u32) -> Explanation {
         }
         _ => {}
     }
+    // The typed R17 reason; its text is the spec's string.
+    let wait = sim.waiting_reason(j);
     ex.paragraphs.push(head);
-    ex.paragraphs.push(format!("Its reason now: {reason}."));
+    ex.paragraphs.push(format!("Its reason now: {wait}."));
     let queue = sim.queued(jc.share);
     if let Some(pos) = queue.iter().position(|&x| x == j) {
         ex.paragraphs.push(format!(
@@ -251,89 +253,127 @@ pub fn job_now(sim: &Simulation, j: u32) -> Explanation {
             share.name
         ));
     }
-    let free = tt.map_or(0, |x| x.free);
-    let pool = tt.map_or(0, |x| x.pool_available);
-    let cap = tt.and_then(|x| x.service_environment_capacity);
-    // The typed reason the text above renders (R17): the explanation never reads the string.
-    let msg = match sim.waiting_reason(j) {
-        WaitReason::Misconfiguration(Misconfiguration::ServiceEnvironment) => {
-            ex.rules.extend(["R1", "R17"]);
-            match cap {
-            None => format!("The service environment has no limit for {ty}, so this job can never run (R1, R17)."),
-            Some(c) => format!(
-                "It needs {n} instances but the service environment allows at most {c} {ty}: it can never run (R17)."
+    let facts = WaitFacts {
+        ty,
+        n,
+        used: u,
+        quota: q,
+        free: tt.map_or(0, |x| x.free),
+        pool: tt.map_or(0, |x| x.pool_available),
+        capacity: tt.and_then(|x| x.service_environment_capacity),
+        share: &share.name,
+        strategy: share.strategy,
+        borrow_limit: share.borrow_limit,
+    };
+    let (msg, rules) = waiting_words(&wait, &facts);
+    ex.rules.extend(rules);
+    ex.paragraphs.push(msg);
+    ex
+}
+
+/// The numbers the explanation of a waiting job quotes.
+struct WaitFacts<'a> {
+    ty: &'a str,
+    /// Instances the job needs.
+    n: u64,
+    /// Instances its share holds, and its share's quota.
+    used: u64,
+    quota: u64,
+    /// Free instances of the type, lending pool available, service environment limit.
+    free: i64,
+    pool: i64,
+    capacity: Option<u64>,
+    share: &'a str,
+    strategy: Strategy,
+    borrow_limit: i64,
+}
+
+/// Why a job waits, in words, and the rules it cites: one arm per typed R17 reason, so a new
+/// reason does not compile until it is explained.
+fn waiting_words(reason: &WaitReason, f: &WaitFacts) -> (String, &'static [&'static str]) {
+    let WaitFacts { ty, n, used: u, quota: q, free, pool, share, strategy, .. } = *f;
+    match reason {
+        WaitReason::Misconfiguration(Misconfiguration::ServiceEnvironment) => (
+            match f.capacity {
+                None => {
+                    format!("The service environment has no limit for {ty}, so this job can never run (R1, R17).")
+                }
+                Some(c) => format!(
+                    "It needs {n} instances but the service environment allows at most {c} {ty}: it can never \
+                     run (R17)."
+                ),
+            },
+            &["R1", "R17"],
+        ),
+        WaitReason::Misconfiguration(Misconfiguration::Quota) => (
+            format!(
+                "A {} share may never use more than its own quota; {n} > {q}, so the job can never run (R14, \
+                 R17).",
+                strategy.as_str()
             ),
-        }
-        }
-        WaitReason::Misconfiguration(Misconfiguration::Quota) => {
-            ex.rules.extend(["R14", "R17"]);
+            &["R14", "R17"],
+        ),
+        WaitReason::Misconfiguration(Misconfiguration::BorrowLimit) => (
             format!(
-            "A {} share may never use more than its own quota; {n} > {q}, so the job can never run (R14, R17).",
-            share.strategy.as_str()
-        )
-        }
-        WaitReason::Misconfiguration(Misconfiguration::BorrowLimit) => {
-            ex.rules.extend(["R14", "R17"]);
+                "Its quota {q} plus the borrow allowance (borrowLimit {} % of quota) is less than {n}: it can \
+                 never run (R14, R17).",
+                f.borrow_limit
+            ),
+            &["R14", "R17"],
+        ),
+        WaitReason::Misconfiguration(Misconfiguration::Pool) => (
+            String::from(
+                "It would need to borrow more than all lending shares' quotas together: it can never run (R13, \
+                 R17).",
+            ),
+            &["R13", "R17"],
+        ),
+        WaitReason::Quota if strategy == Strategy::LendAndBorrow => (
             format!(
-            "Its quota {q} plus the borrow allowance (borrowLimit {} % of quota) is less than {n}: it can never run (R14, R17).",
-            share.borrow_limit
-        )
-        }
-        WaitReason::Misconfiguration(Misconfiguration::Pool) => {
-            ex.rules.extend(["R13", "R17"]);
-            String::from("It would need to borrow more than all lending shares' quotas together: it can never run (R13, R17).")
-        }
-        WaitReason::Quota => {
-            ex.rules.extend(["R14", "R17"]);
-            if share.strategy == Strategy::LendAndBorrow {
-                format!(
                 "{u} + {n} is above its quota of {q} and above what its borrow limit allows, so it waits for \
                  its own share's jobs to finish (R14)."
-            )
-            } else {
-                format!(
+            ),
+            &["R14", "R17"],
+        ),
+        WaitReason::Quota => (
+            format!(
                 "{u} + {n} is above its quota of {q} and a {} share never borrows, so it waits for its own \
                  share's jobs to finish (R4, R14).",
-                share.strategy.as_str()
-            )
-            }
-        }
-        WaitReason::Pool => {
-            ex.rules.extend(["R13", "R14", "R16"]);
+                strategy.as_str()
+            ),
+            &["R14", "R17"],
+        ),
+        WaitReason::Pool => (
             format!(
-            "It needs capacity from the lending pool, which has {pool} instance(s) available now (lending \
-             shares' quotas minus their usage, R13). Borrowing goes to the earliest-submitted front job first \
-             (R16 phase 3); a job that fits within its own quota would reclaim instead (R18)."
-        )
-        }
-        WaitReason::ServiceEnvironment => {
-            ex.rules.extend(["R3", "R14"]);
+                "It needs capacity from the lending pool, which has {pool} instance(s) available now (lending \
+                 shares' quotas minus their usage, R13). Borrowing goes to the earliest-submitted front job \
+                 first (R16 phase 3); a job that fits within its own quota would reclaim instead (R18)."
+            ),
+            &["R13", "R14", "R16"],
+        ),
+        WaitReason::ServiceEnvironment => (
             format!(
-            "Its share has room, but the service environment has only {free} free {ty} (the shares' quotas \
-             add up to more than the environment's limit, R3)."
-        )
-        }
-        WaitReason::Preemption => {
-            ex.rules.extend(["R21"]);
+                "Its share has room, but the service environment has only {free} free {ty} (the shares' \
+                 quotas add up to more than the environment's limit, R3)."
+            ),
+            &["R3", "R14"],
+        ),
+        WaitReason::Preemption => (
             String::from(
-            "It has already preempted other jobs and earmarked the instances they will return; it waits for \
-             their grace period to end (R21). Meanwhile its share is blocked.",
-        )
-        }
-        WaitReason::Behind(front) => {
-            ex.rules.extend(["R11", "R12"]);
+                "It has already preempted other jobs and earmarked the instances they will return; it waits \
+                 for their grace period to end (R21). Meanwhile its share is blocked.",
+            ),
+            &["R21"],
+        ),
+        WaitReason::Behind(front) => (
             format!(
-            "{front} is at the front of {}'s queue and cannot start yet. Queues are strict by default: a \
-             share's later jobs wait behind its front job (head-of-line blocking, R12; settings.backfill \
-             changes this).",
-            share.name
-        )
-        }
-    };
-    if !msg.is_empty() {
-        ex.paragraphs.push(msg);
+                "{front} is at the front of {share}'s queue and cannot start yet. Queues are strict by \
+                 default: a share's later jobs wait behind its front job (head-of-line blocking, R12; \
+                 settings.backfill changes this)."
+            ),
+            &["R11", "R12"],
+        ),
     }
-    ex
 }
 
 #[cfg(test)]
@@ -366,6 +406,97 @@ mod tests {
         let ex = preemption(p, &r.preemptions, &r.sim_at(p.decided_at));
         assert!(ex.rules.contains(&"R20"));
         assert!(ex.paragraphs[0].contains("priority 4"), "{}", ex.paragraphs[0]);
+    }
+
+    /// One of every typed wait reason; `variant` has no catch-all arm, so a new reason does not
+    /// compile here until it is listed.
+    fn every_wait_reason() -> Vec<WaitReason> {
+        use Misconfiguration as M;
+        vec![
+            WaitReason::Misconfiguration(M::ServiceEnvironment),
+            WaitReason::Misconfiguration(M::Quota),
+            WaitReason::Misconfiguration(M::BorrowLimit),
+            WaitReason::Misconfiguration(M::Pool),
+            WaitReason::Preemption,
+            WaitReason::Behind("front-job".into()),
+            WaitReason::Quota,
+            WaitReason::Pool,
+            WaitReason::ServiceEnvironment,
+        ]
+    }
+
+    fn variant(r: &WaitReason) -> usize {
+        use Misconfiguration as M;
+        match r {
+            WaitReason::Misconfiguration(M::ServiceEnvironment) => 0,
+            WaitReason::Misconfiguration(M::Quota) => 1,
+            WaitReason::Misconfiguration(M::BorrowLimit) => 2,
+            WaitReason::Misconfiguration(M::Pool) => 3,
+            WaitReason::Preemption => 4,
+            WaitReason::Behind(_) => 5,
+            WaitReason::Quota => 6,
+            WaitReason::Pool => 7,
+            WaitReason::ServiceEnvironment => 8,
+        }
+    }
+
+    #[test]
+    fn every_wait_reason_has_its_own_explanation() {
+        let all = every_wait_reason();
+        let mut seen: Vec<usize> = all.iter().map(variant).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen, (0..all.len()).collect::<Vec<_>>(), "every variant once");
+        for strategy in [Strategy::LendAndBorrow, Strategy::Reserve] {
+            let facts = WaitFacts {
+                ty: "ml.g5.xlarge",
+                n: 2,
+                used: 1,
+                quota: 2,
+                free: 0,
+                pool: 1,
+                capacity: Some(1),
+                share: "qs1",
+                strategy,
+                borrow_limit: 50,
+            };
+            let mut texts = std::collections::HashSet::new();
+            for r in &all {
+                let (text, rules) = waiting_words(r, &facts);
+                assert!(!rules.is_empty(), "{r:?} cites no rule");
+                assert!(texts.insert(text.clone()), "{r:?} is explained like another reason: {text}");
+            }
+        }
+        let behind = waiting_words(
+            &WaitReason::Behind("front-job".into()),
+            &WaitFacts {
+                ty: "t",
+                n: 1,
+                used: 0,
+                quota: 1,
+                free: 0,
+                pool: 0,
+                capacity: None,
+                share: "qs1",
+                strategy: Strategy::Lend,
+                borrow_limit: 0,
+            },
+        );
+        assert!(behind.0.starts_with("front-job is at the front of qs1's queue"), "{}", behind.0);
+    }
+
+    #[test]
+    fn a_job_larger_than_the_environment_can_never_run() {
+        let mut s = presets::scenario(presets::NOTEBOOK).unwrap();
+        s.jobs[2].instance_count = Some(50);
+        let r = RunData::compute(quotasim::validate(&s).unwrap());
+        let sim = r.sim_at(r.jobs[2].submit_at);
+        assert_eq!(sim.waiting_reason(2), WaitReason::Misconfiguration(Misconfiguration::ServiceEnvironment));
+        let ex = job_now(&sim, 2);
+        let text = ex.paragraphs.join(" ");
+        assert!(text.contains("it can never run (R17)"), "{text}");
+        assert!(text.contains(Misconfiguration::ServiceEnvironment.text()), "{text}");
+        assert_eq!(ex.rules, ["R1", "R17"]);
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod geometry;
 pub mod palette;
 pub mod persist;
 pub mod presets;
+pub mod rows;
 pub mod run;
 pub mod text;
 

@@ -5,7 +5,7 @@
 use quotasim::result::{JobResult, Snapshot, Summary};
 use quotasim::sim::{Options, PreemptionRecord};
 use quotasim::{SimResult, Simulation, ValidScenario};
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::geometry::{even_samples, sample_at};
@@ -42,9 +42,6 @@ pub struct TypeSeries {
 pub struct RunData {
     pub end: u64,
     pub share_names: Vec<String>,
-    /// Job and share indices by name, built once: looking a name up never scans the jobs.
-    job_ids: BTreeMap<String, usize>,
-    share_ids: BTreeMap<String, usize>,
     /// Sorted distinct instants at which something happened.
     pub instants: Vec<u64>,
     /// Sample times (sorted), shared by every series.
@@ -60,6 +57,11 @@ pub struct RunData {
     /// Why the results cannot be exact (a time or a sum past 2^53 - 1), if so: the run
     /// stopped there and the page says so instead of showing wrong numbers as right.
     pub error: Option<String>,
+    /// Indices by name, built once: jobs and shares of the scenario that ran.
+    job_ids: HashMap<String, usize>,
+    share_ids: HashMap<String, usize>,
+    /// Indices into `preemptions` of each job's preemptions, in log order.
+    preempted: Vec<Vec<usize>>,
     /// Simulations (events not recorded) standing at increasing times.
     checkpoints: Vec<Simulation>,
     full: Simulation,
@@ -90,6 +92,10 @@ impl RunData {
         let share_names: Vec<String> = full.scenario().shares.iter().map(|s| s.name.clone()).collect();
         let type_cfg: Vec<(String, u64)> =
             full.scenario().types.iter().map(|t| (t.name.clone(), t.gpus)).collect();
+        let share_ids: HashMap<String, usize> =
+            share_names.iter().enumerate().map(|(i, n)| (n.clone(), i)).collect();
+        let type_ids: HashMap<&str, usize> =
+            type_cfg.iter().enumerate().map(|(i, (n, _))| (n.as_str(), i)).collect();
         let ns = share_names.len();
         let n = samples.len();
         let mut types: Vec<TypeSeries> = type_cfg
@@ -111,7 +117,7 @@ impl RunData {
         for (i, &t) in samples.iter().enumerate() {
             sim.run_until(t);
             let snap = sim.snapshot();
-            record(&mut types, &share_names, &snap, i);
+            record(&mut types, &type_ids, &share_ids, &snap, i);
             if i > 0 && i % every == 0 {
                 checkpoints.push(sim.clone());
             }
@@ -127,21 +133,28 @@ impl RunData {
         }
         // Types nobody uses or owns are left out of the charts.
         types.retain(|t| t.peak > 0);
+        let job_ids = full.scenario().jobs.iter().enumerate().map(|(i, j)| (j.name.clone(), i)).collect();
+        let preemptions = full.preemptions().to_vec();
+        let mut preempted = vec![Vec::new(); full.scenario().jobs.len()];
+        for (k, p) in preemptions.iter().enumerate() {
+            preempted[p.victim as usize].push(k);
+        }
         RunData {
             end,
-            job_ids: full.scenario().jobs.iter().enumerate().map(|(i, j)| (j.name.clone(), i)).collect(),
-            share_ids: share_names.iter().enumerate().map(|(i, n)| (n.clone(), i)).collect(),
             share_names,
             instants,
             samples,
             exact,
             types,
             jobs: full.jobs(),
-            preemptions: full.preemptions().to_vec(),
+            preemptions,
             summary: full.summary(),
             scheduled_seconds,
             starting_seconds,
             error,
+            job_ids,
+            share_ids,
+            preempted,
             checkpoints,
             full,
         }
@@ -201,25 +214,38 @@ impl RunData {
         self.job_ids.get(name).copied()
     }
 
-    /// Index of a quota share by name.
+    /// Index of a share by name.
     pub fn share_index(&self, name: &str) -> Option<usize> {
         self.share_ids.get(name).copied()
     }
+
+    /// The preemptions of job `j`, in log order.
+    pub fn preemptions_of(&self, j: usize) -> impl Iterator<Item = &PreemptionRecord> + '_ {
+        self.preempted.get(j).into_iter().flatten().map(|&k| &self.preemptions[k])
+    }
 }
 
-fn record(types: &mut [TypeSeries], shares: &[String], snap: &Snapshot, i: usize) {
+/// Records snapshot `snap` as sample `i`; `types` is indexed like the scenario's types
+/// (`type_ids`), shares by `share_ids`.
+fn record(
+    types: &mut [TypeSeries],
+    type_ids: &HashMap<&str, usize>,
+    share_ids: &HashMap<String, usize>,
+    snap: &Snapshot,
+    i: usize,
+) {
     for tt in &snap.types {
-        let Some(ts) = types.iter_mut().find(|t| t.name == tt.capacity_unit) else { continue };
+        let Some(ts) = type_ids.get(tt.capacity_unit.as_str()).map(|&t| &mut types[t]) else { continue };
         ts.capacity[i] = tt.service_environment_capacity.unwrap_or(0);
     }
     for su in &snap.shares {
-        let Some(ts) = types.iter_mut().find(|t| t.name == su.capacity_unit) else { continue };
-        let Some(s) = shares.iter().position(|n| *n == su.quota_share_name) else { continue };
+        let Some(ts) = type_ids.get(su.capacity_unit.as_str()).map(|&t| &mut types[t]) else { continue };
+        let Some(&s) = share_ids.get(&su.quota_share_name) else { continue };
         ts.own[s][i] = su.within_quota;
         ts.borrowed[s][i] = su.over_quota;
         ts.quota[s][i] = su.quota;
         for f in &su.borrowed_from {
-            let Some(l) = shares.iter().position(|n| *n == f.quota_share_name) else { continue };
+            let Some(&l) = share_ids.get(&f.quota_share_name) else { continue };
             let n = ts.own.first().map_or(0, |v| v.len());
             match ts.flows.iter_mut().find(|(a, b, _)| *a == l && *b == s) {
                 Some(fl) => fl.2[i] = f.instances,
@@ -277,6 +303,23 @@ mod tests {
         assert_eq!(t.borrowed[0][0], 1);
         assert_eq!(t.flows[0].0, 1, "qs2 lends to qs1");
         assert_eq!(t.capacity[0], 3);
+    }
+
+    #[test]
+    fn jobs_and_shares_are_found_by_name_and_preemptions_by_job() {
+        let r = notebook();
+        let sc = r.full().scenario();
+        for (i, j) in sc.jobs.iter().enumerate() {
+            assert_eq!(r.job_index(&j.name), Some(i));
+        }
+        for (i, s) in sc.shares.iter().enumerate() {
+            assert_eq!(r.share_index(&s.name), Some(i));
+        }
+        assert_eq!(r.job_index("no such job"), None);
+        for j in 0..sc.jobs.len() {
+            let mine: Vec<_> = r.preemptions.iter().filter(|p| p.victim as usize == j).collect();
+            assert_eq!(r.preemptions_of(j).collect::<Vec<_>>(), mine);
+        }
     }
 
     #[test]

@@ -347,3 +347,110 @@ async fn a_link_with_the_saved_scenario_replaces_nothing() {
     assert!(notice.is_none(), "a reload of one's own link says nothing");
     history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("#")).unwrap();
 }
+
+/// Marks `el` with a JS property that only this very node carries.
+fn mark(el: &web_sys::Element, tag: &str) {
+    js_sys::Reflect::set(el, &tag.into(), &wasm_bindgen::JsValue::TRUE).unwrap();
+}
+
+fn marked(el: &web_sys::Element, tag: &str) -> bool {
+    js_sys::Reflect::get(el, &tag.into()).is_ok_and(|v| v.is_truthy())
+}
+
+/// The job rows, with the value of their name inputs.
+fn job_rows(m: &Mounted) -> Vec<(web_sys::Element, String)> {
+    let list = m.root.query_selector_all("table.jobs tbody tr").unwrap();
+    (0..list.length())
+        .map(|i| {
+            let tr: web_sys::Element = list.get(i).unwrap().dyn_into().unwrap();
+            let input: web_sys::HtmlInputElement =
+                tr.query_selector("input[data-path$='.jobName']").unwrap().unwrap().dyn_into().unwrap();
+            (tr, input.value())
+        })
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn editing_one_job_row_leaves_the_other_rows_nodes_alone() {
+    let m = mount(notebook());
+    settle().await;
+    let rows = job_rows(&m);
+    assert_eq!(rows.len(), 4);
+    // The row, its inputs and the options of its selects are all kept: nothing in it re-renders.
+    for (tr, _) in &rows {
+        mark(tr, "keptRow");
+        let opts = tr.query_selector_all("option").unwrap();
+        for k in 0..opts.length() {
+            mark(&opts.get(k).unwrap().dyn_into().unwrap(), "keptOption");
+        }
+    }
+    let options_kept = |tr: &web_sys::Element| {
+        let opts = tr.query_selector_all("option").unwrap();
+        opts.length() > 0
+            && (0..opts.length()).all(|k| marked(&opts.get(k).unwrap().dyn_into().unwrap(), "keptOption"))
+    };
+
+    m.type_into("input[data-path='jobs[1].instanceCount']", "2");
+    settle().await;
+    m.type_into("input[data-path='jobs[1].submitAt']", "5");
+    settle().await;
+    for (k, (tr, name)) in job_rows(&m).iter().enumerate() {
+        assert!(marked(tr, "keptRow"), "row {k} ({name}) is the same node");
+        if k != 1 {
+            assert!(options_kept(tr), "row {k} ({name}) did not re-render its options");
+        }
+    }
+
+    // A renamed job keeps its row.
+    m.type_into("input[data-path='jobs[1].jobName']", "renamed");
+    settle().await;
+    let after = job_rows(&m);
+    assert_eq!(after[1].1, "renamed");
+    assert!(after.iter().all(|(tr, _)| marked(tr, "keptRow")), "renaming keeps every row");
+
+    // Deleting the first job removes its row only; the others keep their nodes and their jobs,
+    // and their fields now point at their new indices.
+    let names: Vec<String> = after.iter().map(|(_, n)| n.clone()).collect();
+    m.click(&format!("button[aria-label='delete {}']", names[0]));
+    settle().await;
+    let left = job_rows(&m);
+    assert_eq!(left.iter().map(|(_, n)| n.clone()).collect::<Vec<_>>(), names[1..]);
+    for (k, (tr, name)) in left.iter().enumerate() {
+        assert!(marked(tr, "keptRow"), "{name} kept its row");
+        let path =
+            tr.query_selector("input[data-path$='.jobName']").unwrap().unwrap().get_attribute("data-path");
+        assert_eq!(path.as_deref(), Some(format!("jobs[{k}].jobName").as_str()));
+    }
+    assert!(m.text(".status").contains("3 jobs"), "{}", m.text(".status"));
+}
+
+#[wasm_bindgen_test]
+async fn deleting_a_share_keeps_the_other_share_cards() {
+    let m = mount(notebook());
+    settle().await;
+    m.click_text("[role='tab']", "Shares");
+    settle().await;
+    let before = m.all("article.share-card");
+    assert_eq!(before, 3);
+    m.click_text(".editor-section button", "+ Add quota share");
+    settle().await;
+    let cards = m.root.query_selector_all("article.share-card").unwrap();
+    assert_eq!(cards.length(), before + 1);
+    for k in 0..cards.length() {
+        mark(&cards.get(k).unwrap().dyn_into().unwrap(), "keptCard");
+    }
+    m.click("button[aria-label='delete quota share qs1']");
+    settle().await;
+    let cards = m.root.query_selector_all("article.share-card").unwrap();
+    assert_eq!(cards.length(), before);
+    for k in 0..cards.length() {
+        let card: web_sys::Element = cards.get(k).unwrap().dyn_into().unwrap();
+        assert!(marked(&card, "keptCard"), "card {k} is the same node");
+        let path = card
+            .query_selector("input[data-path$='.quotaShareName']")
+            .unwrap()
+            .unwrap()
+            .get_attribute("data-path");
+        assert_eq!(path.as_deref(), Some(format!("quotaShares[{k}].quotaShareName").as_str()));
+    }
+}

@@ -42,9 +42,9 @@ fn default_action(kind: &str, s: &quotasim::model::Scenario, at: i64) -> Action 
 #[component]
 pub fn ActionsEditor() -> impl IntoView {
     let app = use_app();
-    let len = Memo::new(move |_| app.scenario.with(|s| s.actions.len()));
+    let len = Memo::new(move |_| app.doc.scenario.with(|s| s.actions.len()));
     let add = move |_| {
-        app.scenario.update(|s| {
+        app.doc.scenario.update(|s| {
             let at = s.actions.last().map_or(3600, |a| a.at + 3600);
             let a = default_action("updateServiceJob", s, at);
             s.actions.push(a);
@@ -64,13 +64,13 @@ fn action_card(i: usize) -> impl IntoView {
     let app = use_app();
     let p = format!("actions[{i}]");
     let kind =
-        Memo::new(move |_| app.scenario.with(|s| s.actions.get(i).map(|a| a.kind.name()).unwrap_or("")));
+        Memo::new(move |_| app.doc.scenario.with(|s| s.actions.get(i).map(|a| a.kind.name()).unwrap_or("")));
     let at = num_field(
         "At (seconds)",
         format!("{p}.at"),
-        move || app.scenario.with(|s| s.actions.get(i).map(|a| a.at)),
+        move || app.doc.scenario.with(|s| s.actions.get(i).map(|a| a.at)),
         move |v| {
-            app.scenario.update(|s| {
+            app.doc.scenario.update(|s| {
                 if let (Some(a), Some(v)) = (s.actions.get_mut(i), v) {
                     a.at = v
                 }
@@ -85,7 +85,7 @@ fn action_card(i: usize) -> impl IntoView {
         || KINDS.iter().map(|(v, t)| (v.to_string(), t.to_string())).collect(),
         move || kind.get().to_string(),
         move |v| {
-            app.scenario.update(|s| {
+            app.doc.scenario.update(|s| {
                 let at = s.actions.get(i).map_or(0, |a| a.at);
                 let a = default_action(&v, s, at);
                 if let Some(x) = s.actions.get_mut(i) {
@@ -105,7 +105,7 @@ fn action_card(i: usize) -> impl IntoView {
         <article class="action-card">
             <header class="share-card-head">
                 <strong>{move || format!("#{} {}", i + 1, KINDS.iter().find(|k| k.0 == kind.get()).map_or("", |k| k.1))}</strong>
-                <button class="icon-btn" aria-label=format!("delete action {}", i + 1) on:click=move |_| app.scenario.update(|s| if i < s.actions.len() { s.actions.remove(i); })>"×"</button>
+                <button class="icon-btn" aria-label=format!("delete action {}", i + 1) on:click=move |_| app.doc.scenario.update(|s| if i < s.actions.len() { s.actions.remove(i); })>"×"</button>
             </header>
             <div class="form-grid">{at} {kind_f}</div>
             {body}
@@ -122,14 +122,14 @@ fn job_fields(i: usize, priority: bool) -> impl IntoView {
         "Job name",
         format!("{p}.{key}.jobName"),
         move || {
-            app.scenario.with(|s| match s.actions.get(i).map(|a| &a.kind) {
+            app.doc.scenario.with(|s| match s.actions.get(i).map(|a| &a.kind) {
                 Some(ActionKind::UpdateServiceJob { job_name, .. })
                 | Some(ActionKind::TerminateServiceJob { job_name, .. }) => job_name.clone(),
                 _ => String::new(),
             })
         },
         move |v| {
-            app.scenario.update(|s| match s.actions.get_mut(i).map(|a| &mut a.kind) {
+            app.doc.scenario.update(|s| match s.actions.get_mut(i).map(|a| &mut a.kind) {
                 Some(ActionKind::UpdateServiceJob { job_name, .. })
                 | Some(ActionKind::TerminateServiceJob { job_name, .. }) => *job_name = v,
                 _ => {}
@@ -141,7 +141,7 @@ fn job_fields(i: usize, priority: bool) -> impl IntoView {
             "New priority (0-9999)",
             format!("{p}.updateServiceJob.schedulingPriority"),
             move || {
-                app.scenario.with(|s| match s.actions.get(i).map(|a| &a.kind) {
+                app.doc.scenario.with(|s| match s.actions.get(i).map(|a| &a.kind) {
                     Some(ActionKind::UpdateServiceJob { scheduling_priority, .. }) => {
                         Some(*scheduling_priority)
                     }
@@ -149,7 +149,7 @@ fn job_fields(i: usize, priority: bool) -> impl IntoView {
                 })
             },
             move |v| {
-                app.scenario.update(|s| {
+                app.doc.scenario.update(|s| {
                     if let (Some(ActionKind::UpdateServiceJob { scheduling_priority, .. }), Some(v)) =
                         (s.actions.get_mut(i).map(|a| &mut a.kind), v)
                     {
@@ -166,13 +166,13 @@ fn job_fields(i: usize, priority: bool) -> impl IntoView {
             "Reason",
             format!("{p}.terminateServiceJob.reason"),
             move || {
-                app.scenario.with(|s| match s.actions.get(i).map(|a| &a.kind) {
+                app.doc.scenario.with(|s| match s.actions.get(i).map(|a| &a.kind) {
                     Some(ActionKind::TerminateServiceJob { reason, .. }) => reason.clone(),
                     _ => String::new(),
                 })
             },
             move |v| {
-                app.scenario.update(|s| {
+                app.doc.scenario.update(|s| {
                     if let Some(ActionKind::TerminateServiceJob { reason, .. }) =
                         s.actions.get_mut(i).map(|a| &mut a.kind)
                     {
@@ -210,15 +210,17 @@ fn share_update_fields(i: usize) -> impl IntoView {
         "Quota share",
         format!("{p}.quotaShareName"),
         move || {
-            app.scenario.with(|s| {
+            app.doc.scenario.with(|s| {
                 s.quota_shares
                     .iter()
                     .map(|q| (q.quota_share_name.clone(), q.quota_share_name.clone()))
                     .collect()
             })
         },
-        move || app.scenario.with(|s| with_update(s, i, |u| u.quota_share_name.clone()).unwrap_or_default()),
-        move |v| app.scenario.update(|s| update_mut(s, i, |u| u.quota_share_name = v)),
+        move || {
+            app.doc.scenario.with(|s| with_update(s, i, |u| u.quota_share_name.clone()).unwrap_or_default())
+        },
+        move |v| app.doc.scenario.update(|s| update_mut(s, i, |u| u.quota_share_name = v)),
     );
     let strategy = select_field(
         "Strategy",
@@ -230,7 +232,7 @@ fn share_update_fields(i: usize) -> impl IntoView {
                 .collect()
         },
         move || {
-            app.scenario.with(|s| {
+            app.doc.scenario.with(|s| {
                 with_update(s, i, |u| {
                     u.resource_sharing_configuration.as_ref().map(|r| r.strategy.as_str().to_string())
                 })
@@ -239,7 +241,7 @@ fn share_update_fields(i: usize) -> impl IntoView {
             })
         },
         move |v| {
-            app.scenario.update(|s| {
+            app.doc.scenario.update(|s| {
                 update_mut(s, i, |u| {
                     u.resource_sharing_configuration = match v.as_str() {
                         "RESERVE" => Some(ResourceSharing::new(Strategy::Reserve, None)),
@@ -255,13 +257,13 @@ fn share_update_fields(i: usize) -> impl IntoView {
         "Borrow limit % (empty = unlimited)",
         format!("{p}.resourceSharingConfiguration.borrowLimit"),
         move || {
-            app.scenario.with(|s| {
+            app.doc.scenario.with(|s| {
                 with_update(s, i, |u| u.resource_sharing_configuration.as_ref().and_then(|r| r.borrow_limit))
                     .flatten()
             })
         },
         move |v| {
-            app.scenario.update(|s| {
+            app.doc.scenario.update(|s| {
                 update_mut(s, i, |u| {
                     if let Some(r) = u.resource_sharing_configuration.as_mut() {
                         r.borrow_limit = v
@@ -277,7 +279,7 @@ fn share_update_fields(i: usize) -> impl IntoView {
         format!("{p}.preemptionConfiguration"),
         || ["unchanged", "ENABLED", "DISABLED"].iter().map(|x| (x.to_string(), x.to_string())).collect(),
         move || {
-            app.scenario.with(|s| {
+            app.doc.scenario.with(|s| {
                 with_update(s, i, |u| {
                     u.preemption_configuration.as_ref().map(|c| {
                         if c.in_share_preemption == Toggle::Enabled { "ENABLED" } else { "DISABLED" }
@@ -289,7 +291,7 @@ fn share_update_fields(i: usize) -> impl IntoView {
             })
         },
         move |v| {
-            app.scenario.update(|s| {
+            app.doc.scenario.update(|s| {
                 update_mut(s, i, |u| {
                     u.preemption_configuration = match v.as_str() {
                         "ENABLED" => Some(SharePreemption { in_share_preemption: Toggle::Enabled }),
@@ -305,7 +307,7 @@ fn share_update_fields(i: usize) -> impl IntoView {
         format!("{p}.state"),
         || ["unchanged", "ENABLED", "DISABLED"].iter().map(|x| (x.to_string(), x.to_string())).collect(),
         move || {
-            app.scenario.with(|s| {
+            app.doc.scenario.with(|s| {
                 with_update(s, i, |u| {
                     u.state.map(|c| if c == ShareState::Enabled { "ENABLED" } else { "DISABLED" }.to_string())
                 })
@@ -314,7 +316,7 @@ fn share_update_fields(i: usize) -> impl IntoView {
             })
         },
         move |v| {
-            app.scenario.update(|s| {
+            app.doc.scenario.update(|s| {
                 update_mut(s, i, |u| {
                     u.state = match v.as_str() {
                         "ENABLED" => Some(ShareState::Enabled),
@@ -326,7 +328,7 @@ fn share_update_fields(i: usize) -> impl IntoView {
         },
     );
     let has_limits = Memo::new(move |_| {
-        app.scenario.with(|s| with_update(s, i, |u| u.capacity_limits.is_some()).unwrap_or(false))
+        app.doc.scenario.with(|s| with_update(s, i, |u| u.capacity_limits.is_some()).unwrap_or(false))
     });
     let limits_ui = {
         let p = p.clone();
@@ -353,7 +355,7 @@ fn share_update_fields(i: usize) -> impl IntoView {
                 prop:checked=move || has_limits.get()
                 on:change=move |ev| {
                     let on = event_target_checked(&ev);
-                    app.scenario.update(|s| {
+                    app.doc.scenario.update(|s| {
                         let cur = with_update(s, i, |u| u.quota_share_name.clone()).unwrap_or_default();
                         let lim = s.quota_shares.iter().find(|q| q.quota_share_name == cur).map(|q| q.capacity_limits.clone()).unwrap_or_default();
                         update_mut(s, i, |u| u.capacity_limits = if on { Some(lim) } else { None })

@@ -11,11 +11,11 @@ use crate::ui::state::use_app;
 #[component]
 pub fn CapacityEditor() -> impl IntoView {
     let app = use_app();
-    let len = Memo::new(move |_| app.scenario.with(|s| s.service_environment.capacity_limits.len()));
+    let len = Memo::new(move |_| app.doc.scenario.with(|s| s.service_environment.capacity_limits.len()));
     let (pick, set_pick) = signal(String::from("ml.p5.48xlarge"));
     let add = move |_| {
         let ty = pick.get_untracked();
-        app.scenario.update(|s| {
+        app.doc.scenario.update(|s| {
             if !s.service_environment.capacity_limits.iter().any(|l| l.capacity_unit == ty) {
                 s.service_environment.capacity_limits.push(CapacityLimit::new(&ty, 4));
                 if !s.instance_types.iter().any(|t| t.name == ty) {
@@ -28,17 +28,19 @@ pub fn CapacityEditor() -> impl IntoView {
     };
     let name_field = text_field(
         "Service environment name",
-        "serviceEnvironment.serviceEnvironmentName".into(),
+        String::from("serviceEnvironment.serviceEnvironmentName"),
         move || {
-            app.scenario.with(|s| s.service_environment.service_environment_name.clone().unwrap_or_default())
+            app.doc
+                .scenario
+                .with(|s| s.service_environment.service_environment_name.clone().unwrap_or_default())
         },
         move |v| {
-            app.scenario.update(|s| {
+            app.doc.scenario.update(|s| {
                 s.service_environment.service_environment_name = if v.is_empty() { None } else { Some(v) }
             })
         },
     );
-    let list_err = field_error("serviceEnvironment.capacityLimits".into());
+    let list_err = field_error(String::from("serviceEnvironment.capacityLimits"));
     view! {
         <section class="editor-section" aria-labelledby="cap-h">
             <h3 id="cap-h">"Service environment"</h3>
@@ -76,7 +78,7 @@ pub fn CapacityEditor() -> impl IntoView {
 fn type_row(i: usize) -> impl IntoView {
     let app = use_app();
     let name = move || {
-        app.scenario.with(|s| {
+        app.doc.scenario.with(|s| {
             s.service_environment.capacity_limits.get(i).map(|l| l.capacity_unit.clone()).unwrap_or_default()
         })
     };
@@ -86,7 +88,7 @@ fn type_row(i: usize) -> impl IntoView {
     let e_max = field_error(p_max.clone());
     let gpu_path = Memo::new(move |_| {
         let n = name();
-        app.scenario.with(|s| {
+        app.doc.scenario.with(|s| {
             s.instance_types
                 .iter()
                 .position(|t| t.name == n)
@@ -96,10 +98,10 @@ fn type_row(i: usize) -> impl IntoView {
     });
     let e_gpu = Signal::derive(move || {
         let p = gpu_path.get();
-        app.problems.with(|ps| crate::edit::error_at(ps, &p))
+        app.doc.problems.with(|ps| crate::edit::error_at(ps, &p))
     });
     let warn = Signal::derive(move || {
-        app.problems.with(|ps| {
+        app.doc.problems.with(|ps| {
             ps.iter()
                 .find(|p| {
                     p.path == format!("serviceEnvironment.capacityLimits[{i}].maxCapacity") && !p.is_error()
@@ -119,7 +121,7 @@ fn type_row(i: usize) -> impl IntoView {
                     prop:value=name
                     on:change=move |ev| {
                         let v = event_target_value(&ev);
-                        app.scenario.update(|s| {
+                        app.doc.scenario.update(|s| {
                             let old = s.service_environment.capacity_limits.get(i).map(|l| l.capacity_unit.clone());
                             if let Some(old) = old {
                                 rename_type(s, &old, &v);
@@ -136,12 +138,12 @@ fn type_row(i: usize) -> impl IntoView {
                     aria-label=move || format!("GPUs per {}", name())
                     prop:value=move || {
                         let n = name();
-                        app.scenario.with(|s| gpus_of(s, &n).to_string())
+                        app.doc.scenario.with(|s| gpus_of(s, &n).to_string())
                     }
                     on:input=move |ev| {
                         if let Ok(g) = event_target_value(&ev).trim().parse::<i64>() {
                             let n = name();
-                            app.scenario.update(|s| set_gpus(s, &n, g));
+                            app.doc.scenario.update(|s| set_gpus(s, &n, g));
                         }
                     }
                 />
@@ -154,13 +156,13 @@ fn type_row(i: usize) -> impl IntoView {
                     aria-label=move || format!("service environment limit of {}", name())
                     data-path=p_max
                     prop:value=move || {
-                        app.scenario.with(|s| {
+                        app.doc.scenario.with(|s| {
                             s.service_environment.capacity_limits.get(i).map(|l| l.max_capacity.to_string()).unwrap_or_default()
                         })
                     }
                     on:input=move |ev| {
                         if let Ok(n) = event_target_value(&ev).trim().parse::<i64>() {
-                            app.scenario.update(|s| {
+                            app.doc.scenario.update(|s| {
                                 if let Some(l) = s.service_environment.capacity_limits.get_mut(i) {
                                     l.max_capacity = n;
                                 }
@@ -176,7 +178,7 @@ fn type_row(i: usize) -> impl IntoView {
                     class="icon-btn"
                     aria-label=move || format!("remove {}", name())
                     on:click=move |_| {
-                        app.scenario.update(|s| {
+                        app.doc.scenario.update(|s| {
                             if i < s.service_environment.capacity_limits.len() {
                                 s.service_environment.capacity_limits.remove(i);
                             }

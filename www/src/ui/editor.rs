@@ -24,7 +24,7 @@ const TABS: [(Tab, &str, &str); 5] = [
 pub fn Editor() -> impl IntoView {
     let app = use_app();
     let count = move |sec: &'static str| {
-        app.problems.with(|p| p.iter().filter(|x| x.is_error() && section_of(&x.path) == sec).count())
+        app.doc.problems.with(|p| p.iter().filter(|x| x.is_error() && section_of(&x.path) == sec).count())
     };
     view! {
         <aside class="editor" aria-label="scenario editor">
@@ -38,9 +38,9 @@ pub fn Editor() -> impl IntoView {
                         <button
                             role="tab"
                             id=format!("tab-{sec}")
-                            aria-selected=move || if app.tab.get() == tab { "true" } else { "false" }
-                            class:active=move || app.tab.get() == tab
-                            on:click=move |_| app.tab.set(tab)
+                            aria-selected=move || if app.chrome.tab.get() == tab { "true" } else { "false" }
+                            class:active=move || app.chrome.tab.get() == tab
+                            on:click=move |_| app.chrome.tab.set(tab)
                         >
                             {*label}
                             {move || { let n = count(sec); (n > 0).then(|| view! { <span class="tab-err">{n}</span> }) }}
@@ -50,10 +50,10 @@ pub fn Editor() -> impl IntoView {
             </div>
                 <button
                     class="icon-btn widen"
-                    aria-pressed=move || if app.wide_editor.get() { "true" } else { "false" }
-                    aria-label=move || if app.wide_editor.get() { "narrow the editor" } else { "widen the editor" }
-                    title=move || if app.wide_editor.get() { "narrow the editor" } else { "widen the editor" }
-                    on:click=move |_| app.wide_editor.update(|w| *w = !*w)
+                    aria-pressed=move || if app.chrome.wide_editor.get() { "true" } else { "false" }
+                    aria-label=move || if app.chrome.wide_editor.get() { "narrow the editor" } else { "widen the editor" }
+                    title=move || if app.chrome.wide_editor.get() { "narrow the editor" } else { "widen the editor" }
+                    on:click=move |_| app.chrome.wide_editor.update(|w| *w = !*w)
                 >
                     <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
                         <path d="M1 8h14M11 4l4 4-4 4M5 4L1 8l4 4" fill="none" stroke="currentColor" stroke-width="1.6" />
@@ -61,7 +61,7 @@ pub fn Editor() -> impl IntoView {
                 </button>
             </div>
             <div class="tab-panel" role="tabpanel">
-                {move || match app.tab.get() {
+                {move || match app.chrome.tab.get() {
                     Tab::Capacity => view! { <CapacityEditor /> }.into_any(),
                     Tab::Shares => view! { <SharesEditor /> }.into_any(),
                     Tab::Jobs => view! { <JobsEditor /> }.into_any(),

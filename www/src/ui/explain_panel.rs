@@ -10,9 +10,9 @@ use crate::ui::state::{use_app, Selection};
 pub fn ExplainPanel() -> impl IntoView {
     let app = use_app();
     let ex = Memo::new(move |_| {
-        let sel = app.selection.get()?;
-        app.snapshot.track();
-        app.run.with(|r| {
+        let sel = app.chrome.selection.get()?;
+        app.play.snapshot.track();
+        app.run.handle.with(|r| {
             let r = r.as_ref()?;
             Some(match sel {
                 Selection::Preemption(p) => {
@@ -26,11 +26,11 @@ pub fn ExplainPanel() -> impl IntoView {
             })
         })
     });
-    let close = move || app.selection.set(None);
+    let close = move || app.chrome.selection.set(None);
     let close_ref = NodeRef::<leptos::html::Button>::new();
     // Move keyboard focus into the panel when it opens or changes.
     Effect::new(move |_| {
-        if app.selection.get().is_some() {
+        if app.chrome.selection.get().is_some() {
             if let Some(b) = close_ref.get() {
                 let _ = b.focus();
             }
@@ -38,7 +38,7 @@ pub fn ExplainPanel() -> impl IntoView {
     });
     let esc = window_event_listener(leptos::ev::keydown, move |ev| {
         if ev.key() == "Escape" {
-            app.selection.set(None);
+            app.chrome.selection.set(None);
         }
     });
     on_cleanup(move || esc.remove());
@@ -75,7 +75,7 @@ pub fn ExplainPanel() -> impl IntoView {
                     })}
                     <div class="rules">{e.rules.iter().map(|r| view! { <span class="rule">{*r}</span> }).collect_view()}</div>
                     {at.map(|t| view! {
-                        <button class="btn" on:click=move |_| { app.playing.set(false); app.now.set(t) }>{format!("Go to {}", format_time(t))}</button>
+                        <button class="btn" on:click=move |_| { app.play.playing.set(false); app.play.now.set(t) }>{format!("Go to {}", format_time(t))}</button>
                     })}
                 </div>
             </aside>

@@ -5,10 +5,12 @@ use leptos::prelude::*;
 use crate::edit::error_at;
 use crate::ui::state::use_app;
 
-/// The error message of the field at `path`, reactive.
-pub fn field_error(path: String) -> Signal<Option<String>> {
+/// The error message of the field at `path` (which may change, as a row moves), memoised so
+/// that only the fields whose message changes update.
+pub fn field_error(path: impl Into<Signal<String>>) -> Signal<Option<String>> {
     let app = use_app();
-    Signal::derive(move || app.problems.with(|p| error_at(p, &path)))
+    let path = path.into();
+    Memo::new(move |_| path.with(|path| app.doc.problems.with(|p| error_at(p, path)))).into()
 }
 
 fn parse_num(text: &str) -> Option<i64> {
@@ -66,13 +68,13 @@ pub fn num_field(
 /// A compact number input for table cells: the label is for screen readers, the problem shows
 /// under the input.
 pub fn num_cell(
-    label: String,
-    path: String,
+    label: Signal<String>,
+    path: Signal<String>,
     get: impl Fn() -> Option<i64> + Send + Sync + 'static,
     set: impl Fn(Option<i64>) + 'static,
     optional: bool,
 ) -> impl IntoView {
-    let problem = field_error(path.clone());
+    let problem = field_error(path);
     let bad = RwSignal::new(None::<String>);
     let err = Signal::derive(move || bad.get().or_else(|| problem.get()));
     view! {
@@ -96,11 +98,12 @@ pub fn num_cell(
 /// A text input with a label and its field's problem.
 pub fn text_field(
     label: &'static str,
-    path: String,
+    path: impl Into<Signal<String>>,
     get: impl Fn() -> String + Send + Sync + 'static,
     set: impl Fn(String) + 'static,
 ) -> impl IntoView {
-    let err = field_error(path.clone());
+    let path = path.into();
+    let err = field_error(path);
     view! {
         <label class="field" class:invalid=move || err.get().is_some()>
             <span class="field-label">{label}</span>
@@ -120,12 +123,13 @@ pub fn text_field(
 /// A select with a label; `options` are `(value, text)`.
 pub fn select_field(
     label: &'static str,
-    path: String,
+    path: impl Into<Signal<String>>,
     options: impl Fn() -> Vec<(String, String)> + Send + Sync + 'static,
     get: impl Fn() -> String + Send + Sync + 'static,
     set: impl Fn(String) + 'static,
 ) -> impl IntoView {
-    let err = field_error(path.clone());
+    let path = path.into();
+    let err = field_error(path);
     let get = std::sync::Arc::new(get);
     let g2 = get.clone();
     view! {

@@ -51,7 +51,9 @@ pub fn Generator() -> impl IntoView {
     let seed = RwSignal::new(1u64);
     let message = RwSignal::new(None::<String>);
     let shares = Memo::new(move |_| {
-        app.scenario.with(|s| s.quota_shares.iter().map(|q| q.quota_share_name.clone()).collect::<Vec<_>>())
+        app.doc
+            .scenario
+            .with(|s| s.quota_shares.iter().map(|q| q.quota_share_name.clone()).collect::<Vec<_>>())
     });
     let build = move || -> Result<WorkloadSpec, String> {
         let sh = {
@@ -66,7 +68,7 @@ pub fn Generator() -> impl IntoView {
                 s
             }
         };
-        let ty = app.scenario.with_untracked(|s| {
+        let ty = app.doc.scenario.with_untracked(|s| {
             s.quota_shares
                 .iter()
                 .find(|q| q.quota_share_name == sh)
@@ -96,11 +98,14 @@ pub fn Generator() -> impl IntoView {
     let apply = move |replace: bool| match build() {
         Err(e) => message.set(Some(e)),
         Ok(spec) => {
-            app.scenario.update(|s| {
+            app.doc.edit(|s, r| {
                 if replace {
+                    let keep: Vec<bool> = s.jobs.iter().map(|j| j.quota_share_name != spec.share).collect();
                     s.jobs.retain(|j| j.quota_share_name != spec.share);
+                    r.retain(crate::rows::List::Jobs, |i| keep[i]);
                 }
                 let jobs = generate(s, &spec);
+                r.push(crate::rows::List::Jobs, jobs.len());
                 s.jobs.extend(jobs);
             });
             message.set(Some(format!("added {} jobs to {}", spec.count, spec.share)));

@@ -21,7 +21,7 @@ pub fn Header() -> impl IntoView {
     let copied = RwSignal::new(false);
     let share = move |_| {
         let Some(hash) = persist::link_hash(&app.current()) else {
-            app.notice.set(Some(Notice::text(
+            app.chrome.notice.set(Some(Notice::text(
                 "This scenario is too large for a link; export it as scenario JSON instead (Import / Export).",
             )));
             return;
@@ -34,14 +34,14 @@ pub fn Header() -> impl IntoView {
         .forget();
     };
     let status = move || {
-        let errors = app.problems.with(|p| p.iter().any(|x| x.is_error()));
+        let errors = app.doc.problems.with(|p| p.iter().any(|x| x.is_error()));
         if errors {
             ("status err", String::from("invalid — fix the problems to run"))
-        } else if app.stale.get() {
+        } else if app.run.stale.get() {
             ("status busy", String::from("running…"))
         } else {
-            let n = app.scenario.with(|s| s.jobs.len());
-            let ms = app.run_ms.get();
+            let n = app.doc.scenario.with(|s| s.jobs.len());
+            let ms = app.run.ms.get();
             let took = if ms < 1.0 { String::from("<1 ms") } else { format!("{ms:.0} ms") };
             ("status ok", format!("{n} jobs · ran in {took}"))
         }
@@ -58,7 +58,7 @@ pub fn Header() -> impl IntoView {
                 <select
                     aria-label="load a preset scenario"
                     on:change=move |ev| load_preset(&event_target_value(&ev))
-                    prop:value=move || app.preset.get().unwrap_or_default()
+                    prop:value=move || app.doc.preset.get().unwrap_or_default()
                 >
                     <option value="">"(custom)"</option>
                     {PRESETS.iter().map(|p| view! { <option value=p.id>{p.title}</option> }).collect_view()}
@@ -70,13 +70,13 @@ pub fn Header() -> impl IntoView {
                 type="text"
                 aria-label="scenario name"
                 placeholder="untitled scenario"
-                prop:value=move || app.scenario.with(|s| s.name.clone().unwrap_or_default())
-                on:input=move |ev| { let v = event_target_value(&ev); app.scenario.update(|s| s.name = if v.is_empty() { None } else { Some(v) }) }
+                prop:value=move || app.doc.scenario.with(|s| s.name.clone().unwrap_or_default())
+                on:input=move |ev| { let v = event_target_value(&ev); app.doc.scenario.update(|s| s.name = if v.is_empty() { None } else { Some(v) }) }
             />
-            <span class=move || status().0 role="status" data-run-ms=move || format!("{:.1}", app.run_ms.get())>{move || status().1}</span>
+            <span class=move || status().0 role="status" data-run-ms=move || format!("{:.1}", app.run.ms.get())>{move || status().1}</span>
             <div class="top-actions">
-                <button class="btn" on:click=move |_| app.history_open.set(true)>"History"</button>
-                <button class="btn" on:click=move |_| app.dialog.set(true)>"Import / Export"</button>
+                <button class="btn" on:click=move |_| app.chrome.history_open.set(true)>"History"</button>
+                <button class="btn" on:click=move |_| app.chrome.dialog.set(true)>"Import / Export"</button>
                 <button class="btn primary" on:click=share>{move || if copied.get() { "Link copied ✓" } else { "Copy share link" }}</button>
             </div>
         </header>

@@ -15,16 +15,18 @@ fn saved_at(ms: f64) -> String {
 #[component]
 pub fn HistoryDialog() -> impl IntoView {
     let app = use_app();
-    let close = move || app.history_open.set(false);
+    let close = move || app.chrome.history_open.set(false);
     let restore = move |e: HistoryEntry| {
         close();
         match e.saved() {
             Ok(s) => app.load_saved(s),
-            Err(err) => app.notice.set(Some(Notice::text(format!("That entry could not be read ({err})")))),
+            Err(err) => {
+                app.chrome.notice.set(Some(Notice::text(format!("That entry could not be read ({err})"))))
+            }
         }
     };
     view! {
-        <Show when=move || app.history_open.get()>
+        <Show when=move || app.chrome.history_open.get()>
             <div class="modal-backdrop" on:click=move |_| close()></div>
             <div class="modal history" role="dialog" aria-modal="true" aria-labelledby="history-h"
                 on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Escape" { close() }>
@@ -38,7 +40,7 @@ pub fn HistoryDialog() -> impl IntoView {
                         "Restoring one puts the current scenario here in its place."
                     </p>
                     {move || {
-                        let h = app.history.get();
+                        let h = app.doc.history.get();
                         if h.is_empty() {
                             return view! { <p class="muted">"Nothing has been replaced yet."</p> }.into_any();
                         }

@@ -10,7 +10,7 @@ use crate::ui::dom;
 use crate::ui::state::use_app;
 
 fn file_stem(app: &crate::ui::state::AppState) -> String {
-    let n = app.scenario.with_untracked(|s| s.name.clone()).unwrap_or_else(|| "scenario".into());
+    let n = app.doc.scenario.with_untracked(|s| s.name.clone()).unwrap_or_else(|| "scenario".into());
     let s: String = n
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c.to_ascii_lowercase() } else { '-' })
@@ -74,12 +74,12 @@ pub fn IoDialog() -> impl IntoView {
         }
     };
     let export_scenario = move |_| {
-        let json = app.scenario.with_untracked(quotasim::json::to_json_pretty);
+        let json = app.doc.scenario.with_untracked(quotasim::json::to_json_pretty);
         dom::download(&format!("{}.json", file_stem(&app)), "application/json", &json);
     };
-    let show_scenario = move |_| text.set(app.scenario.with_untracked(quotasim::json::to_json_pretty));
+    let show_scenario = move |_| text.set(app.doc.scenario.with_untracked(quotasim::json::to_json_pretty));
     let export_results = move |_| {
-        if let Some(r) = app.run.get_untracked() {
+        if let Some(r) = app.run.handle.get_untracked() {
             dom::download(
                 &format!("{}-result.json", file_stem(&app)),
                 "application/json",
@@ -88,19 +88,19 @@ pub fn IoDialog() -> impl IntoView {
         }
     };
     let export_csv = move |_| {
-        if let Some(r) = app.run.get_untracked() {
+        if let Some(r) = app.run.handle.get_untracked() {
             dom::download(&format!("{}-jobs.csv", file_stem(&app)), "text/csv", &jobs_csv(&r.data.jobs));
         }
     };
-    let no_run = move || app.run.with(|r| r.is_none()) || app.stale.get();
+    let no_run = move || app.run.handle.with(|r| r.is_none()) || app.run.stale.get();
     view! {
-        <Show when=move || app.dialog.get()>
-            <div class="modal-backdrop" on:click=move |_| app.dialog.set(false)></div>
+        <Show when=move || app.chrome.dialog.get()>
+            <div class="modal-backdrop" on:click=move |_| app.chrome.dialog.set(false)></div>
             <div class="modal" role="dialog" aria-modal="true" aria-labelledby="io-h"
-                on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Escape" { app.dialog.set(false) }>
+                on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Escape" { app.chrome.dialog.set(false) }>
                 <header class="drawer-head">
                     <h3 id="io-h">"Import / Export"</h3>
-                    <button class="icon-btn" aria-label="close" on:click=move |_| app.dialog.set(false)>"×"</button>
+                    <button class="icon-btn" aria-label="close" on:click=move |_| app.chrome.dialog.set(false)>"×"</button>
                 </header>
                 <div class="modal-body">
                     <h4>"Export"</h4>

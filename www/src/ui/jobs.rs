@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use quotasim::model::JobPreemption;
 
 use crate::edit::{duplicate_job, job_order, new_job, rename_job, SortKey};
+use crate::rows::List;
 use crate::ui::fields::{field_error, num_cell};
 use crate::ui::generator::Generator;
 use crate::ui::limits::type_options;
@@ -21,21 +22,43 @@ pub fn JobsEditor() -> impl IntoView {
     let order = Memo::new(move |_| {
         let f = filter.get();
         let (k, d) = sort.get();
-        app.scenario.with(|s| job_order(s, if f.is_empty() { None } else { Some(f.as_str()) }, k, d))
+        app.doc.scenario.with(|s| job_order(s, if f.is_empty() { None } else { Some(f.as_str()) }, k, d))
     });
     let pages = Memo::new(move |_| order.with(|o| o.len().div_ceil(PAGE).max(1)));
+    // The rows of the page, by stable id: an edit keeps every row's node, a deletion only
+    // removes its own.
     let visible = Memo::new(move |_| {
         let p = page.get().min(pages.get() - 1);
-        order.with(|o| o.iter().skip(p * PAGE).take(PAGE).copied().collect::<Vec<usize>>())
+        order.with(|o| {
+            app.doc.rows.with(|r| {
+                let ids = r.ids(List::Jobs);
+                o.iter().skip(p * PAGE).take(PAGE).filter_map(|&i| ids.get(i).copied()).collect::<Vec<u64>>()
+            })
+        })
     });
     let shares = Memo::new(move |_| {
-        app.scenario.with(|s| s.quota_shares.iter().map(|q| q.quota_share_name.clone()).collect::<Vec<_>>())
+        app.doc
+            .scenario
+            .with(|s| s.quota_shares.iter().map(|q| q.quota_share_name.clone()).collect::<Vec<_>>())
+    });
+    // Instance types to offer: the service environment's, else the catalogue's.
+    let types = Memo::new(move |_| {
+        app.doc.scenario.with(|s| {
+            let opts: Vec<String> =
+                s.service_environment.capacity_limits.iter().map(|l| l.capacity_unit.clone()).collect();
+            if opts.is_empty() {
+                type_options(s)
+            } else {
+                opts
+            }
+        })
     });
     let add = move |_| {
         let f = filter.get_untracked();
-        app.scenario.update(|s| {
+        app.doc.edit(|s, r| {
             let j = new_job(s, if f.is_empty() { None } else { Some(f.as_str()) });
             s.jobs.push(j);
+            r.push(List::Jobs, 1);
         });
         sort.set((SortKey::Index, false));
         page.set(usize::MAX / 2);
@@ -59,16 +82,14 @@ pub fn JobsEditor() -> impl IntoView {
             </th>
         }
     };
-    let jobs_err = field_error("jobs".into());
-    let total = Memo::new(move |_| app.scenario.with(|s| s.jobs.len()));
+    let jobs_err = field_error(String::from("jobs"));
+    let total = Memo::new(move |_| app.doc.scenario.with(|s| s.jobs.len()));
     let clear = move |_| {
         let f = filter.get_untracked();
-        app.scenario.update(|s| {
-            if f.is_empty() {
-                s.jobs.clear();
-            } else {
-                s.jobs.retain(|j| j.quota_share_name != f);
-            }
+        app.doc.edit(|s, r| {
+            let keep: Vec<bool> = s.jobs.iter().map(|j| !f.is_empty() && j.quota_share_name != f).collect();
+            s.jobs.retain(|j| !f.is_empty() && j.quota_share_name != f);
+            r.retain(List::Jobs, |i| keep[i]);
         })
     };
     view! {
@@ -107,7 +128,7 @@ pub fn JobsEditor() -> impl IntoView {
                         </tr>
                     </thead>
                     <tbody>
-                        <For each=move || visible.get() key=|i| *i children=move |i| job_row(i, shares) />
+                        <For each=move || visible.get() key=|id| *id children=move |id| job_row(id, shares, types) />
                     </tbody>
                 </table>
             </div>
@@ -121,30 +142,39 @@ pub fn JobsEditor() -> impl IntoView {
     }
 }
 
-fn job_row(i: usize, shares: Memo<Vec<String>>) -> impl IntoView {
+/// The row of the job with stable id `id`: it reads its job through a memo, so edits of other
+/// rows leave it (and its nodes) alone; its index, paths and labels follow the job as rows
+/// before it are added or deleted.
+fn job_row(id: u64, shares: Memo<Vec<String>>, types: Memo<Vec<String>>) -> impl IntoView {
     let app = use_app();
-    let p = format!("jobs[{i}]");
-    let get = move |f: fn(&quotasim::model::Job) -> Option<i64>| {
-        move || app.scenario.with(|s| s.jobs.get(i).and_then(f))
+    let idx = Memo::new(move |_| app.doc.position(List::Jobs, id));
+    let job = Memo::new(move |_| idx.get().and_then(|i| app.doc.scenario.with(|s| s.jobs.get(i).cloned())));
+    let at = move || idx.get_untracked().unwrap_or(usize::MAX);
+    let n = move || idx.get().map_or(0, |i| i + 1);
+    let path = move |field: &'static str| {
+        Signal::derive(move || format!("jobs[{}].{field}", idx.get().unwrap_or(0)))
     };
+    let label = move |what: &'static str| Signal::derive(move || format!("{what} of job {}", n()));
+    let labelled = move |what: &'static str, unit: &'static str| {
+        Signal::derive(move || format!("{what} of job {} {unit}", n()))
+    };
+    let get = move |f: fn(&quotasim::model::Job) -> Option<i64>| move || job.with(|j| j.as_ref().and_then(f));
     let upd = move |f: fn(&mut quotasim::model::Job, Option<i64>)| {
         move |v: Option<i64>| {
-            app.scenario.update(|s| {
-                if let Some(j) = s.jobs.get_mut(i) {
+            app.doc.scenario.update(|s| {
+                if let Some(j) = s.jobs.get_mut(at()) {
                     f(j, v)
                 }
             })
         }
     };
-    let name = move || app.scenario.with(|s| s.jobs.get(i).map(|j| j.job_name.clone()).unwrap_or_default());
-    let share =
-        move || app.scenario.with(|s| s.jobs.get(i).map(|j| j.quota_share_name.clone()).unwrap_or_default());
+    let name = move || job.with(|j| j.as_ref().map(|j| j.job_name.clone()).unwrap_or_default());
+    let share = move || job.with(|j| j.as_ref().map(|j| j.quota_share_name.clone()).unwrap_or_default());
     // A job may give its type and count only in its serviceRequestPayload (R5); the cells show
     // those and edits keep both places in step.
     let ty = move || {
-        app.scenario.with(|s| {
-            s.jobs
-                .get(i)
+        job.with(|j| {
+            j.as_ref()
                 .and_then(|j| {
                     j.instance_type
                         .clone()
@@ -153,30 +183,32 @@ fn job_row(i: usize, shares: Memo<Vec<String>>) -> impl IntoView {
                 .unwrap_or_default()
         })
     };
-    let e_name = field_error(format!("{p}.jobName"));
-    let e_share = field_error(format!("{p}.quotaShareName"));
-    let e_type_direct = field_error(format!("{p}.instanceType"));
-    let e_type_payload = field_error(format!("{p}.serviceRequestPayload.ResourceConfig.InstanceType"));
+    let e_name = field_error(path("jobName"));
+    let e_share = field_error(path("quotaShareName"));
+    let e_type_direct = field_error(path("instanceType"));
+    let e_type_payload = field_error(path("serviceRequestPayload.ResourceConfig.InstanceType"));
     let e_type = Signal::derive(move || e_type_direct.get().or_else(|| e_type_payload.get()));
     let explain = move |_| {
-        if let Some(run) = app.run.get_untracked() {
+        if let Some(run) = app.run.handle.get_untracked() {
             let n = name();
-            if let Some(j) = run.data.job_index(&n) {
-                app.selection.set(Some(crate::ui::state::Selection::Job(j)));
+            // The row's index when the run is of the scenario as it is, else the job by name.
+            let same = run.data.jobs.get(at()).is_some_and(|j| j.job_name == n);
+            if let Some(j) = if same { Some(at()) } else { run.data.job_index(&n) } {
+                app.chrome.selection.set(Some(crate::ui::state::Selection::Job(j)));
             }
         }
     };
     view! {
-        <tr>
-            <td class="muted num">{i + 1}</td>
+        <tr data-row=id>
+            <td class="muted num">{n}</td>
             <td class="cell wide" class:invalid=move || e_name.get().is_some()>
-                <input type="text" spellcheck="false" aria-label=format!("name of job {}", i + 1) data-path=format!("{p}.jobName")
-                    prop:value=name on:input=move |ev| { let v = event_target_value(&ev); app.scenario.update(|s| rename_job(s, i, &v)) } />
+                <input type="text" spellcheck="false" aria-label=label("name") data-path=path("jobName")
+                    prop:value=name on:input=move |ev| { let v = event_target_value(&ev); app.doc.scenario.update(|s| rename_job(s, at(), &v)) } />
                 <span class="cell-error">{move || e_name.get()}</span>
             </td>
             <td class="cell" class:invalid=move || e_share.get().is_some()>
-                <select aria-label=format!("quota share of job {}", i + 1) data-path=format!("{p}.quotaShareName")
-                    on:change=move |ev| { let v = event_target_value(&ev); app.scenario.update(|s| if let Some(j) = s.jobs.get_mut(i) { j.quota_share_name = v }) }>
+                <select aria-label=label("quota share") data-path=path("quotaShareName")
+                    on:change=move |ev| { let v = event_target_value(&ev); app.doc.scenario.update(|s| if let Some(j) = s.jobs.get_mut(at()) { j.quota_share_name = v }) }>
                     {move || {
                         let cur = share();
                         let mut opts = shares.get();
@@ -186,34 +218,35 @@ fn job_row(i: usize, shares: Memo<Vec<String>>) -> impl IntoView {
                 </select>
                 <span class="cell-error">{move || e_share.get()}</span>
             </td>
-            {num_cell(format!("priority of job {}", i + 1), format!("{p}.schedulingPriority"), get(|j| Some(j.scheduling_priority)), upd(|j, v| if let Some(v) = v { j.scheduling_priority = v }), false)}
+            {num_cell(label("priority"), path("schedulingPriority"), get(|j| Some(j.scheduling_priority)), upd(|j, v| if let Some(v) = v { j.scheduling_priority = v }), false)}
             <td class="cell" class:invalid=move || e_type.get().is_some()>
-                <select aria-label=format!("instance type of job {}", i + 1) data-path=format!("{p}.instanceType")
-                    on:change=move |ev| { let v = event_target_value(&ev); app.scenario.update(|s| if let Some(j) = s.jobs.get_mut(i) { set_type(j, v) }) }>
+                <select aria-label=label("instance type") data-path=path("instanceType")
+                    on:change=move |ev| { let v = event_target_value(&ev); app.doc.scenario.update(|s| if let Some(j) = s.jobs.get_mut(at()) { set_type(j, v) }) }>
                     {move || {
                         let cur = ty();
-                        let mut opts = app.scenario.with(|s| s.service_environment.capacity_limits.iter().map(|l| l.capacity_unit.clone()).collect::<Vec<_>>());
-                        if opts.is_empty() { opts = app.scenario.with(type_options); }
+                        let mut opts = types.get();
                         if !opts.contains(&cur) { opts.insert(0, cur.clone()); }
                         opts.into_iter().map(|o| { let sel = o == cur; view! { <option value=o.clone() selected=sel>{o.clone()}</option> } }).collect_view()
                     }}
                 </select>
                 <span class="cell-error">{move || e_type.get()}</span>
             </td>
-            {num_cell(format!("instance count of job {}", i + 1), format!("{p}.instanceCount"),
+            {num_cell(label("instance count"), path("instanceCount"),
                 get(|j| j.instance_count.or_else(|| j.service_request_payload.as_ref().and_then(|x| x.instance_count))),
                 upd(set_count), false)}
-            {num_cell(format!("submit time of job {} in seconds", i + 1), format!("{p}.submitAt"), get(|j| Some(j.submit_at)), upd(|j, v| if let Some(v) = v { j.submit_at = v }), false)}
-            {num_cell(format!("duration of job {} in seconds", i + 1), format!("{p}.durationSeconds"), get(|j| Some(j.duration_seconds)), upd(|j, v| if let Some(v) = v { j.duration_seconds = v }), false)}
-            {num_cell(format!("checkpoint interval of job {} in seconds", i + 1), format!("{p}.checkpointIntervalSeconds"), get(|j| j.checkpoint_interval_seconds), upd(|j, v| j.checkpoint_interval_seconds = v), true)}
-            {num_cell(format!("timeout of job {} in seconds", i + 1), format!("{p}.timeoutSeconds"), get(|j| j.timeout_seconds), upd(|j, v| j.timeout_seconds = v), true)}
-            {num_cell(format!("preemption retries of job {}", i + 1), format!("{p}.preemptionConfiguration.preemptionRetriesBeforeTermination"),
+            {num_cell(labelled("submit time", "in seconds"), path("submitAt"), get(|j| Some(j.submit_at)), upd(|j, v| if let Some(v) = v { j.submit_at = v }), false)}
+            {num_cell(labelled("duration", "in seconds"), path("durationSeconds"), get(|j| Some(j.duration_seconds)), upd(|j, v| if let Some(v) = v { j.duration_seconds = v }), false)}
+            {num_cell(labelled("checkpoint interval", "in seconds"), path("checkpointIntervalSeconds"), get(|j| j.checkpoint_interval_seconds), upd(|j, v| j.checkpoint_interval_seconds = v), true)}
+            {num_cell(labelled("timeout", "in seconds"), path("timeoutSeconds"), get(|j| j.timeout_seconds), upd(|j, v| j.timeout_seconds = v), true)}
+            {num_cell(label("preemption retries"), path("preemptionConfiguration.preemptionRetriesBeforeTermination"),
                 get(|j| j.preemption_configuration.as_ref().and_then(|p| p.preemption_retries_before_termination)),
                 upd(|j, v| j.preemption_configuration = v.map(|r| JobPreemption { preemption_retries_before_termination: Some(r) })), true)}
             <td class="row-btns">
                 <button class="icon-btn" title="explain this job now" aria-label=move || format!("explain {}", name()) on:click=explain>"?"</button>
-                <button class="icon-btn" title="duplicate" aria-label=move || format!("duplicate {}", name()) on:click=move |_| app.scenario.update(|s| duplicate_job(s, i))>"⧉"</button>
-                <button class="icon-btn" title="delete" aria-label=move || format!("delete {}", name()) on:click=move |_| app.scenario.update(|s| if i < s.jobs.len() { s.jobs.remove(i); })>"×"</button>
+                <button class="icon-btn" title="duplicate" aria-label=move || format!("duplicate {}", name())
+                    on:click=move |_| app.doc.edit(|s, r| { let i = at(); if i < s.jobs.len() { duplicate_job(s, i); r.insert(List::Jobs, i + 1) } })>"⧉"</button>
+                <button class="icon-btn" title="delete" aria-label=move || format!("delete {}", name())
+                    on:click=move |_| app.doc.edit(|s, r| { let i = at(); if i < s.jobs.len() { s.jobs.remove(i); r.remove(List::Jobs, i) } })>"×"</button>
             </td>
         </tr>
     }

@@ -9,7 +9,7 @@ pub fn Legend(#[prop(optional)] hatched: bool) -> impl IntoView {
     let app = use_app();
     let items = move || {
         let colors = app.share_colors();
-        app.scenario.with(|s| {
+        app.doc.scenario.with(|s| {
             s.quota_shares
                 .iter()
                 .zip(colors)

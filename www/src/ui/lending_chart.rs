@@ -10,11 +10,11 @@ const HEIGHT: f64 = 170.0;
 #[component]
 pub fn LendingCharts() -> impl IntoView {
     let app = use_app();
-    let n = Memo::new(move |_| app.run.with(|r| r.as_ref().map_or(0, |r| r.data.types.len())));
-    let width = Memo::new(move |_| (app.width.get() - 40.0).max(360.0));
+    let n = Memo::new(move |_| app.run.handle.with(|r| r.as_ref().map_or(0, |r| r.data.types.len())));
+    let width = Memo::new(move |_| (app.chrome.width.get() - 40.0).max(360.0));
     let pairs = move || {
         let colors = app.share_colors();
-        app.run.with(|r| {
+        app.run.handle.with(|r| {
             let Some(r) = r.as_ref() else { return Vec::new() };
             let mut v: Vec<(String, String, String)> = Vec::new();
             for t in &r.data.types {
@@ -47,12 +47,12 @@ pub fn LendingCharts() -> impl IntoView {
                 let svg = Memo::new(move |_| {
                     let colors = app.share_colors();
                     let w = width.get();
-                    app.run.with(|r| r.as_ref().map(|r| lending_svg(&r.data, ti, &colors, w, HEIGHT, app.view.get())).unwrap_or_default())
+                    app.run.handle.with(|r| r.as_ref().map(|r| lending_svg(&r.data, ti, &colors, w, HEIGHT, app.play.view.get())).unwrap_or_default())
                 });
-                let name = move || app.run.with(|r| r.as_ref().and_then(|r| r.data.types.get(ti)).map(|t| t.name.clone()).unwrap_or_default());
+                let name = move || app.run.handle.with(|r| r.as_ref().and_then(|r| r.data.types.get(ti)).map(|t| t.name.clone()).unwrap_or_default());
                 let cx = move || {
                     let (a, b) = app.window();
-                    time_scale(a, b, M_LEFT, width.get()).map(app.now.get() as f64).clamp(M_LEFT, width.get())
+                    time_scale(a, b, M_LEFT, width.get()).map(app.play.now.get() as f64).clamp(M_LEFT, width.get())
                 };
                 view! {
                     <figure class="chart">

@@ -25,23 +25,30 @@ pub fn type_options(s: &Scenario) -> Vec<String> {
 }
 
 /// Capacity limits at `path`, read and written through `read` / `write`; at most `max` rows.
-pub fn limits_editor(path: String, read: Read, write: Write, max: usize, min_capacity: i64) -> impl IntoView {
+pub fn limits_editor(
+    path: impl Into<Signal<String>>,
+    read: Read,
+    write: Write,
+    max: usize,
+    min_capacity: i64,
+) -> impl IntoView {
     let app = use_app();
+    let path: Signal<String> = path.into();
     let r = read.clone();
-    let len = Memo::new(move |_| app.scenario.with(|s| r(s).len()));
+    let len = Memo::new(move |_| app.doc.scenario.with(|s| r(s).len()));
     let rows = {
-        let (read, write, path) = (read.clone(), write.clone(), path.clone());
+        let (read, write) = (read.clone(), write.clone());
         move || {
             (0..len.get())
-                .map(|i| limit_row(path.clone(), i, read.clone(), write.clone(), min_capacity))
+                .map(|i| limit_row(path, i, read.clone(), write.clone(), min_capacity))
                 .collect_view()
         }
     };
-    let group_err = field_error(path.clone());
+    let group_err = field_error(path);
     let add = {
         let (read, write) = (read.clone(), write.clone());
         move |_| {
-            app.scenario.update(|s| {
+            app.doc.scenario.update(|s| {
                 let mut v = read(s);
                 let used: Vec<String> = v.iter().map(|l| l.capacity_unit.clone()).collect();
                 let ty = type_options(s).into_iter().find(|t| !used.contains(t)).unwrap_or_default();
@@ -62,16 +69,16 @@ pub fn limits_editor(path: String, read: Read, write: Write, max: usize, min_cap
     }
 }
 
-fn limit_row(path: String, i: usize, read: Read, write: Write, min_capacity: i64) -> impl IntoView {
+fn limit_row(path: Signal<String>, i: usize, read: Read, write: Write, min_capacity: i64) -> impl IntoView {
     let app = use_app();
-    let p_unit = format!("{path}[{i}].capacityUnit");
-    let p_max = format!("{path}[{i}].maxCapacity");
-    let e_unit = field_error(p_unit.clone());
-    let e_max = field_error(p_max.clone());
+    let p_unit = Signal::derive(move || format!("{}[{i}].capacityUnit", path.get()));
+    let p_max = Signal::derive(move || format!("{}[{i}].maxCapacity", path.get()));
+    let e_unit = field_error(p_unit);
+    let e_max = field_error(p_max);
     let (r1, r2, r3) = (read.clone(), read.clone(), read.clone());
     let (w1, w2, w3) = (write.clone(), write.clone(), write.clone());
     let get_unit =
-        move || app.scenario.with(|s| r1(s).get(i).map(|l| l.capacity_unit.clone()).unwrap_or_default());
+        move || app.doc.scenario.with(|s| r1(s).get(i).map(|l| l.capacity_unit.clone()).unwrap_or_default());
     let get_unit2 = get_unit.clone();
     view! {
         <div class="limit-row">
@@ -81,7 +88,7 @@ fn limit_row(path: String, i: usize, read: Read, write: Write, min_capacity: i64
                 class:invalid=move || e_unit.get().is_some()
                 on:change=move |ev| {
                     let v = event_target_value(&ev);
-                    app.scenario.update(|s| {
+                    app.doc.scenario.update(|s| {
                         let mut l = r2(s);
                         if let Some(x) = l.get_mut(i) {
                             x.capacity_unit = v;
@@ -92,7 +99,7 @@ fn limit_row(path: String, i: usize, read: Read, write: Write, min_capacity: i64
             >
                 {move || {
                     let cur = get_unit();
-                    let mut opts = app.scenario.with(type_options);
+                    let mut opts = app.doc.scenario.with(type_options);
                     if !opts.contains(&cur) {
                         opts.insert(0, cur.clone());
                     }
@@ -111,13 +118,13 @@ fn limit_row(path: String, i: usize, read: Read, write: Write, min_capacity: i64
                 data-path=p_max
                 class:invalid=move || e_max.get().is_some()
                 prop:value=move || {
-                    app.scenario.with(|s| r3(s).get(i).map(|l| l.max_capacity.to_string()).unwrap_or_default())
+                    app.doc.scenario.with(|s| r3(s).get(i).map(|l| l.max_capacity.to_string()).unwrap_or_default())
                 }
                 on:input={
                     let read = read.clone();
                     move |ev| {
                         if let Ok(n) = event_target_value(&ev).trim().parse::<i64>() {
-                            app.scenario.update(|s| {
+                            app.doc.scenario.update(|s| {
                                 let mut l = read(s);
                                 if let Some(x) = l.get_mut(i) {
                                     x.max_capacity = n;
@@ -133,7 +140,7 @@ fn limit_row(path: String, i: usize, read: Read, write: Write, min_capacity: i64
                 aria-label=format!("remove capacity limit {}", i + 1)
                 title="remove"
                 on:click=move |_| {
-                    app.scenario.update(|s| {
+                    app.doc.scenario.update(|s| {
                         let mut l = read(s);
                         if i < l.len() {
                             l.remove(i);

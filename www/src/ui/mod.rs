@@ -40,7 +40,7 @@ pub fn App(saved: Saved, #[prop(optional)] notice: Option<Notice>) -> impl IntoV
         if let Some(el) = main_ref.get_untracked() {
             let w = el.client_width() as f64;
             if w > 0.0 {
-                app.width.set(w - 32.0);
+                app.chrome.width.set(w - 32.0);
             }
         }
     };
@@ -51,7 +51,7 @@ pub fn App(saved: Saved, #[prop(optional)] notice: Option<Notice>) -> impl IntoV
     });
     // The main column changes width when the editor is widened.
     Effect::new(move |_| {
-        app.wide_editor.track();
+        app.chrome.wide_editor.track();
         gloo_timers::callback::Timeout::new(30, measure).forget();
     });
     let resize = window_event_listener(leptos::ev::resize, move |_| measure());
@@ -59,7 +59,7 @@ pub fn App(saved: Saved, #[prop(optional)] notice: Option<Notice>) -> impl IntoV
     view! {
         <div class="app">
             <header::Header />
-            {move || app.notice.get().map(|n| {
+            {move || app.chrome.notice.get().map(|n| {
                 let back = n.back.map(|b| {
                     let b = StoredValue::new(*b);
                     view! { <button class="btn small" on:click=move |_| app.load_saved(b.get_value())>"Go back"</button> }
@@ -68,11 +68,11 @@ pub fn App(saved: Saved, #[prop(optional)] notice: Option<Notice>) -> impl IntoV
                     <div class="notice" role="status">
                         <span class="notice-text">{n.text}</span>
                         {back}
-                        <button class="icon-btn" aria-label="dismiss" on:click=move |_| app.notice.set(None)>"×"</button>
+                        <button class="icon-btn" aria-label="dismiss" on:click=move |_| app.chrome.notice.set(None)>"×"</button>
                     </div>
                 }
             })}
-            <div class="layout" class:wide=move || app.wide_editor.get()>
+            <div class="layout" class:wide=move || app.chrome.wide_editor.get()>
                 <editor::Editor />
                 <main class="main" node_ref=main_ref>
                     <preset_info::PresetInfo />

@@ -10,7 +10,7 @@ use crate::ui::state::use_app;
 pub fn PresetInfo() -> impl IntoView {
     let app = use_app();
     let text = move || {
-        let id = app.preset.get()?;
+        let id = app.doc.preset.get()?;
         if id == BENCH_ID {
             return Some((
                 String::from("Synthetic: 10,000 generated jobs"),
@@ -23,12 +23,12 @@ pub fn PresetInfo() -> impl IntoView {
         }
         presets::by_id(&id).map(|p| (p.title.to_string(), p.explanation.to_string()))
     };
-    let desc = move || app.scenario.with(|s| s.description.clone());
+    let desc = move || app.doc.scenario.with(|s| s.description.clone());
     view! {
         <section class="preset-info" aria-label="about this scenario">
             {move || match text() {
                 Some((t, e)) => view! { <h2>{t}</h2><p>{e}</p> }.into_any(),
-                None => view! { <h2>{move || app.scenario.with(|s| s.name.clone().unwrap_or_else(|| "Custom scenario".into()))}</h2><p>{desc}</p> }.into_any(),
+                None => view! { <h2>{move || app.doc.scenario.with(|s| s.name.clone().unwrap_or_else(|| "Custom scenario".into()))}</h2><p>{desc}</p> }.into_any(),
             }}
         </section>
     }

@@ -11,10 +11,11 @@ use crate::ui::state::{use_app, Tab};
 #[component]
 pub fn ProblemsPanel() -> impl IntoView {
     let app = use_app();
-    let errors =
-        Memo::new(move |_| app.problems.with(|p| p.iter().filter(|x| x.severity == Severity::Error).count()));
+    let errors = Memo::new(move |_| {
+        app.doc.problems.with(|p| p.iter().filter(|x| x.severity == Severity::Error).count())
+    });
     let warnings = Memo::new(move |_| {
-        app.problems.with(|p| p.iter().filter(|x| x.severity == Severity::Warning).count())
+        app.doc.problems.with(|p| p.iter().filter(|x| x.severity == Severity::Warning).count())
     });
     let open = move |path: String| {
         let tab = match section_of(&path) {
@@ -24,7 +25,7 @@ pub fn ProblemsPanel() -> impl IntoView {
             "settings" => Tab::Settings,
             _ => Tab::Capacity,
         };
-        app.tab.set(tab);
+        app.chrome.tab.set(tab);
         // Then move the focus to the field itself, once the tab has rendered.
         gloo_timers::callback::Timeout::new(60, move || dom::focus_path(&path)).forget();
     };
@@ -39,7 +40,7 @@ pub fn ProblemsPanel() -> impl IntoView {
                 {move || (warnings.get() > 0).then(|| view! { <span class="badge warn">{format!("{} warning{}", warnings.get(), if warnings.get() == 1 { "" } else { "s" })}</span> })}
             </div>
             <ul class="problem-list">
-                {move || app.problems.get().into_iter().take(50).map(|p| {
+                {move || app.doc.problems.get().into_iter().take(50).map(|p| {
                     let path = p.path.clone();
                     let cls = if p.is_error() { "problem error" } else { "problem warning" };
                     view! {

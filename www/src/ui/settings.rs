@@ -14,10 +14,10 @@ pub fn SettingsEditor() -> impl IntoView {
             num_field(
                 $label,
                 format!("settings.{}", $path),
-                move || app.scenario.with(|s| Some(s.settings.$field)),
+                move || app.doc.scenario.with(|s| Some(s.settings.$field)),
                 move |v| {
                     if let Some(v) = v {
-                        app.scenario.update(|s| s.settings.$field = v)
+                        app.doc.scenario.update(|s| s.settings.$field = v)
                     }
                 },
                 false,
@@ -36,22 +36,22 @@ pub fn SettingsEditor() -> impl IntoView {
                 {num_field(
                     "Horizon (s, empty = run to the end)",
                     "settings.horizonSeconds".into(),
-                    move || app.scenario.with(|s| s.settings.horizon_seconds),
-                    move |v| app.scenario.update(|s| s.settings.horizon_seconds = v),
+                    move || app.doc.scenario.with(|s| s.settings.horizon_seconds),
+                    move |v| app.doc.scenario.update(|s| s.settings.horizon_seconds = v),
                     true,
                     "until done",
                 )}
                 {select_field(
                     "Victim order (R19 step 2)",
-                    "settings.victimOrder".into(),
+                    String::from("settings.victimOrder"),
                     || vec![("aws".into(), "most recently dispatched first".into()), ("leastLostWork".into(), "least lost work first".into())],
-                    move || app.scenario.with(|s| if s.settings.victim_order == VictimOrder::Aws { "aws" } else { "leastLostWork" }.to_string()),
-                    move |v| app.scenario.update(|s| s.settings.victim_order = if v == "aws" { VictimOrder::Aws } else { VictimOrder::LeastLostWork }),
+                    move || app.doc.scenario.with(|s| if s.settings.victim_order == VictimOrder::Aws { "aws" } else { "leastLostWork" }.to_string()),
+                    move |v| app.doc.scenario.update(|s| s.settings.victim_order = if v == "aws" { VictimOrder::Aws } else { VictimOrder::LeastLostWork }),
                 )}
             </div>
             <div class="checks">
-                {check_field("Backfill: later jobs may pass a blocked front job (R12)", move || app.scenario.with(|s| s.settings.backfill), move |on| app.scenario.update(|s| s.settings.backfill = on))}
-                {check_field("Checkpoint on stop, if the grace period allows (R8)", move || app.scenario.with(|s| s.settings.checkpoint_on_stop), move |on| app.scenario.update(|s| s.settings.checkpoint_on_stop = on))}
+                {check_field("Backfill: later jobs may pass a blocked front job (R12)", move || app.doc.scenario.with(|s| s.settings.backfill), move |on| app.doc.scenario.update(|s| s.settings.backfill = on))}
+                {check_field("Checkpoint on stop, if the grace period allows (R8)", move || app.doc.scenario.with(|s| s.settings.checkpoint_on_stop), move |on| app.doc.scenario.update(|s| s.settings.checkpoint_on_stop = on))}
             </div>
         </section>
     }

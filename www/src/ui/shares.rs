@@ -7,6 +7,7 @@ use quotasim::model::{CapacityLimit, QuotaShare, ShareState, Strategy, Toggle};
 
 use crate::edit::{first_type, rename_share, unique_share_name};
 use crate::palette::{color_of, is_hex_color};
+use crate::rows::List;
 use crate::ui::fields::{check_field, field_error, select_field, text_field};
 use crate::ui::limits::limits_editor;
 use crate::ui::state::use_app;
@@ -14,10 +15,11 @@ use crate::ui::state::use_app;
 #[component]
 pub fn SharesEditor() -> impl IntoView {
     let app = use_app();
-    let len = Memo::new(move |_| app.scenario.with(|s| s.quota_shares.len()));
+    let len = Memo::new(move |_| app.doc.scenario.with(|s| s.quota_shares.len()));
     let add = move |_| {
-        app.scenario.update(|s| {
+        app.doc.edit(|s, r| {
             if s.quota_shares.len() < 20 {
+                r.push(List::Shares, 1);
                 let name = unique_share_name(s);
                 let ty = first_type(s);
                 s.quota_shares.push(QuotaShare::new(
@@ -28,7 +30,7 @@ pub fn SharesEditor() -> impl IntoView {
             }
         })
     };
-    let top_err = field_error("quotaShares".into());
+    let top_err = field_error(String::from("quotaShares"));
     view! {
         <section class="editor-section" aria-labelledby="shares-h">
             <h3 id="shares-h">"Quota shares " <span class="count">{move || format!("{} / 20", len.get())}</span></h3>
@@ -37,30 +39,40 @@ pub fn SharesEditor() -> impl IntoView {
                 "LEND_AND_BORROW lends and may borrow others' idle quota, up to its borrow limit (R4, R14)."
             </p>
             <span class="field-error" role="alert">{move || top_err.get()}</span>
-            {move || (0..len.get()).map(share_card).collect_view()}
+            <For each=move || app.doc.rows.with(|r| r.ids(List::Shares).to_vec()) key=|id| *id children=share_card />
             <button class="btn" on:click=add disabled=move || { len.get() >= 20 }>"+ Add quota share"</button>
         </section>
     }
 }
 
-fn share_card(i: usize) -> impl IntoView {
+/// The card of the share with stable id `id`; its index (and the paths of its fields) follow
+/// it as shares before it are added or deleted.
+fn share_card(id: u64) -> impl IntoView {
     let app = use_app();
-    let p = format!("quotaShares[{i}]");
+    let idx = Memo::new(move |_| app.doc.position(List::Shares, id));
+    // The index now: tracked in views, untracked in handlers.
+    let ix = move || idx.get().unwrap_or(usize::MAX);
+    let at = move || idx.get_untracked().unwrap_or(usize::MAX);
+    let path =
+        move |f: &'static str| Signal::derive(move || format!("quotaShares[{}].{f}", idx.get().unwrap_or(0)));
     let name = move || {
-        app.scenario.with(|s| s.quota_shares.get(i).map(|q| q.quota_share_name.clone()).unwrap_or_default())
+        app.doc
+            .scenario
+            .with(|s| s.quota_shares.get(ix()).map(|q| q.quota_share_name.clone()).unwrap_or_default())
     };
     let strategy = Memo::new(move |_| {
-        app.scenario.with(|s| s.quota_shares.get(i).map(|q| q.resource_sharing_configuration.strategy))
+        app.doc.scenario.with(|s| s.quota_shares.get(ix()).map(|q| q.resource_sharing_configuration.strategy))
     });
     let color = move || {
         let n = name();
-        app.colors.with(|c| color_of(c, &n, i))
+        app.doc.colors.with(|c| color_of(c, &n, ix()))
     };
-    let name_f = text_field("Name", format!("{p}.quotaShareName"), name, move |v| {
-        let old = app.scenario.with_untracked(|s| s.quota_shares.get(i).map(|q| q.quota_share_name.clone()));
-        app.scenario.update(|s| rename_share(s, i, &v));
+    let name_f = text_field("Name", path("quotaShareName"), name, move |v| {
+        let old =
+            app.doc.scenario.with_untracked(|s| s.quota_shares.get(at()).map(|q| q.quota_share_name.clone()));
+        app.doc.scenario.update(|s| rename_share(s, at(), &v));
         if let Some(old) = old {
-            app.colors.update(|c| {
+            app.doc.colors.update(|c| {
                 for (n, _) in c.iter_mut() {
                     if *n == old {
                         *n = v.clone();
@@ -71,7 +83,7 @@ fn share_card(i: usize) -> impl IntoView {
     });
     let strat_f = select_field(
         "Strategy",
-        format!("{p}.resourceSharingConfiguration.strategy"),
+        path("resourceSharingConfiguration.strategy"),
         || ["RESERVE", "LEND", "LEND_AND_BORROW"].iter().map(|s| (s.to_string(), s.to_string())).collect(),
         move || strategy.get().map(|s| s.as_str().to_string()).unwrap_or_default(),
         move |v| {
@@ -80,8 +92,8 @@ fn share_card(i: usize) -> impl IntoView {
                 "LEND" => Strategy::Lend,
                 _ => Strategy::LendAndBorrow,
             };
-            app.scenario.update(|s| {
-                if let Some(q) = s.quota_shares.get_mut(i) {
+            app.doc.scenario.update(|s| {
+                if let Some(q) = s.quota_shares.get_mut(at()) {
                     q.resource_sharing_configuration.strategy = st;
                     if st != Strategy::LendAndBorrow {
                         q.resource_sharing_configuration.borrow_limit = None;
@@ -90,23 +102,23 @@ fn share_card(i: usize) -> impl IntoView {
             })
         },
     );
-    let bl_path = format!("{p}.resourceSharingConfiguration.borrowLimit");
-    let bl_err = field_error(bl_path.clone());
+    let bl_path = path("resourceSharingConfiguration.borrowLimit");
+    let bl_err = field_error(bl_path);
     let borrow = move || {
-        app.scenario
-            .with(|s| s.quota_shares.get(i).and_then(|q| q.resource_sharing_configuration.borrow_limit))
+        app.doc
+            .scenario
+            .with(|s| s.quota_shares.get(ix()).and_then(|q| q.resource_sharing_configuration.borrow_limit))
     };
     let unlimited = move || borrow().is_none_or(|b| b == -1);
     let borrow_ui = move || {
         (strategy.get() == Some(Strategy::LendAndBorrow) || bl_err.get().is_some()).then(|| {
-            let bl_path = bl_path.clone();
             view! {
                 <div class="field" class:invalid=move || bl_err.get().is_some()>
                     <span class="field-label">"Borrow limit (% of quota)"</span>
                     <div class="inline-row">
                         {check_field("unlimited", unlimited, move |on| {
-                            app.scenario.update(|s| {
-                                if let Some(q) = s.quota_shares.get_mut(i) {
+                            app.doc.scenario.update(|s| {
+                                if let Some(q) = s.quota_shares.get_mut(at()) {
                                     q.resource_sharing_configuration.borrow_limit = if on { None } else { Some(100) };
                                 }
                             })
@@ -120,8 +132,8 @@ fn share_card(i: usize) -> impl IntoView {
                             prop:value=move || if unlimited() { String::from("unlimited") } else { borrow().map(|b| b.to_string()).unwrap_or_default() }
                             on:input=move |ev| {
                                 if let Ok(n) = event_target_value(&ev).trim().parse::<i64>() {
-                                    app.scenario.update(|s| {
-                                        if let Some(q) = s.quota_shares.get_mut(i) {
+                                    app.doc.scenario.update(|s| {
+                                        if let Some(q) = s.quota_shares.get_mut(at()) {
                                             q.resource_sharing_configuration.borrow_limit = Some(n);
                                         }
                                     })
@@ -137,15 +149,15 @@ fn share_card(i: usize) -> impl IntoView {
     let insh = check_field(
         "In-share preemption (R20)",
         move || {
-            app.scenario.with(|s| {
+            app.doc.scenario.with(|s| {
                 s.quota_shares
-                    .get(i)
+                    .get(ix())
                     .is_some_and(|q| q.preemption_configuration.in_share_preemption == Toggle::Enabled)
             })
         },
         move |on| {
-            app.scenario.update(|s| {
-                if let Some(q) = s.quota_shares.get_mut(i) {
+            app.doc.scenario.update(|s| {
+                if let Some(q) = s.quota_shares.get_mut(at()) {
                     q.preemption_configuration.in_share_preemption =
                         if on { Toggle::Enabled } else { Toggle::Disabled };
                 }
@@ -154,20 +166,24 @@ fn share_card(i: usize) -> impl IntoView {
     );
     let enabled = check_field(
         "Enabled (a DISABLED share rejects new jobs)",
-        move || app.scenario.with(|s| s.quota_shares.get(i).is_some_and(|q| q.state == ShareState::Enabled)),
+        move || {
+            app.doc
+                .scenario
+                .with(|s| s.quota_shares.get(ix()).is_some_and(|q| q.state == ShareState::Enabled))
+        },
         move |on| {
-            app.scenario.update(|s| {
-                if let Some(q) = s.quota_shares.get_mut(i) {
+            app.doc.scenario.update(|s| {
+                if let Some(q) = s.quota_shares.get_mut(at()) {
                     q.state = if on { ShareState::Enabled } else { ShareState::Disabled };
                 }
             })
         },
     );
     let limits = limits_editor(
-        format!("{p}.capacityLimits"),
-        Arc::new(move |s| s.quota_shares.get(i).map(|q| q.capacity_limits.clone()).unwrap_or_default()),
+        path("capacityLimits"),
+        Arc::new(move |s| s.quota_shares.get(at()).map(|q| q.capacity_limits.clone()).unwrap_or_default()),
         Arc::new(move |s, v| {
-            if let Some(q) = s.quota_shares.get_mut(i) {
+            if let Some(q) = s.quota_shares.get_mut(at()) {
                 q.capacity_limits = v;
             }
         }),
@@ -175,16 +191,16 @@ fn share_card(i: usize) -> impl IntoView {
         1,
     );
     let warn = Signal::derive(move || {
-        app.problems.with(|ps| {
+        app.doc.problems.with(|ps| {
             ps.iter()
-                .filter(|x| !x.is_error() && x.path.starts_with(&format!("quotaShares[{i}]")))
+                .filter(|x| !x.is_error() && x.path.starts_with(&format!("quotaShares[{}]", ix())))
                 .map(|x| x.message.clone())
                 .collect::<Vec<_>>()
         })
     });
     let jobs = Memo::new(move |_| {
         let n = name();
-        app.scenario.with(|s| s.jobs.iter().filter(|j| j.quota_share_name == n).count())
+        app.doc.scenario.with(|s| s.jobs.iter().filter(|j| j.quota_share_name == n).count())
     });
     view! {
         <article class="share-card" style:border-left-color=color>
@@ -197,7 +213,7 @@ fn share_card(i: usize) -> impl IntoView {
                         let c = event_target_value(&ev);
                         if is_hex_color(&c) {
                             let n = name();
-                            app.colors.update(|cs| {
+                            app.doc.colors.update(|cs| {
                                 cs.retain(|(x, _)| *x != n);
                                 cs.push((n, c));
                             });
@@ -211,9 +227,11 @@ fn share_card(i: usize) -> impl IntoView {
                     aria-label=move || format!("delete quota share {}", name())
                     title="delete share"
                     on:click=move |_| {
-                        app.scenario.update(|s| {
+                        app.doc.edit(|s, r| {
+                            let i = at();
                             if i < s.quota_shares.len() {
                                 s.quota_shares.remove(i);
+                                r.remove(List::Shares, i);
                             }
                         })
                     }

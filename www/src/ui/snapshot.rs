@@ -15,7 +15,7 @@ fn flows(v: &[quotasim::result::Flow]) -> String {
 pub fn SnapshotPanel() -> impl IntoView {
     let app = use_app();
     let waiting = Memo::new(move |_| {
-        app.snapshot.track();
+        app.play.snapshot.track();
         app.with_cursor(|sim| {
             let sc = sim.scenario();
             (0..sc.shares.len() as u32)
@@ -34,20 +34,25 @@ pub fn SnapshotPanel() -> impl IntoView {
         })
         .unwrap_or_default()
     });
-    let colors = Memo::new(move |_| app.share_colors());
-    let color_of = move |name: &str| {
-        app.scenario
-            .with(|s| s.quota_shares.iter().position(|q| q.quota_share_name == name))
-            .and_then(|i| colors.with(|c| c.get(i).cloned()))
-            .unwrap_or_else(|| "#888".into())
-    };
+    // Share colours by name, built once per change of the shares or their colours.
+    let colors = Memo::new(move |_| {
+        let colors = app.share_colors();
+        app.doc.scenario.with(|s| {
+            s.quota_shares
+                .iter()
+                .zip(colors)
+                .map(|(q, c)| (q.quota_share_name.clone(), c))
+                .collect::<std::collections::HashMap<_, _>>()
+        })
+    });
+    let color_of = move |name: &str| colors.with(|c| c.get(name).cloned()).unwrap_or_else(|| "#888".into());
     view! {
         <section class="card snapshot" aria-labelledby="snap-h">
             <header class="card-head">
-                <h3 id="snap-h">{move || format!("Queue utilization at {}", format_time(app.now.get()))}</h3>
+                <h3 id="snap-h">{move || format!("Queue utilization at {}", format_time(app.play.now.get()))}</h3>
                 <span class="muted">"R25 · GetJobQueueSnapshot"</span>
             </header>
-            {move || match app.snapshot.get() {
+            {move || match app.play.snapshot.get() {
                 None => view! { <p class="muted">"No run yet."</p> }.into_any(),
                 Some(snap) => view! {
                     <div class="type-totals">
@@ -104,7 +109,7 @@ pub fn SnapshotPanel() -> impl IntoView {
                         let c = color_of(&share);
                         view! {
                             <li>
-                                <button class="link waiting-job" on:click=move |_| app.selection.set(Some(Selection::Job(j)))>
+                                <button class="link waiting-job" on:click=move |_| app.chrome.selection.set(Some(Selection::Job(j)))>
                                     <span class="dot" style:background=c></span>
                                     <strong>{name}</strong>
                                 </button>

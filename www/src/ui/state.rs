@@ -2,6 +2,7 @@
 //! consistent: validation as the user types, runs of valid scenarios, the simulation standing
 //! at the current instant, autosave to localStorage and the URL.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use gloo_timers::callback::Timeout;
@@ -12,6 +13,7 @@ use quotasim::{Problem, Simulation, ValidScenario};
 
 use crate::persist::{self, HistoryEntry, Saved};
 use crate::presets;
+use crate::rows::{List, RowIds};
 use crate::run::RunData;
 use crate::ui::dom;
 
@@ -80,38 +82,94 @@ fn replaces_work(prev: &Saved, next: &Saved) -> bool {
 /// Jobs above which runs wait for a pause in typing.
 const DEBOUNCE_JOBS: usize = 1500;
 
+/// The scenario being edited and what is saved with it: its share colours, the preset it came
+/// from, its validation and the history of replaced scenarios.
 #[derive(Clone, Copy)]
-pub struct AppState {
+pub struct Document {
     pub scenario: RwSignal<Scenario>,
     pub colors: RwSignal<Vec<(String, String)>>,
     pub preset: RwSignal<Option<String>>,
     pub valid: Memo<Result<ValidScenario, Vec<Problem>>>,
     pub problems: Memo<Vec<Problem>>,
-    pub run: RwSignal<Option<RunHandle>>,
+    /// Scenarios replaced by links, imports and presets, newest first (see [`persist::remember`]).
+    pub history: RwSignal<Vec<HistoryEntry>>,
+    /// Stable ids of the scenario's jobs and shares, in row order (see [`RowIds`]).
+    pub rows: RwSignal<RowIds>,
+    job_rows: Memo<HashMap<u64, usize>>,
+    share_rows: Memo<HashMap<u64, usize>>,
+    save_timer: StoredValue<Option<Timeout>, LocalStorage>,
+}
+
+/// The last run of a valid scenario.
+#[derive(Clone, Copy)]
+pub struct RunState {
+    pub handle: RwSignal<Option<RunHandle>>,
     /// The last run is not of the scenario as it is now (invalid or still running).
     pub stale: RwSignal<bool>,
-    pub run_ms: RwSignal<f64>,
+    /// How long the last run took, in milliseconds.
+    pub ms: RwSignal<f64>,
+    /// The generation of the last run (a new number for every run).
+    gen: StoredValue<u64>,
+    timer: StoredValue<Option<Timeout>, LocalStorage>,
+}
+
+/// Where the run is being watched: the current instant, playing, and what shows there.
+#[derive(Clone, Copy)]
+pub struct Playback {
     pub now: RwSignal<u64>,
     pub playing: RwSignal<bool>,
     /// Simulated seconds per real second; 0 = play the whole run in about 20 seconds.
     pub speed: RwSignal<u64>,
+    /// The R25 snapshot at `now`.
     pub snapshot: RwSignal<Option<Snapshot>>,
+    /// The time window the charts show (clamped to the run; `(0, u64::MAX)` is all of it).
+    pub view: RwSignal<(u64, u64)>,
+    /// The simulation standing at `now`, with the generation of the run it belongs to.
+    cursor: StoredValue<Option<(u64, Simulation)>>,
+}
+
+/// The page around the scenario and its run: what is selected, open and how wide.
+#[derive(Clone, Copy)]
+pub struct Chrome {
     pub selection: RwSignal<Option<Selection>>,
     pub tab: RwSignal<Tab>,
     pub width: RwSignal<f64>,
-    /// The time window the charts show (clamped to the run; `(0, u64::MAX)` is all of it).
-    pub view: RwSignal<(u64, u64)>,
     pub notice: RwSignal<Option<Notice>>,
     pub dialog: RwSignal<bool>,
-    /// Scenarios replaced by links, imports and presets, newest first (see [`persist::remember`]).
-    pub history: RwSignal<Vec<HistoryEntry>>,
     pub history_open: RwSignal<bool>,
     /// The editor takes more of the page (for wide job tables).
     pub wide_editor: RwSignal<bool>,
-    cursor: StoredValue<Option<(u64, Simulation)>>,
-    run_timer: StoredValue<Option<Timeout>, LocalStorage>,
-    save_timer: StoredValue<Option<Timeout>, LocalStorage>,
-    gen: StoredValue<u64>,
+}
+
+/// The one state of the app, by concern; every part is signals, so all of it is `Copy`.
+#[derive(Clone, Copy)]
+pub struct AppState {
+    pub doc: Document,
+    pub run: RunState,
+    pub play: Playback,
+    pub chrome: Chrome,
+}
+
+impl Document {
+    /// Edits the scenario and its row ids together: `f` changes the lists and says where rows
+    /// were added or removed.
+    pub fn edit(&self, f: impl FnOnce(&mut Scenario, &mut RowIds)) {
+        let rows = self.rows;
+        self.scenario.update(|s| {
+            rows.update(|r| {
+                f(s, r);
+                r.fit(s);
+            })
+        });
+    }
+
+    /// The current index of the row with id `id` in list `l` (reactive).
+    pub fn position(&self, l: List, id: u64) -> Option<usize> {
+        match l {
+            List::Jobs => self.job_rows.with(|m| m.get(&id).copied()),
+            List::Shares => self.share_rows.with(|m| m.get(&id).copied()),
+        }
+    }
 }
 
 pub fn use_app() -> AppState {
@@ -178,32 +236,49 @@ impl AppState {
                 Err(p) => p.clone(),
             })
         });
+        let rows = RwSignal::new(scenario.with_untracked(RowIds::new));
+        let positions = move |l: List| {
+            Memo::new(move |_| {
+                rows.with(|r| r.ids(l).iter().enumerate().map(|(i, &id)| (id, i)).collect::<HashMap<_, _>>())
+            })
+        };
         let app = AppState {
-            scenario,
-            colors: RwSignal::new(saved.colors),
-            preset: RwSignal::new(saved.preset),
-            valid,
-            problems,
-            run: RwSignal::new(None),
-            stale: RwSignal::new(true),
-            run_ms: RwSignal::new(0.0),
-            now: RwSignal::new(saved.now),
-            playing: RwSignal::new(false),
-            speed: RwSignal::new(0),
-            snapshot: RwSignal::new(None),
-            selection: RwSignal::new(None),
-            tab: RwSignal::new(Tab::Jobs),
-            width: RwSignal::new(1200.0),
-            view: RwSignal::new((0, u64::MAX)),
-            notice: RwSignal::new(notice),
-            dialog: RwSignal::new(false),
-            history: RwSignal::new(stored_history()),
-            history_open: RwSignal::new(false),
-            wide_editor: RwSignal::new(false),
-            cursor: StoredValue::new(None),
-            run_timer: StoredValue::new_local(None),
-            save_timer: StoredValue::new_local(None),
-            gen: StoredValue::new(0),
+            doc: Document {
+                rows,
+                job_rows: positions(List::Jobs),
+                share_rows: positions(List::Shares),
+                scenario,
+                colors: RwSignal::new(saved.colors),
+                preset: RwSignal::new(saved.preset),
+                valid,
+                problems,
+                history: RwSignal::new(stored_history()),
+                save_timer: StoredValue::new_local(None),
+            },
+            run: RunState {
+                handle: RwSignal::new(None),
+                stale: RwSignal::new(true),
+                ms: RwSignal::new(0.0),
+                gen: StoredValue::new(0),
+                timer: StoredValue::new_local(None),
+            },
+            play: Playback {
+                now: RwSignal::new(saved.now),
+                playing: RwSignal::new(false),
+                speed: RwSignal::new(0),
+                snapshot: RwSignal::new(None),
+                view: RwSignal::new((0, u64::MAX)),
+                cursor: StoredValue::new(None),
+            },
+            chrome: Chrome {
+                selection: RwSignal::new(None),
+                tab: RwSignal::new(Tab::Jobs),
+                width: RwSignal::new(1200.0),
+                notice: RwSignal::new(notice),
+                dialog: RwSignal::new(false),
+                history_open: RwSignal::new(false),
+                wide_editor: RwSignal::new(false),
+            },
         };
         provide_context(app);
         app.start_effects();
@@ -213,53 +288,60 @@ impl AppState {
     fn start_effects(self) {
         // Run every valid scenario (after a pause in typing for large ones).
         Effect::new(move |_| {
-            let v = self.valid.get();
+            let v = self.doc.valid.get();
             match v {
                 Err(_) => {
-                    self.stale.set(true);
-                    self.run_timer.set_value(None);
+                    self.run.stale.set(true);
+                    self.run.timer.set_value(None);
                 }
                 Ok(v) => {
-                    self.stale.set(true);
+                    self.run.stale.set(true);
                     if v.jobs.len() > DEBOUNCE_JOBS {
                         let t = Timeout::new(350, move || self.run_now(v));
-                        self.run_timer.set_value(Some(t));
+                        self.run.timer.set_value(Some(t));
                     } else {
-                        self.run_timer.set_value(None);
+                        self.run.timer.set_value(None);
                         self.run_now(v);
                     }
                 }
             }
         });
+        // Row ids follow every change of a list's length, also from edits that do not say where.
+        Effect::new(move |_| {
+            let d = self.doc;
+            if d.scenario.with(|s| !d.rows.with_untracked(|r| r.fits(s))) {
+                d.rows.update(|r| d.scenario.with_untracked(|s| r.fit(s)));
+            }
+        });
         // The simulation at the current instant, and its R25 snapshot.
         Effect::new(move |_| {
-            let now = self.now.get();
-            let Some(run) = self.run.get() else {
-                self.snapshot.set(None);
+            let now = self.play.now.get();
+            let Some(run) = self.run.handle.get() else {
+                self.play.snapshot.set(None);
                 return;
             };
-            let snap = self.cursor.try_update_value(|c| {
+            let snap = self.play.cursor.try_update_value(|c| {
                 match c {
                     Some((g, sim)) if *g == run.gen => run.data.move_to(sim, now),
                     _ => *c = Some((run.gen, run.data.sim_at(now))),
                 }
                 c.as_ref().map(|(_, s)| s.snapshot())
             });
-            self.snapshot.set(snap.flatten());
+            self.play.snapshot.set(snap.flatten());
         });
         // Autosave: localStorage and the URL, after a short pause.
         Effect::new(move |_| {
-            self.scenario.track();
-            self.colors.track();
-            self.preset.track();
-            self.now.track();
+            self.doc.scenario.track();
+            self.doc.colors.track();
+            self.doc.preset.track();
+            self.play.now.track();
             let saved = self.current();
             let t = Timeout::new(400, move || save(&saved));
-            self.save_timer.set_value(Some(t));
+            self.doc.save_timer.set_value(Some(t));
         });
         on_cleanup(move || {
-            let _ = self.run_timer.try_set_value(None);
-            let _ = self.save_timer.try_set_value(None);
+            let _ = self.run.timer.try_set_value(None);
+            let _ = self.doc.save_timer.try_set_value(None);
         });
     }
 
@@ -267,35 +349,35 @@ impl AppState {
         let t0 = dom::now_ms();
         let data = RunData::compute(v);
         let ms = dom::now_ms() - t0;
-        let gen = self.gen.get_value() + 1;
-        self.gen.set_value(gen);
+        let gen = self.run.gen.get_value() + 1;
+        self.run.gen.set_value(gen);
         let end = data.end;
         if let Some(e) = &data.error {
-            self.notice.set(Some(Notice::text(format!("The run stopped early: {e}."))));
+            self.chrome.notice.set(Some(Notice::text(format!("The run stopped early: {e}."))));
         }
-        self.run.set(Some(RunHandle { gen, data: Arc::new(data) }));
-        self.run_ms.set(ms);
-        self.stale.set(false);
-        if self.now.get_untracked() > end {
-            self.now.set(end);
+        self.run.handle.set(Some(RunHandle { gen, data: Arc::new(data) }));
+        self.run.ms.set(ms);
+        self.run.stale.set(false);
+        if self.play.now.get_untracked() > end {
+            self.play.now.set(end);
         }
-        if let Some(Selection::Preemption(i)) = self.selection.get_untracked() {
-            let n = self.run.with_untracked(|r| r.as_ref().map_or(0, |r| r.data.preemptions.len()));
+        if let Some(Selection::Preemption(i)) = self.chrome.selection.get_untracked() {
+            let n = self.run.handle.with_untracked(|r| r.as_ref().map_or(0, |r| r.data.preemptions.len()));
             if i >= n {
-                self.selection.set(None);
+                self.chrome.selection.set(None);
             }
         }
     }
 
     /// The simulation standing at the current instant, if there is a run.
     pub fn with_cursor<R>(&self, f: impl FnOnce(&Simulation) -> R) -> Option<R> {
-        self.cursor.try_with_value(|c| c.as_ref().map(|(_, s)| f(s))).flatten()
+        self.play.cursor.try_with_value(|c| c.as_ref().map(|(_, s)| f(s))).flatten()
     }
 
     /// Colours of the shares, by scenario index.
     pub fn share_colors(&self) -> Vec<String> {
-        let colors = self.colors.get();
-        self.scenario.with(|s| {
+        let colors = self.doc.colors.get();
+        self.doc.scenario.with(|s| {
             s.quota_shares
                 .iter()
                 .enumerate()
@@ -307,10 +389,10 @@ impl AppState {
     /// The state as it would be saved now (not tracked).
     pub fn current(&self) -> Saved {
         Saved {
-            scenario: self.scenario.get_untracked(),
-            colors: self.colors.get_untracked(),
-            preset: self.preset.get_untracked(),
-            now: self.now.get_untracked(),
+            scenario: self.doc.scenario.get_untracked(),
+            colors: self.doc.colors.get_untracked(),
+            preset: self.doc.preset.get_untracked(),
+            now: self.play.now.get_untracked(),
         }
     }
 
@@ -325,38 +407,39 @@ impl AppState {
         let prev = self.current();
         if replaces_work(&prev, &next) {
             let kept = self.remember(&prev);
-            self.notice.set(Some(Notice::replaced("", prev, kept)));
+            self.chrome.notice.set(Some(Notice::replaced("", prev, kept)));
         }
-        self.playing.set(false);
-        self.selection.set(None);
-        self.view.set((0, u64::MAX));
-        self.now.set(next.now);
-        self.colors.set(next.colors);
-        self.preset.set(next.preset);
-        self.scenario.set(next.scenario);
+        self.play.playing.set(false);
+        self.chrome.selection.set(None);
+        self.play.view.set((0, u64::MAX));
+        self.play.now.set(next.now);
+        self.doc.colors.set(next.colors);
+        self.doc.preset.set(next.preset);
+        self.doc.rows.set(RowIds::new(&next.scenario));
+        self.doc.scenario.set(next.scenario);
     }
 
     /// Puts `saved` first in the history (memory and storage); returns whether it is kept.
     pub fn remember(&self, saved: &Saved) -> bool {
         let mut kept = false;
-        self.history.update(|h| kept = persist::remember(h, saved, js_sys::Date::now()));
+        self.doc.history.update(|h| kept = persist::remember(h, saved, js_sys::Date::now()));
         kept && dom::storage_set(
             persist::HISTORY_KEY,
-            &self.history.with_untracked(|h| persist::history_to_json(h)),
+            &self.doc.history.with_untracked(|h| persist::history_to_json(h)),
         )
     }
 
     /// The visible time window, clamped to the run.
     pub fn window(&self) -> (u64, u64) {
         let end = self.end().max(1);
-        let (a, b) = self.view.get();
+        let (a, b) = self.play.view.get();
         let a = a.min(end - 1);
         (a, b.clamp(a + 1, end))
     }
 
     /// The end of the current run (0 without one).
     pub fn end(&self) -> u64 {
-        self.run.with(|r| r.as_ref().map_or(0, |r| r.data.end))
+        self.run.handle.with(|r| r.as_ref().map_or(0, |r| r.data.end))
     }
 }
 

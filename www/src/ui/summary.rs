@@ -37,7 +37,7 @@ pub fn Summary() -> impl IntoView {
     let app = use_app();
     let colors = Memo::new(move |_| app.share_colors());
     view! {
-        {move || app.run.with(|r| r.as_ref().map(|r| {
+        {move || app.run.handle.with(|r| r.as_ref().map(|r| {
             let s = &r.data.summary;
             let o: &Metrics = &s.overall;
             let rows = s.per_quota_share.iter().enumerate().map(|(i, (name, m))| {

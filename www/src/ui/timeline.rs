@@ -22,13 +22,14 @@ pub fn Timeline() -> impl IntoView {
     // Large runs start with only the preempted jobs, when there are any.
     let big = Memo::new(move |_| {
         app.run
+            .handle
             .with(|r| r.as_ref().is_some_and(|r| r.data.jobs.len() > 200 && !r.data.preemptions.is_empty()))
     });
     let only = move || only_pre.get().unwrap_or_else(|| big.get());
     let lanes = Memo::new(move |_| {
         let sh = share.get();
         let only = only();
-        app.run.with(|r| {
+        app.run.handle.with(|r| {
             r.as_ref()
                 .map(|r| {
                     let s = r.data.share_index(&sh);
@@ -38,12 +39,13 @@ pub fn Timeline() -> impl IntoView {
         })
     });
     let window = Memo::new(move |_| row_window(lanes.with(|l| l.len()), LANES, offset.get()));
-    let width = Memo::new(move |_| (app.width.get() - 40.0).max(480.0));
-    let selected = move || match app.selection.get() {
+    let width = Memo::new(move |_| (app.chrome.width.get() - 40.0).max(480.0));
+    let selected = move || match app.chrome.selection.get() {
         Some(Selection::Job(j)) => Some(j),
-        Some(Selection::Preemption(p)) => {
-            app.run.with(|r| r.as_ref().and_then(|r| r.data.preemptions.get(p)).map(|x| x.victim as usize))
-        }
+        Some(Selection::Preemption(p)) => app
+            .run
+            .handle
+            .with(|r| r.as_ref().and_then(|r| r.data.preemptions.get(p)).map(|x| x.victim as usize)),
         None => None,
     };
     let svg = Memo::new(move |_| {
@@ -51,8 +53,8 @@ pub fn Timeline() -> impl IntoView {
         let w = window.get();
         let wd = width.get();
         let sel = selected();
-        let win = app.view.get();
-        app.run.with(|r| {
+        let win = app.play.view.get();
+        app.run.handle.with(|r| {
             r.as_ref()
                 .map(|r| lanes.with(|l| timeline_svg(&r.data, l, w, &colors, wd, sel, win)))
                 .unwrap_or_default()
@@ -60,29 +62,29 @@ pub fn Timeline() -> impl IntoView {
     });
     let activate = move |ev: &web_sys::Event| {
         if let Some(p) = closest_attr(ev, "data-pre").and_then(|v| v.parse::<usize>().ok()) {
-            app.selection.set(Some(Selection::Preemption(p)));
+            app.chrome.selection.set(Some(Selection::Preemption(p)));
             return true;
         }
         if let Some(j) = closest_attr(ev, "data-wait").and_then(|v| v.parse::<usize>().ok()) {
             if let Some(at) = closest_attr(ev, "data-at").and_then(|v| v.parse::<u64>().ok()) {
-                app.playing.set(false);
-                app.now.set(at);
+                app.play.playing.set(false);
+                app.play.now.set(at);
             }
-            app.selection.set(Some(Selection::Job(j)));
+            app.chrome.selection.set(Some(Selection::Job(j)));
             return true;
         }
         if let Some(j) = closest_attr(ev, "data-job").and_then(|v| v.parse::<usize>().ok()) {
-            app.selection.set(Some(Selection::Job(j)));
+            app.chrome.selection.set(Some(Selection::Job(j)));
             return true;
         }
         false
     };
     let shares = Memo::new(move |_| {
-        app.run.with(|r| r.as_ref().map(|r| r.data.share_names.clone()).unwrap_or_default())
+        app.run.handle.with(|r| r.as_ref().map(|r| r.data.share_names.clone()).unwrap_or_default())
     });
     let cx = move || {
         let (a, b) = app.window();
-        time_scale(a, b, TL_LEFT, width.get()).map(app.now.get() as f64).clamp(TL_LEFT, width.get())
+        time_scale(a, b, TL_LEFT, width.get()).map(app.play.now.get() as f64).clamp(TL_LEFT, width.get())
     };
     let total = move || lanes.with(|l| l.len());
     view! {

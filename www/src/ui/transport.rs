@@ -32,21 +32,21 @@ pub fn Transport() -> impl IntoView {
     let timer: StoredValue<Option<Interval>, LocalStorage> = StoredValue::new_local(None);
     let end = Memo::new(move |_| app.end());
     Effect::new(move |_| {
-        if app.playing.get() {
-            if app.now.get_untracked() >= end.get_untracked() {
-                app.now.set(0);
+        if app.play.playing.get() {
+            if app.play.now.get_untracked() >= end.get_untracked() {
+                app.play.now.set(0);
             }
             let iv = Interval::new(TICK_MS, move || {
                 let e = end.get_untracked();
-                let per_sec = match app.speed.get_untracked() {
+                let per_sec = match app.play.speed.get_untracked() {
                     0 => (e / 20).max(1),
                     s => s,
                 };
                 let step = (per_sec * TICK_MS as u64 / 1000).max(1);
-                let next = (app.now.get_untracked() + step).min(e);
-                app.now.set(next);
+                let next = (app.play.now.get_untracked() + step).min(e);
+                app.play.now.set(next);
                 if next >= e {
-                    app.playing.set(false);
+                    app.play.playing.set(false);
                 }
             });
             timer.set_value(Some(iv));
@@ -58,70 +58,70 @@ pub fn Transport() -> impl IntoView {
         let _ = timer.try_set_value(None);
     });
     let step_to = move |forward: bool| {
-        app.playing.set(false);
-        let now = app.now.get_untracked();
-        let t = app.run.with_untracked(|r| {
+        app.play.playing.set(false);
+        let now = app.play.now.get_untracked();
+        let t = app.run.handle.with_untracked(|r| {
             r.as_ref().and_then(|r| if forward { r.data.next_instant(now) } else { r.data.prev_instant(now) })
         });
         if let Some(t) = t {
-            app.now.set(t);
+            app.play.now.set(t);
         } else if forward {
-            app.now.set(end.get_untracked());
+            app.play.now.set(end.get_untracked());
         } else {
-            app.now.set(0);
+            app.play.now.set(0);
         }
     };
-    let disabled = move || app.run.with(|r| r.is_none());
+    let disabled = move || app.run.handle.with(|r| r.is_none());
     // Zooms the charts' time window by `factor` around the current instant.
     let zoom = move |factor: f64| {
         let end = end.get_untracked().max(1);
         let (a, b) = app.window();
         let span = (((b - a) as f64 * factor) as u64).clamp(60.min(end), end);
-        let now = app.now.get_untracked().min(end);
+        let now = app.play.now.get_untracked().min(end);
         let a = now.saturating_sub(span / 2).min(end - span);
-        app.view.set((a, a + span));
+        app.play.view.set((a, a + span));
     };
     view! {
         <div class="transport" role="group" aria-label="playback">
-            <button class="icon-btn big" aria-label="jump to start" title="jump to start" on:click=move |_| { app.playing.set(false); app.now.set(0) } disabled=disabled>{icon("M3 3h2v10H3zM13 3v10L6 8z")}</button>
+            <button class="icon-btn big" aria-label="jump to start" title="jump to start" on:click=move |_| { app.play.playing.set(false); app.play.now.set(0) } disabled=disabled>{icon("M3 3h2v10H3zM13 3v10L6 8z")}</button>
             <button class="icon-btn big" aria-label="step to previous event" title="previous event" on:click=move |_| step_to(false) disabled=disabled>{icon("M10 3v10L3 8zM11 3h2v10h-2z")}</button>
             <button
                 class="icon-btn big play"
-                aria-label=move || if app.playing.get() { "pause" } else { "play" }
-                title=move || if app.playing.get() { "pause" } else { "play" }
-                on:click=move |_| app.playing.update(|p| *p = !*p)
+                aria-label=move || if app.play.playing.get() { "pause" } else { "play" }
+                title=move || if app.play.playing.get() { "pause" } else { "play" }
+                on:click=move |_| app.play.playing.update(|p| *p = !*p)
                 disabled=disabled
             >
-                {move || if app.playing.get() { icon("M4 3h3v10H4zM9 3h3v10H9z") } else { icon("M4 2.5v11L13.5 8z") }}
+                {move || if app.play.playing.get() { icon("M4 3h3v10H4zM9 3h3v10H9z") } else { icon("M4 2.5v11L13.5 8z") }}
             </button>
             <button class="icon-btn big" aria-label="step to next event" title="next event" on:click=move |_| step_to(true) disabled=disabled>{icon("M6 3v10l7-5zM3 3h2v10H3z")}</button>
-            <button class="icon-btn big" aria-label="jump to end" title="jump to end" on:click=move |_| { app.playing.set(false); app.now.set(end.get_untracked()) } disabled=disabled>{icon("M3 3v10l7-5zM11 3h2v10h-2z")}</button>
+            <button class="icon-btn big" aria-label="jump to end" title="jump to end" on:click=move |_| { app.play.playing.set(false); app.play.now.set(end.get_untracked()) } disabled=disabled>{icon("M3 3v10l7-5zM11 3h2v10h-2z")}</button>
             <input
                 class="scrubber"
                 type="range"
                 min="0"
                 aria-label="current instant"
                 max=move || end.get().to_string()
-                prop:value=move || app.now.get().to_string()
+                prop:value=move || app.play.now.get().to_string()
                 on:input=move |ev| {
                     if let Ok(t) = event_target_value(&ev).parse::<u64>() {
-                        app.playing.set(false);
-                        app.now.set(t);
+                        app.play.playing.set(false);
+                        app.play.now.set(t);
                     }
                 }
             />
             <span class="clock" aria-live="off">
-                <strong data-now=move || app.now.get().to_string()>{move || format_time(app.now.get())}</strong>
+                <strong data-now=move || app.play.now.get().to_string()>{move || format_time(app.play.now.get())}</strong>
                 " / " {move || format_time(end.get())}
             </span>
             <div class="zoom" role="group" aria-label="chart time window">
                 <button class="btn small" aria-label="zoom in around the current instant" title="zoom in" on:click=move |_| zoom(0.5) disabled=disabled>"+"</button>
                 <button class="btn small" aria-label="zoom out" title="zoom out" on:click=move |_| zoom(2.0) disabled=disabled>"−"</button>
-                <button class="btn small" aria-label="show the whole run" title="fit" on:click=move |_| app.view.set((0, u64::MAX)) disabled=disabled>"fit"</button>
+                <button class="btn small" aria-label="show the whole run" title="fit" on:click=move |_| app.play.view.set((0, u64::MAX)) disabled=disabled>"fit"</button>
             </div>
             <label class="field inline">
                 <span class="field-label">"Speed"</span>
-                <select on:change=move |ev| app.speed.set(event_target_value(&ev).parse().unwrap_or(0))>
+                <select on:change=move |ev| app.play.speed.set(event_target_value(&ev).parse().unwrap_or(0))>
                     {SPEEDS.iter().map(|(v, t)| view! { <option value=v.to_string()>{*t}</option> }).collect_view()}
                 </select>
             </label>

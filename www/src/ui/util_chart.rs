@@ -13,7 +13,7 @@ const HEIGHT: f64 = 230.0;
 #[component]
 pub fn UtilizationCharts() -> impl IntoView {
     let app = use_app();
-    let n = Memo::new(move |_| app.run.with(|r| r.as_ref().map_or(0, |r| r.data.types.len())));
+    let n = Memo::new(move |_| app.run.handle.with(|r| r.as_ref().map_or(0, |r| r.data.types.len())));
     view! {
         <section class="card" aria-labelledby="util-h">
             <header class="card-head">
@@ -30,19 +30,19 @@ pub fn UtilizationCharts() -> impl IntoView {
 fn UtilChart(ti: usize) -> impl IntoView {
     let app = use_app();
     let hover = RwSignal::new(None::<(f64, u64)>);
-    let width = Memo::new(move |_| (app.width.get() - 40.0).max(360.0));
+    let width = Memo::new(move |_| (app.chrome.width.get() - 40.0).max(360.0));
     let svg = Memo::new(move |_| {
         let colors = app.share_colors();
         let w = width.get();
-        app.view.track();
-        app.run.with(|r| {
+        app.play.view.track();
+        app.run.handle.with(|r| {
             r.as_ref()
-                .map(|r| utilization_svg(&r.data, ti, &colors, w, HEIGHT, app.view.get_untracked()))
+                .map(|r| utilization_svg(&r.data, ti, &colors, w, HEIGHT, app.play.view.get_untracked()))
                 .unwrap_or_default()
         })
     });
     let title = move || {
-        app.run.with(|r| {
+        app.run.handle.with(|r| {
             r.as_ref()
                 .and_then(|r| r.data.types.get(ti))
                 .map(|t| {
@@ -55,7 +55,7 @@ fn UtilChart(ti: usize) -> impl IntoView {
         let (a, b) = app.window();
         time_scale(a, b, M_LEFT, width.get())
     };
-    let cursor_x = move || scale().map(app.now.get() as f64).clamp(M_LEFT, width.get());
+    let cursor_x = move || scale().map(app.play.now.get() as f64).clamp(M_LEFT, width.get());
     let on_move = move |ev: leptos::ev::MouseEvent| {
         let x = crate::ui::dom::local_x(&ev);
         let t = scale().invert(x).max(0.0) as u64;
@@ -68,7 +68,7 @@ fn UtilChart(ti: usize) -> impl IntoView {
     let tooltip = move || {
         let (x, t) = hover.get()?;
         let colors = app.share_colors();
-        app.run.with(|r| {
+        app.run.handle.with(|r| {
             let r = r.as_ref()?;
             let ts = r.data.types.get(ti)?;
             let i = r.data.sample_index(t);
@@ -110,7 +110,7 @@ fn UtilChart(ti: usize) -> impl IntoView {
                 style:height=format!("{HEIGHT}px")
                 on:mousemove=on_move
                 on:mouseleave=move |_| hover.set(None)
-                on:click=move |_| if let Some((_, t)) = hover.get_untracked() { app.playing.set(false); app.now.set(t) }
+                on:click=move |_| if let Some((_, t)) = hover.get_untracked() { app.play.playing.set(false); app.play.now.set(t) }
             >
                 <div class="svg-host" inner_html=move || svg.get()></div>
                 <div class="cursor" style:left=move || format!("{:.1}px", cursor_x())></div>
