@@ -40,8 +40,10 @@ pub mod metric;
 pub mod model;
 #[cfg(feature = "serde")]
 pub mod objective;
+pub mod problem;
 pub mod reasons;
 pub mod result;
+pub mod scenario;
 #[cfg(feature = "serde")]
 mod serde_impls;
 pub mod sim;

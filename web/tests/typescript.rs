@@ -31,7 +31,7 @@ const HEADER: &str = "\
 
 /// The engine files whose types make up the shapes.
 const SOURCES: &[&str] =
-    &["model.rs", "result.rs", "validate.rs", "generate.rs", "serde_impls.rs", "compare.rs", "objective.rs"];
+    &["model.rs", "result.rs", "problem.rs", "generate.rs", "serde_impls.rs", "compare.rs", "objective.rs"];
 
 /// Where the shapes start: the scenario (input) first, then what the package returns.
 const INPUT_ROOTS: &[&str] = &["Scenario", "GenerateOptions", "Objectives"];

@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 use crate::model::Strategy;
 use crate::reasons::Reason;
 use crate::result::Status;
-use crate::validate::{ActionCfg, TypeId};
+use crate::scenario::{ActionCfg, TypeId};
 
 use super::Simulation;
 

@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 
 use crate::reasons::Reason;
 use crate::result::{EventType, PreemptionKind, Status};
-use crate::validate::{JobId, ShareId, TypeId};
+use crate::scenario::{JobId, ShareId, TypeId};
 
 use super::clock::TimerKind;
 use super::jobs::{Link, Moment};

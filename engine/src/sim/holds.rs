@@ -3,7 +3,7 @@
 
 use alloc::vec::Vec;
 
-use crate::validate::{JobId, ShareId, TypeId};
+use crate::scenario::{JobId, ShareId, TypeId};
 
 use super::ledger::Need;
 use super::queue::Head;

@@ -6,7 +6,7 @@ use core::cmp::Reverse;
 
 use crate::reasons::Reason;
 use crate::result::{EventType, Status};
-use crate::validate::JobId;
+use crate::scenario::JobId;
 
 use super::clock::TimerKind;
 use super::events::status_slot;

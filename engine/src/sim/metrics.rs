@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 use crate::result::{
     BenchRun, Metrics, Percentiles, PreemptionKind, SimResult, Status, Summary, SummaryResult,
 };
-use crate::validate::{JobId, ShareId, TypeId};
+use crate::scenario::{JobId, ShareId, TypeId};
 
 use super::ledger::Integrals;
 use super::{RunError, Simulation, MAX_SAFE_INTEGER};

@@ -28,7 +28,7 @@ pub use crate::reasons::{
     WAIT_FREE, WAIT_POOL, WAIT_PREEMPTION, WAIT_QUOTA,
 };
 use crate::result::{EventType, Status};
-use crate::validate::{JobId, ShareId, TypeId, ValidScenario};
+use crate::scenario::{JobId, ShareId, TypeId, ValidScenario};
 
 mod actions;
 mod clock;
@@ -265,7 +265,7 @@ impl Simulation {
         s as usize * self.nt + t as usize
     }
 
-    fn job_cfg(&self, j: JobId) -> &crate::validate::JobCfg {
+    fn job_cfg(&self, j: JobId) -> &crate::scenario::JobCfg {
         &self.cfg.jobs[j as usize]
     }
 

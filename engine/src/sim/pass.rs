@@ -3,7 +3,7 @@
 use core::cmp::Ordering;
 
 use crate::model::Strategy;
-use crate::validate::{JobId, ShareId, TypeId};
+use crate::scenario::{JobId, ShareId, TypeId};
 
 use super::ledger::Need;
 use super::preempt::Plan;

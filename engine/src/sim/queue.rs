@@ -7,7 +7,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::cmp::Reverse;
 
-use crate::validate::{JobId, ShareId, TypeId};
+use crate::scenario::{JobId, ShareId, TypeId};
 
 use super::share_set::ShareSet;
 

@@ -12,7 +12,7 @@ use crate::result::{
     Attempt, Event, EventType, Flow, JobCounts, JobResult, PreemptedAttempt, PreemptionSummary,
     ShareTypeUsage, Snapshot, Status, TypeTotals,
 };
-use crate::validate::{JobId, ShareId, TypeId};
+use crate::scenario::{JobId, ShareId, TypeId};
 
 use super::events::{status_slot, RawEvent};
 use super::grace::PreemptionRecord;

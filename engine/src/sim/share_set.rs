@@ -1,6 +1,6 @@
 //! A set of quota shares, one bit per share: validation allows at most [`MAX_SHARES`].
 
-use crate::validate::{ShareId, MAX_SHARES};
+use crate::scenario::{ShareId, MAX_SHARES};
 
 /// A set of shares.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

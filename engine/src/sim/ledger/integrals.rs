@@ -3,7 +3,7 @@
 
 use alloc::vec::Vec;
 
-use crate::validate::{ShareId, TypeId};
+use crate::scenario::{ShareId, TypeId};
 
 use super::Ledger;
 

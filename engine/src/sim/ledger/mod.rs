@@ -23,7 +23,7 @@ use alloc::vec::Vec;
 
 use crate::model::Strategy;
 use crate::reasons::Misconfiguration;
-use crate::validate::{JobId, ShareId, TypeId, ValidScenario};
+use crate::scenario::{JobId, ShareId, TypeId, ValidScenario};
 
 mod integrals;
 

@@ -3,8 +3,8 @@
 
 use alloc::vec::Vec;
 
+use crate::scenario::JobId;
 use crate::sim::Simulation;
-use crate::validate::JobId;
 
 use super::{minimize, Considered, Returned, Step3};
 

@@ -6,7 +6,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::result::PreemptionKind;
-use crate::validate::{JobId, ShareId};
+use crate::scenario::{JobId, ShareId};
 
 use super::ledger::Need;
 use super::Simulation;

@@ -3,8 +3,8 @@
 use core::cmp::Reverse;
 
 use crate::model::VictimOrder;
+use crate::scenario::JobId;
 use crate::sim::Simulation;
-use crate::validate::JobId;
 
 /// What R19 knows of a candidate before the shortfall is known (steps 1, 2 and 4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

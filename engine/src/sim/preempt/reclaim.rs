@@ -6,8 +6,8 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
+use crate::scenario::{JobId, ShareId};
 use crate::sim::Simulation;
-use crate::validate::{JobId, ShareId};
 
 use super::{minimize, Considered, Returned, Step3};
 

@@ -6,8 +6,8 @@
 use alloc::vec::Vec;
 
 use crate::result::PreemptionKind;
+use crate::scenario::{JobId, ShareId, TypeId};
 use crate::sim::Simulation;
-use crate::validate::{JobId, ShareId, TypeId};
 
 use super::{minimize, Considered, Plan, Step3, Victim};
 

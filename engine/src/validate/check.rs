@@ -1,0 +1,244 @@
+//! The validator's tools: paths formatted only on demand, a name index that copes with
+//! millions of jobs, and the checks every section shares (names, numbers, limits, sharing).
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+
+use super::*;
+
+/// `jobs[3]`-style path prefix, formatted only when needed.
+pub(super) struct Idx(pub(super) &'static str, pub(super) usize);
+
+impl fmt::Display for Idx {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}[{}]", self.0, self.1)
+    }
+}
+
+/// `num!(checker, path, value, min, what)`: a whole number in `min..=MAX_SAFE`; the path
+/// expression is evaluated only when the value is out of range.
+macro_rules! num {
+    ($c:expr, $path:expr, $v:expr, $min:expr, $what:expr) => {{
+        let v: i64 = $v;
+        if ($min..=MAX_SAFE).contains(&v) {
+            v as u64
+        } else {
+            $c.number(&$path, v, $min, $what)
+        }
+    }};
+}
+
+/// Job name -> first index, for uniqueness and lookups of up to millions of names: an
+/// open-addressing table keyed by FNV-1a, 8 bytes a slot (a hash tag and the job's index; the
+/// name itself is compared in the job list only when the tags agree), so that a million
+/// names take 16 MB. Only lookups use it, never iteration, so the hash order cannot reach a
+/// decision (R27).
+pub(super) struct NameIndex<'a> {
+    slots: Vec<(u32, u32)>,
+    mask: usize,
+    jobs: &'a [Job],
+}
+
+pub(super) const EMPTY: u32 = u32::MAX;
+
+pub(super) fn fnv1a(s: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in s.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+impl<'a> NameIndex<'a> {
+    pub(super) fn new(jobs: &'a [Job]) -> Self {
+        let size = (jobs.len().max(4) * 2).next_power_of_two();
+        NameIndex { slots: alloc::vec![(0, EMPTY); size], mask: size - 1, jobs }
+    }
+
+    /// Where `name` is, or the empty slot where it would go.
+    pub(super) fn find(&self, name: &str) -> (usize, u32) {
+        let h = fnv1a(name);
+        let tag = (h >> 32) as u32;
+        let mut i = h as usize & self.mask;
+        loop {
+            let (t, id) = self.slots[i];
+            if id == EMPTY || t == tag && self.jobs[id as usize].job_name == name {
+                return (i, tag);
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+
+    /// Inserts job `id` under its name; returns the earlier job's index if the name is taken.
+    pub(super) fn insert(&mut self, id: u32) -> Option<u32> {
+        let (i, tag) = self.find(&self.jobs[id as usize].job_name);
+        match self.slots[i].1 {
+            EMPTY => {
+                self.slots[i] = (tag, id);
+                None
+            }
+            first => Some(first),
+        }
+    }
+
+    pub(super) fn get(&self, name: &str) -> Option<u32> {
+        let (i, _) = self.find(name);
+        let id = self.slots[i].1;
+        (id != EMPTY).then_some(id)
+    }
+}
+
+pub(super) fn valid_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars().count() <= MAX_NAME
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+pub(super) const NAME_RULE: &str = "must be 1 to 128 characters of letters, digits, '-' and '_'";
+
+pub(super) struct Checker {
+    pub(super) problems: Vec<Problem>,
+    pub(super) types: Vec<TypeCfg>,
+    pub(super) type_ids: BTreeMap<String, TypeId>,
+}
+
+impl Checker {
+    pub(super) fn err(&mut self, path: impl Into<String>, msg: impl Into<String>) {
+        self.problems.push(Problem::error(path, msg));
+    }
+    pub(super) fn warn(&mut self, path: impl Into<String>, msg: impl Into<String>) {
+        self.problems.push(Problem::warning(path, msg));
+    }
+
+    pub(super) fn type_id(&mut self, name: &str) -> TypeId {
+        if let Some(&id) = self.type_ids.get(name) {
+            return id;
+        }
+        let id = self.types.len() as TypeId;
+        self.types.push(TypeCfg {
+            name: name.to_string(),
+            gpus: catalogue_gpus(name).unwrap_or(0).max(0) as u64,
+            price: None,
+        });
+        self.type_ids.insert(name.to_string(), id);
+        id
+    }
+
+    /// A whole number in `min..=MAX_SAFE`.
+    pub(super) fn number(&mut self, path: &str, v: i64, min: i64, what: &str) -> u64 {
+        if v < min {
+            self.err(path, format!("{what} must be at least {min}, not {v}"));
+            0
+        } else if v > MAX_SAFE {
+            self.err(path, format!("{what} must be at most 2^53 - 1 ({MAX_SAFE}), not {v}"));
+            0
+        } else {
+            v as u64
+        }
+    }
+
+    pub(super) fn instance_type_name(&mut self, path: &str, name: &str) -> bool {
+        if name.is_empty()
+            || name.len() > MAX_NAME
+            || name.chars().any(|c| c.is_whitespace() || c.is_control())
+        {
+            self.err(
+                path,
+                "an instance type must be a non-empty name without spaces, at most 128 characters",
+            );
+            false
+        } else {
+            true
+        }
+    }
+
+    /// Capacity limits as a per-type vector; `min` is the smallest allowed `maxCapacity`.
+    pub(super) fn limits(&mut self, path: &str, limits: &[CapacityLimit], min: i64) -> Vec<(TypeId, u64)> {
+        let mut out: Vec<(TypeId, u64)> = Vec::new();
+        for (i, l) in limits.iter().enumerate() {
+            let p = format!("{path}[{i}]");
+            if !self.instance_type_name(&format!("{p}.capacityUnit"), &l.capacity_unit) {
+                continue;
+            }
+            let n = self.number(&format!("{p}.maxCapacity"), l.max_capacity, min, "maxCapacity");
+            let t = self.type_id(&l.capacity_unit);
+            if out.iter().any(|(u, _)| *u == t) {
+                self.err(
+                    format!("{p}.capacityUnit"),
+                    format!("instance type {} is listed twice; give each type one limit", l.capacity_unit),
+                );
+                continue;
+            }
+            out.push((t, n));
+        }
+        out
+    }
+
+    pub(super) fn share_limits(&mut self, path: &str, limits: &[CapacityLimit]) -> Vec<(TypeId, u64)> {
+        if limits.is_empty() {
+            self.err(path, "a quota share needs 1 to 5 capacity limits, and has none");
+        } else if limits.len() > MAX_SHARE_LIMITS {
+            self.err(path, format!("a quota share takes at most 5 capacity limits, not {}", limits.len()));
+        }
+        self.limits(path, limits, 1)
+    }
+
+    pub(super) fn sharing(&mut self, path: &str, r: &ResourceSharing) -> (Strategy, i64) {
+        let bl = match r.borrow_limit {
+            None => -1,
+            Some(b) => {
+                if r.strategy != Strategy::LendAndBorrow {
+                    self.err(
+                        format!("{path}.borrowLimit"),
+                        format!(
+                            "borrowLimit applies only to the LEND_AND_BORROW strategy; this share is {}",
+                            r.strategy.as_str()
+                        ),
+                    );
+                    -1
+                } else if b < -1 {
+                    self.err(
+                        format!("{path}.borrowLimit"),
+                        format!("borrowLimit must be -1 (unlimited) or a percentage >= 0, not {b}"),
+                    );
+                    -1
+                } else if b > MAX_SAFE {
+                    self.err(format!("{path}.borrowLimit"), format!("borrowLimit is too large: {b}"));
+                    -1
+                } else {
+                    b
+                }
+            }
+        };
+        (r.strategy, bl)
+    }
+
+    pub(super) fn priority(&mut self, path: &str, p: i64) -> u32 {
+        if !(0..=MAX_PRIORITY).contains(&p) {
+            self.err(path, format!("schedulingPriority must be between 0 and 9999, not {p}"));
+            0
+        } else {
+            p as u32
+        }
+    }
+}
+
+pub(super) fn per_type(types: usize, limits: &[(TypeId, u64)]) -> Vec<u64> {
+    let mut v = alloc::vec![0u64; types];
+    for &(t, n) in limits {
+        v[t as usize] = n;
+    }
+    v
+}
+
+pub(super) fn per_type_opt(types: usize, limits: &[(TypeId, u64)]) -> Vec<Option<u64>> {
+    let mut v = alloc::vec![None; types];
+    for &(t, n) in limits {
+        v[t as usize] = Some(n);
+    }
+    v
+}

@@ -1,0 +1,179 @@
+//! The jobs section: each job's share, type, count, times, checkpoints and retries, with
+//! paths formatted only when there is a problem (a scenario may hold millions of jobs).
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::*;
+
+/// The checked jobs and the index of their names, or `None` when there are too many to look
+/// at (the problem is recorded).
+pub(super) fn jobs<'a>(
+    c: &mut Checker,
+    s: &'a Scenario,
+    settings: &SettingsCfg,
+    share_ids: &BTreeMap<String, ShareId>,
+) -> Option<(Vec<JobCfg>, NameIndex<'a>)> {
+    // Jobs. Paths are formatted only when there is a problem to report: a scenario may hold
+    // a million jobs.
+    if s.jobs.len() > MAX_JOBS {
+        // Not one of them is looked at: checking millions more would only delay the answer.
+        c.err("jobs", too_many_jobs());
+        return None;
+    }
+    let mut job_ids = NameIndex::new(&s.jobs);
+    let mut jobs_raw: Vec<JobCfg> = Vec::with_capacity(s.jobs.len());
+    for (i, j) in s.jobs.iter().enumerate() {
+        let p = Idx("jobs", i);
+        if !valid_name(&j.job_name) {
+            c.err(format!("{p}.jobName"), format!("jobName {NAME_RULE}"));
+        } else if let Some(first) = job_ids.insert(i as JobId) {
+            c.err(format!("{p}.jobName"), format!("job {} is already defined at jobs[{first}]", j.job_name));
+        }
+        let share = match share_ids.get(&j.quota_share_name) {
+            Some(&id) => id,
+            None => {
+                if j.quota_share_name.is_empty() {
+                    c.err(format!("{p}.quotaShareName"), "a job needs a quotaShareName");
+                } else {
+                    c.err(
+                        format!("{p}.quotaShareName"),
+                        format!("no quota share is named {}", j.quota_share_name),
+                    );
+                }
+                0
+            }
+        };
+        let priority = if (0..=MAX_PRIORITY).contains(&j.scheduling_priority) {
+            j.scheduling_priority as u32
+        } else {
+            c.priority(&format!("{p}.schedulingPriority"), j.scheduling_priority)
+        };
+        let payload = j.service_request_payload.as_ref();
+        // Instance type: direct, or from the payload; both must agree.
+        let ty = match (&j.instance_type, payload.and_then(|x| x.instance_type.as_ref())) {
+            (Some(a), Some(b)) if a != b => {
+                c.err(
+                    format!("{p}.instanceType"),
+                    format!("instanceType {a} disagrees with serviceRequestPayload.ResourceConfig.InstanceType {b}"),
+                );
+                0
+            }
+            (Some(name), _) | (None, Some(name)) => {
+                let direct = j.instance_type.is_some();
+                if let Some(&t) = c.type_ids.get(name.as_str()) {
+                    t
+                } else {
+                    let path = if direct {
+                        format!("{p}.instanceType")
+                    } else {
+                        format!("{p}.serviceRequestPayload.ResourceConfig.InstanceType")
+                    };
+                    if c.instance_type_name(&path, name) {
+                        c.type_id(name)
+                    } else {
+                        0
+                    }
+                }
+            }
+            (None, None) => {
+                c.err(
+                    format!("{p}.instanceType"),
+                    "a job needs an instanceType (or serviceRequestPayload.ResourceConfig.InstanceType)",
+                );
+                0
+            }
+        };
+        let count = match (j.instance_count, payload.and_then(|x| x.instance_count)) {
+            (Some(a), Some(b)) if a != b => {
+                c.err(
+                    format!("{p}.instanceCount"),
+                    format!("instanceCount {a} disagrees with serviceRequestPayload.ResourceConfig.InstanceCount {b}"),
+                );
+                1
+            }
+            (Some(a), _) => num!(c, format!("{p}.instanceCount"), a, 1, "instanceCount"),
+            (None, Some(b)) => {
+                num!(
+                    c,
+                    format!("{p}.serviceRequestPayload.ResourceConfig.InstanceCount"),
+                    b,
+                    1,
+                    "InstanceCount"
+                )
+            }
+            (None, None) => 1,
+        };
+        let submit_at = num!(c, format!("{p}.submitAt"), j.submit_at, 0, "submitAt");
+        let duration = num!(c, format!("{p}.durationSeconds"), j.duration_seconds, 0, "durationSeconds");
+        let checkpoint_interval = match j.checkpoint_interval_seconds {
+            Some(v) => {
+                Some(num!(c, format!("{p}.checkpointIntervalSeconds"), v, 1, "checkpointIntervalSeconds"))
+            }
+            None if payload.is_some_and(|x| x.has_checkpoint_config) => Some(DEFAULT_PAYLOAD_CHECKPOINT),
+            None => None,
+        };
+        let timeout = match (j.timeout_seconds, payload.and_then(|x| x.max_runtime_in_seconds)) {
+            (Some(a), Some(b)) if a != b => {
+                c.err(
+                    format!("{p}.timeoutSeconds"),
+                    format!(
+                        "timeoutSeconds {a} disagrees with serviceRequestPayload.StoppingCondition.MaxRuntimeInSeconds {b}"
+                    ),
+                );
+                None
+            }
+            (Some(a), _) => Some(num!(c, format!("{p}.timeoutSeconds"), a, 1, "timeoutSeconds")),
+            (None, Some(b)) => Some(num!(
+                c,
+                format!("{p}.serviceRequestPayload.StoppingCondition.MaxRuntimeInSeconds"),
+                b,
+                1,
+                "MaxRuntimeInSeconds"
+            )),
+            (None, None) => None,
+        };
+        let retries =
+            j.preemption_configuration.as_ref().and_then(|x| x.preemption_retries_before_termination).map(
+                |r| {
+                    num!(
+                        c,
+                        format!("{p}.preemptionConfiguration.preemptionRetriesBeforeTermination"),
+                        r,
+                        0,
+                        "preemptionRetriesBeforeTermination"
+                    )
+                },
+            );
+        // Times in outputs stay exact JSON numbers: a single attempt started at `submitAt`
+        // must end, grace period included, by 2^53 - 1.
+        let end = [submit_at, settings.scheduled, settings.starting, duration, settings.grace]
+            .iter()
+            .fold(0u128, |a, &x| a + x as u128);
+        if end > MAX_SAFE as u128 {
+            c.err(
+                format!("{p}.durationSeconds"),
+                format!(
+                    "submitAt + settings.scheduledSeconds + settings.startingSeconds + durationSeconds + \
+                     settings.preemptionGraceSeconds is {end}, after 2^53 - 1 ({MAX_SAFE}): a time in the \
+                     results would not be an exact number"
+                ),
+            );
+        }
+        jobs_raw.push(JobCfg {
+            name: j.job_name.clone(),
+            share,
+            priority,
+            ty,
+            count,
+            submit_at,
+            duration,
+            checkpoint_interval,
+            timeout,
+            retries,
+        });
+    }
+    Some((jobs_raw, job_ids))
+}

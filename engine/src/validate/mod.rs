@@ -1,0 +1,254 @@
+//! Validation: `Scenario` -> [`ValidScenario`], or every problem at once.
+//!
+//! Each [`Problem`] names the offending field by its path in the scenario JSON
+//! (`quotaShares[2].resourceSharingConfiguration.borrowLimit`), has a severity and a message a
+//! person understands. Errors stop a run; warnings (R3 oversubscription, R13 capacity owned by
+//! no share, ...) do not. Validation never panics, whatever the input.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::model::*;
+pub use crate::problem::*;
+pub use crate::scenario::*;
+
+#[macro_use]
+mod check;
+mod actions;
+mod jobs;
+
+use check::*;
+
+/// The largest time or count a scenario may hold: JavaScript numbers carry it exactly.
+pub const MAX_SAFE: i64 = (1i64 << 53) - 1;
+/// The most jobs a scenario may have. Fixed, whatever the machine: a run needs about 0.7 KB
+/// of memory per job for a summary and about 4 KB per job for the full result with its
+/// events (measured natively), so 2,000,000 jobs need about 1.4 GB and 8 GB.
+pub const MAX_JOBS: usize = 2_000_000;
+
+/// The message for a scenario with more than [`MAX_JOBS`] jobs.
+pub fn too_many_jobs() -> String {
+    format!(
+        "more than {MAX_JOBS} jobs: a scenario may have at most {MAX_JOBS} (running that many needs about \
+         1.4 GB of memory for a summary and 8 GB for the full result with events)"
+    )
+}
+/// AWS: 1 to 5 capacity limits per quota share.
+pub const MAX_SHARE_LIMITS: usize = 5;
+/// AWS: scheduling priorities 0 to 9999.
+pub const MAX_PRIORITY: i64 = 9999;
+/// AWS: names up to 128 characters.
+pub const MAX_NAME: usize = 128;
+/// A `CheckpointConfig` without `checkpointIntervalSeconds` checkpoints this often.
+pub const DEFAULT_PAYLOAD_CHECKPOINT: u64 = 600;
+
+/// Checks a scenario against the format spec and the AWS limits (semantics section 8).
+///
+/// Returns the checked scenario (with its warnings) or every problem found, errors and
+/// warnings, in the order of the fields in the file.
+pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
+    let mut c = Checker { problems: Vec::new(), types: Vec::new(), type_ids: BTreeMap::new() };
+
+    if s.format_version != 1 {
+        c.err("formatVersion", format!("formatVersion must be 1, not {}", s.format_version));
+    }
+
+    // Settings.
+    let st = &s.settings;
+    let settings = SettingsCfg {
+        grace: c.number(
+            "settings.preemptionGraceSeconds",
+            st.preemption_grace_seconds,
+            0,
+            "preemptionGraceSeconds",
+        ),
+        scheduled: c.number("settings.scheduledSeconds", st.scheduled_seconds, 0, "scheduledSeconds"),
+        starting: c.number("settings.startingSeconds", st.starting_seconds, 0, "startingSeconds"),
+        backfill: st.backfill,
+        victim_order: st.victim_order,
+        checkpoint_on_stop: st.checkpoint_on_stop,
+        checkpoint_save: c.number(
+            "settings.checkpointSaveSeconds",
+            st.checkpoint_save_seconds,
+            0,
+            "checkpointSaveSeconds",
+        ),
+        horizon: st.horizon_seconds.map(|h| c.number("settings.horizonSeconds", h, 0, "horizonSeconds")),
+        billing: st.billing,
+    };
+
+    if let Some(sp) = &s.scheduling_policy {
+        if let Some(qp) = &sp.quota_share_policy {
+            if let Some(strat) = &qp.idle_resource_assignment_strategy {
+                if strat != "FIFO" {
+                    c.err(
+                        "schedulingPolicy.quotaSharePolicy.idleResourceAssignmentStrategy",
+                        format!("FIFO is the only idle resource assignment strategy, not {strat}"),
+                    );
+                }
+            }
+        }
+    }
+
+    // Instance types (GPU counts): declared first so their ids follow the file.
+    let mut declared: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, it) in s.instance_types.iter().enumerate() {
+        let p = format!("instanceTypes[{i}]");
+        if !c.instance_type_name(&format!("{p}.name"), &it.name) {
+            continue;
+        }
+        if let Some(first) = declared.get(&it.name) {
+            c.err(
+                format!("{p}.name"),
+                format!("instance type {} is already listed at instanceTypes[{first}]", it.name),
+            );
+            continue;
+        }
+        declared.insert(it.name.clone(), i);
+        let g = c.number(&format!("{p}.gpus"), it.gpus, 0, "gpus");
+        let price = it.price_per_hour.filter(|x| {
+            let ok = x.is_finite() && *x >= 0.0;
+            if !ok {
+                c.err(
+                    format!("{p}.pricePerHour"),
+                    format!("pricePerHour must be a number of at least 0, not {x}"),
+                );
+            }
+            ok
+        });
+        let t = c.type_id(&it.name);
+        c.types[t as usize].gpus = g;
+        c.types[t as usize].price = price;
+    }
+
+    // Service environment.
+    let se = c.limits("serviceEnvironment.capacityLimits", &s.service_environment.capacity_limits, 0);
+    if s.service_environment.capacity_limits.is_empty() {
+        c.warn(
+            "serviceEnvironment.capacityLimits",
+            "the service environment has no capacity: no job can run",
+        );
+    }
+
+    // Quota shares.
+    if s.quota_shares.is_empty() {
+        c.err("quotaShares", "a scenario needs at least one quota share");
+    } else if s.quota_shares.len() > MAX_SHARES {
+        c.err("quotaShares", format!("at most 20 quota shares are allowed, not {}", s.quota_shares.len()));
+    }
+    let mut share_ids: BTreeMap<String, ShareId> = BTreeMap::new();
+    let mut shares_raw: Vec<ShareRaw> = Vec::new();
+    for (i, q) in s.quota_shares.iter().enumerate() {
+        let p = format!("quotaShares[{i}]");
+        if !valid_name(&q.quota_share_name) {
+            c.err(format!("{p}.quotaShareName"), format!("quotaShareName {NAME_RULE}"));
+        } else if let Some(first) = share_ids.get(&q.quota_share_name) {
+            c.err(
+                format!("{p}.quotaShareName"),
+                format!("quota share {} is already defined at quotaShares[{first}]", q.quota_share_name),
+            );
+        }
+        share_ids.entry(q.quota_share_name.clone()).or_insert(i as ShareId);
+        let limits = c.share_limits(&format!("{p}.capacityLimits"), &q.capacity_limits);
+        let (strategy, bl) =
+            c.sharing(&format!("{p}.resourceSharingConfiguration"), &q.resource_sharing_configuration);
+        shares_raw.push((
+            q.quota_share_name.clone(),
+            limits,
+            strategy,
+            bl,
+            q.preemption_configuration.in_share_preemption == Toggle::Enabled,
+            q.state == ShareState::Enabled,
+        ));
+    }
+
+    // Jobs.
+    let Some((jobs, job_ids)) = jobs::jobs(&mut c, s, &settings, &share_ids) else {
+        return Err(c.problems);
+    };
+
+    // Actions.
+    let actions_raw = actions::actions(&mut c, s, &job_ids, &share_ids);
+
+    // Every type is known now: build the dense per-type tables.
+    let nt = c.types.len();
+    let capacity = per_type_opt(nt, &se);
+    let shares: Vec<ShareCfg> = shares_raw
+        .into_iter()
+        .map(|(name, limits, strategy, borrow_limit, isp, enabled)| ShareCfg {
+            name,
+            quota: per_type(nt, &limits),
+            strategy,
+            borrow_limit,
+            in_share_preemption: isp,
+            enabled,
+        })
+        .collect();
+
+    // Totals must stay exact as JavaScript numbers too (snapshots report them).
+    for t in 0..nt {
+        let total: u128 = shares.iter().map(|s| s.quota[t] as u128).sum();
+        if total > MAX_SAFE as u128 {
+            let msg = format!(
+                "quota shares' limits for {} add up to {total}, more than 2^53 - 1 ({MAX_SAFE})",
+                c.types[t].name
+            );
+            c.err("quotaShares", msg);
+        }
+    }
+
+    // R3 and R13 warnings, per type of the service environment.
+    for (i, l) in se.iter().enumerate() {
+        let (t, cap) = *l;
+        let total: u64 = shares.iter().map(|s| s.quota[t as usize]).sum();
+        let name = &c.types[t as usize].name;
+        let path = format!("serviceEnvironment.capacityLimits[{i}].maxCapacity");
+        if total > cap {
+            let msg = format!(
+                "quota shares' limits for {name} add up to {total}, more than the service environment's {cap}: \
+                 quotas are oversubscribed (R3), so a share may wait for capacity its quota promises"
+            );
+            c.warn(path, msg);
+        } else if total < cap {
+            let msg = format!(
+                "{} of the {cap} {name} instances belong to no quota share and are never used (R13)",
+                cap - total
+            );
+            c.warn(path, msg);
+        }
+    }
+    for (i, sh) in shares.iter().enumerate() {
+        for (t, &q) in sh.quota.iter().enumerate() {
+            if q > 0 && capacity[t].is_none() {
+                let msg = format!(
+                    "the service environment has no limit for {}: this quota can never be used",
+                    c.types[t].name
+                );
+                c.warn(format!("quotaShares[{i}].capacityLimits"), msg);
+            }
+        }
+    }
+
+    if c.problems.iter().any(|p| p.is_error()) {
+        return Err(c.problems);
+    }
+
+    let actions = actions::finish(actions_raw, nt);
+
+    Ok(ValidScenario {
+        name: s.name.clone(),
+        settings,
+        types: c.types,
+        capacity,
+        shares,
+        jobs,
+        actions,
+        warnings: c.problems,
+    })
+}
+
+/// A checked share before the per-type tables exist: name, limits, strategy, borrow limit,
+/// in-share preemption, enabled.
+type ShareRaw = (String, Vec<(TypeId, u64)>, Strategy, i64, bool, bool);
