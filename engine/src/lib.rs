@@ -44,8 +44,6 @@ pub mod problem;
 pub mod reasons;
 pub mod result;
 pub mod scenario;
-#[cfg(feature = "serde")]
-mod serde_impls;
 pub mod sim;
 #[cfg(feature = "serde")]
 pub mod strict;

@@ -1,5 +1,5 @@
 //! The package's TypeScript declarations are generated from one source: the engine's Rust
-//! types and their serde attributes (`engine/src/{model,result,validate,generate,serde_impls}.rs`),
+//! types and their serde attributes (`engine/src/{model/mod,model/serde_impls,result,problem,generate,compare,objective}.rs`),
 //! read with `syn`. The output, `src/types.d.ts`, is committed and embedded by `src/lib.rs` in
 //! the package's `.d.ts`. The first test fails when that file is stale;
 //! `QUOTASIM_UPDATE_TYPES=1 cargo test -p quotasim-wasm --test typescript` rewrites it.
@@ -30,8 +30,15 @@ const HEADER: &str = "\
 ";
 
 /// The engine files whose types make up the shapes.
-const SOURCES: &[&str] =
-    &["model.rs", "result.rs", "problem.rs", "generate.rs", "serde_impls.rs", "compare.rs", "objective.rs"];
+const SOURCES: &[&str] = &[
+    "model/mod.rs",
+    "result.rs",
+    "problem.rs",
+    "generate.rs",
+    "model/serde_impls.rs",
+    "compare.rs",
+    "objective.rs",
+];
 
 /// Where the shapes start: the scenario (input) first, then what the package returns.
 const INPUT_ROOTS: &[&str] = &["Scenario", "GenerateOptions", "Objectives"];

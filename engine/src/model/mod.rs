@@ -12,6 +12,9 @@ use alloc::vec::Vec;
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
+#[cfg(feature = "serde")]
+mod serde_impls;
+
 /// A field the AWS API returns but the simulation does not use: accepted and ignored.
 #[cfg(feature = "serde")]
 pub type Ignored = Option<serde::de::IgnoredAny>;
@@ -37,7 +40,10 @@ pub struct Scenario {
     #[cfg_attr(feature = "serde", serde(default))]
     pub quota_shares: Vec<QuotaShare>,
     /// At most 2,000,000 jobs (`MAX_JOBS`); a longer list is refused while it is read.
-    #[cfg_attr(feature = "serde", serde(default, deserialize_with = "crate::serde_impls::bounded_jobs"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, deserialize_with = "crate::model::serde_impls::bounded_jobs")
+    )]
     pub jobs: Vec<Job>,
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
     pub actions: Vec<Action>,
