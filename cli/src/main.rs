@@ -77,6 +77,10 @@ enum Command {
         /// quotaShares[team-b].resourceSharingConfiguration.strategy=LEND.
         #[arg(long = "set", value_name = "PATH=VALUE")]
         set: Vec<String>,
+        /// Print the scenario that would run (--set changes made, the workload expanded into
+        /// jobs) instead of running it.
+        #[arg(long = "print-scenario")]
+        print_scenario: bool,
     },
     /// Check a run against objectives; exit 3 when any is violated.
     Check {
@@ -107,6 +111,10 @@ enum Command {
         /// json: the comparison; text: a table of A, B and delta per share; csv: every metric.
         #[arg(long, value_enum, default_value = "json")]
         format: CompareFormat,
+        /// Run both sides on N seeds of their workload (workload.seed, seed+1, ...) and report
+        /// the median, min and max of A, B and the paired delta, and how many seeds agree.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
+        replicates: Option<u32>,
     },
     /// Run every variant of a sweep file (rows in index order, whatever the thread count).
     Sweep {
@@ -162,6 +170,10 @@ enum Command {
         /// Percentage of jobs that checkpoint.
         #[arg(long = "checkpoint-percent", default_value_t = 80)]
         checkpoint_percent: u32,
+        /// Write the jobs as a `workload` section (generator settings and a seed) instead of a
+        /// job list: the same jobs once expanded, and ready for compare --replicates.
+        #[arg(long)]
+        workload: bool,
     },
     /// Time the simulation of generated workloads (generation and JSON excluded).
     Bench {
@@ -240,7 +252,7 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Run { scenario, until, format, summary, pretty, set } => {
+        Command::Run { scenario, until, format, summary, pretty, set, print_scenario } => {
             if until.is_some_and(|t| t > quotasim::MAX_SAFE_INTEGER) {
                 eprintln!("quotasim: --until must be at most 2^53 - 1 ({})", quotasim::MAX_SAFE_INTEGER);
                 return ExitCode::from(2);
@@ -272,6 +284,20 @@ fn main() -> ExitCode {
                     }
                 },
             };
+            if print_scenario {
+                return match quotasim::workload::expanded(&scenario)
+                    .and_then(|s| validate(&s).map(|v| (s, v)))
+                {
+                    Ok((s, v)) => {
+                        print_problems(&v.warnings);
+                        write_out(&json(&s, pretty))
+                    }
+                    Err(problems) => {
+                        print_problems(&problems);
+                        ExitCode::from(1)
+                    }
+                };
+            }
             let valid = match validate(&scenario) {
                 Ok(v) => v,
                 Err(problems) => {
@@ -335,7 +361,15 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Generate { jobs, shares, instance_types, seed, load_percent, checkpoint_percent } => {
+        Command::Generate {
+            jobs,
+            shares,
+            instance_types,
+            seed,
+            load_percent,
+            checkpoint_percent,
+            workload,
+        } => {
             let mut o = GenerateOptions::new(jobs, shares, instance_types, seed);
             o.load_percent = load_percent;
             o.checkpoint_percent = checkpoint_percent;
@@ -343,7 +377,11 @@ fn main() -> ExitCode {
                 eprintln!("quotasim: --{}: {msg}", kebab(field));
                 return ExitCode::from(2);
             }
-            write_out(&to_json(&generate(&o)))
+            if workload {
+                write_out(&to_json(&quotasim::generate_workload(&o)))
+            } else {
+                write_out(&to_json(&generate(&o)))
+            }
         }
         Command::Bench { jobs, repeat } => bench::run(&jobs, repeat.max(1)),
         Command::Check { scenario, objectives, baseline, set, format } => {
@@ -374,7 +412,7 @@ fn main() -> ExitCode {
         Command::SweepMerge { files, format } => {
             sweep::merge(&files, format.into()).unwrap_or_else(|policy::Stop(code)| code)
         }
-        Command::Compare { a, b, set, format } => {
+        Command::Compare { a, b, set, format, replicates } => {
             let format = match format {
                 CompareFormat::Json => policy::CompareFormat::Json,
                 CompareFormat::Text => policy::CompareFormat::Text,
@@ -382,7 +420,10 @@ fn main() -> ExitCode {
             };
             let run = || {
                 let changes = policy::parse_changes(&set)?;
-                policy::compare_cmd(&a, b.as_deref(), &changes, format)
+                match replicates {
+                    Some(n) => policy::replicates_cmd(&a, b.as_deref(), &changes, n, format),
+                    None => policy::compare_cmd(&a, b.as_deref(), &changes, format),
+                }
             };
             run().unwrap_or_else(|policy::Stop(code)| code)
         }

@@ -28,6 +28,23 @@ pub fn parse_changes(args: &[String]) -> Result<Vec<Change>, Stop> {
         .collect()
 }
 
+/// Reads, parses and changes a scenario (not validated), printing every problem.
+pub fn load_changed(path: &str, changes: &[Change]) -> Result<quotasim::model::Scenario, Stop> {
+    let text = read_input(path).map_err(Stop)?;
+    let scenario = parse_scenario(&text).map_err(|p| {
+        print_problems(&[p]);
+        Stop(ExitCode::from(1))
+    })?;
+    drop(text);
+    if changes.is_empty() {
+        return Ok(scenario);
+    }
+    apply_changes(&scenario, changes).map_err(|p| {
+        print_problems(&[p]);
+        Stop(ExitCode::from(1))
+    })
+}
+
 /// Reads, parses, changes and validates a scenario, printing every problem; warnings go to
 /// standard error too.
 pub fn load(path: &str, changes: &[Change]) -> Result<ValidScenario, Stop> {
@@ -243,5 +260,182 @@ fn csv(c: &Comparison) -> String {
         }
     }
     rows("overall", &a["overall"], &b["overall"], &mut s);
+    s.trim_end().to_string()
+}
+
+/// `compare --replicates N`: both sides on N seeds of their workload, paired by seed, in
+/// parallel (the report is the same whatever the thread count).
+pub fn replicates_cmd(
+    a: &str,
+    b: Option<&str>,
+    changes: &[Change],
+    n: u32,
+    format: CompareFormat,
+) -> Result<ExitCode, Stop> {
+    let sa = load_changed(a, &[])?;
+    let (sb, what) = match b {
+        Some(b) => (load_changed(b, changes)?, {
+            let mut w = vec!["second file".to_string()];
+            w.extend(changes.iter().map(Change::text));
+            w
+        }),
+        None => (load_changed(a, changes)?, changes.iter().map(Change::text).collect()),
+    };
+    let Some(base) = sa.workload.as_ref().map(|w| w.seed) else {
+        eprintln!("quotasim: --replicates needs a scenario with a `workload` section (A has none; see quotasim generate --workload)");
+        return Err(Stop(ExitCode::from(2)));
+    };
+    if sb.workload.is_none() {
+        eprintln!("quotasim: --replicates needs a `workload` section on both sides (B has none)");
+        return Err(Stop(ExitCode::from(2)));
+    }
+    let seeds: Vec<i64> = (0..n as i64).map(|k| base.saturating_add(k)).collect();
+    // Both sides of every seed are checked before anything runs.
+    let mut valid = Vec::with_capacity(seeds.len());
+    for &seed in &seeds {
+        let mut pair = Vec::with_capacity(2);
+        for side in [&sa, &sb] {
+            let v = validate(&quotasim::workload::with_seed(side, seed)).map_err(|p| {
+                print_problems(&p);
+                Stop(ExitCode::from(1))
+            })?;
+            pair.push(v);
+        }
+        let (vb, va) = (pair.pop(), pair.pop());
+        if let (Some(va), Some(vb)) = (va, vb) {
+            valid.push((va, vb));
+        }
+    }
+    let threads = std::thread::available_parallelism().map_or(1, |x| x.get()).min(valid.len().max(1));
+    let work = std::sync::Mutex::new(valid.into_iter().enumerate().collect::<Vec<_>>());
+    let done = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                while let Some((k, (va, vb))) = work.lock().ok().and_then(|mut w| w.pop()) {
+                    let r = quotasim::compare::run_to_end(va, false)
+                        .and_then(|ra| Ok((ra, quotasim::compare::run_to_end(vb, false)?)));
+                    if let Ok(mut d) = done.lock() {
+                        d.push((k, r));
+                    }
+                }
+            });
+        }
+    });
+    let mut done = done.into_inner().unwrap_or_default();
+    done.sort_by_key(|(k, _)| *k);
+    let mut pairs = Vec::with_capacity(done.len());
+    for (_, r) in done {
+        match r {
+            Ok((ra, rb)) => {
+                pairs.push((quotasim::compare::summary_of(&ra), quotasim::compare::summary_of(&rb)))
+            }
+            Err(e) => {
+                eprintln!("quotasim: {e}");
+                return Err(Stop(ExitCode::from(1)));
+            }
+        }
+    }
+    let r = quotasim::replicates::report(seeds, &pairs, what);
+    let out = match format {
+        CompareFormat::Json => quotasim::json::to_json(&r),
+        CompareFormat::Text => replicates_text(&r),
+        CompareFormat::Csv => replicates_csv(&r),
+    };
+    Ok(write_out(&out))
+}
+
+fn replicates_text(r: &quotasim::replicates::ReplicateReport) -> String {
+    let mut s = String::new();
+    let what = if r.changes.is_empty() { "no change".to_string() } else { r.changes.join(", ") };
+    let n = r.seeds.len();
+    let _ = writeln!(
+        s,
+        "A vs B ({}) over {n} seeds ({}..={}): median [min, max]",
+        quotasim::validate::printable(&what),
+        r.seeds.first().copied().unwrap_or(0),
+        r.seeds.last().copied().unwrap_or(0)
+    );
+    for d in &r.differences {
+        let _ = writeln!(s, "note: {d}");
+    }
+    let _ = writeln!(
+        s,
+        "{:<16} {:<16} {:>26} {:>26} {:>26} {:>9}",
+        "share", "metric", "A", "B", "delta", "agree"
+    );
+    let spread = |v: &serde_json::Value| -> String {
+        match (
+            v.get("median").and_then(|x| x.as_f64()),
+            v.get("min").and_then(|x| x.as_f64()),
+            v.get("max").and_then(|x| x.as_f64()),
+        ) {
+            (Some(m), Some(lo), Some(hi)) => {
+                format!("{} [{}, {}]", num(Some(m)), num(Some(lo)), num(Some(hi)))
+            }
+            _ => "-".into(),
+        }
+    };
+    let mut scopes: Vec<(&str, &serde_json::Map<String, serde_json::Value>)> =
+        r.per_quota_share.iter().map(|(n, m)| (n.as_str(), m)).collect();
+    scopes.push(("overall", &r.overall));
+    for (name, m) in scopes {
+        for (label, path, higher) in MAIN {
+            let Some(st) = m.get(*path) else { continue };
+            if st.get("a").is_some_and(|x| x.is_null()) && st.get("b").is_some_and(|x| x.is_null()) {
+                continue;
+            }
+            let up = st.get("up").and_then(|x| x.as_u64()).unwrap_or(0);
+            let down = st.get("down").and_then(|x| x.as_u64()).unwrap_or(0);
+            let agree = st.get("agree").and_then(|x| x.as_u64()).unwrap_or(0);
+            let dir = if up == agree && up > 0 {
+                match higher {
+                    Some(true) => "better",
+                    Some(false) => "worse",
+                    None => "up",
+                }
+            } else if down == agree && down > 0 {
+                match higher {
+                    Some(true) => "worse",
+                    Some(false) => "better",
+                    None => "down",
+                }
+            } else {
+                "same"
+            };
+            let _ = writeln!(
+                s,
+                "{name:<16} {label:<16} {:>26} {:>26} {:>26} {:>5}/{n} {dir}",
+                spread(&st["a"]),
+                spread(&st["b"]),
+                spread(&st["delta"]),
+                agree
+            );
+        }
+    }
+    s.trim_end().to_string()
+}
+
+fn replicates_csv(r: &quotasim::replicates::ReplicateReport) -> String {
+    let mut s = String::from(
+        "scope,metric,a_median,a_min,a_max,b_median,b_min,b_max,delta_median,delta_min,delta_max,up,down,same,agree\n",
+    );
+    let f = |v: &serde_json::Value, k: &str| {
+        v.get(k).and_then(|x| x.as_f64()).map_or(String::new(), |x| format!("{x}"))
+    };
+    let mut scopes: Vec<(&str, &serde_json::Map<String, serde_json::Value>)> =
+        r.per_quota_share.iter().map(|(n, m)| (n.as_str(), m)).collect();
+    scopes.push(("overall", &r.overall));
+    for (name, m) in scopes {
+        for (path, st) in m {
+            let _ = write!(s, "{name},{path}");
+            for side in ["a", "b", "delta"] {
+                for k in ["median", "min", "max"] {
+                    let _ = write!(s, ",{}", f(&st[side], k));
+                }
+            }
+            let _ = writeln!(s, ",{},{},{},{}", f(st, "up"), f(st, "down"), f(st, "same"), f(st, "agree"));
+        }
+    }
     s.trim_end().to_string()
 }

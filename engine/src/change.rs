@@ -8,9 +8,10 @@
 //! - `quotaShares[team-a].capacityLimits[ml.p5.48xlarge].maxCapacity=12`
 //! - `serviceEnvironment.capacityLimits[ml.p5.48xlarge].maxCapacity=64`
 //! - `jobs[*].checkpointIntervalSeconds=900` (`*`: every entry)
+//! - `workload.seed=7`, `workload.shares[team-a].weight=3`
 //!
-//! Lists are keyed by `quotaShareName` (quota shares), `jobName` (jobs), `capacityUnit`
-//! (capacity limits) and `name` (instance types); `actions` by position. A keyed
+//! Lists are keyed by `quotaShareName` (quota shares, and `workload.shares`), `jobName` (jobs),
+//! `capacityUnit` (capacity limits) and `name` (instance types, also a workload entry's); `actions` by position. A keyed
 //! `capacityLimits` entry that does not exist yet is created (a quota for a new type); any
 //! other path that names nothing, or a value of the wrong type, is an error naming the path.
 //! A value is read as JSON when it is JSON (`12`, `true`, `"x"`, `{...}`), else as a string.
@@ -98,7 +99,7 @@ fn segments(path: &str) -> Result<Vec<Segment<'_>>, String> {
 /// The field that names the entries of a list, by the list's field name.
 fn key_field(list: &str) -> Option<&'static str> {
     match list {
-        "quotaShares" => Some("quotaShareName"),
+        "quotaShares" | "shares" => Some("quotaShareName"),
         "jobs" => Some("jobName"),
         "capacityLimits" => Some("capacityUnit"),
         "instanceTypes" => Some("name"),
@@ -129,11 +130,16 @@ fn apply(s: &mut Scenario, c: &Change) -> Result<(), String> {
         "instanceTypes" => edit(&mut s.instance_types, first, rest, &c.value),
         "actions" => edit(&mut s.actions, first, rest, &c.value),
         "schedulingPolicy" => edit(&mut s.scheduling_policy, first, rest, &c.value),
+        "workload" if s.workload.is_none() && !rest.is_empty() => {
+            Err("the scenario has no `workload` section to change (quotasim generate --workload writes one)"
+                .into())
+        }
+        "workload" => edit(&mut s.workload, first, rest, &c.value),
         "name" => edit(&mut s.name, first, rest, &c.value),
         "description" => edit(&mut s.description, first, rest, &c.value),
         f => Err(format!(
             "the scenario has no section `{f}` (settings, serviceEnvironment, quotaShares, jobs, \
-             instanceTypes, actions, schedulingPolicy, name, description)"
+             instanceTypes, actions, schedulingPolicy, workload, name, description)"
         )),
     }
 }

@@ -10,6 +10,10 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::model::*;
+use crate::workload::{
+    Distribution, DurationSpec, PercentOf, ShareWorkload, WeightedPriority, WeightedSize, WeightedType,
+    Workload,
+};
 
 /// What to generate. [`GenerateOptions::new`] gives the documented defaults.
 #[derive(Clone, Debug, PartialEq)]
@@ -77,6 +81,9 @@ impl GenerateOptions {
                     self.jobs
                 ),
             ));
+        }
+        if self.seed > crate::validate::MAX_SAFE as u64 {
+            return Err(("seed", format!("must be at most 2^53 - 1, not {}", self.seed)));
         }
         if self.load_percent == 0 || self.load_percent > 1000 {
             return Err(("loadPercent", format!("must be 1 to 1000, not {}", self.load_percent)));
@@ -146,121 +153,79 @@ fn strategy_of(i: u32) -> (Strategy, Option<i64>) {
     }
 }
 
-/// Generates a scenario. The options must pass [`GenerateOptions::check`]; out-of-range
-/// values are clamped rather than panicking.
+/// Generates a scenario with its jobs listed: [`generate_workload`] expanded.
 pub fn generate(o: &GenerateOptions) -> Scenario {
+    let w = generate_workload(o);
+    let mut s = crate::workload::expanded(&w).unwrap_or(w);
+    s.workload = None;
+    s
+}
+
+/// Generates a scenario whose jobs are a `workload` section (`quotasim generate --workload`):
+/// the same jobs as [`generate`] once expanded, and a seed to re-generate them with. The
+/// options must pass [`GenerateOptions::check`]; out-of-range values are clamped rather
+/// than panicking.
+pub fn generate_workload(o: &GenerateOptions) -> Scenario {
     let shares_n = o.shares.clamp(1, 20);
     let types_n = o.instance_types.clamp(1, 5) as usize;
-    let mut rng = Rng::new(o.seed);
+    // Quota sizes come from their own stream, so the jobs depend on the workload's seed alone.
+    let mut rng = Rng::new(!o.seed);
     let types: Vec<(&str, i64)> = TYPES[..types_n].to_vec();
 
     // Quota shares: one or two instance types each, sizes 4..=31 instances.
     let mut quota_shares = Vec::new();
-    let mut share_types: Vec<Vec<(usize, i64)>> = Vec::new();
+    let mut entries = Vec::new();
     let mut totals = alloc::vec![0i64; types_n];
     for i in 0..shares_n {
         let mut limits = Vec::new();
-        let mut st = Vec::new();
         let first = i as usize % types_n;
         let mut picks = alloc::vec![first];
         if i % 2 == 0 && types_n > 1 {
             picks.push((first + 1) % types_n);
         }
-        for t in picks {
+        for &t in &picks {
             let q = 4 + rng.below(28) as i64;
             totals[t] += q;
             limits.push(CapacityLimit::new(types[t].0, q));
-            st.push((t, q));
         }
         let (strategy, borrow_limit) = strategy_of(i);
-        let mut qs = QuotaShare::new(&format!("team-{i:02}"), strategy, limits);
+        let name = format!("team-{i:02}");
+        let mut qs = QuotaShare::new(&name, strategy, limits);
         qs.resource_sharing_configuration.borrow_limit = borrow_limit;
         if i % 2 == 0 {
             qs.preemption_configuration.in_share_preemption = Toggle::Enabled;
         }
         quota_shares.push(qs);
-        share_types.push(st);
+        // Shares get uneven parts of the workload (weights 1..4), so some borrow.
+        entries.push(ShareWorkload {
+            quota_share_name: name,
+            weight: Some(1 + (i as i64 * 7 + 3) % 4),
+            jobs: None,
+            arrivals_per_hour: None,
+            instance_types: picks
+                .iter()
+                .map(|&t| WeightedType { name: types[t].0.into(), weight: 1 })
+                .collect(),
+            sizes: [(1, 10), (2, 5), (4, 3), (8, 2)]
+                .iter()
+                .map(|&(instances, weight)| WeightedSize { instances, weight })
+                .collect(),
+            duration: DurationSpec {
+                distribution: Distribution::Pareto,
+                min_seconds: o.min_duration_seconds as i64,
+                max_seconds: o.max_duration_seconds as i64,
+            },
+            priorities: [(0, 6), (10, 2), (50, 1), (100, 1)]
+                .iter()
+                .map(|&(priority, weight)| WeightedPriority { priority, weight })
+                .collect(),
+            checkpoint: Some(PercentOf {
+                percent: o.checkpoint_percent as i64,
+                values: alloc::vec![600, 900, 1800],
+            }),
+            preemption_retries: Some(PercentOf { percent: 10, values: alloc::vec![0, 1, 2] }),
+        });
     }
-    let capacity: i64 = totals.iter().sum();
-
-    // Jobs: shares get uneven parts of the workload (weights 1..4), so some borrow.
-    let weights: Vec<u64> = (0..shares_n).map(|i| 1 + (i as u64 * 7 + 3) % 4).collect();
-    let wsum: u64 = weights.iter().sum();
-    let mut per_share: Vec<u64> = weights.iter().map(|w| o.jobs * w / wsum).collect();
-    let assigned: u64 = per_share.iter().sum();
-    for k in 0..(o.jobs - assigned) as usize {
-        per_share[k % shares_n as usize] += 1;
-    }
-    struct Draft {
-        share: u32,
-        ty: usize,
-        count: i64,
-        duration: i64,
-        priority: i64,
-        checkpoint: Option<i64>,
-        retries: Option<i64>,
-    }
-    let mut drafts: Vec<Draft> = Vec::with_capacity(o.jobs as usize);
-    let mut work: Vec<f64> = alloc::vec![0.0; shares_n as usize];
-    for (s, &n) in per_share.iter().enumerate() {
-        for _ in 0..n {
-            let st = &share_types[s];
-            let (ty, q) = st[rng.below(st.len() as u64) as usize];
-            let count = match rng.below(20) {
-                0..=9 => 1,
-                10..=14 => 2,
-                15..=17 => 4,
-                _ => 8,
-            }
-            .min(q);
-            let d = rng.pareto(1.5, o.min_duration_seconds as f64);
-            let duration = (d as i64).clamp(o.min_duration_seconds as i64, o.max_duration_seconds as i64);
-            let priority = match rng.below(10) {
-                0..=5 => 0,
-                6..=7 => 10,
-                8 => 50,
-                _ => 100,
-            };
-            let checkpoint = if rng.below(100) < o.checkpoint_percent as u64 {
-                Some([600, 900, 1800][rng.below(3) as usize])
-            } else {
-                None
-            };
-            let retries = if rng.below(10) == 0 { Some(rng.below(3) as i64) } else { None };
-            work[s] += (count * duration) as f64;
-            drafts.push(Draft { share: s as u32, ty, count, duration, priority, checkpoint, retries });
-        }
-    }
-    // The arrival window that gives the requested load over the capacity shares own.
-    let total_work: f64 = work.iter().sum();
-    let span = total_work / (capacity.max(1) as f64 * o.load_percent as f64 / 100.0);
-    let mut jobs = Vec::with_capacity(drafts.len());
-    let mut clocks: Vec<f64> = alloc::vec![0.0; shares_n as usize];
-    let mut next_idx: Vec<u64> = alloc::vec![0; shares_n as usize];
-    for d in drafts {
-        let s = d.share as usize;
-        let mean_gap = span / per_share[s].max(1) as f64;
-        clocks[s] += rng.exp(mean_gap);
-        let idx = next_idx[s];
-        next_idx[s] += 1;
-        let mut j = Job::new(
-            &format!("team-{s:02}-{idx:07}"),
-            &quota_shares[s].quota_share_name,
-            types[d.ty].0,
-            d.count,
-            clocks[s] as i64,
-            d.duration,
-        );
-        j.scheduling_priority = d.priority;
-        j.checkpoint_interval_seconds = d.checkpoint;
-        if let Some(r) = d.retries {
-            j.preemption_configuration =
-                Some(JobPreemption { preemption_retries_before_termination: Some(r) });
-        }
-        jobs.push(j);
-    }
-    // Jobs in submission order, as a real queue would see them.
-    jobs.sort_by(|a, b| a.submit_at.cmp(&b.submit_at).then_with(|| a.job_name.cmp(&b.job_name)));
 
     Scenario {
         format_version: 1,
@@ -284,7 +249,14 @@ pub fn generate(o: &GenerateOptions) -> Scenario {
         },
         scheduling_policy: None,
         quota_shares,
-        jobs,
+        workload: Some(Workload {
+            seed: o.seed.min(crate::validate::MAX_SAFE as u64) as i64,
+            jobs: Some(o.jobs.min(crate::validate::MAX_JOBS as u64) as i64),
+            load_percent: Some(o.load_percent as f64),
+            start_at: 0,
+            shares: entries,
+        }),
+        jobs: Vec::new(),
         actions: Vec::new(),
     }
 }

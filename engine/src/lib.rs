@@ -42,6 +42,8 @@ pub mod model;
 pub mod objective;
 pub mod problem;
 pub mod reasons;
+#[cfg(feature = "serde")]
+pub mod replicates;
 pub mod result;
 pub mod scenario;
 pub mod sim;
@@ -50,8 +52,9 @@ pub mod strict;
 #[cfg(feature = "serde")]
 pub mod sweep;
 pub mod validate;
+pub mod workload;
 
-pub use generate::{generate, GenerateOptions};
+pub use generate::{generate, generate_workload, GenerateOptions};
 pub use reasons::{Misconfiguration, WaitReason};
 pub use result::{
     BenchRun, Event, EventType, JobResult, PreemptionKind, SimResult, Snapshot, Status, Summary,

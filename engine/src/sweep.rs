@@ -274,6 +274,7 @@ pub fn shape_of(base: &Scenario) -> Scenario {
         service_environment: base.service_environment.clone(),
         scheduling_policy: base.scheduling_policy.clone(),
         quota_shares: base.quota_shares.clone(),
+        workload: None,
         jobs: Vec::new(),
         actions: Vec::new(),
     }

@@ -1,6 +1,6 @@
 //! Every integration test in one binary: the rules one by one, the spec's worked example,
 //! properties over random scenarios, fuzzing, validation, and the command line (run,
-//! validate, generate, bench, check, compare, sweep).
+//! validate, generate, bench, check, compare, sweep) and generated workloads.
 
 mod cli;
 mod fuzz;
@@ -10,3 +10,4 @@ mod rules;
 mod sweep_cli;
 mod validation;
 mod worked_example;
+mod workload;

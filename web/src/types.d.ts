@@ -13,6 +13,8 @@ export interface Scenario {
   serviceEnvironment: ServiceEnvironment;
   schedulingPolicy?: SchedulingPolicy | null;
   quotaShares?: Array<QuotaShare>;
+  /** Jobs described by generator settings, expanded after `jobs` (`crate::workload`). */
+  workload?: Workload | null;
   /** At most 2,000,000 jobs (`MAX_JOBS`); a longer list is refused while it is read. */
   jobs?: Array<Job>;
   actions?: Array<Action>;
@@ -169,6 +171,23 @@ export interface QuotaShare {
   tags?: unknown;
   createdAt?: unknown;
   clientToken?: unknown;
+}
+
+/** A scenario's `workload` section: jobs described by generator settings. */
+export interface Workload {
+  /** The seed of every draw; `seed`, `seed + 1`, ... are replicates. */
+  seed?: number;
+  /** Jobs in all, split over the entries without their own `jobs` by `weight`. */
+  jobs?: number | null;
+  /**
+   * Offered load, as a percentage of the capacity shares own, for entries without an
+   * `arrivalsPerHour`.
+   */
+  loadPercent?: number | null;
+  /** When arrivals start, seconds. */
+  startAt?: number;
+  /** One entry per quota share that submits work. */
+  shares: Array<ShareWorkload>;
 }
 
 /** R5: one training job. */
@@ -382,6 +401,31 @@ export interface SharePreemption {
 
 export type ShareState = "ENABLED" | "DISABLED";
 
+/** What one quota share submits. */
+export interface ShareWorkload {
+  quotaShareName: string;
+  /** Its part of `workload.jobs` (default 1). */
+  weight?: number | null;
+  /** Its number of jobs, instead of a part of `workload.jobs`. */
+  jobs?: number | null;
+  /** Mean arrivals per hour (Poisson), instead of `workload.loadPercent`. */
+  arrivalsPerHour?: number | null;
+  /** Instance types to draw from, by weight. */
+  instanceTypes: Array<WeightedType>;
+  /**
+   * Instance counts to draw from, by weight (default: 1 instance). A count above the share's
+   * quota of the drawn type is lowered to that quota.
+   */
+  sizes?: Array<WeightedSize>;
+  duration: DurationSpec;
+  /** Priorities to draw from, by weight (default: 0). */
+  priorities?: Array<WeightedPriority>;
+  /** Which jobs checkpoint, and how often (default: none). */
+  checkpoint?: PercentOf | null;
+  /** Which jobs set `preemptionRetriesBeforeTermination`, and to what (default: none). */
+  preemptionRetries?: PercentOf | null;
+}
+
 /** `preemptionConfiguration` of a job (R7). */
 export interface JobPreemption {
   preemptionRetriesBeforeTermination?: number | null;
@@ -518,6 +562,37 @@ export type Strategy = "RESERVE" | "LEND" | "LEND_AND_BORROW";
 
 export type Toggle = "ENABLED" | "DISABLED";
 
+/** `{name, weight}`. */
+export interface WeightedType {
+  name: string;
+  weight?: number;
+}
+
+/** `{instances, weight}`. */
+export interface WeightedSize {
+  instances: number;
+  weight?: number;
+}
+
+/** How long jobs train, seconds. */
+export interface DurationSpec {
+  distribution: Distribution;
+  minSeconds: number;
+  maxSeconds: number;
+}
+
+/** `{priority, weight}`. */
+export interface WeightedPriority {
+  priority: number;
+  weight?: number;
+}
+
+/** `percent` of the jobs take one of `values`, drawn uniformly. */
+export interface PercentOf {
+  percent: number;
+  values: Array<number>;
+}
+
 export interface ResourceConfig {
   InstanceType?: string | null;
   InstanceCount?: number | null;
@@ -573,3 +648,12 @@ export interface Fairness {
    */
   jainIndex: number | null;
 }
+
+/**
+ * A duration distribution; every draw is clamped to `minSeconds..=maxSeconds`.
+ * - `"fixed"`: Always `minSeconds`.
+ * - `"uniform"`: Uniform between `minSeconds` and `maxSeconds`.
+ * - `"exponential"`: Exponential with the mean of `minSeconds` and `maxSeconds`.
+ * - `"pareto"`: Heavy-tailed: Pareto with shape 1.5 and scale `minSeconds`.
+ */
+export type Distribution = "fixed" | "uniform" | "exponential" | "pareto";

@@ -38,6 +38,7 @@ const SOURCES: &[&str] = &[
     "model/serde_impls.rs",
     "compare.rs",
     "objective.rs",
+    "workload.rs",
 ];
 
 /// Where the shapes start: the scenario (input) first, then what the package returns.

@@ -9,6 +9,8 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::workload::Workload;
+
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
@@ -39,6 +41,9 @@ pub struct Scenario {
     pub scheduling_policy: Option<SchedulingPolicy>,
     #[cfg_attr(feature = "serde", serde(default))]
     pub quota_shares: Vec<QuotaShare>,
+    /// Jobs described by generator settings, expanded after `jobs` (`crate::workload`).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub workload: Option<Workload>,
     /// At most 2,000,000 jobs (`MAX_JOBS`); a longer list is refused while it is read.
     #[cfg_attr(
         feature = "serde",
@@ -66,6 +71,7 @@ impl Default for Scenario {
             service_environment: ServiceEnvironment::default(),
             scheduling_policy: None,
             quota_shares: Vec::new(),
+            workload: None,
             jobs: Vec::new(),
             actions: Vec::new(),
         }

@@ -49,6 +49,21 @@ pub const DEFAULT_PAYLOAD_CHECKPOINT: u64 = 600;
 /// Returns the checked scenario (with its warnings) or every problem found, errors and
 /// warnings, in the order of the fields in the file.
 pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
+    if s.workload.is_some() {
+        // The generated jobs are validated as listed ones; a broken workload section is
+        // reported with every problem of the rest of the scenario.
+        return match crate::workload::expanded(s) {
+            Ok(e) => validate(&e),
+            Err(mut p) => {
+                let mut rest = s.clone();
+                rest.workload = None;
+                if let Err(q) = validate(&rest) {
+                    p.extend(q);
+                }
+                Err(p)
+            }
+        };
+    }
     let mut c = Checker { problems: Vec::new(), types: Vec::new(), type_ids: BTreeMap::new() };
 
     if s.format_version != 1 {

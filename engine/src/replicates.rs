@@ -1,0 +1,204 @@
+//! Replicates: is a difference real? (`quotasim compare --replicates N`).
+//!
+//! One generated workload is one sample. Both sides of a comparison are run on N seeds of
+//! their `workload` (`seed`, `seed + 1`, ...), paired by seed, and every summary number is
+//! reported per share and overall as the median, min and max of A, of B and of the paired
+//! delta (B - A), with how many seeds see it go up, down or stay the same. Every replicate
+//! reproduces exactly from its seed.
+//!
+//! The median of an even number of values is the mean of the two middle ones.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::metric::leaves;
+use crate::result::SummaryResult;
+
+/// `quotasim compare --replicates`'s JSON.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplicateReport {
+    pub format_version: u32,
+    /// The workload seeds, one per replicate, in order.
+    pub seeds: Vec<i64>,
+    /// The `--set` changes that made B from A, or `["second file"]`.
+    pub changes: Vec<String>,
+    /// What the two sides do not share (quota shares on one side only).
+    pub differences: Vec<String>,
+    /// Per quota share present on both sides, in A's order: metric path -> statistics.
+    #[serde(serialize_with = "ser_pairs")]
+    pub per_quota_share: Vec<(String, Map<String, Value>)>,
+    pub overall: Map<String, Value>,
+}
+
+/// Median, min and max of some numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Spread {
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+/// One metric over the replicates.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MetricStats {
+    pub a: Option<Spread>,
+    pub b: Option<Spread>,
+    /// Of the paired differences B - A.
+    pub delta: Option<Spread>,
+    /// Seeds where B is higher, lower, the same (seeds where either side has no value are
+    /// left out).
+    pub up: u32,
+    pub down: u32,
+    pub same: u32,
+    /// How many seeds agree with the most common direction.
+    pub agree: u32,
+}
+
+fn ser_pairs<S: serde::Serializer>(v: &[(String, Map<String, Value>)], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut m = s.serialize_map(Some(v.len()))?;
+    for (k, x) in v {
+        m.serialize_entry(k, x)?;
+    }
+    m.end()
+}
+
+/// Median, min and max; `None` for no values.
+pub fn spread(values: &[f64]) -> Option<Spread> {
+    if values.is_empty() {
+        return None;
+    }
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    let median = if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 };
+    Some(Spread { median, min: v[0], max: v[n - 1] })
+}
+
+/// Statistics of one metric from its per-seed values on each side.
+pub fn stats(a: &[Option<f64>], b: &[Option<f64>]) -> MetricStats {
+    let av: Vec<f64> = a.iter().flatten().copied().collect();
+    let bv: Vec<f64> = b.iter().flatten().copied().collect();
+    let d: Vec<f64> = a.iter().zip(b).filter_map(|(x, y)| Some((*y)? - (*x)?)).collect();
+    let up = d.iter().filter(|x| **x > 0.0).count() as u32;
+    let down = d.iter().filter(|x| **x < 0.0).count() as u32;
+    let same = d.len() as u32 - up - down;
+    MetricStats {
+        a: spread(&av),
+        b: spread(&bv),
+        delta: spread(&d),
+        up,
+        down,
+        same,
+        agree: up.max(down).max(same),
+    }
+}
+
+fn table(
+    names: &[&str],
+    a: &[Vec<(String, Option<f64>)>],
+    b: &[Vec<(String, Option<f64>)>],
+) -> Map<String, Value> {
+    let mut out = Map::new();
+    for (k, path) in names.iter().enumerate() {
+        let col = |side: &[Vec<(String, Option<f64>)>]| -> Vec<Option<f64>> {
+            side.iter()
+                .map(|leaves| match leaves.get(k) {
+                    Some((p, v)) if p == path => *v,
+                    _ => leaves.iter().find(|(p, _)| p == path).and_then(|(_, v)| *v),
+                })
+                .collect()
+        };
+        let s = stats(&col(a), &col(b));
+        out.insert(String::from(*path), serde_json::to_value(s).unwrap_or(Value::Null));
+    }
+    out
+}
+
+/// The report of `pairs` (A's and B's summary per seed, in seed order).
+pub fn report(
+    seeds: Vec<i64>,
+    pairs: &[(SummaryResult, SummaryResult)],
+    changes: Vec<String>,
+) -> ReplicateReport {
+    let mut differences = Vec::new();
+    let mut per_quota_share = Vec::new();
+    if let Some((a0, b0)) = pairs.first() {
+        for (name, _) in &a0.summary.per_quota_share {
+            if !b0.summary.per_quota_share.iter().any(|(n, _)| n == name) {
+                differences.push(format!("quota share {name} is only in A"));
+                continue;
+            }
+            let side = |pick: &dyn Fn(&(SummaryResult, SummaryResult)) -> &SummaryResult| -> Vec<Vec<(String, Option<f64>)>> {
+                pairs
+                    .iter()
+                    .map(|p| {
+                        let s = pick(p);
+                        s.summary
+                            .per_quota_share
+                            .iter()
+                            .find(|(n, _)| n == name)
+                            .map(|(_, m)| leaves(&serde_json::to_value(m).unwrap_or(Value::Null)))
+                            .unwrap_or_default()
+                    })
+                    .collect()
+            };
+            let (a, b) = (side(&|p| &p.0), side(&|p| &p.1));
+            let names: Vec<&str> = a[0].iter().map(|(p, _)| p.as_str()).collect();
+            per_quota_share.push((name.clone(), table(&names, &a, &b)));
+        }
+        for (name, _) in &b0.summary.per_quota_share {
+            if !a0.summary.per_quota_share.iter().any(|(n, _)| n == name) {
+                differences.push(format!("quota share {name} is only in B"));
+            }
+        }
+    }
+    let overall = {
+        let side = |first: bool| -> Vec<Vec<(String, Option<f64>)>> {
+            pairs
+                .iter()
+                .map(|p| {
+                    let s = if first { &p.0 } else { &p.1 };
+                    leaves(&serde_json::to_value(&s.summary.overall).unwrap_or(Value::Null))
+                })
+                .collect()
+        };
+        let (a, b) = (side(true), side(false));
+        match a.first() {
+            Some(first) => {
+                let names: Vec<&str> = first.iter().map(|(p, _)| p.as_str()).collect();
+                table(&names, &a, &b)
+            }
+            None => Map::new(),
+        }
+    };
+    ReplicateReport { format_version: 1, seeds, changes, differences, per_quota_share, overall }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spread_takes_the_mean_of_the_middle_two_for_an_even_count() {
+        assert_eq!(spread(&[3.0, 1.0, 2.0]), Some(Spread { median: 2.0, min: 1.0, max: 3.0 }));
+        assert_eq!(spread(&[4.0, 1.0, 2.0, 3.0]), Some(Spread { median: 2.5, min: 1.0, max: 4.0 }));
+        assert_eq!(spread(&[]), None);
+    }
+
+    #[test]
+    fn stats_count_the_directions_of_the_paired_differences() {
+        let a = [Some(1.0), Some(2.0), Some(3.0), None];
+        let b = [Some(2.0), Some(1.0), Some(4.0), Some(9.0)];
+        let s = stats(&a, &b);
+        assert_eq!((s.up, s.down, s.same, s.agree), (2, 1, 0, 2));
+        assert_eq!(s.delta, Some(Spread { median: 1.0, min: -1.0, max: 1.0 }));
+        assert_eq!(s.b.map(|x| x.max), Some(9.0));
+    }
+}

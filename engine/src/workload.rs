@@ -1,0 +1,537 @@
+//! Generated workloads: a scenario's `workload` section, expanded into jobs by the one
+//! generator every front end shares (`quotasim generate`, `compare --replicates`, sweeps over
+//! `workload.seed`, the playground's generator).
+//!
+//! The expansion is deterministic for a seed, on every platform: the PRNG is SplitMix64 and
+//! the only floating point (`libm`'s `log` and `pow`, pure Rust) draws numbers, never a
+//! simulation decision. Draws happen in a documented order, so a workload reproduces exactly:
+//!
+//! 1. for each entry of `workload.shares` in order, for each of its jobs: the instance type,
+//!    the size, the duration (none for `fixed`), the priority, whether it checkpoints (and its
+//!    interval) when `checkpoint` is given, and its retries when `preemptionRetries` is given;
+//! 2. then, in the same order, the gap before each job's arrival (exponential; the first job
+//!    of a share arrives one gap after `startAt`).
+//!
+//! A share's arrivals are paced by its `arrivalsPerHour`, or, for entries without one, by
+//! `workload.loadPercent`: their work (instances × duration) arrives over the window that
+//! offers that percentage of the capacity shares own (per type, the smaller of the shares'
+//! quotas and the service environment's limit). Jobs are named `<share>-<n>` with seven
+//! digits, numbered per share in arrival order (a suffix `-2`, `-3` ... if a listed job already
+//! has the name), and follow the listed jobs in order of arrival.
+
+use alloc::collections::BTreeSet;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::generate::Rng;
+use crate::model::{Job, JobPreemption, Scenario};
+use crate::problem::Problem;
+use crate::validate::{MAX_JOBS, MAX_PRIORITY, MAX_SAFE};
+
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+
+/// A scenario's `workload` section: jobs described by generator settings.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
+pub struct Workload {
+    /// The seed of every draw; `seed`, `seed + 1`, ... are replicates.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub seed: i64,
+    /// Jobs in all, split over the entries without their own `jobs` by `weight`.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub jobs: Option<i64>,
+    /// Offered load, as a percentage of the capacity shares own, for entries without an
+    /// `arrivalsPerHour`.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub load_percent: Option<f64>,
+    /// When arrivals start, seconds.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
+    pub start_at: i64,
+    /// One entry per quota share that submits work.
+    pub shares: Vec<ShareWorkload>,
+}
+
+#[cfg(feature = "serde")]
+fn is_zero(v: &i64) -> bool {
+    *v == 0
+}
+
+/// What one quota share submits.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
+pub struct ShareWorkload {
+    pub quota_share_name: String,
+    /// Its part of `workload.jobs` (default 1).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub weight: Option<i64>,
+    /// Its number of jobs, instead of a part of `workload.jobs`.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub jobs: Option<i64>,
+    /// Mean arrivals per hour (Poisson), instead of `workload.loadPercent`.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub arrivals_per_hour: Option<f64>,
+    /// Instance types to draw from, by weight.
+    pub instance_types: Vec<WeightedType>,
+    /// Instance counts to draw from, by weight (default: 1 instance). A count above the share's
+    /// quota of the drawn type is lowered to that quota.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    pub sizes: Vec<WeightedSize>,
+    pub duration: DurationSpec,
+    /// Priorities to draw from, by weight (default: 0).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    pub priorities: Vec<WeightedPriority>,
+    /// Which jobs checkpoint, and how often (default: none).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub checkpoint: Option<PercentOf>,
+    /// Which jobs set `preemptionRetriesBeforeTermination`, and to what (default: none).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub preemption_retries: Option<PercentOf>,
+}
+
+/// `{name, weight}`.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
+pub struct WeightedType {
+    pub name: String,
+    #[cfg_attr(feature = "serde", serde(default = "one"))]
+    pub weight: i64,
+}
+
+/// `{instances, weight}`.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
+pub struct WeightedSize {
+    pub instances: i64,
+    #[cfg_attr(feature = "serde", serde(default = "one"))]
+    pub weight: i64,
+}
+
+/// `{priority, weight}`.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
+pub struct WeightedPriority {
+    pub priority: i64,
+    #[cfg_attr(feature = "serde", serde(default = "one"))]
+    pub weight: i64,
+}
+
+#[cfg(feature = "serde")]
+fn one() -> i64 {
+    1
+}
+
+/// `percent` of the jobs take one of `values`, drawn uniformly.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
+pub struct PercentOf {
+    pub percent: i64,
+    pub values: Vec<i64>,
+}
+
+/// How long jobs train, seconds.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
+pub struct DurationSpec {
+    pub distribution: Distribution,
+    pub min_seconds: i64,
+    pub max_seconds: i64,
+}
+
+/// A duration distribution; every draw is clamped to `minSeconds..=maxSeconds`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum Distribution {
+    /// Always `minSeconds`.
+    Fixed,
+    /// Uniform between `minSeconds` and `maxSeconds`.
+    Uniform,
+    /// Exponential with the mean of `minSeconds` and `maxSeconds`.
+    Exponential,
+    /// Heavy-tailed: Pareto with shape 1.5 and scale `minSeconds`.
+    Pareto,
+}
+
+impl Distribution {
+    /// Every distribution with its spelling in the format.
+    pub const ALL: [(Distribution, &'static str); 4] = [
+        (Distribution::Fixed, "fixed"),
+        (Distribution::Uniform, "uniform"),
+        (Distribution::Exponential, "exponential"),
+        (Distribution::Pareto, "pareto"),
+    ];
+}
+
+/// The jobs a scenario's `workload` describes, or every problem with its path. Without a
+/// `workload` section there are none.
+pub fn expand(s: &Scenario) -> Result<Vec<Job>, Vec<Problem>> {
+    let Some(w) = &s.workload else { return Ok(Vec::new()) };
+    let counts = check(s, w)?;
+    Ok(generate_jobs(s, w, &counts))
+}
+
+/// `s` with its `workload` expanded into `jobs` (after the listed ones) and the section
+/// removed: what the simulation runs, and what `--print-scenario` shows.
+pub fn expanded(s: &Scenario) -> Result<Scenario, Vec<Problem>> {
+    let generated = expand(s)?;
+    let mut out = s.clone();
+    out.workload = None;
+    out.jobs.extend(generated);
+    Ok(out)
+}
+
+/// `s` with its workload's seed set to `seed` (replicates).
+pub fn with_seed(s: &Scenario, seed: i64) -> Scenario {
+    let mut out = s.clone();
+    if let Some(w) = &mut out.workload {
+        w.seed = seed;
+    }
+    out
+}
+
+/// Checks the section and returns each entry's number of jobs.
+fn check(s: &Scenario, w: &Workload) -> Result<Vec<u64>, Vec<Problem>> {
+    let mut problems = Vec::new();
+    let mut err = |path: String, msg: String| problems.push(Problem::error(path, msg));
+    if !(0..=MAX_SAFE).contains(&w.seed) {
+        err("workload.seed".into(), format!("seed must be 0 to 2^53 - 1, not {}", w.seed));
+    }
+    if !(0..=MAX_SAFE).contains(&w.start_at) {
+        err("workload.startAt".into(), format!("startAt must be 0 to 2^53 - 1, not {}", w.start_at));
+    }
+    if let Some(l) = w.load_percent {
+        if !(l.is_finite() && l > 0.0 && l <= 10_000.0) {
+            err(
+                "workload.loadPercent".into(),
+                format!("loadPercent must be above 0 and at most 10000, not {l}"),
+            );
+        }
+    }
+    if w.shares.is_empty() {
+        err("workload.shares".into(), "a workload needs at least one share".into());
+    }
+    let mut seen = BTreeSet::new();
+    for (i, e) in w.shares.iter().enumerate() {
+        let p = format!("workload.shares[{i}]");
+        let Some(share) = s.quota_shares.iter().find(|q| q.quota_share_name == e.quota_share_name) else {
+            err(format!("{p}.quotaShareName"), format!("no quota share is named {}", e.quota_share_name));
+            continue;
+        };
+        if !seen.insert(e.quota_share_name.as_str()) {
+            err(
+                format!("{p}.quotaShareName"),
+                format!("{} already has an entry: give each share one", e.quota_share_name),
+            );
+        }
+        if let Some(wt) = e.weight {
+            if !(0..=1_000_000).contains(&wt) {
+                err(format!("{p}.weight"), format!("weight must be 0 to 1000000, not {wt}"));
+            }
+        }
+        if let Some(n) = e.jobs {
+            if !(0..=MAX_JOBS as i64).contains(&n) {
+                err(format!("{p}.jobs"), format!("jobs must be 0 to {MAX_JOBS}, not {n}"));
+            }
+        } else if w.jobs.is_none() {
+            err(
+                format!("{p}.jobs"),
+                "give this entry's jobs, or workload.jobs to share out by weight".into(),
+            );
+        }
+        match e.arrivals_per_hour {
+            Some(r) if !(r.is_finite() && r > 0.0 && r <= 1e9) => {
+                err(format!("{p}.arrivalsPerHour"), format!("arrivalsPerHour must be above 0, not {r}"));
+            }
+            Some(_) => {}
+            None if w.load_percent.is_none() => err(
+                format!("{p}.arrivalsPerHour"),
+                "give arrivalsPerHour, or workload.loadPercent to pace arrivals by load".into(),
+            ),
+            None => {}
+        }
+        if e.instance_types.is_empty() {
+            err(format!("{p}.instanceTypes"), "give at least one instance type".into());
+        }
+        for (k, t) in e.instance_types.iter().enumerate() {
+            let known = s.instance_types.iter().any(|x| x.name == t.name)
+                || s.service_environment.capacity_limits.iter().any(|x| x.capacity_unit == t.name)
+                || share.capacity_limits.iter().any(|x| x.capacity_unit == t.name);
+            if !known {
+                err(
+                    format!("{p}.instanceTypes[{k}].name"),
+                    format!(
+                        "{} is neither an instance type of the scenario nor in any capacity limit",
+                        t.name
+                    ),
+                );
+            }
+        }
+        weights(&mut err, &format!("{p}.instanceTypes"), e.instance_types.iter().map(|t| t.weight));
+        for (k, z) in e.sizes.iter().enumerate() {
+            if !(1..=MAX_SAFE).contains(&z.instances) {
+                err(
+                    format!("{p}.sizes[{k}].instances"),
+                    format!("instances must be at least 1, not {}", z.instances),
+                );
+            }
+        }
+        weights(&mut err, &format!("{p}.sizes"), e.sizes.iter().map(|z| z.weight));
+        for (k, z) in e.priorities.iter().enumerate() {
+            if !(0..=MAX_PRIORITY).contains(&z.priority) {
+                err(
+                    format!("{p}.priorities[{k}].priority"),
+                    format!("priority must be 0 to {MAX_PRIORITY}, not {}", z.priority),
+                );
+            }
+        }
+        weights(&mut err, &format!("{p}.priorities"), e.priorities.iter().map(|z| z.weight));
+        let d = &e.duration;
+        if !(1..=MAX_SAFE).contains(&d.min_seconds) {
+            err(
+                format!("{p}.duration.minSeconds"),
+                format!("minSeconds must be at least 1, not {}", d.min_seconds),
+            );
+        }
+        if d.max_seconds < d.min_seconds || d.max_seconds > MAX_SAFE {
+            err(
+                format!("{p}.duration.maxSeconds"),
+                format!("maxSeconds must be at least minSeconds ({}), not {}", d.min_seconds, d.max_seconds),
+            );
+        }
+        for (field, po, min) in
+            [("checkpoint", &e.checkpoint, 1), ("preemptionRetries", &e.preemption_retries, 0)]
+        {
+            let Some(po) = po else { continue };
+            if !(0..=100).contains(&po.percent) {
+                err(format!("{p}.{field}.percent"), format!("percent must be 0 to 100, not {}", po.percent));
+            }
+            if po.values.is_empty() {
+                err(format!("{p}.{field}.values"), "give at least one value".into());
+            }
+            for (k, &v) in po.values.iter().enumerate() {
+                if !(min..=MAX_SAFE).contains(&v) {
+                    err(format!("{p}.{field}.values[{k}]"), format!("must be at least {min}, not {v}"));
+                }
+            }
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+
+    // Each entry's number of jobs: its own, or its weight's part of `workload.jobs`, the
+    // remainder one each from the first entry on.
+    let total = w.jobs.unwrap_or(0);
+    if !(0..=MAX_JOBS as i64).contains(&total) {
+        return Err(alloc::vec![Problem::error(
+            "workload.jobs",
+            format!("jobs must be 0 to {MAX_JOBS}, not {total}")
+        )]);
+    }
+    let shared: Vec<usize> = (0..w.shares.len()).filter(|&i| w.shares[i].jobs.is_none()).collect();
+    let wsum: u64 = shared.iter().map(|&i| w.shares[i].weight.unwrap_or(1) as u64).sum();
+    let mut counts: Vec<u64> = w.shares.iter().map(|e| e.jobs.unwrap_or(0) as u64).collect();
+    if !shared.is_empty() && total > 0 {
+        if wsum == 0 {
+            return Err(alloc::vec![Problem::error(
+                "workload.shares",
+                "the entries that share workload.jobs all have weight 0"
+            )]);
+        }
+        let mut assigned = 0;
+        for &i in &shared {
+            let c = (total as u128 * w.shares[i].weight.unwrap_or(1) as u128 / wsum as u128) as u64;
+            counts[i] = c;
+            assigned += c;
+        }
+        for k in 0..(total as u64 - assigned) as usize {
+            counts[shared[k % shared.len()]] += 1;
+        }
+    }
+    let all = counts.iter().sum::<u64>() + s.jobs.len() as u64;
+    if all > MAX_JOBS as u64 {
+        return Err(alloc::vec![Problem::error(
+            "workload.jobs",
+            format!("the workload and the listed jobs make {all} jobs, more than {MAX_JOBS}")
+        )]);
+    }
+    Ok(counts)
+}
+
+/// Weights are 0 or more and not all 0.
+fn weights(err: &mut impl FnMut(String, String), path: &str, ws: impl Iterator<Item = i64>) {
+    let mut any = false;
+    let mut sum: i64 = 0;
+    for (k, w) in ws.enumerate() {
+        any = true;
+        if !(0..=1_000_000).contains(&w) {
+            err(format!("{path}[{k}].weight"), format!("weight must be 0 to 1000000, not {w}"));
+            return;
+        }
+        sum += w;
+    }
+    if any && sum == 0 {
+        err(path.into(), "the weights add up to 0: give one a weight above 0".into());
+    }
+}
+
+/// An index drawn by weight (one draw, whatever the weights).
+fn pick(rng: &mut Rng, weights: impl Iterator<Item = i64> + Clone) -> usize {
+    let total: u64 = weights.clone().map(|w| w.max(0) as u64).sum();
+    let mut r = rng.below(total.max(1));
+    for (i, w) in weights.enumerate() {
+        let w = w.max(0) as u64;
+        if r < w {
+            return i;
+        }
+        r -= w;
+    }
+    0
+}
+
+struct Draft {
+    entry: usize,
+    ty: usize,
+    count: i64,
+    duration: i64,
+    priority: i64,
+    checkpoint: Option<i64>,
+    retries: Option<i64>,
+}
+
+fn generate_jobs(s: &Scenario, w: &Workload, counts: &[u64]) -> Vec<Job> {
+    let mut rng = Rng::new(w.seed as u64);
+    let n: u64 = counts.iter().sum();
+    let mut drafts: Vec<Draft> = Vec::with_capacity(n as usize);
+    let mut work: Vec<f64> = alloc::vec![0.0; w.shares.len()];
+    for (e, entry) in w.shares.iter().enumerate() {
+        let share = s.quota_shares.iter().find(|q| q.quota_share_name == entry.quota_share_name);
+        let quota = |ty: &str| {
+            share
+                .and_then(|q| q.capacity_limits.iter().find(|l| l.capacity_unit == ty))
+                .map_or(0, |l| l.max_capacity)
+        };
+        let (lo, hi) = (entry.duration.min_seconds, entry.duration.max_seconds);
+        for _ in 0..counts[e] {
+            let ty = pick(&mut rng, entry.instance_types.iter().map(|t| t.weight));
+            let count = if entry.sizes.is_empty() {
+                1
+            } else {
+                entry.sizes[pick(&mut rng, entry.sizes.iter().map(|z| z.weight))].instances
+            };
+            let q = quota(&entry.instance_types[ty].name);
+            let count = if q > 0 { count.min(q) } else { count };
+            let d = match entry.duration.distribution {
+                Distribution::Fixed => lo as f64,
+                Distribution::Uniform => lo as f64 + (hi - lo) as f64 * rng.unit(),
+                Distribution::Exponential => rng.exp((lo as f64 + hi as f64) / 2.0),
+                Distribution::Pareto => rng.pareto(1.5, lo as f64),
+            };
+            let duration = (d as i64).clamp(lo, hi);
+            let priority = if entry.priorities.is_empty() {
+                0
+            } else {
+                entry.priorities[pick(&mut rng, entry.priorities.iter().map(|z| z.weight))].priority
+            };
+            let checkpoint = entry.checkpoint.as_ref().and_then(|c| draw_percent(&mut rng, c));
+            let retries = entry.preemption_retries.as_ref().and_then(|c| draw_percent(&mut rng, c));
+            work[e] += (count * duration) as f64;
+            drafts.push(Draft { entry: e, ty, count, duration, priority, checkpoint, retries });
+        }
+    }
+
+    // Mean gap between arrivals, per entry.
+    let paced_by_load: f64 =
+        (0..w.shares.len()).filter(|&e| w.shares[e].arrivals_per_hour.is_none()).map(|e| work[e]).sum();
+    let span = paced_by_load / (owned_capacity(s).max(1) as f64 * w.load_percent.unwrap_or(100.0) / 100.0);
+    let gaps: Vec<f64> = (0..w.shares.len())
+        .map(|e| match w.shares[e].arrivals_per_hour {
+            Some(r) => 3600.0 / r,
+            None => span / counts[e].max(1) as f64,
+        })
+        .collect();
+
+    let taken: BTreeSet<&str> = s.jobs.iter().map(|j| j.job_name.as_str()).collect();
+    let mut clocks: Vec<f64> = alloc::vec![0.0; w.shares.len()];
+    let mut next: Vec<u64> = alloc::vec![0; w.shares.len()];
+    let mut jobs = Vec::with_capacity(drafts.len());
+    for d in drafts {
+        let e = d.entry;
+        let entry = &w.shares[e];
+        clocks[e] += rng.exp(gaps[e]);
+        let idx = next[e];
+        next[e] += 1;
+        let base = format!("{}-{idx:07}", entry.quota_share_name);
+        let name = if taken.contains(base.as_str()) {
+            (2u64..).map(|k| format!("{base}-{k}")).find(|x| !taken.contains(x.as_str())).unwrap_or(base)
+        } else {
+            base
+        };
+        let at = (w.start_at as u64).saturating_add(clocks[e] as u64).min(MAX_SAFE as u64) as i64;
+        let mut j = Job::new(
+            &name,
+            &entry.quota_share_name,
+            &entry.instance_types[d.ty].name,
+            d.count,
+            at,
+            d.duration,
+        );
+        j.scheduling_priority = d.priority;
+        j.checkpoint_interval_seconds = d.checkpoint;
+        if let Some(r) = d.retries {
+            j.preemption_configuration =
+                Some(JobPreemption { preemption_retries_before_termination: Some(r) });
+        }
+        jobs.push(j);
+    }
+    // In order of arrival, as a real queue would see them.
+    jobs.sort_by(|a, b| a.submit_at.cmp(&b.submit_at).then_with(|| a.job_name.cmp(&b.job_name)));
+    jobs
+}
+
+/// `percent`% of draws give one of `values` (uniformly), the rest `None`.
+fn draw_percent(rng: &mut Rng, p: &PercentOf) -> Option<i64> {
+    if rng.below(100) < p.percent.max(0) as u64 {
+        Some(p.values[rng.below(p.values.len().max(1) as u64) as usize])
+    } else {
+        None
+    }
+}
+
+/// Instances the shares own: per type, the smaller of the shares' quotas and the service
+/// environment's limit (a type without a limit counts the quotas).
+pub fn owned_capacity(s: &Scenario) -> i64 {
+    let mut types: Vec<&str> = Vec::new();
+    for q in &s.quota_shares {
+        for l in &q.capacity_limits {
+            if !types.contains(&l.capacity_unit.as_str()) {
+                types.push(&l.capacity_unit);
+            }
+        }
+    }
+    types
+        .iter()
+        .map(|t| {
+            let quota: i64 = s
+                .quota_shares
+                .iter()
+                .flat_map(|q| q.capacity_limits.iter())
+                .filter(|l| l.capacity_unit == *t)
+                .map(|l| l.max_capacity.clamp(0, MAX_SAFE))
+                .sum();
+            match s.service_environment.capacity_limits.iter().find(|l| l.capacity_unit == *t) {
+                Some(l) => quota.min(l.max_capacity.max(0)),
+                None => quota,
+            }
+        })
+        .sum()
+}
