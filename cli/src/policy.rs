@@ -340,7 +340,7 @@ pub fn replicates_cmd(
     let out = match format {
         CompareFormat::Json => quotasim::json::to_json(&r),
         CompareFormat::Text => replicates_text(&r),
-        CompareFormat::Csv => replicates_csv(&r),
+        CompareFormat::Csv => replicates_csv(&serde_json::to_value(&r).unwrap_or_default()),
     };
     Ok(write_out(&out))
 }
@@ -376,10 +376,13 @@ fn replicates_text(r: &quotasim::replicates::ReplicateReport) -> String {
             _ => "-".into(),
         }
     };
-    let mut scopes: Vec<(&str, &serde_json::Map<String, serde_json::Value>)> =
-        r.per_quota_share.iter().map(|(n, m)| (n.as_str(), m)).collect();
-    scopes.push(("overall", &r.overall));
-    for (name, m) in scopes {
+    let v = serde_json::to_value(r).unwrap_or_default();
+    let empty = serde_json::Map::new();
+    let obj = |x: &serde_json::Value| x.as_object().cloned().unwrap_or_else(|| empty.clone());
+    let mut scopes: Vec<(String, serde_json::Map<String, serde_json::Value>)> =
+        r.per_quota_share.iter().map(|(n, _)| (n.clone(), obj(&v["perQuotaShare"][n]))).collect();
+    scopes.push(("overall".into(), obj(&v["overall"])));
+    for (name, m) in &scopes {
         for (label, path, higher) in MAIN {
             let Some(st) = m.get(*path) else { continue };
             if st.get("a").is_some_and(|x| x.is_null()) && st.get("b").is_some_and(|x| x.is_null()) {
@@ -416,18 +419,20 @@ fn replicates_text(r: &quotasim::replicates::ReplicateReport) -> String {
     s.trim_end().to_string()
 }
 
-fn replicates_csv(r: &quotasim::replicates::ReplicateReport) -> String {
+fn replicates_csv(r: &serde_json::Value) -> String {
     let mut s = String::from(
         "scope,metric,a_median,a_min,a_max,b_median,b_min,b_max,delta_median,delta_min,delta_max,up,down,same,agree\n",
     );
     let f = |v: &serde_json::Value, k: &str| {
         v.get(k).and_then(|x| x.as_f64()).map_or(String::new(), |x| format!("{x}"))
     };
-    let mut scopes: Vec<(&str, &serde_json::Map<String, serde_json::Value>)> =
-        r.per_quota_share.iter().map(|(n, m)| (n.as_str(), m)).collect();
-    scopes.push(("overall", &r.overall));
+    let mut scopes: Vec<(&str, &serde_json::Value)> = r["perQuotaShare"]
+        .as_object()
+        .map(|m| m.iter().map(|(n, x)| (n.as_str(), x)).collect())
+        .unwrap_or_default();
+    scopes.push(("overall", &r["overall"]));
     for (name, m) in scopes {
-        for (path, st) in m {
+        for (path, st) in m.as_object().into_iter().flatten() {
             let _ = write!(s, "{name},{path}");
             for side in ["a", "b", "delta"] {
                 for k in ["median", "min", "max"] {

@@ -18,11 +18,8 @@ use quotasim::compare::{run_to_end, summary_of};
 use quotasim::json::{parse_scenario, to_json};
 use quotasim::metric::{leaves, summary_value};
 use quotasim::model::Scenario;
-use quotasim::result::SummaryResult;
-use quotasim::sweep::{check_goals, check_sweep, pareto, parse_sweep, shape_of, Goal, Sweep};
+use quotasim::sweep::{check_goals, check_sweep, front_values, pareto, parse_sweep, shape_of, Goal, Sweep};
 use quotasim::{validate, Problem};
-use serde::ser::SerializeMap;
-use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use crate::policy::Stop;
@@ -44,35 +41,6 @@ pub struct Args<'a> {
     pub max_rows: u64,
     pub row: Option<u64>,
     pub print_scenario: bool,
-}
-
-/// One JSONL row. `frontier` is the last field, so that a row is printed without it and the
-/// flag appended once every row is known (and set again by `sweep-merge`).
-#[derive(Serialize)]
-struct Row {
-    row: u64,
-    values: Vec<Value>,
-    changes: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    summary: Option<SummaryResult>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    objectives: Option<Objectives>,
-}
-
-/// Each goal's value as the summary has it, `{"METRIC:max": value, ...}` in the sweep
-/// file's order.
-struct Objectives(Vec<(String, Value)>);
-
-impl Serialize for Objectives {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(self.0.len()))?;
-        for (k, v) in &self.0 {
-            m.serialize_entry(k, v)?;
-        }
-        m.end()
-    }
 }
 
 /// A finished row, sent from a worker.
@@ -147,62 +115,28 @@ fn base_of(base: &Value, sweep_file: &str) -> Result<Scenario, Stop> {
     parse_scenario(&text).map_err(|p| invalid(&[Problem::error(format!("base: {}", p.path), p.message)]))
 }
 
-/// A number as `sweep-merge` reads it back from the printed row.
-fn as_read(v: &Value) -> Option<f64> {
-    serde_json::from_str::<Value>(&to_json(v)).ok().and_then(|v| v.as_f64())
-}
-
-/// The value at a metric path (checked with `check_goals`) of a summary result.
-fn metric_value<'a>(summary: &'a Value, metric: &str) -> &'a Value {
-    let mut segs = metric.split('.');
-    let mut cur = match segs.next() {
-        Some(top @ ("endedAt" | "formatVersion")) => &summary[top],
-        Some(top) => &summary["summary"][top],
-        None => &Value::Null,
-    };
-    for s in segs {
-        cur = &cur[s];
-    }
-    cur
-}
-
 fn run_row(base: &Scenario, sweep: &Sweep, k: u64, format: SweepFormat, check: bool) -> Done {
-    let changes = sweep.changes(k);
-    let values = sweep.values(k);
-    let outcome = apply_changes(base, &changes)
-        .map_err(|p| p.to_string())
-        .and_then(|s| {
-            validate(&s).map_err(|p| p.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("; "))
-        })
-        .and_then(|v| run_to_end(v, false).map_err(|e| e.to_string()));
-    let (summary, error) = match outcome {
-        Ok(r) => (Some(summary_of(&r)), None),
-        Err(e) => (None, Some(e)),
-    };
+    let row = quotasim::sweep::run_row(base, sweep, k);
     let goals = &sweep.goals;
-    let shape = summary.as_ref().filter(|_| !goals.is_empty()).map(summary_value);
-    let goal_check = shape.as_ref().filter(|_| check).map(|s| check_goals(goals, s));
-    let objectives = (!goals.is_empty()).then(|| {
-        let value = |g: &Goal| shape.as_ref().map_or(Value::Null, |s| metric_value(s, &g.metric).clone());
-        Objectives(goals.iter().map(|g| (g.text(), value(g))).collect())
-    });
-    let front = objectives.as_ref().map_or(Vec::new(), |o| o.0.iter().map(|(_, v)| as_read(v)).collect());
-    let mut done = Done { text: String::new(), summary: None, values, row: k, error, front, goal_check };
+    let goal_check = row
+        .summary
+        .as_ref()
+        .filter(|_| check && !goals.is_empty())
+        .map(|s| check_goals(goals, &summary_value(s)));
+    let front = front_values(&row);
+    let mut done = Done {
+        text: String::new(),
+        summary: None,
+        values: row.values.clone(),
+        row: k,
+        error: row.error.clone(),
+        front,
+        goal_check,
+    };
     match format {
-        SweepFormat::Jsonl => {
-            let texts = changes.iter().map(|c| c.text()).collect();
-            let row = Row {
-                row: k,
-                values: done.values.clone(),
-                changes: texts,
-                summary,
-                error: done.error.clone(),
-                objectives,
-            };
-            done.text = to_json(&row);
-        }
+        SweepFormat::Jsonl => done.text = to_json(&row),
         SweepFormat::Csv => {
-            done.summary = summary.map(|s| serde_json::from_str(&to_json(&s)).unwrap_or(Value::Null));
+            done.summary = row.summary.map(|s| serde_json::from_str(&to_json(&s)).unwrap_or(Value::Null));
         }
     }
     done

@@ -8,12 +8,13 @@
 //!
 //! The median of an even number of values is the mean of the two middle ones.
 
+use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::metric::leaves;
 use crate::result::SummaryResult;
@@ -29,10 +30,11 @@ pub struct ReplicateReport {
     pub changes: Vec<String>,
     /// What the two sides do not share (quota shares on one side only).
     pub differences: Vec<String>,
-    /// Per quota share present on both sides, in A's order: metric path -> statistics.
+    /// Per quota share present on both sides, in A's order: metric path -> statistics (metrics
+    /// in path order).
     #[serde(serialize_with = "ser_pairs")]
-    pub per_quota_share: Vec<(String, Map<String, Value>)>,
-    pub overall: Map<String, Value>,
+    pub per_quota_share: Vec<(String, BTreeMap<String, MetricStats>)>,
+    pub overall: BTreeMap<String, MetricStats>,
 }
 
 /// Median, min and max of some numbers.
@@ -60,7 +62,10 @@ pub struct MetricStats {
     pub agree: u32,
 }
 
-fn ser_pairs<S: serde::Serializer>(v: &[(String, Map<String, Value>)], s: S) -> Result<S::Ok, S::Error> {
+fn ser_pairs<S: serde::Serializer>(
+    v: &[(String, BTreeMap<String, MetricStats>)],
+    s: S,
+) -> Result<S::Ok, S::Error> {
     use serde::ser::SerializeMap;
     let mut m = s.serialize_map(Some(v.len()))?;
     for (k, x) in v {
@@ -104,8 +109,8 @@ fn table(
     names: &[&str],
     a: &[Vec<(String, Option<f64>)>],
     b: &[Vec<(String, Option<f64>)>],
-) -> Map<String, Value> {
-    let mut out = Map::new();
+) -> BTreeMap<String, MetricStats> {
+    let mut out = BTreeMap::new();
     for (k, path) in names.iter().enumerate() {
         let col = |side: &[Vec<(String, Option<f64>)>]| -> Vec<Option<f64>> {
             side.iter()
@@ -116,7 +121,7 @@ fn table(
                 .collect()
         };
         let s = stats(&col(a), &col(b));
-        out.insert(String::from(*path), serde_json::to_value(s).unwrap_or(Value::Null));
+        out.insert(String::from(*path), s);
     }
     out
 }
@@ -175,7 +180,7 @@ pub fn report(
                 let names: Vec<&str> = first.iter().map(|(p, _)| p.as_str()).collect();
                 table(&names, &a, &b)
             }
-            None => Map::new(),
+            None => BTreeMap::new(),
         }
     };
     ReplicateReport { format_version: 1, seeds, changes, differences, per_quota_share, overall }

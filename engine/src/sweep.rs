@@ -19,12 +19,16 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use serde::{Deserialize, Serialize};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
 
 use crate::change::{apply_changes, Change};
-use crate::metric::{check_path, resolve};
+use crate::compare::{run_to_end, summary_of};
+use crate::json::to_json;
+use crate::metric::{check_path, resolve, summary_value};
 use crate::model::Scenario;
+use crate::result::SummaryResult;
 use crate::strict::Strict;
 use crate::validate::Problem;
 
@@ -260,6 +264,107 @@ impl Goal {
         };
         Some(Goal { metric: metric.to_string(), maximise })
     }
+}
+
+/// One row's outcome: `quotasim sweep`'s JSONL line. `frontier` is the last field, so that a
+/// row can be printed before the front is known and the flag appended (and set again by
+/// `sweep-merge`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SweepRow {
+    pub row: u64,
+    pub values: Vec<Value>,
+    pub changes: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<SummaryResult>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub objectives: Option<GoalValues>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frontier: Option<bool>,
+}
+
+/// Each goal's value as the summary has it, `{"METRIC:max": value, ...}` in the sweep file's
+/// order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GoalValues(pub Vec<(String, Value)>);
+
+impl Serialize for GoalValues {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+/// The value at a metric path (checked with [`check_goals`]) of a summary result.
+fn metric_value<'a>(summary: &'a Value, metric: &str) -> &'a Value {
+    let mut segs = metric.split('.');
+    let mut cur = match segs.next() {
+        Some(top @ ("endedAt" | "formatVersion")) => &summary[top],
+        Some(top) => &summary["summary"][top],
+        None => &Value::Null,
+    };
+    for s in segs {
+        cur = &cur[s];
+    }
+    cur
+}
+
+/// A number as it reads back from the printed row (what `sweep-merge` sees).
+fn as_read(v: &Value) -> Option<f64> {
+    serde_json::from_str::<Value>(&to_json(v)).ok().and_then(|v| v.as_f64())
+}
+
+/// Runs row `k` of a sweep over `base`: its summary, or why it could not run. `frontier` is
+/// left unset (it needs every row).
+pub fn run_row(base: &Scenario, sweep: &Sweep, k: u64) -> SweepRow {
+    let changes = sweep.changes(k);
+    let outcome = apply_changes(base, &changes)
+        .map_err(|p| p.to_string())
+        .and_then(|s| {
+            crate::validate::validate(&s)
+                .map_err(|p| p.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("; "))
+        })
+        .and_then(|v| run_to_end(v, false).map_err(|e| e.to_string()));
+    let (summary, error) = match outcome {
+        Ok(r) => (Some(summary_of(&r)), None),
+        Err(e) => (None, Some(e)),
+    };
+    let objectives = (!sweep.goals.is_empty()).then(|| {
+        let shape = summary.as_ref().map(summary_value);
+        let value = |g: &Goal| shape.as_ref().map_or(Value::Null, |s| metric_value(s, &g.metric).clone());
+        GoalValues(sweep.goals.iter().map(|g| (g.text(), value(g))).collect())
+    });
+    SweepRow {
+        row: k,
+        values: sweep.values(k),
+        changes: changes.iter().map(|c| c.text()).collect(),
+        summary,
+        error,
+        objectives,
+        frontier: None,
+    }
+}
+
+/// A row's goal values as they read back from its printed form, for [`pareto`].
+pub fn front_values(row: &SweepRow) -> Vec<Option<f64>> {
+    row.objectives.as_ref().map_or(Vec::new(), |o| o.0.iter().map(|(_, v)| as_read(v)).collect())
+}
+
+/// Every row of a sweep, in index order, with `frontier` set when the sweep has goals: what
+/// `quotasim sweep` prints, on one thread (the npm package and the playground).
+pub fn run_all(base: &Scenario, sweep: &Sweep) -> Vec<SweepRow> {
+    let mut rows: Vec<SweepRow> = (0..sweep.rows).map(|k| run_row(base, sweep, k)).collect();
+    if !sweep.goals.is_empty() {
+        let vals: Vec<Vec<Option<f64>>> = rows.iter().map(front_values).collect();
+        for (r, on) in rows.iter_mut().zip(pareto(&sweep.goals, &vals)) {
+            r.frontier = Some(on);
+        }
+    }
+    rows
 }
 
 /// The base without its jobs and actions: its run is instant and its summary has every share

@@ -283,6 +283,38 @@ test('check gives the bytes of quotasim check --format json, and met is false on
     (e) => e.problems[0].path === 'objectives[0].metric' && e.message.includes('overall.utilization'));
 });
 
+test('sweep and sweepJsonl give the rows of quotasim sweep, with the front; a file path as base is refused', () => {
+  const file = { formatVersion: 1, base: notebook(),
+    axes: [{ path: 'quotaShares[qs1].resourceSharingConfiguration.borrowLimit', values: [0, 100] },
+      { path: 'settings.preemptionGraceSeconds', range: { from: 60, to: 120, step: 60 } }],
+    frontier: ['overall.utilization:max', 'perQuotaShare.qs1.waitSeconds.p95:min'] };
+  const sFile = path.join(require('node:os').tmpdir(), `quotasim-sweep-${process.pid}.json`);
+  fs.writeFileSync(sFile, JSON.stringify(file));
+  assert.equal(quotasim.sweepJsonl(file), cli(['sweep', sFile, '--threads', '1']).toString('utf8'));
+  const rows = quotasim.sweep(JSON.stringify(file));
+  assert.deepEqual(rows.map((r) => r.row), [0, 1, 2, 3]);
+  assert.deepEqual(rows[1].values, [0, 120]);
+  assert.ok(rows.some((r) => r.frontier === true));
+  assert.equal(typeof rows[0].objectives['overall.utilization:max'], 'number');
+  assert.throws(() => quotasim.sweep({ ...file, base: 'scenario.json' }), (e) => e.problems[0].path === 'base');
+  assert.throws(() => quotasim.sweep({ ...file, axes: [{ path: 'quotaShares[nope].state', values: ['DISABLED'] }] }),
+    (e) => e.problems[0].path.startsWith('axes[0]'));
+});
+
+test('a workload section: expandWorkload is run --print-scenario, compareReplicatesJson is compare --replicates', () => {
+  const gen = JSON.parse(cli(['generate', '--jobs', '300', '--shares', '3', '--seed', '5', '--workload']).toString('utf8'));
+  const gFile = path.join(require('node:os').tmpdir(), `quotasim-wl-${process.pid}.json`);
+  fs.writeFileSync(gFile, JSON.stringify(gen));
+  assert.equal(JSON.stringify(quotasim.expandWorkload(gen)), cli(['run', gFile, '--print-scenario']).toString('utf8'));
+  const change = 'quotaShares[team-01].resourceSharingConfiguration.strategy=RESERVE';
+  assert.equal(quotasim.compareReplicatesJson(gen, null, [change], 3),
+    cli(['compare', gFile, '--set', change, '--replicates', '3']).toString('utf8'));
+  const r = quotasim.compareReplicates(gen, null, [change], 3);
+  assert.deepEqual(r.seeds, [5, 6, 7]);
+  assert.ok(r.overall.utilization.agree >= 1);
+  assert.throws(() => quotasim.compareReplicates(notebook(), null, [], 2), (e) => e.problems[0].path === 'workload');
+});
+
 test('applyChanges addresses lists by name and names a path that names nothing', () => {
   const s = quotasim.applyChanges(notebookText, ['quotaShares[qs2].capacityLimits[ml.p5.48xlarge].maxCapacity=4', 'jobs[*].checkpointIntervalSeconds=900']);
   assert.deepEqual(s.quotaShares[1].capacityLimits.at(-1), { capacityUnit: 'ml.p5.48xlarge', maxCapacity: 4 });

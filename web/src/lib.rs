@@ -404,6 +404,147 @@ pub fn check_json(
     Ok(to_json(&report(&scenario, &objectives, &baseline)?))
 }
 
+fn sweep_rows(file: &JsValue) -> Result<Vec<quotasim::sweep::SweepRow>, JsValue> {
+    use quotasim::sweep::{check_goals, check_sweep, parse_sweep, run_all, shape_of, DEFAULT_MAX_ROWS};
+    let what = "quotasim: invalid sweep";
+    let text = json_text(file, "a sweep").map_err(|p| problems_error(what, &[p]))?;
+    let f = parse_sweep(&text).map_err(|p| problems_error(what, &[p]))?;
+    if !f.base.is_object() {
+        let p = Problem::error("base", "in the package a sweep's base is a scenario object, not a file path");
+        return Err(problems_error(what, &[p]));
+    }
+    let base = quotasim::json::parse_scenario(&f.base.to_string())
+        .map_err(|p| problems_error(what, &[Problem::error(format!("base: {}", p.path), p.message)]))?;
+    let sweep = check_sweep(&f, &base, DEFAULT_MAX_ROWS).map_err(|p| problems_error(what, &p))?;
+    if !sweep.goals.is_empty() {
+        if let Some(r) = quotasim::validate(&shape_of(&base)).ok().and_then(|v| run_to_end(v, false).ok()) {
+            check_goals(&sweep.goals, &summary_value(&summary_of(&r)))
+                .map_err(|p| problems_error(what, &p))?;
+        }
+    }
+    Ok(run_all(&base, &sweep))
+}
+
+/// Runs every variant of a sweep (`quotasim sweep`): `base` is a scenario object, `axes` the
+/// change paths and their values or ranges, `frontier` optional `"METRIC:max|min"` goals.
+/// Returns the rows in index order (last axis fastest), each with its axis values, its
+/// changes, its summary result (or the `error` that stopped it), and with goals each goal's
+/// value and whether the row is on the Pareto front. Throws an `Error` (with `err.problems`)
+/// for a bad sweep, naming the axis, before anything runs.
+#[wasm_bindgen(unchecked_return_type = "SweepRow[]")]
+pub fn sweep(
+    #[wasm_bindgen(unchecked_param_type = "SweepFile | string")] file: JsValue,
+) -> Result<JsValue, JsValue> {
+    install_panic_hook();
+    to_js(&sweep_rows(&file)?)
+}
+
+/// [`sweep`] as JSON lines: the bytes `quotasim sweep` prints for the same sweep (without the
+/// final newline).
+#[wasm_bindgen(js_name = sweepJsonl)]
+pub fn sweep_jsonl(
+    #[wasm_bindgen(unchecked_param_type = "SweepFile | string")] file: JsValue,
+) -> Result<String, JsValue> {
+    install_panic_hook();
+    let rows = sweep_rows(&file)?;
+    Ok(rows.iter().map(to_json).collect::<Vec<_>>().join("\n"))
+}
+
+/// Compares two policies over `replicates` seeds of their `workload` section (`quotasim
+/// compare --replicates`): per share and metric, the median, min and max of A, B and the
+/// paired delta, and how many seeds agree on its direction. Throws an `Error` when a side has
+/// no `workload` section.
+#[wasm_bindgen(js_name = compareReplicates, unchecked_return_type = "ReplicateReport")]
+pub fn compare_replicates(
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string")] a: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string | null | undefined")] b: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string[] | null | undefined")] changes: JsValue,
+    replicates: f64,
+) -> Result<JsValue, JsValue> {
+    install_panic_hook();
+    to_js(&replicate_report(&a, &b, &changes, replicates)?)
+}
+
+/// [`compare_replicates`] as compact JSON text: the bytes `quotasim compare --replicates N`
+/// prints.
+#[wasm_bindgen(js_name = compareReplicatesJson)]
+pub fn compare_replicates_json(
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string")] a: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string | null | undefined")] b: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string[] | null | undefined")] changes: JsValue,
+    replicates: f64,
+) -> Result<String, JsValue> {
+    install_panic_hook();
+    Ok(to_json(&replicate_report(&a, &b, &changes, replicates)?))
+}
+
+fn replicate_report(
+    a: &JsValue,
+    b: &JsValue,
+    changes: &JsValue,
+    replicates: f64,
+) -> Result<quotasim::replicates::ReplicateReport, JsValue> {
+    let n = whole("replicates", replicates)?;
+    if !(1..=1000).contains(&n) {
+        return Err(problems_error(
+            "quotasim: invalid replicates",
+            &[Problem::error("replicates", format!("must be 1 to 1000, not {n}"))],
+        ));
+    }
+    let changes = if changes.is_undefined() || changes.is_null() { Vec::new() } else { changes_of(changes)? };
+    let parse = |v: &JsValue, cs: &[Change], what: &str| -> Result<quotasim::model::Scenario, JsValue> {
+        let text = json_text(v, "a scenario").map_err(|p| problems_error(what, &[p]))?;
+        let s = quotasim::json::parse_scenario(&text).map_err(|p| problems_error(what, &[p]))?;
+        if cs.is_empty() {
+            Ok(s)
+        } else {
+            apply_changes(&s, cs).map_err(|p| problems_error(what, &[p]))
+        }
+    };
+    let sa = parse(a, &[], "quotasim: invalid scenario A")?;
+    let (sb, what) = if b.is_undefined() || b.is_null() {
+        (parse(a, &changes, "quotasim: invalid scenario B")?, changes.iter().map(Change::text).collect())
+    } else {
+        let mut w = vec!["second file".to_string()];
+        w.extend(changes.iter().map(Change::text));
+        (parse(b, &changes, "quotasim: invalid scenario B")?, w)
+    };
+    let no_workload = |side: &str| {
+        problems_error(
+            "quotasim: replicates need a workload section",
+            &[Problem::error("workload", format!("scenario {side} has no `workload` section"))],
+        )
+    };
+    let base = sa.workload.as_ref().map(|w| w.seed).ok_or_else(|| no_workload("A"))?;
+    sb.workload.as_ref().ok_or_else(|| no_workload("B"))?;
+    let seeds: Vec<i64> = (0..n as i64).map(|k| base.saturating_add(k)).collect();
+    let mut pairs = Vec::with_capacity(seeds.len());
+    for &seed in &seeds {
+        let run =
+            |s: &quotasim::model::Scenario, what: &str| -> Result<quotasim::result::SummaryResult, JsValue> {
+                let v = quotasim::validate(&quotasim::workload::with_seed(s, seed))
+                    .map_err(|p| problems_error(what, &p))?;
+                Ok(summary_of(&run_to_end(v, false).map_err(run_error)?))
+            };
+        pairs.push((run(&sa, "quotasim: invalid scenario A")?, run(&sb, "quotasim: invalid scenario B")?));
+    }
+    Ok(quotasim::replicates::report(seeds, &pairs, what))
+}
+
+/// The jobs a scenario's `workload` section expands to, after its listed jobs, with the
+/// section removed: what runs (`quotasim run --print-scenario`). Throws an `Error` (with
+/// `err.problems`) naming each problem of the section.
+#[wasm_bindgen(js_name = expandWorkload, unchecked_return_type = "Scenario")]
+pub fn expand_workload(
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
+) -> Result<JsValue, JsValue> {
+    install_panic_hook();
+    let what = "quotasim: invalid workload";
+    let text = json_text(&scenario, "a scenario").map_err(|p| problems_error(what, &[p]))?;
+    let s = quotasim::json::parse_scenario(&text).map_err(|p| problems_error(what, &[p]))?;
+    to_js(&quotasim::workload::expanded(&s).map_err(|p| problems_error(what, &p))?)
+}
+
 fn generate_options(options: &JsValue) -> Result<GenerateOptions, JsValue> {
     let fail = |p: Problem| problems_error("quotasim: invalid generate options", &[p]);
     let o: GenerateOptions = if options.is_undefined() || options.is_null() {

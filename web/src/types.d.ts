@@ -42,6 +42,15 @@ export interface Objectives {
   objectives: Array<Objective>;
 }
 
+/** A sweep file. */
+export interface SweepFile {
+  formatVersion?: number;
+  /** A scenario file's path (relative to the sweep file), or a scenario. */
+  base: unknown;
+  axes: Array<Axis>;
+  frontier?: Array<string>;
+}
+
 /** One thing wrong (or worth knowing) about a scenario. */
 export interface Problem {
   /** Path of the field in the scenario JSON, e.g. `jobs[3].instanceCount`; empty for the root. */
@@ -103,6 +112,38 @@ export interface Report {
   /** Every objective met. */
   met: boolean;
   verdicts: Array<Verdict>;
+}
+
+/**
+ * One row's outcome: `quotasim sweep`'s JSONL line. `frontier` is the last field, so that a
+ * row can be printed before the front is known and the flag appended (and set again by
+ * `sweep-merge`).
+ */
+export interface SweepRow {
+  row: number;
+  values: Array<unknown>;
+  changes: Array<string>;
+  summary?: SummaryResult;
+  error?: string;
+  objectives?: Record<string, number | null>;
+  frontier?: boolean;
+}
+
+/** `quotasim compare --replicates`'s JSON. */
+export interface ReplicateReport {
+  formatVersion: number;
+  /** The workload seeds, one per replicate, in order. */
+  seeds: Array<number>;
+  /** The `--set` changes that made B from A, or `["second file"]`. */
+  changes: Array<string>;
+  /** What the two sides do not share (quota shares on one side only). */
+  differences: Array<string>;
+  /**
+   * Per quota share present on both sides, in A's order: metric path -> statistics (metrics
+   * in path order).
+   */
+  perQuotaShare: Record<string, Record<string, MetricStats>>;
+  overall: Record<string, MetricStats>;
 }
 
 /** Simulation settings; every field is optional and defaults as documented in the format spec. */
@@ -234,6 +275,13 @@ export interface Objective {
   max?: number | null;
 }
 
+/** One varied parameter. */
+export interface Axis {
+  path: string;
+  values?: Array<unknown> | null;
+  range?: Range | null;
+}
+
 export type Severity = "error" | "warning";
 
 /** A job as `DescribeServiceJob` would show it at the end of the run. */
@@ -360,6 +408,23 @@ export interface Verdict {
   met: boolean;
 }
 
+/** One metric over the replicates. */
+export interface MetricStats {
+  a: Spread | null;
+  b: Spread | null;
+  /** Of the paired differences B - A. */
+  delta: Spread | null;
+  /**
+   * Seeds where B is higher, lower, the same (seeds where either side has no value are
+   * left out).
+   */
+  up: number;
+  down: number;
+  same: number;
+  /** How many seeds agree with the most common direction. */
+  agree: number;
+}
+
 /**
  * R19 step 2: which running job has the least work at risk.
  * - `"aws"`: The job whose current attempt was dispatched most recently.
@@ -467,6 +532,13 @@ export interface UpdateServiceEnvironment {
   serviceEnvironment?: unknown;
 }
 
+/** `from`, `from + step`, ... up to `to` inclusive. */
+export interface Range {
+  from: number;
+  to: number;
+  step: number;
+}
+
 /** R6: a job's status. */
 export type Status = "SUBMITTED" | "RUNNABLE" | "SCHEDULED" | "STARTING" | "RUNNING" | "SUCCEEDED" | "FAILED";
 
@@ -555,6 +627,13 @@ export interface Fate {
   waitSeconds: number | null;
   preemptions: number;
   lostWorkSeconds: number;
+}
+
+/** Median, min and max of some numbers. */
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
 }
 
 /** R4: what a share does with idle quota. */

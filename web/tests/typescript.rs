@@ -39,12 +39,23 @@ const SOURCES: &[&str] = &[
     "compare.rs",
     "objective.rs",
     "workload.rs",
+    "sweep.rs",
+    "replicates.rs",
 ];
 
 /// Where the shapes start: the scenario (input) first, then what the package returns.
-const INPUT_ROOTS: &[&str] = &["Scenario", "GenerateOptions", "Objectives"];
-const OUTPUT_ROOTS: &[&str] =
-    &["Problem", "SimResult", "SummaryResult", "Snapshot", "BenchRun", "Comparison", "Report"];
+const INPUT_ROOTS: &[&str] = &["Scenario", "GenerateOptions", "Objectives", "SweepFile"];
+const OUTPUT_ROOTS: &[&str] = &[
+    "Problem",
+    "SimResult",
+    "SummaryResult",
+    "Snapshot",
+    "BenchRun",
+    "Comparison",
+    "Report",
+    "SweepRow",
+    "ReplicateReport",
+];
 
 /// Types whose serde impl is hand-written (serde_impls.rs): the type it is written as, and
 /// whether a JSON string of it is accepted too.
@@ -350,7 +361,13 @@ impl Gen<'_> {
                     "bool" => "boolean".into(),
                     "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" | "isize"
                     | "f32" | "f64" => "number".into(),
-                    "Ignored" | "IgnoredAny" => "unknown".into(),
+                    "Ignored" | "IgnoredAny" | "Value" => "unknown".into(),
+                    // A sweep row's goal values: each goal's metric value, in the file's order.
+                    "GoalValues" => "Record<string, number | null>".into(),
+                    "BTreeMap" => {
+                        assert!(args.len() == 2, "BTreeMap<String, T>");
+                        format!("Record<string, {}>", self.ty(args[1], input, false))
+                    }
                     // The engine's JSON maps are metric maps: a metric path to a number or null
                     // (the deltas of a comparison).
                     "Map" => {

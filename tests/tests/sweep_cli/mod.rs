@@ -404,3 +404,46 @@ fn an_inline_base_and_print_scenario_usage() {
     assert_eq!(sweep_in(&dir, &["--row", "1"]).status.code(), Some(2));
     assert_eq!(sweep_in(&dir, &["--row", "2", "--print-scenario"]).status.code(), Some(2));
 }
+
+#[test]
+fn a_sweep_over_workload_seeds_reproduces_each_row_from_its_seed() {
+    let base = r#"{ "formatVersion": 1,
+      "serviceEnvironment": {"capacityLimits": [{"capacityUnit": "ml.p5.48xlarge", "maxCapacity": 8}]},
+      "quotaShares": [
+        {"quotaShareName": "a", "capacityLimits": [{"capacityUnit": "ml.p5.48xlarge", "maxCapacity": 4}],
+         "resourceSharingConfiguration": {"strategy": "LEND_AND_BORROW", "borrowLimit": 100}},
+        {"quotaShareName": "b", "capacityLimits": [{"capacityUnit": "ml.p5.48xlarge", "maxCapacity": 4}],
+         "resourceSharingConfiguration": {"strategy": "LEND"}}],
+      "workload": {"seed": 1, "jobs": 200, "loadPercent": 110, "shares": [
+        {"quotaShareName": "a", "weight": 3, "instanceTypes": [{"name": "ml.p5.48xlarge"}],
+         "sizes": [{"instances": 1}, {"instances": 2}],
+         "duration": {"distribution": "exponential", "minSeconds": 300, "maxSeconds": 7200}},
+        {"quotaShareName": "b", "instanceTypes": [{"name": "ml.p5.48xlarge"}],
+         "duration": {"distribution": "uniform", "minSeconds": 600, "maxSeconds": 3600}}]} }"#;
+    let sweep = r#"{ "formatVersion": 1, "base": "base.json",
+      "axes": [
+        { "path": "quotaShares[a].resourceSharingConfiguration.borrowLimit", "values": [0, 100] },
+        { "path": "workload.seed", "values": [1, 2, 3] } ] }"#;
+    let dir = setup("seeds", sweep);
+    let b = dir.join("base.json");
+    std::fs::write(&b, base).unwrap();
+    let r = rows(&sweep_in(&dir, &[]));
+    assert_eq!(r.len(), 6);
+    for row in &r {
+        let mut args = vec!["run".to_string(), b.display().to_string(), "--summary".into()];
+        for c in row["changes"].as_array().unwrap() {
+            args.push("--set".into());
+            args.push(c.as_str().unwrap().to_string());
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let run: Value = serde_json::from_slice(&quotasim(&args).stdout).unwrap();
+        assert_eq!(row["summary"], run, "row {}", row["row"]);
+    }
+    // Other seeds, other workloads: the seed axis is not a no-op.
+    assert_ne!(r[0]["summary"], r[1]["summary"]);
+    // A workload axis on a base without a workload section is refused naming the axis.
+    std::fs::copy(fixture("notebook.json"), &b).unwrap();
+    let bad = sweep_in(&dir, &[]);
+    assert_eq!(bad.status.code(), Some(1), "{}", stderr(&bad));
+    assert!(stderr(&bad).contains("axes[1]") && stderr(&bad).contains("workload"), "{}", stderr(&bad));
+}
