@@ -32,6 +32,8 @@ pub mod change;
 mod chunked;
 #[cfg(feature = "serde")]
 pub mod compare;
+#[cfg(feature = "serde")]
+pub mod diff;
 pub mod generate;
 #[cfg(feature = "serde")]
 pub mod json;
