@@ -11,7 +11,6 @@ pub mod charts;
 pub mod csv;
 pub mod edit;
 pub mod explain;
-pub mod genwork;
 pub mod geometry;
 pub mod palette;
 pub mod persist;
@@ -19,6 +18,7 @@ pub mod presets;
 pub mod rows;
 pub mod run;
 pub mod text;
+pub mod workload_form;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

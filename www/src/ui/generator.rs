@@ -1,148 +1,262 @@
-//! The per-share workload generator: Poisson arrivals, a duration distribution, instance
-//! counts, priorities and checkpoints, appended to the jobs (or replacing a share's jobs).
+//! The workload generator: every quota share at once (weight, instance type, sizes,
+//! priorities, durations, checkpoints), written as the scenario's `workload` section and
+//! expanded by the engine's one generator; "Another seed" re-generates in one click.
 
 use leptos::prelude::*;
+use quotasim::workload::Distribution;
 
-use crate::genwork::{check, generate, parse_list, Distribution, WorkloadSpec};
 use crate::ui::state::use_app;
+use crate::workload_form::{describe, form_of, type_choices, workload_of, Form, ShareRow};
 
-fn num_input<T: std::str::FromStr + ToString + Copy + Send + Sync + 'static>(
-    label: &'static str,
-    sig: RwSignal<T>,
+/// A text input bound to one field of the form.
+fn form_input(
+    form: RwSignal<Form>,
+    label: String,
+    class: &'static str,
+    get: impl Fn(&Form) -> String + Send + Sync + 'static,
+    set: impl Fn(&mut Form, String) + Send + Sync + 'static,
 ) -> impl IntoView {
     view! {
-        <label class="field">
-            <span class="field-label">{label}</span>
-            <input
-                type="number"
-                prop:value=move || sig.get().to_string()
-                on:input=move |ev| {
-                    if let Ok(v) = event_target_value(&ev).trim().parse::<T>() {
-                        sig.set(v)
-                    }
-                }
-            />
-        </label>
+        <input
+            type="text"
+            class=class
+            aria-label=label
+            prop:value=move || form.with(|f| get(f))
+            on:input=move |ev| {
+                let v = event_target_value(&ev);
+                form.update(|f| set(f, v))
+            }
+        />
     }
 }
 
-fn text_input(label: &'static str, sig: RwSignal<String>) -> impl IntoView {
+/// A text field of row `i`.
+fn row_input(
+    form: RwSignal<Form>,
+    i: usize,
+    label: &'static str,
+    field: fn(&mut ShareRow) -> &mut String,
+) -> impl IntoView {
+    let share = form.with_untracked(|f| f.rows.get(i).map(|r| r.share.clone()).unwrap_or_default());
     view! {
-        <label class="field">
-            <span class="field-label">{label}</span>
-            <input type="text" prop:value=move || sig.get() on:input=move |ev| sig.set(event_target_value(&ev)) />
-        </label>
+        <td>
+            {form_input(
+                form,
+                format!("{share} {label}"),
+                "gen-cell",
+                move |f| f.rows.get(i).map(|r| field(&mut r.clone()).clone()).unwrap_or_default(),
+                move |f, v| {
+                    if let Some(r) = f.rows.get_mut(i) {
+                        *field(r) = v;
+                    }
+                },
+            )}
+        </td>
     }
 }
 
 #[component]
 pub fn Generator() -> impl IntoView {
     let app = use_app();
-    let share = RwSignal::new(String::new());
-    let count = RwSignal::new(20u32);
-    let per_hour = RwSignal::new(4.0f64);
-    let start = RwSignal::new(0u64);
-    let dist = RwSignal::new(3usize);
-    let min = RwSignal::new(1800u64);
-    let max = RwSignal::new(4 * 3600u64);
-    let counts = RwSignal::new(String::from("1, 2"));
-    let prios = RwSignal::new(String::from("0, 10"));
-    let ckpt = RwSignal::new(600u64);
-    let seed = RwSignal::new(1u64);
+    let form = RwSignal::new(app.doc.scenario.with_untracked(form_of));
     let message = RwSignal::new(None::<String>);
-    let shares = Memo::new(move |_| {
-        app.doc
-            .scenario
-            .with(|s| s.quota_shares.iter().map(|q| q.quota_share_name.clone()).collect::<Vec<_>>())
+    // The rows follow the shares: a share added or renamed gets its row.
+    Effect::new(move |_| {
+        let names: Vec<String> =
+            app.doc.scenario.with(|s| s.quota_shares.iter().map(|q| q.quota_share_name.clone()).collect());
+        let same = form.with_untracked(|f| f.rows.iter().map(|r| &r.share).eq(names.iter()));
+        if !same {
+            form.set(app.doc.scenario.with_untracked(form_of));
+        }
     });
-    let build = move || -> Result<WorkloadSpec, String> {
-        let sh = {
-            let s = share.get_untracked();
-            if s.is_empty() {
-                shares
-                    .get_untracked()
-                    .first()
-                    .cloned()
-                    .ok_or_else(|| String::from("add a quota share first"))?
-            } else {
-                s
-            }
-        };
-        let ty = app.doc.scenario.with_untracked(|s| {
-            s.quota_shares
-                .iter()
-                .find(|q| q.quota_share_name == sh)
-                .and_then(|q| q.capacity_limits.first())
-                .map(|l| l.capacity_unit.clone())
-                .unwrap_or_else(|| crate::edit::first_type(s))
-        });
-        let spec = WorkloadSpec {
-            share: sh,
-            instance_type: ty,
-            count: count.get_untracked(),
-            per_hour: per_hour.get_untracked(),
-            start_at: start.get_untracked(),
-            distribution: Distribution::ALL[dist.get_untracked().min(3)].0,
-            min_seconds: min.get_untracked(),
-            max_seconds: max.get_untracked(),
-            instance_counts: parse_list(&counts.get_untracked())
-                .map_err(|e| format!("instance counts: {e}"))?,
-            priorities: parse_list(&prios.get_untracked()).map_err(|e| format!("priorities: {e}"))?,
-            checkpoint_seconds: ckpt.get_untracked(),
-            retries: None,
-            seed: seed.get_untracked(),
-        };
-        check(&spec)?;
-        Ok(spec)
-    };
-    let apply = move |replace: bool| match build() {
-        Err(e) => message.set(Some(e)),
-        Ok(spec) => {
-            app.doc.edit(|s, r| {
-                if replace {
-                    let keep: Vec<bool> = s.jobs.iter().map(|j| j.quota_share_name != spec.share).collect();
-                    s.jobs.retain(|j| j.quota_share_name != spec.share);
-                    r.retain(crate::rows::List::Jobs, |i| keep[i]);
-                }
-                let jobs = generate(s, &spec);
-                r.push(crate::rows::List::Jobs, jobs.len());
-                s.jobs.extend(jobs);
+    let summary = Memo::new(move |_| app.doc.scenario.with(|s| s.workload.as_ref().map(|_| describe(s))));
+    let write = move |next_seed: bool| {
+        if next_seed {
+            form.update(|f| {
+                let s = f.seed.trim().parse::<i64>().unwrap_or(0);
+                f.seed = (s + 1).to_string();
             });
-            message.set(Some(format!("added {} jobs to {}", spec.count, spec.share)));
-            seed.update(|s| *s += 1);
+        }
+        match form.with_untracked(workload_of) {
+            Err(e) => message.set(Some(e)),
+            Ok(w) => {
+                let seed = w.seed;
+                app.doc.edit(|s, _| s.workload = Some(w));
+                message.set(Some(format!("Generated with seed {seed}.")));
+            }
+        }
+    };
+    let expand = move |_| {
+        let expanded = app.doc.scenario.with_untracked(quotasim::workload::expanded);
+        match expanded {
+            Err(p) => message.set(Some(p.first().map(|p| p.to_string()).unwrap_or_default())),
+            Ok(e) => {
+                let added = e.jobs.len() - app.doc.scenario.with_untracked(|s| s.jobs.len());
+                app.doc.edit(|s, r| {
+                    r.push(crate::rows::List::Jobs, added);
+                    *s = e;
+                });
+                message
+                    .set(Some(format!("{added} generated jobs are now listed jobs, editable one by one.")));
+            }
+        }
+    };
+    let remove = move |_| {
+        app.doc.edit(|s, _| s.workload = None);
+        message.set(Some("The generated jobs were removed; listed jobs are kept.".into()));
+    };
+    let rows = move || {
+        let n = form.with(|f| f.rows.len());
+        (0..n)
+            .map(|i| {
+                let share = form.with_untracked(|f| f.rows[i].share.clone());
+                let choices = app.doc.scenario.with_untracked(|s| type_choices(s, &share));
+                let on_label = format!("{share} submits generated work");
+                view! {
+                    <tr>
+                        <th scope="row">
+                            <label class="gen-share">
+                                <input
+                                    type="checkbox"
+                                    aria-label=on_label
+                                    prop:checked=move || form.with(|f| f.rows.get(i).is_some_and(|r| r.on))
+                                    on:change=move |ev| {
+                                        let on = event_target_checked(&ev);
+                                        form.update(|f| {
+                                            if let Some(r) = f.rows.get_mut(i) {
+                                                r.on = on
+                                            }
+                                        })
+                                    }
+                                />
+                                {share.clone()}
+                            </label>
+                        </th>
+                        {row_input(form, i, "weight", |r| &mut r.weight)}
+                        <td>
+                            <select
+                                class="gen-cell"
+                                aria-label=format!("{share} instance type")
+                                on:change=move |ev| {
+                                    let v = event_target_value(&ev);
+                                    form.update(|f| {
+                                        if let Some(r) = f.rows.get_mut(i) {
+                                            r.instance_type = v
+                                        }
+                                    })
+                                }
+                            >
+                                {choices
+                                    .into_iter()
+                                    .map(|t| {
+                                        let sel = form.with_untracked(|f| f.rows[i].instance_type == t);
+                                        view! { <option value=t.clone() selected=sel>{t.clone()}</option> }
+                                    })
+                                    .collect_view()}
+                            </select>
+                        </td>
+                        {row_input(form, i, "arrivals per hour", |r| &mut r.arrivals)}
+                        {row_input(form, i, "sizes", |r| &mut r.sizes)}
+                        {row_input(form, i, "priorities", |r| &mut r.priorities)}
+                        <td>
+                            <select
+                                class="gen-cell"
+                                aria-label=format!("{share} duration distribution")
+                                on:change=move |ev| {
+                                    let k = event_target_value(&ev).parse().unwrap_or(3);
+                                    form.update(|f| {
+                                        if let Some(r) = f.rows.get_mut(i) {
+                                            r.distribution = k
+                                        }
+                                    })
+                                }
+                            >
+                                {Distribution::ALL
+                                    .iter()
+                                    .enumerate()
+                                    .map(|(k, (_, t))| {
+                                        let sel = form.with_untracked(|f| f.rows[i].distribution == k);
+                                        view! { <option value=k.to_string() selected=sel>{*t}</option> }
+                                    })
+                                    .collect_view()}
+                            </select>
+                        </td>
+                        {row_input(form, i, "min duration (s)", |r| &mut r.min_seconds)}
+                        {row_input(form, i, "max duration (s)", |r| &mut r.max_seconds)}
+                        {row_input(form, i, "checkpoint %", |r| &mut r.checkpoint_percent)}
+                        {row_input(form, i, "checkpoint every (s)", |r| &mut r.checkpoint_every)}
+                    </tr>
+                }
+            })
+            .collect_view()
+    };
+    let top = |label: &'static str, get: fn(&Form) -> String, set: fn(&mut Form, String)| {
+        view! {
+            <label class="field">
+                <span class="field-label">{label}</span>
+                {form_input(form, label.to_string(), "", get, set)}
+            </label>
         }
     };
     view! {
-        <details class="generator">
+        <details class="generator" open=move || app.doc.scenario.with_untracked(|s| s.workload.is_some())>
             <summary>"Workload generator"</summary>
+            <p class="muted">
+                "Generates work for every quota share at once, as the scenario's workload section: "
+                "the same seed always gives the same jobs. Lists are value:weight pairs (1:3, 2 = one instance three times as often as two). "
+                "Shares without arrivals/h are paced by the offered load."
+            </p>
             <div class="form-grid">
-                <label class="field">
-                    <span class="field-label">"Quota share"</span>
-                    <select on:change=move |ev| share.set(event_target_value(&ev))>
-                        {move || shares.get().into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
-                    </select>
-                </label>
-                {num_input("Jobs", count)}
-                {num_input("Arrivals per hour (Poisson)", per_hour)}
-                {num_input("First arrival at (s)", start)}
-                <label class="field">
-                    <span class="field-label">"Duration distribution"</span>
-                    <select on:change=move |ev| dist.set(event_target_value(&ev).parse().unwrap_or(3))>
-                        {Distribution::ALL.iter().enumerate().map(|(k, (_, t))| view! { <option value=k.to_string() selected=k == 3>{*t}</option> }).collect_view()}
-                    </select>
-                </label>
-                {num_input("Min duration (s)", min)}
-                {num_input("Max duration (s)", max)}
-                {text_input("Instance counts (pick from)", counts)}
-                {text_input("Priorities (pick from)", prios)}
-                {num_input("Checkpoint every (s, 0 = never)", ckpt)}
-                {num_input("Seed", seed)}
+                {top("Jobs in all (split by weight)", |f| f.jobs.clone(), |f, v| f.jobs = v)}
+                {top("Offered load (% of owned capacity)", |f| f.load_percent.clone(), |f, v| f.load_percent = v)}
+                {top("First arrivals at (s)", |f| f.start_at.clone(), |f, v| f.start_at = v)}
+                {top("Seed", |f| f.seed.clone(), |f, v| f.seed = v)}
+            </div>
+            <div class="table-scroll" tabindex="0" role="region" aria-label="Generated work per quota share">
+                <table class="gen-table">
+                    <thead>
+                        <tr>
+                            <th scope="col">"Share"</th>
+                            <th scope="col">"Weight"</th>
+                            <th scope="col">"Instance type"</th>
+                            <th scope="col">"Arrivals/h"</th>
+                            <th scope="col">"Sizes"</th>
+                            <th scope="col">"Priorities"</th>
+                            <th scope="col">"Durations"</th>
+                            <th scope="col">"Min (s)"</th>
+                            <th scope="col">"Max (s)"</th>
+                            <th scope="col">"Checkpoint %"</th>
+                            <th scope="col">"Every (s)"</th>
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
             </div>
             <div class="row-actions">
-                <button class="btn primary" on:click=move |_| apply(false)>"Add jobs"</button>
-                <button class="btn" on:click=move |_| apply(true)>"Replace this share's jobs"</button>
-                <span class="muted" role="status">{move || message.get()}</span>
+                <button class="btn primary" on:click=move |_| write(false)>"Generate"</button>
+                <button
+                    class="btn"
+                    disabled=move || summary.get().is_none()
+                    on:click=move |_| write(true)
+                >
+                    "Another seed"
+                </button>
+                <button class="btn" disabled=move || summary.get().is_none() on:click=expand>
+                    "List the generated jobs"
+                </button>
+                <button class="btn" disabled=move || summary.get().is_none() on:click=remove>
+                    "Remove generated jobs"
+                </button>
             </div>
+            <p class="muted gen-status" role="status">
+                {move || match summary.get() {
+                    Some(Ok(t)) => t,
+                    Some(Err(e)) => format!("The workload section has a problem: {e}"),
+                    None => String::from("No generated jobs."),
+                }}
+                " "
+                {move || message.get()}
+            </p>
         </details>
     }
 }

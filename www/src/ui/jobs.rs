@@ -109,6 +109,21 @@ pub fn JobsEditor() -> impl IntoView {
                 </button>
             </div>
             <span class="field-error" role="alert">{move || jobs_err.get()}</span>
+            <p class="muted generated-note">
+                {move || {
+                    app.doc.scenario.with(|s| {
+                        s.workload.as_ref().map(|w| {
+                            let shared = w.shares.iter().any(|e| e.jobs.is_none());
+                            let n = if shared { w.jobs.unwrap_or(0) } else { 0 }
+                                + w.shares.iter().filter_map(|e| e.jobs).sum::<i64>();
+                            format!(
+                                "The table lists the jobs written one by one; the workload section adds {n} generated jobs (seed {}), shown in the run. The generator below edits or lists them.",
+                                w.seed
+                            )
+                        })
+                    })
+                }}
+            </p>
             <div class="table-scroll">
                 <table class="grid-table jobs">
                     <thead>
