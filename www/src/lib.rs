@@ -8,6 +8,7 @@
 //! components live in [`ui`] and are built for `wasm32` only.
 
 pub mod charts;
+pub mod compare_view;
 pub mod csv;
 pub mod edit;
 pub mod explain;

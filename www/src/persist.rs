@@ -23,6 +23,12 @@ pub struct Saved {
     /// The instant the player stood at.
     #[serde(default)]
     pub now: u64,
+    /// Compare mode: the baseline A the scenario (B) is compared with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<Scenario>,
+    /// The report card's objectives.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub objectives: Option<quotasim::objective::Objectives>,
 }
 
 /// Most share colours a saved state keeps: a scenario has at most 20 shares, and renamed or
@@ -216,6 +222,8 @@ mod tests {
             colors: vec![("qs1".into(), "#4f8cff".into())],
             preset: Some("notebook".into()),
             now: 1800,
+            baseline: None,
+            objectives: None,
         }
     }
 
@@ -257,6 +265,8 @@ mod tests {
             colors: Vec::new(),
             preset: None,
             now: 0,
+            baseline: None,
+            objectives: None,
         };
         let e = encode(&s);
         assert!(short_error(&e[..(e.len() * 3 / 4) & !3]).contains("cut short"));

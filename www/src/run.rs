@@ -209,6 +209,17 @@ impl RunData {
         &self.full
     }
 
+    /// The run as a result without events: what a comparison needs of each side.
+    pub fn sim_result(&self) -> SimResult {
+        SimResult {
+            format_version: 1,
+            ended_at: self.full.ended_at(),
+            jobs: self.full.jobs(),
+            events: Vec::new(),
+            summary: self.summary.clone(),
+        }
+    }
+
     /// Index of a job by name.
     pub fn job_index(&self, name: &str) -> Option<usize> {
         self.job_ids.get(name).copied()

@@ -20,6 +20,8 @@ fn notebook() -> Saved {
         colors: Vec::new(),
         preset: Some("notebook".into()),
         now: 0,
+        baseline: None,
+        objectives: None,
     }
 }
 
@@ -453,4 +455,95 @@ async fn deleting_a_share_keeps_the_other_share_cards() {
             .get_attribute("data-path");
         assert_eq!(path.as_deref(), Some(format!("quotaShares[{k}].quotaShareName").as_str()));
     }
+}
+
+/// Clicks the checkbox of the first `label.check` reading `text` inside `scope`.
+fn toggle_check(m: &Mounted, scope: &str, text: &str) {
+    let list = m.root.query_selector_all(&format!("{scope} label.check")).unwrap();
+    let label = (0..list.length())
+        .filter_map(|i| list.get(i)?.dyn_into::<web_sys::Element>().ok())
+        .find(|e| e.text_content().unwrap_or_default().trim() == text)
+        .unwrap_or_else(|| panic!("no check {text}"));
+    let input: web_sys::HtmlElement = label.query_selector("input").unwrap().unwrap().dyn_into().unwrap();
+    input.click();
+}
+
+#[wasm_bindgen_test]
+async fn compare_mode_shows_b_changes_and_the_priority_3_job_no_longer_preempted() {
+    let m = mount(notebook());
+    settle().await;
+    assert!(m.q("section.compare").is_none(), "not in compare mode at first");
+    m.click_text(".top-actions button", "Compare");
+    settle().await;
+    assert!(m.text("section.compare").contains("B is the same as A"), "{}", m.text("section.compare"));
+    // Edit B: in-share preemption off in qs1.
+    m.click_text("[role='tab']", "Shares");
+    settle().await;
+    toggle_check(&m, "article.share-card", "In-share preemption (R20)");
+    settle().await;
+    settle().await;
+    let changes = m.text("ul.change-list");
+    assert!(changes.contains("qs1 inSharePreemption: ENABLED → DISABLED"), "{changes}");
+    let cards = m.text("section.compare .stats");
+    assert!(cards.contains("Preemptions") && cards.contains("−1") && cards.contains("A 2 → B 1"), "{cards}");
+    assert!(m.q("section.compare .cmp-stat.better").is_some(), "fewer preemptions is better");
+    let jobs = m.text("ul.changed-jobs");
+    assert!(jobs.contains("qs1_job_high") && jobs.contains("no longer preempted"), "{jobs}");
+    // A above B, per instance type.
+    assert!(m.all("figure.cmp-chart .svg-host") >= 2);
+    // The report card judges B against its objectives.
+    assert!(m.q("details.report-card .badge").is_some());
+    // A change undone leaves B equal to A again.
+    m.click("button[aria-label='Undo: qs1 inSharePreemption: ENABLED → DISABLED']");
+    settle().await;
+    assert!(m.text("section.compare").contains("B is the same as A"));
+    // A job of the list opens its explanation.
+    m.click_text(".top-actions button", "Leave compare");
+    settle().await;
+    assert!(m.q("section.compare").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn compare_mode_and_objectives_are_saved_with_the_scenario() {
+    let mut saved = notebook();
+    let mut b = saved.scenario.clone();
+    b.quota_shares[0].preemption_configuration.in_share_preemption = quotasim::model::Toggle::Disabled;
+    saved.baseline = Some(saved.scenario.clone());
+    saved.scenario = b;
+    let text = quotasim_playground::persist::to_json(&saved);
+    let back = quotasim_playground::persist::from_json(&text).expect("reads back");
+    assert_eq!(back.baseline, saved.baseline);
+    let m = mount(back);
+    settle().await;
+    settle().await;
+    assert!(m.text("ul.changed-jobs").contains("qs1_job_high"), "{}", m.text("section.compare"));
+}
+
+#[wasm_bindgen_test]
+async fn the_generator_makes_work_for_every_share_in_one_click_and_reseeds_in_another() {
+    let m = mount(notebook());
+    settle().await;
+    m.click_text("[role='tab']", "Jobs");
+    settle().await;
+    let rows = m.all("table.gen-table tbody tr");
+    assert_eq!(rows, 3, "one row per quota share");
+    // Each share its own instance type and sizes, all at once.
+    assert!(m.q("select[aria-label='qs3 instance type']").is_some());
+    m.type_into("input[aria-label='Jobs in all (split by weight)']", "90");
+    m.click_text(".generator button", "Generate");
+    settle().await;
+    settle().await;
+    let status = m.text(".gen-status");
+    assert!(status.contains("90 generated jobs (seed 1)"), "{status}");
+    assert!(status.contains("qs1 30") && status.contains("qs2 30") && status.contains("qs3 30"), "{status}");
+    let jobs_with = m.text(".status");
+    assert!(jobs_with.contains("jobs"), "{jobs_with}");
+    m.click_text(".generator button", "Another seed");
+    settle().await;
+    assert!(m.text(".gen-status").contains("(seed 2)"), "{}", m.text(".gen-status"));
+    // Listing them makes them ordinary jobs.
+    m.click_text(".generator button", "List the generated jobs");
+    settle().await;
+    assert!(m.text(".gen-status").contains("No generated jobs"), "{}", m.text(".gen-status"));
+    assert!(m.text("#jobs-h").contains("94"), "4 listed + 90 generated: {}", m.text("#jobs-h"));
 }

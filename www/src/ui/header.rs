@@ -75,6 +75,7 @@ pub fn Header() -> impl IntoView {
             />
             <span class=move || status().0 role="status" data-run-ms=move || format!("{:.1}", app.run.ms.get())>{move || status().1}</span>
             <div class="top-actions">
+                <crate::ui::compare::CompareButton />
                 <button class="btn" on:click=move |_| app.chrome.history_open.set(true)>"History"</button>
                 <button class="btn" on:click=move |_| app.chrome.dialog.set(true)>"Import / Export"</button>
                 <button class="btn primary" on:click=share>{move || if copied.get() { "Link copied ✓" } else { "Copy share link" }}</button>

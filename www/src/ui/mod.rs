@@ -3,6 +3,7 @@
 
 pub mod actions;
 pub mod capacity;
+pub mod compare;
 pub mod dom;
 pub mod editor;
 pub mod explain_panel;
@@ -76,6 +77,7 @@ pub fn App(saved: Saved, #[prop(optional)] notice: Option<Notice>) -> impl IntoV
                 <editor::Editor />
                 <main class="main" node_ref=main_ref>
                     <preset_info::PresetInfo />
+                    <compare::ComparePanel />
                     <div class="sticky-transport"><transport::Transport /></div>
                     <summary::Summary />
                     <util_chart::UtilizationCharts />

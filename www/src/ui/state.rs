@@ -141,6 +141,16 @@ pub struct Chrome {
     pub wide_editor: RwSignal<bool>,
 }
 
+/// Compare mode: a baseline A the edited scenario (B) is compared with, its run, and the
+/// report card's objectives.
+#[derive(Clone, Copy)]
+pub struct CompareState {
+    pub baseline: RwSignal<Option<Scenario>>,
+    /// A's run, or why A cannot run.
+    pub run_a: RwSignal<Option<Result<Arc<RunData>, String>>>,
+    pub objectives: RwSignal<Option<quotasim::objective::Objectives>>,
+}
+
 /// The one state of the app, by concern; every part is signals, so all of it is `Copy`.
 #[derive(Clone, Copy)]
 pub struct AppState {
@@ -148,6 +158,7 @@ pub struct AppState {
     pub run: RunState,
     pub play: Playback,
     pub chrome: Chrome,
+    pub cmp: CompareState,
 }
 
 impl Document {
@@ -222,12 +233,16 @@ pub fn default_saved() -> Saved {
         colors: Vec::new(),
         preset: Some(presets::NOTEBOOK.id.to_string()),
         now: 0,
+        baseline: None,
+        objectives: None,
     }
 }
 
 impl AppState {
     /// Creates the state, provides it as context and starts its effects.
     pub fn provide(saved: Saved, notice: Option<Notice>) -> AppState {
+        let baseline = RwSignal::new(saved.baseline);
+        let objectives = RwSignal::new(saved.objectives);
         let scenario = RwSignal::new(saved.scenario);
         let valid = Memo::new(move |_| scenario.with(quotasim::validate));
         let problems = Memo::new(move |_| {
@@ -279,6 +294,7 @@ impl AppState {
                 history_open: RwSignal::new(false),
                 wide_editor: RwSignal::new(false),
             },
+            cmp: CompareState { baseline, run_a: RwSignal::new(None), objectives },
         };
         provide_context(app);
         app.start_effects();
@@ -305,6 +321,19 @@ impl AppState {
                     }
                 }
             }
+        });
+        // Compare mode: the baseline runs whenever it changes (it is edited far less than B).
+        Effect::new(move |_| {
+            let run = self.cmp.baseline.with(|b| {
+                b.as_ref().map(|a| match quotasim::validate(a) {
+                    Ok(v) => Ok(Arc::new(RunData::compute(v))),
+                    Err(p) => Err(format!(
+                        "the baseline is invalid: {}",
+                        p.iter().find(|x| x.is_error()).map(|x| x.to_string()).unwrap_or_default()
+                    )),
+                })
+            });
+            self.cmp.run_a.set(run);
         });
         // Row ids follow every change of a list's length, also from edits that do not say where.
         Effect::new(move |_| {
@@ -335,6 +364,8 @@ impl AppState {
             self.doc.colors.track();
             self.doc.preset.track();
             self.play.now.track();
+            self.cmp.baseline.track();
+            self.cmp.objectives.track();
             let saved = self.current();
             let t = Timeout::new(400, move || save(&saved));
             self.doc.save_timer.set_value(Some(t));
@@ -393,12 +424,15 @@ impl AppState {
             colors: self.doc.colors.get_untracked(),
             preset: self.doc.preset.get_untracked(),
             now: self.play.now.get_untracked(),
+            baseline: self.cmp.baseline.get_untracked(),
+            objectives: self.cmp.objectives.get_untracked(),
         }
     }
 
     /// Replaces the whole scenario (a preset, an import).
     pub fn load(&self, scenario: Scenario, colors: Vec<(String, String)>, preset: Option<String>) {
-        self.load_saved(Saved { scenario, colors, preset, now: 0 });
+        let (baseline, objectives) = (None, self.cmp.objectives.get_untracked());
+        self.load_saved(Saved { scenario, colors, preset, now: 0, baseline, objectives });
     }
 
     /// Replaces the whole state (a history entry, going back). Work it replaces goes to the
@@ -417,6 +451,8 @@ impl AppState {
         self.doc.preset.set(next.preset);
         self.doc.rows.set(RowIds::new(&next.scenario));
         self.doc.scenario.set(next.scenario);
+        self.cmp.baseline.set(next.baseline);
+        self.cmp.objectives.set(next.objectives);
     }
 
     /// Puts `saved` first in the history (memory and storage); returns whether it is kept.

@@ -1,0 +1,521 @@
+//! Compare mode: the scenario being edited (B) against a baseline (A). B's changes from A,
+//! each removable; A, B and the difference of the main metrics, marked better or worse; per
+//! share deltas; A's and B's utilization on one time axis; the jobs whose fate changed; the
+//! report card (objectives met or violated, fairness, reclaim latency, cost); replicates over
+//! seeds of a generated workload.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use quotasim::compare::Comparison;
+use quotasim::objective::{Objective, Objectives};
+
+use crate::charts::utilization_svg;
+use crate::compare_view::{fate_text, most_changed, overall, per_share, share_columns, show, show_delta};
+use crate::run::RunData;
+use crate::ui::state::{use_app, Notice, Selection};
+
+/// Default objectives of a new report card.
+fn default_objectives() -> Objectives {
+    Objectives {
+        format_version: 1,
+        objectives: vec![
+            Objective {
+                metric: "perQuotaShare.*.waitSeconds.p95".into(),
+                min: None,
+                max: Some(4.0 * 3600.0),
+            },
+            Objective { metric: "overall.utilization".into(), min: Some(0.5), max: None },
+            Objective { metric: "overall.fairness.jainIndex".into(), min: Some(0.8), max: None },
+        ],
+    }
+}
+
+/// The button in the top bar that enters or leaves compare mode.
+#[component]
+pub fn CompareButton() -> impl IntoView {
+    let app = use_app();
+    let toggle = move |_| {
+        if app.cmp.baseline.with_untracked(Option::is_some) {
+            app.cmp.baseline.set(None);
+            app.chrome
+                .notice
+                .set(Some(Notice::text("Left compare mode; the scenario you edited (B) is kept.")));
+        } else {
+            app.cmp.baseline.set(Some(app.doc.scenario.get_untracked()));
+            if app.cmp.objectives.with_untracked(Option::is_none) {
+                app.cmp.objectives.set(Some(default_objectives()));
+            }
+            app.chrome.notice.set(Some(Notice::text(
+                "Compare mode: the scenario as it is now is baseline A. Edit it to make variant B; both run on every edit.",
+            )));
+        }
+    };
+    view! {
+        <button
+            class="btn"
+            aria-pressed=move || app.cmp.baseline.with(Option::is_some).to_string()
+            on:click=toggle
+        >
+            {move || if app.cmp.baseline.with(Option::is_some) { "Leave compare" } else { "Compare" }}
+        </button>
+    }
+}
+
+/// The comparison of A's run and B's, when both have run.
+fn comparison() -> Memo<Option<Result<Comparison, String>>> {
+    let app = use_app();
+    Memo::new(move |_| {
+        let a = app.cmp.run_a.get()?;
+        let b = app.run.handle.get()?;
+        Some(a.map(|a| quotasim::compare::compare(&a.sim_result(), &b.data.sim_result(), Vec::new())))
+    })
+}
+
+#[component]
+pub fn ComparePanel() -> impl IntoView {
+    let app = use_app();
+    let active = Memo::new(move |_| app.cmp.baseline.with(Option::is_some));
+    view! {
+        <Show when=move || active.get()>
+            <ComparePanelInner />
+        </Show>
+    }
+}
+
+#[component]
+fn ComparePanelInner() -> impl IntoView {
+    let app = use_app();
+    let cmp = comparison();
+    let diffs = Memo::new(move |_| {
+        let b = app.doc.scenario.get();
+        app.cmp.baseline.with(|a| a.as_ref().map(|a| quotasim::diff::differences(a, &b)).unwrap_or_default())
+    });
+    let undo = move |k: usize| {
+        let Some(d) = diffs.with_untracked(|v| v.get(k).cloned()) else { return };
+        let Some(a) = app.cmp.baseline.get_untracked() else { return };
+        let b = app.doc.scenario.get_untracked();
+        match quotasim::diff::revert(&a, &b, &d) {
+            Ok(s) => app.doc.edit(|cur, r| {
+                *cur = s;
+                r.fit(cur);
+            }),
+            Err(p) => app.chrome.notice.set(Some(Notice::text(p.to_string()))),
+        }
+    };
+    let changes = move || {
+        let v = diffs.get();
+        let n = v.len();
+        if n == 0 {
+            return view! { <p class="muted">"B is the same as A: edit the scenario to make a variant."</p> }
+                .into_any();
+        }
+        let items = v
+            .iter()
+            .take(100)
+            .enumerate()
+            .map(|(k, d)| {
+                let text = d.text();
+                let label = format!("Undo: {text}");
+                view! {
+                    <li>
+                        <span class="change-text">{text}</span>
+                        <button class="btn small ghost" aria-label=label on:click=move |_| undo(k)>"Undo"</button>
+                    </li>
+                }
+            })
+            .collect_view();
+        let more = (n > 100).then(|| view! { <li class="muted">{format!("… and {} more", n - 100)}</li> });
+        view! { <ul class="change-list" aria-label="B's changes from A">{items}{more}</ul> }.into_any()
+    };
+    view! {
+        <section class="card compare" aria-labelledby="compare-h">
+            <header class="card-head">
+                <h3 id="compare-h">"Compare: A (baseline) → B (what you edit)"</h3>
+                <div class="row-actions">
+                    <button
+                        class="btn small"
+                        on:click=move |_| app.cmp.baseline.set(Some(app.doc.scenario.get_untracked()))
+                    >
+                        "Make B the baseline"
+                    </button>
+                    <button
+                        class="btn small"
+                        on:click=move |_| {
+                            let a = app.cmp.baseline.get_untracked();
+                            let b = app.doc.scenario.get_untracked();
+                            if let Some(a) = a {
+                                app.cmp.baseline.set(Some(b));
+                                app.doc.edit(|cur, r| {
+                                    *cur = a;
+                                    r.fit(cur);
+                                });
+                            }
+                        }
+                    >
+                        "Swap A and B"
+                    </button>
+                </div>
+            </header>
+            <h4>"B's changes"</h4>
+            {changes}
+            {move || match cmp.get() {
+                None => view! { <p class="muted">"Running both…"</p> }.into_any(),
+                Some(Err(e)) => view! { <p class="field-error" role="alert">{e}</p> }.into_any(),
+                Some(Ok(c)) => view! { <CompareResults c=Arc::new(c) /> }.into_any(),
+            }}
+            <ReportCard />
+            <Replicates />
+        </section>
+    }
+}
+
+#[component]
+fn CompareResults(c: Arc<Comparison>) -> impl IntoView {
+    let app = use_app();
+    let cards = overall(&c)
+        .into_iter()
+        .map(|(d, x)| {
+            let class = format!("stat cmp-stat {}", x.verdict.class());
+            view! {
+                <div class=class>
+                    <div class="stat-label">{d.label}</div>
+                    <div class="stat-value">{show_delta(d.fmt, x.delta)}</div>
+                    <div class="stat-sub">{format!("A {} → B {}", show(d.fmt, x.a), show(d.fmt, x.b))}</div>
+                </div>
+            }
+        })
+        .collect_view();
+    let cols = share_columns();
+    let head = cols.iter().map(|d| view! { <th scope="col" colspan="3">{d.label}</th> }).collect_view();
+    let sub = cols
+        .iter()
+        .map(|_| view! { <th scope="col">"A"</th><th scope="col">"B"</th><th scope="col">"Δ"</th> })
+        .collect_view();
+    let rows = per_share(&c, &cols)
+        .into_iter()
+        .map(|(name, cells)| {
+            let tds = cells
+                .iter()
+                .zip(&cols)
+                .map(|(x, d)| {
+                    let class = format!("num {}", x.verdict.class());
+                    view! {
+                        <td class="num">{show(d.fmt, x.a)}</td>
+                        <td class="num">{show(d.fmt, x.b)}</td>
+                        <td class=class>{show_delta(d.fmt, x.delta)}</td>
+                    }
+                })
+                .collect_view();
+            view! { <tr><th scope="row">{name}</th>{tds}</tr> }
+        })
+        .collect_view();
+    let n_changed = c.changed_jobs.len();
+    let jobs = most_changed(&c, 30)
+        .into_iter()
+        .map(|j| {
+            let name = j.job_name.clone();
+            let label = format!("Explain {name} in B");
+            let (fa, fb) = (fate_text(j.a.as_ref()), fate_text(j.b.as_ref()));
+            let open = move |_| {
+                let idx = app.run.handle.with_untracked(|r| r.as_ref().and_then(|r| r.data.job_index(&name)));
+                if let Some(i) = idx {
+                    app.chrome.selection.set(Some(Selection::Job(i)));
+                }
+            };
+            view! {
+                <li>
+                    <button class="link-btn" aria-label=label on:click=open>{j.job_name.clone()}</button>
+                    <span class="change-text">{j.description.clone()}</span>
+                    <div class="muted fates">{format!("A: {fa} · B: {fb}")}</div>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="compare-results">
+            <section class="stats" aria-label="A, B and the difference">{cards}</section>
+            <div class="table-scroll" tabindex="0" role="region" aria-label="Per quota share, A, B and the difference">
+                <table class="grid-table metrics cmp-table">
+                    <thead><tr><th scope="col" rowspan="2">"share"</th>{head}</tr><tr>{sub}</tr></thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+            <CompareCharts />
+            <h4>{format!("Jobs whose fate changed ({n_changed})")}</h4>
+            <ul class="changed-jobs">{jobs}</ul>
+        </div>
+    }
+}
+
+/// A's and B's utilization per instance type, one above the other on one time axis: the
+/// zoom and the cursor are the player's.
+#[component]
+fn CompareCharts() -> impl IntoView {
+    let app = use_app();
+    let svgs = Memo::new(move |_| {
+        let colors = app.share_colors();
+        let w = (app.chrome.width.get() - 40.0).max(360.0);
+        let view = app.play.view.get();
+        let a: Option<Arc<RunData>> =
+            app.cmp.run_a.with(|r| r.as_ref().and_then(|r| r.as_ref().ok().cloned()));
+        let b = app.run.handle.with(|r| r.as_ref().map(|r| r.data.clone()));
+        let (Some(a), Some(b)) = (a, b) else { return Vec::new() };
+        // A's colours follow the share names of B.
+        let colors_a: Vec<String> = a
+            .share_names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                b.share_names
+                    .iter()
+                    .position(|x| x == n)
+                    .and_then(|k| colors.get(k).cloned())
+                    .unwrap_or_else(|| crate::palette::color_of(&app.doc.colors.get_untracked(), n, i))
+            })
+            .collect();
+        b.types
+            .iter()
+            .enumerate()
+            .map(|(tb, t)| {
+                let ta = a.types.iter().position(|x| x.name == t.name);
+                let sa = ta.map(|ta| utilization_svg(&a, ta, &colors_a, w, 150.0, view)).unwrap_or_default();
+                let sb = utilization_svg(&b, tb, &colors, w, 150.0, view);
+                (t.name.clone(), sa, sb)
+            })
+            .collect::<Vec<_>>()
+    });
+    view! {
+        <h4>"Utilization, A above B"</h4>
+        {move || {
+            svgs.get()
+                .into_iter()
+                .map(|(name, sa, sb)| {
+                    view! {
+                        <figure class="chart cmp-chart">
+                            <figcaption>{format!("{name} · A (baseline)")}</figcaption>
+                            <div class="svg-host" inner_html=sa></div>
+                            <figcaption>{format!("{name} · B")}</figcaption>
+                            <div class="svg-host" inner_html=sb></div>
+                        </figure>
+                    }
+                })
+                .collect_view()
+        }}
+    }
+}
+
+/// Objectives editable in the page, their verdicts for B (with A's values), fairness,
+/// reclaim latency and cost per share.
+#[component]
+fn ReportCard() -> impl IntoView {
+    let app = use_app();
+    let text = RwSignal::new(
+        app.cmp
+            .objectives
+            .with_untracked(|o| quotasim::json::to_json_pretty(o.as_ref().unwrap_or(&default_objectives()))),
+    );
+    let error = RwSignal::new(None::<String>);
+    let apply = move |_| match quotasim::objective::load_objectives(&text.get_untracked()) {
+        Ok(o) => {
+            error.set(None);
+            app.cmp.objectives.set(Some(o));
+        }
+        Err(p) => error.set(Some(p.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("; "))),
+    };
+    let report = Memo::new(move |_| {
+        let objs = app.cmp.objectives.get()?;
+        let b = app.run.handle.get()?;
+        let a = app.cmp.run_a.with(|r| r.as_ref().and_then(|r| r.as_ref().ok().cloned()));
+        let sb = quotasim::metric::summary_value(&quotasim::compare::summary_of(&b.data.sim_result()));
+        let sa = a.map(|a| quotasim::metric::summary_value(&quotasim::compare::summary_of(&a.sim_result())));
+        Some(quotasim::objective::check(&objs, &sb, sa.as_ref()))
+    });
+    let verdicts = move || {
+        match report.get() {
+        None => view! { <p class="muted">"No objectives yet."</p> }.into_any(),
+        Some(Err(p)) => {
+            view! { <p class="field-error" role="alert">{p.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("; ")}</p> }
+                .into_any()
+        }
+        Some(Ok(r)) => {
+            let met = r.met;
+            let rows = r
+                .verdicts
+                .into_iter()
+                .map(|v| {
+                    let badge = if v.met { "badge met" } else { "badge violated" };
+                    let bound = match (v.min, v.max) {
+                        (Some(lo), Some(hi)) => format!("{lo} to {hi}"),
+                        (Some(lo), None) => format!("≥ {lo}"),
+                        (None, Some(hi)) => format!("≤ {hi}"),
+                        (None, None) => String::new(),
+                    };
+                    let num = |x: Option<f64>| x.map_or("null".to_string(), |x| format!("{:.4}", x).trim_end_matches('0').trim_end_matches('.').to_string());
+                    let base = v.baseline.map(num).unwrap_or_else(|| "–".into());
+                    view! {
+                        <tr>
+                            <td><span class=badge>{if v.met { "met" } else { "violated" }}</span></td>
+                            <td>{v.metric}</td>
+                            <td class="num">{bound}</td>
+                            <td class="num">{base}</td>
+                            <td class="num">{num(v.value)}</td>
+                        </tr>
+                    }
+                })
+                .collect_view();
+            view! {
+                <p class=if met { "verdict met" } else { "verdict violated" } role="status">
+                    {if met { "B meets every objective." } else { "B violates an objective." }}
+                </p>
+                <div class="table-scroll">
+                    <table class="grid-table">
+                        <thead><tr><th scope="col">"verdict"</th><th scope="col">"metric"</th><th scope="col">"bound"</th><th scope="col">"A"</th><th scope="col">"B"</th></tr></thead>
+                        <tbody>{rows}</tbody>
+                    </table>
+                </div>
+            }
+            .into_any()
+        }
+    }
+    };
+    let team = move || {
+        app.run.handle.with(|r| {
+            let r = r.as_ref()?;
+            let s = &r.data.summary;
+            let rows = s
+                .per_quota_share
+                .iter()
+                .map(|(name, m)| {
+                    let f = &m.fairness;
+                    view! {
+                        <tr>
+                            <th scope="row">{name.clone()}</th>
+                            <td class="num">{f.entitlement_ratio.map_or("–".into(), |x| format!("{x:.2}"))}</td>
+                            <td class="num">{format!("{:.0}", m.fairness_deficit_instance_seconds as f64 / 3600.0)}</td>
+                            <td class="num">{m.reclaim_latency_seconds.p95.map_or("–".into(), crate::geometry::format_time)}</td>
+                            <td class="num">{m.cost.map_or("–".into(), |c| format!("{c:.2}"))}</td>
+                        </tr>
+                    }
+                })
+                .collect_view();
+            let jain = s.overall.fairness.jain_index.map_or("–".into(), |j| format!("{j:.3}"));
+            Some(view! {
+                <p>{format!("Jain's index of B: {jain}")}</p>
+                <div class="table-scroll">
+                    <table class="grid-table">
+                        <thead><tr><th scope="col">"share"</th><th scope="col">"entitlement held"</th><th scope="col">"deficit (instance-h)"</th><th scope="col">"reclaim p95"</th><th scope="col">"cost"</th></tr></thead>
+                        <tbody>{rows}</tbody>
+                    </table>
+                </div>
+            })
+        })
+    };
+    view! {
+        <details class="report-card" open=true>
+            <summary><h4 class="inline">"Report card"</h4></summary>
+            <label class="field">
+                <span class="field-label">"Objectives (JSON: metric paths with min and/or max)"</span>
+                <textarea class="mono" rows="6" prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+            </label>
+            <div class="row-actions">
+                <button class="btn small" on:click=apply>"Check objectives"</button>
+                <span class="field-error" role="alert">{move || error.get()}</span>
+            </div>
+            {verdicts}
+            {team}
+        </details>
+    }
+}
+
+/// With a generated workload on both sides: A and B over several seeds.
+#[component]
+fn Replicates() -> impl IntoView {
+    let app = use_app();
+    let n = RwSignal::new(5u32);
+    let out = RwSignal::new(None::<Result<quotasim::replicates::ReplicateReport, String>>);
+    let possible = Memo::new(move |_| {
+        app.doc.scenario.with(|b| b.workload.is_some())
+            && app.cmp.baseline.with(|a| a.as_ref().is_some_and(|a| a.workload.is_some()))
+    });
+    let run = move |_| {
+        let (Some(a), b) = (app.cmp.baseline.get_untracked(), app.doc.scenario.get_untracked()) else {
+            return;
+        };
+        let base = a.workload.as_ref().map_or(0, |w| w.seed);
+        let seeds: Vec<i64> = (0..n.get_untracked().clamp(1, 50) as i64).map(|k| base + k).collect();
+        let mut pairs = Vec::new();
+        for &seed in &seeds {
+            let side = |s: &quotasim::model::Scenario| -> Result<quotasim::result::SummaryResult, String> {
+                let v = quotasim::validate(&quotasim::workload::with_seed(s, seed))
+                    .map_err(|p| p.first().map(|x| x.to_string()).unwrap_or_default())?;
+                let r = quotasim::compare::run_to_end(v, false).map_err(|e| e.to_string())?;
+                Ok(quotasim::compare::summary_of(&r))
+            };
+            match (side(&a), side(&b)) {
+                (Ok(x), Ok(y)) => pairs.push((x, y)),
+                (Err(e), _) | (_, Err(e)) => {
+                    out.set(Some(Err(format!("seed {seed}: {e}"))));
+                    return;
+                }
+            }
+        }
+        out.set(Some(Ok(quotasim::replicates::report(seeds, &pairs, Vec::new()))));
+    };
+    let table = move || match out.get() {
+        None => None,
+        Some(Err(e)) => Some(view! { <p class="field-error" role="alert">{e}</p> }.into_any()),
+        Some(Ok(r)) => {
+            let n = r.seeds.len();
+            let rows = crate::compare_view::MAIN
+                .iter()
+                .filter_map(|d| {
+                    let st = r.overall.get(d.path)?;
+                    let sp = |x: Option<quotasim::replicates::Spread>| {
+                        x.map_or("–".into(), |x| format!("{} [{}, {}]", show(d.fmt, Some(x.median)), show(d.fmt, Some(x.min)), show(d.fmt, Some(x.max))))
+                    };
+                    let dir = if st.up == st.agree && st.up > 0 {
+                        "up"
+                    } else if st.down == st.agree && st.down > 0 {
+                        "down"
+                    } else {
+                        "same"
+                    };
+                    Some(view! {
+                        <tr>
+                            <th scope="row">{d.label}</th>
+                            <td class="num">{sp(st.a)}</td>
+                            <td class="num">{sp(st.b)}</td>
+                            <td class="num">{st.delta.map_or("–".into(), |x| format!("{} [{}, {}]", show_delta(d.fmt, Some(x.median)), show_delta(d.fmt, Some(x.min)), show_delta(d.fmt, Some(x.max))))}</td>
+                            <td class="num">{format!("{}/{n} {dir}", st.agree)}</td>
+                        </tr>
+                    })
+                })
+                .collect_view();
+            Some(
+                view! {
+                    <div class="table-scroll">
+                        <table class="grid-table">
+                            <thead><tr><th scope="col">"overall"</th><th scope="col">"A median [min, max]"</th><th scope="col">"B"</th><th scope="col">"Δ"</th><th scope="col">"seeds agreeing"</th></tr></thead>
+                            <tbody>{rows}</tbody>
+                        </table>
+                    </div>
+                }
+                .into_any(),
+            )
+        }
+    };
+    view! {
+        <Show when=move || possible.get()>
+            <div class="replicates">
+                <h4>"Replicates: is the difference real?"</h4>
+                <label class="field inline">
+                    <span class="field-label">"Seeds"</span>
+                    <input type="number" min="1" max="50" prop:value=move || n.get().to_string() on:input=move |ev| { if let Ok(v) = event_target_value(&ev).parse() { n.set(v) } } />
+                </label>
+                <button class="btn small" on:click=run>"Run both on these seeds"</button>
+                {table}
+            </div>
+        </Show>
+    }
+}
