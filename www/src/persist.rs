@@ -47,6 +47,43 @@ impl Saved {
     }
 }
 
+/// Compare mode exported as one file: baseline A, variant B and the report card's objectives.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ComparisonFile {
+    pub format_version: i64,
+    /// Always `"comparison"`: what tells this file from a scenario.
+    pub kind: String,
+    pub a: Scenario,
+    pub b: Scenario,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub objectives: Option<quotasim::objective::Objectives>,
+}
+
+/// The comparison of `saved` as a file, when it is in compare mode.
+pub fn comparison_json(saved: &Saved) -> Option<String> {
+    let a = saved.baseline.clone()?;
+    let f = ComparisonFile {
+        format_version: 1,
+        kind: "comparison".into(),
+        a,
+        b: saved.scenario.clone(),
+        objectives: saved.objectives.clone(),
+    };
+    Some(quotasim::json::to_json_pretty(&f))
+}
+
+/// Reads a comparison file as strictly as a scenario; `None` when the text is not one (no
+/// `"kind": "comparison"`), so that it can be read as a scenario instead.
+pub fn comparison_from_json(text: &str) -> Option<Result<ComparisonFile, String>> {
+    let v: serde_json::Value = serde_json::from_str(text).ok()?;
+    if v.get("kind").and_then(|k| k.as_str()) != Some("comparison") {
+        return None;
+    }
+    use serde::Deserialize;
+    Some(ComparisonFile::deserialize(quotasim::strict::Strict(v)).map_err(|e| e.to_string()))
+}
+
 /// The localStorage key.
 pub const STORAGE_KEY: &str = "quotasim-playground-v1";
 /// The URL fragment prefix.
@@ -225,6 +262,20 @@ mod tests {
             baseline: None,
             objectives: None,
         }
+    }
+
+    #[test]
+    fn a_comparison_file_round_trips_and_a_scenario_is_not_one() {
+        let mut s = saved();
+        assert!(comparison_json(&s).is_none(), "not in compare mode");
+        s.baseline = Some(s.scenario.clone());
+        s.scenario.settings.preemption_grace_seconds = 300;
+        let text = comparison_json(&s).unwrap();
+        let f = comparison_from_json(&text).unwrap().unwrap();
+        assert_eq!((f.a, f.b), (s.baseline.clone().unwrap(), s.scenario.clone()));
+        assert!(comparison_from_json(&quotasim::json::to_json(&s.scenario)).is_none());
+        let bad = text.replace("\"kind\"", "\"extra\": 1, \"kind\"");
+        assert!(comparison_from_json(&bad).unwrap().is_err());
     }
 
     #[test]

@@ -491,6 +491,10 @@ async fn compare_mode_shows_b_changes_and_the_priority_3_job_no_longer_preempted
     assert!(jobs.contains("qs1_job_high") && jobs.contains("no longer preempted"), "{jobs}");
     // A above B, per instance type.
     assert!(m.all("figure.cmp-chart .svg-host") >= 2);
+    // A changed job explains itself in A too.
+    m.click("button[aria-label='Explain qs1_job_high in A']");
+    settle().await;
+    assert!(m.text(".explain-a").starts_with("In A at"), "{}", m.text(".explain-a"));
     // The report card judges B against its objectives.
     assert!(m.q("details.report-card .badge").is_some());
     // A change undone leaves B equal to A again.

@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use quotasim::compare::Comparison;
 use quotasim::objective::{Objective, Objectives};
 
-use crate::charts::utilization_svg;
+use crate::charts::{lending_svg, utilization_svg};
 use crate::compare_view::{fate_text, most_changed, overall, per_share, share_columns, show, show_delta};
 use crate::run::RunData;
 use crate::ui::state::{use_app, Notice, Selection};
@@ -215,7 +215,25 @@ fn CompareResults(c: Arc<Comparison>) -> impl IntoView {
         .into_iter()
         .map(|j| {
             let name = j.job_name.clone();
+            let name_a = j.job_name.clone();
             let label = format!("Explain {name} in B");
+            let label_a = format!("Explain {name} in A");
+            let open_a = RwSignal::new(false);
+            let explain_a = move || {
+                if !open_a.get() {
+                    return None;
+                }
+                let a = app.cmp.run_a.with(|r| r.as_ref().and_then(|r| r.as_ref().ok().cloned()))?;
+                let j = a.job_index(&name_a)?;
+                let sim = a.sim_at(app.play.now.get());
+                let ex = crate::explain::job_now(&sim, j as u32);
+                Some(view! {
+                    <div class="explain-a" role="region" aria-label="explanation in A">
+                        <strong>{format!("In A at {}: {}", crate::geometry::format_time(sim.now()), ex.title)}</strong>
+                        {ex.paragraphs.into_iter().map(|p| view! { <p>{p}</p> }).collect_view()}
+                    </div>
+                })
+            };
             let (fa, fb) = (fate_text(j.a.as_ref()), fate_text(j.b.as_ref()));
             let open = move |_| {
                 let idx = app.run.handle.with_untracked(|r| r.as_ref().and_then(|r| r.data.job_index(&name)));
@@ -227,7 +245,16 @@ fn CompareResults(c: Arc<Comparison>) -> impl IntoView {
                 <li>
                     <button class="link-btn" aria-label=label on:click=open>{j.job_name.clone()}</button>
                     <span class="change-text">{j.description.clone()}</span>
+                    <button
+                        class="btn small ghost"
+                        aria-label=label_a
+                        aria-expanded=move || open_a.get().to_string()
+                        on:click=move |_| open_a.update(|o| *o = !*o)
+                    >
+                        "in A"
+                    </button>
                     <div class="muted fates">{format!("A: {fa} · B: {fb}")}</div>
+                    {explain_a}
                 </li>
             }
         })
@@ -281,22 +308,28 @@ fn CompareCharts() -> impl IntoView {
                 let ta = a.types.iter().position(|x| x.name == t.name);
                 let sa = ta.map(|ta| utilization_svg(&a, ta, &colors_a, w, 150.0, view)).unwrap_or_default();
                 let sb = utilization_svg(&b, tb, &colors, w, 150.0, view);
-                (t.name.clone(), sa, sb)
+                let la = ta.map(|ta| lending_svg(&a, ta, &colors_a, w, 110.0, view)).unwrap_or_default();
+                let lb = lending_svg(&b, tb, &colors, w, 110.0, view);
+                (t.name.clone(), sa, sb, la, lb)
             })
             .collect::<Vec<_>>()
     });
     view! {
-        <h4>"Utilization, A above B"</h4>
+        <h4>"Utilization and lending, A above B (zoom and cursor are the player's)"</h4>
         {move || {
             svgs.get()
                 .into_iter()
-                .map(|(name, sa, sb)| {
+                .map(|(name, sa, sb, la, lb)| {
                     view! {
                         <figure class="chart cmp-chart">
-                            <figcaption>{format!("{name} · A (baseline)")}</figcaption>
+                            <figcaption>{format!("{name} utilization · A (baseline)")}</figcaption>
                             <div class="svg-host" inner_html=sa></div>
-                            <figcaption>{format!("{name} · B")}</figcaption>
+                            <figcaption>{format!("{name} utilization · B")}</figcaption>
                             <div class="svg-host" inner_html=sb></div>
+                            <figcaption>{format!("{name} lent between shares · A")}</figcaption>
+                            <div class="svg-host" inner_html=la></div>
+                            <figcaption>{format!("{name} lent between shares · B")}</figcaption>
+                            <div class="svg-host" inner_html=lb></div>
                         </figure>
                     }
                 })

@@ -28,7 +28,7 @@ pub fn IoDialog() -> impl IntoView {
     let app = use_app();
     let text = RwSignal::new(String::new());
     let message = RwSignal::new(None::<(bool, String)>);
-    let import = move |t: String| match quotasim::json::parse_scenario(&t) {
+    let import_scenario = move |t: String| match quotasim::json::parse_scenario(&t) {
         Ok(s) => {
             let errors =
                 quotasim::validate(&s).err().map_or(0, |p| p.iter().filter(|x| x.is_error()).count());
@@ -55,6 +55,26 @@ pub fn IoDialog() -> impl IntoView {
             ),
         ))),
     };
+    let import = move |t: String| {
+        if let Some(c) = crate::persist::comparison_from_json(&t) {
+            match c {
+                Ok(f) => {
+                    app.load(f.b, Vec::new(), None);
+                    app.cmp.baseline.set(Some(f.a));
+                    if f.objectives.is_some() {
+                        app.cmp.objectives.set(f.objectives);
+                    }
+                    message.set(Some((
+                        true,
+                        "Imported a comparison: A is the baseline, B is in the editor.".into(),
+                    )));
+                }
+                Err(e) => message.set(Some((false, truncate(&format!("Not imported: {e}"), 300)))),
+            }
+            return;
+        }
+        import_scenario(t)
+    };
     let on_file = move |ev: leptos::ev::Event| {
         let file = ev
             .target()
@@ -78,6 +98,11 @@ pub fn IoDialog() -> impl IntoView {
         dom::download(&format!("{}.json", file_stem(&app)), "application/json", &json);
     };
     let show_scenario = move |_| text.set(app.doc.scenario.with_untracked(quotasim::json::to_json_pretty));
+    let export_comparison = move |_| {
+        if let Some(json) = crate::persist::comparison_json(&app.current()) {
+            dom::download(&format!("{}-comparison.json", file_stem(&app)), "application/json", &json);
+        }
+    };
     let export_results = move |_| {
         if let Some(r) = app.run.handle.get_untracked() {
             dom::download(
@@ -109,6 +134,9 @@ pub fn IoDialog() -> impl IntoView {
                         <button class="btn" on:click=show_scenario>"Show scenario JSON below"</button>
                         <button class="btn" on:click=export_results disabled=no_run>"Results JSON"</button>
                         <button class="btn" on:click=export_csv disabled=no_run>"Jobs CSV"</button>
+                        <Show when=move || app.cmp.baseline.with(Option::is_some)>
+                            <button class="btn" on:click=export_comparison>"Comparison JSON (A, B, objectives)"</button>
+                        </Show>
                     </div>
                     <p class="muted small">"Exported scenarios are plain scenario-format JSON (share colours stay in the playground)."</p>
                     <h4>"Import"</h4>
