@@ -18,6 +18,7 @@ pub mod persist;
 pub mod presets;
 pub mod rows;
 pub mod run;
+pub mod sweep_view;
 pub mod text;
 pub mod workload_form;
 

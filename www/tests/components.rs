@@ -551,3 +551,35 @@ async fn the_generator_makes_work_for_every_share_in_one_click_and_reseeds_in_an
     assert!(m.text(".gen-status").contains("No generated jobs"), "{}", m.text(".gen-status"));
     assert!(m.text("#jobs-h").contains("94"), "4 listed + 90 generated: {}", m.text("#jobs-h"));
 }
+
+#[wasm_bindgen_test]
+async fn a_sweep_runs_every_combination_marks_the_front_and_opens_a_row_as_b() {
+    let m = mount(notebook());
+    settle().await;
+    m.click("details.sweep summary");
+    settle().await;
+    m.click_text("details.sweep button", "Run sweep");
+    settle().await;
+    let status = m.text("details.sweep p[role='status']");
+    assert!(status.starts_with("15 rows"), "5 borrow limits x 3 grace periods: {status}");
+    assert!(!status.contains("could not run"), "{status}");
+    assert_eq!(m.all("details.sweep .sweep-scatter circle"), 15);
+    assert!(m.all("details.sweep tr.on-front") >= 1);
+    // A bad axis is named before anything runs.
+    m.type_into("input[aria-label='axis 1 path']", "quotaShares[nope].state");
+    m.click_text("details.sweep button", "Run sweep");
+    settle().await;
+    assert!(m.text("details.sweep [role='alert']").contains("axes[0]"), "{}", m.text("details.sweep"));
+    m.type_into(
+        "input[aria-label='axis 1 path']",
+        "quotaShares[qs1].resourceSharingConfiguration.borrowLimit",
+    );
+    m.click_text("details.sweep button", "Run sweep");
+    settle().await;
+    // Row 0 (borrow limit 0, grace 60) opens as variant B of compare mode.
+    m.click("button[aria-label='open row 0 as B']");
+    settle().await;
+    settle().await;
+    let changes = m.text("ul.change-list");
+    assert!(changes.contains("qs1 borrowLimit") && changes.contains("preemptionGraceSeconds"), "{changes}");
+}

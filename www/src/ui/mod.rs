@@ -23,6 +23,7 @@ pub mod shares;
 pub mod snapshot;
 pub mod state;
 pub mod summary;
+pub mod sweep;
 pub mod timeline;
 pub mod transport;
 pub mod util_chart;
@@ -86,6 +87,7 @@ pub fn App(saved: Saved, #[prop(optional)] notice: Option<Notice>) -> impl IntoV
                         <snapshot::SnapshotPanel />
                     </div>
                     <lending_chart::LendingCharts />
+                    <sweep::SweepPanel />
                     <footer class="foot muted">
                         "Quotasim simulates AWS Batch quota management for SageMaker Training job queues. Rules R1–R27 are from the project's semantics spec."
                     </footer>
