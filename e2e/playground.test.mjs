@@ -131,6 +131,54 @@ test("notebook preset: run to the end, two preemptions explained, no console err
   await context.close();
 });
 
+test("compare mode, sweep and workload generator: what a policy choice needs, at 1440, 1280 and 390 px", async () => {
+  const { context, page, errors } = await openPlayground({ viewport: { width: 1440, height: 900 } });
+  await page.locator(".top-actions").getByRole("button", { name: "Compare", exact: true }).click();
+  const compare = page.locator("section.compare");
+  await compare.waitFor();
+  assert.match(await compare.innerText(), /B is the same as A/);
+  await page.getByRole("tab", { name: "Shares" }).click();
+  await page.locator("article.share-card label.check", { hasText: "In-share preemption (R20)" }).first().locator("input").click();
+  await page.waitForFunction(() => document.querySelector("ul.changed-jobs")?.innerText.includes("no longer preempted"));
+  assert.match(await page.locator("ul.change-list").innerText(), /qs1 inSharePreemption: ENABLED → DISABLED/);
+  assert.match(await compare.locator(".stats").innerText(), /A 2 → B 1/);
+  await compare.scrollIntoViewIfNeeded();
+  await compare.screenshot({ path: join(artifacts, "compare-1440.png") });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.waitForTimeout(300);
+  await compare.screenshot({ path: join(artifacts, "compare-1280.png") });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  await compare.screenshot({ path: join(artifacts, "compare-390.png") });
+
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const sweep = page.locator("details.sweep");
+  await sweep.locator("summary").click();
+  await sweep.getByRole("button", { name: "Run sweep" }).click();
+  await page.waitForFunction(() => /^\d+ rows/.test(document.querySelector("details.sweep p[role=status]")?.innerText ?? ""));
+  assert.match(await sweep.locator("p[role=status]").innerText(), /^15 rows, [1-9]\d* on the front/);
+  await sweep.scrollIntoViewIfNeeded();
+  await sweep.screenshot({ path: join(artifacts, "sweep-1440.png") });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  await sweep.screenshot({ path: join(artifacts, "sweep-390.png") });
+
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole("tab", { name: "Jobs" }).click();
+  const gen = page.locator("details.generator");
+  await gen.locator("summary").click();
+  await gen.getByRole("button", { name: "Generate", exact: true }).click();
+  await page.waitForFunction(() => /generated jobs \(seed 1\)/.test(document.querySelector(".gen-status")?.innerText ?? ""));
+  await gen.getByRole("button", { name: "Another seed" }).click();
+  await page.waitForFunction(() => /\(seed 2\)/.test(document.querySelector(".gen-status")?.innerText ?? ""));
+  await gen.scrollIntoViewIfNeeded();
+  await gen.screenshot({ path: join(artifacts, "generator-1280.png") });
+  await page.waitForSelector(".status.ok", { timeout: 60_000 });
+  assert.deepEqual(errors, [], "no console errors");
+  await assertNoCspViolations(page);
+  await context.close();
+});
+
 test("edits survive a reload and travel in the link", async () => {
   const { context, page, errors } = await openPlayground();
   await page.getByLabel("scenario name").fill("my what-if");
