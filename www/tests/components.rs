@@ -491,6 +491,8 @@ async fn compare_mode_shows_b_changes_and_the_priority_3_job_no_longer_preempted
     assert!(jobs.contains("qs1_job_high") && jobs.contains("no longer preempted"), "{jobs}");
     // A above B, per instance type.
     assert!(m.all("figure.cmp-chart .svg-host") >= 2);
+    // The changed jobs' timelines, A above B.
+    assert_eq!(m.all("figure.cmp-timeline .svg-host svg"), 2);
     // A changed job explains itself in A too.
     m.click("button[aria-label='Explain qs1_job_high in A']");
     settle().await;

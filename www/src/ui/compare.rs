@@ -269,6 +269,7 @@ fn CompareResults(c: Arc<Comparison>) -> impl IntoView {
                 </table>
             </div>
             <CompareCharts />
+            <CompareTimeline names=most_changed(&c, 20).iter().map(|j| j.job_name.clone()).collect() />
             <h4>{format!("Jobs whose fate changed ({n_changed})")}</h4>
             <ul class="changed-jobs">{jobs}</ul>
         </div>
@@ -335,6 +336,58 @@ fn CompareCharts() -> impl IntoView {
                 })
                 .collect_view()
         }}
+    }
+}
+
+/// The timeline of the jobs whose fate changed most, A above B, on the player's time axis.
+#[component]
+fn CompareTimeline(names: Vec<String>) -> impl IntoView {
+    let app = use_app();
+    let names = StoredValue::new(names);
+    let svgs = Memo::new(move |_| {
+        let colors = app.share_colors();
+        let w = (app.chrome.width.get() - 40.0).max(360.0);
+        let view = app.play.view.get();
+        let a: Option<Arc<RunData>> =
+            app.cmp.run_a.with(|r| r.as_ref().and_then(|r| r.as_ref().ok().cloned()));
+        let b = app.run.handle.with(|r| r.as_ref().map(|r| r.data.clone()));
+        let (Some(a), Some(b)) = (a, b) else { return None };
+        let lanes = |run: &RunData| -> Vec<usize> {
+            names.with_value(|n| n.iter().filter_map(|x| run.job_index(x)).collect())
+        };
+        let (la, lb) = (lanes(&a), lanes(&b));
+        if la.is_empty() && lb.is_empty() {
+            return None;
+        }
+        let colors_a: Vec<String> = a
+            .share_names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                b.share_names
+                    .iter()
+                    .position(|x| x == n)
+                    .and_then(|k| colors.get(k).cloned())
+                    .unwrap_or_else(|| crate::palette::color_of(&app.doc.colors.get_untracked(), n, i))
+            })
+            .collect();
+        let wa = crate::geometry::row_window(la.len(), la.len(), 0);
+        let wb = crate::geometry::row_window(lb.len(), lb.len(), 0);
+        Some((
+            crate::charts::timeline_svg(&a, &la, wa, &colors_a, w, None, view),
+            crate::charts::timeline_svg(&b, &lb, wb, &colors, w, None, view),
+        ))
+    });
+    view! {
+        {move || svgs.get().map(|(sa, sb)| view! {
+            <h4>"Timeline of the jobs whose fate changed most, A above B"</h4>
+            <figure class="chart cmp-chart cmp-timeline">
+                <figcaption>"A (baseline)"</figcaption>
+                <div class="svg-host" inner_html=sa></div>
+                <figcaption>"B"</figcaption>
+                <div class="svg-host" inner_html=sb></div>
+            </figure>
+        })}
     }
 }
 
