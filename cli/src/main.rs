@@ -11,6 +11,7 @@ use quotasim::json::{load_scenario, parse_scenario, to_json};
 use quotasim::{generate, validate, GenerateOptions, Options, Problem, Simulation};
 
 mod bench;
+mod bridges;
 mod policy;
 mod sweep;
 mod text;
@@ -175,6 +176,22 @@ enum Command {
         #[arg(long)]
         workload: bool,
     },
+    /// Make a scenario from another system's configuration or history.
+    Import {
+        #[command(subcommand)]
+        kind: ImportKind,
+    },
+    /// Write what AWS (or Kueue) deploys for a scenario's quota shares.
+    Export {
+        /// cloudformation: a template; aws-cli: a shell script; kueue: ClusterQueues in a Cohort.
+        #[arg(value_enum)]
+        format: bridges::ExportFormat,
+        /// Scenario JSON file, or - for standard input.
+        scenario: String,
+        /// The CloudFormation template as YAML instead of JSON.
+        #[arg(long)]
+        yaml: bool,
+    },
     /// Time the simulation of generated workloads (generation and JSON excluded).
     Bench {
         /// Job counts to run, comma-separated.
@@ -183,6 +200,20 @@ enum Command {
         /// Repetitions per size and mode (the best is reported).
         #[arg(long, default_value_t = 5)]
         repeat: u32,
+    },
+}
+
+#[derive(Subcommand)]
+enum ImportKind {
+    /// Kueue ClusterQueues, Cohorts, ResourceFlavors, LocalQueues and WorkloadPriorityClasses
+    /// (multi-document YAML): one quota share per ClusterQueue.
+    Kueue {
+        /// YAML files.
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// GPUs per instance for flavors whose node labels do not say (nvidia.com/gpu.count).
+        #[arg(long = "gpus-per-instance", value_parser = clap::value_parser!(i64).range(1..=1024))]
+        gpus_per_instance: Option<i64>,
     },
 }
 
@@ -384,6 +415,12 @@ fn main() -> ExitCode {
             }
         }
         Command::Bench { jobs, repeat } => bench::run(&jobs, repeat.max(1)),
+        Command::Import { kind: ImportKind::Kueue { files, gpus_per_instance } } => {
+            bridges::import_kueue(&files, gpus_per_instance).unwrap_or_else(|policy::Stop(code)| code)
+        }
+        Command::Export { format, scenario, yaml } => {
+            bridges::export(format, &scenario, yaml).unwrap_or_else(|policy::Stop(code)| code)
+        }
         Command::Check { scenario, objectives, baseline, set, format } => {
             let run = || {
                 let changes = policy::parse_changes(&set)?;

@@ -34,9 +34,13 @@ mod chunked;
 pub mod compare;
 #[cfg(feature = "serde")]
 pub mod diff;
+#[cfg(feature = "serde")]
+pub mod export;
 pub mod generate;
 #[cfg(feature = "serde")]
 pub mod json;
+#[cfg(feature = "serde")]
+pub mod kueue;
 #[cfg(feature = "serde")]
 pub mod metric;
 pub mod model;
@@ -55,6 +59,8 @@ pub mod strict;
 pub mod sweep;
 pub mod validate;
 pub mod workload;
+#[cfg(feature = "yaml")]
+pub mod yaml;
 
 pub use generate::{generate, generate_workload, GenerateOptions};
 pub use reasons::{Misconfiguration, WaitReason};

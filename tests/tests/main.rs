@@ -2,6 +2,7 @@
 //! properties over random scenarios, fuzzing, validation, and the command line (run,
 //! validate, generate, bench, check, compare, sweep) and generated workloads.
 
+mod bridges;
 mod cli;
 mod fuzz;
 mod policy_cli;

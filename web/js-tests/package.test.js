@@ -315,6 +315,17 @@ test('a workload section: expandWorkload is run --print-scenario, compareReplica
   assert.throws(() => quotasim.compareReplicates(notebook(), null, [], 2), (e) => e.problems[0].path === 'workload');
 });
 
+test('exportScenario gives the bytes of quotasim export; importKueue reads the Kueue export back', () => {
+  for (const format of ['cloudformation', 'aws-cli', 'kueue']) {
+    assert.equal(quotasim.exportScenario(notebook(), format).trimEnd(), cli(['export', format, fixture]).toString('utf8'), format);
+  }
+  const back = quotasim.importKueue(quotasim.exportScenario(notebook(), 'kueue'));
+  assert.deepEqual(back.recognised, ['3 ClusterQueues', '1 Cohorts', '1 ResourceFlavors']);
+  assert.deepEqual(back.scenario.quotaShares.map((q) => q.quotaShareName), notebook().quotaShares.map((q) => q.quotaShareName));
+  assert.throws(() => quotasim.exportScenario(notebook(), 'terraform'), (e) => e.problems[0].path === 'format');
+  assert.throws(() => quotasim.importKueue('kind: ClusterQueue\nspec: [1'), (e) => /document 1/.test(e.problems[0].path));
+});
+
 test('applyChanges addresses lists by name and names a path that names nothing', () => {
   const s = quotasim.applyChanges(notebookText, ['quotaShares[qs2].capacityLimits[ml.p5.48xlarge].maxCapacity=4', 'jobs[*].checkpointIntervalSeconds=900']);
   assert.deepEqual(s.quotaShares[1].capacityLimits.at(-1), { capacityUnit: 'ml.p5.48xlarge', maxCapacity: 4 });

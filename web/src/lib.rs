@@ -545,6 +545,80 @@ pub fn expand_workload(
     to_js(&quotasim::workload::expanded(&s).map_err(|p| problems_error(what, &p))?)
 }
 
+/// What `importKueue` returns: the scenario, every warning with its document and field, and
+/// what was recognised.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct KueueImport {
+    scenario: quotasim::model::Scenario,
+    warnings: Vec<Problem>,
+    recognised: Vec<String>,
+}
+
+/// Kueue ClusterQueues, Cohorts, ResourceFlavors, LocalQueues and WorkloadPriorityClasses
+/// (multi-document YAML) as a scenario (`quotasim import kueue`): `{scenario, warnings,
+/// recognised}`. `gpusPerInstance` is used for flavors whose node labels do not say. Throws an
+/// `Error` (with `err.problems`, each naming its document and field) when nothing can be
+/// imported.
+#[wasm_bindgen(js_name = importKueue)]
+pub fn import_kueue(
+    yaml_text: &str,
+    #[wasm_bindgen(unchecked_optional_param_type = "number")] gpus_per_instance: JsValue,
+) -> Result<JsValue, JsValue> {
+    install_panic_hook();
+    let what = "quotasim: cannot import the Kueue objects";
+    let gpus = match gpus_per_instance.as_f64() {
+        None => None,
+        Some(g) => Some(whole("gpusPerInstance", g)? as i64),
+    };
+    let (docs, mut problems) = quotasim::yaml::documents("input", yaml_text);
+    match quotasim::kueue::import(&docs, gpus) {
+        Ok(r) if !problems.iter().any(Problem::is_error) => {
+            problems.extend(r.warnings);
+            to_js(&KueueImport { scenario: r.scenario, warnings: problems, recognised: r.recognised })
+        }
+        Ok(r) => {
+            problems.extend(r.warnings);
+            Err(problems_error(what, &problems))
+        }
+        Err(p) => {
+            problems.extend(p);
+            Err(problems_error(what, &problems))
+        }
+    }
+}
+
+/// What AWS (or Kueue) deploys for the scenario's quota shares (`quotasim export`): `format`
+/// is `"cloudformation"` (a JSON template), `"cloudformation-yaml"`, `"aws-cli"` (a shell
+/// script) or `"kueue"` (multi-document YAML). Throws an `Error` for an invalid scenario or an
+/// unknown format.
+#[wasm_bindgen(js_name = exportScenario)]
+pub fn export_scenario(
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
+    format: &str,
+) -> Result<String, JsValue> {
+    install_panic_hook();
+    let what = "quotasim: cannot export the scenario";
+    let text = json_text(&scenario, "a scenario").map_err(|p| problems_error(what, &[p]))?;
+    let s = quotasim::json::parse_scenario(&text).map_err(|p| problems_error(what, &[p]))?;
+    quotasim::validate(&s).map_err(|p| problems_error(what, &p))?;
+    Ok(match format {
+        "cloudformation" => quotasim::json::to_json_pretty(&quotasim::export::cloudformation(&s)),
+        "cloudformation-yaml" => quotasim::yaml::to_yaml(&quotasim::export::cloudformation(&s)),
+        "aws-cli" => quotasim::export::aws_cli(&s),
+        "kueue" => quotasim::yaml::to_yaml_documents(&quotasim::kueue::export(&s).0),
+        other => {
+            return Err(problems_error(
+                what,
+                &[Problem::error(
+                    "format",
+                    format!("{other:?} is not cloudformation, cloudformation-yaml, aws-cli or kueue"),
+                )],
+            ))
+        }
+    })
+}
+
 fn generate_options(options: &JsValue) -> Result<GenerateOptions, JsValue> {
     let fail = |p: Problem| problems_error("quotasim: invalid generate options", &[p]);
     let o: GenerateOptions = if options.is_undefined() || options.is_null() {

@@ -1,0 +1,309 @@
+//! Bridges to what teams deploy: Kueue in and out (round trips on the fixtures, presets and
+//! generated scenarios), CloudFormation and `aws batch` exports with AWS's property names, and
+//! bad input (truncated, mistyped, 100 MB) named by file, document and field, never a panic.
+
+use std::collections::BTreeMap;
+use std::process::Command;
+
+use quotasim::json::parse_scenario;
+use quotasim::kueue::{export, import, Document};
+use quotasim::model::{Scenario, Strategy};
+use quotasim::{generate, GenerateOptions};
+use quotasim_tests::cli::{fixture, quotasim, stderr, stdout};
+use serde_json::{json, Value};
+
+fn temp(name: &str, text: &str) -> String {
+    let p = std::env::temp_dir().join(format!("quotasim-bridges-{}-{name}", std::process::id()));
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+/// Per share: quota per type, strategy, allowance per type (floor(quota × limit ÷ 100), or
+/// unlimited), in-share preemption, state.
+type Shape = BTreeMap<String, (Vec<(String, i64)>, Strategy, Vec<Option<i64>>, bool, bool)>;
+
+fn shape(s: &Scenario) -> (Shape, Vec<(String, i64)>) {
+    let mut out = Shape::new();
+    for q in &s.quota_shares {
+        let r = &q.resource_sharing_configuration;
+        let limits: Vec<(String, i64)> =
+            q.capacity_limits.iter().map(|l| (l.capacity_unit.clone(), l.max_capacity)).collect();
+        let allow = limits
+            .iter()
+            .map(|(_, m)| match (r.strategy, r.borrow_limit.unwrap_or(-1)) {
+                (Strategy::LendAndBorrow, -1) => None,
+                (Strategy::LendAndBorrow, p) => Some(m * p / 100),
+                _ => Some(0),
+            })
+            .collect();
+        out.insert(
+            q.quota_share_name.clone(),
+            (
+                limits,
+                r.strategy,
+                allow,
+                q.preemption_configuration.in_share_preemption == quotasim::model::Toggle::Enabled,
+                q.state == quotasim::model::ShareState::Enabled,
+            ),
+        );
+    }
+    let mut cap: Vec<(String, i64)> = s
+        .service_environment
+        .capacity_limits
+        .iter()
+        .map(|l| (l.capacity_unit.clone(), l.max_capacity))
+        .collect();
+    cap.sort();
+    (out, cap)
+}
+
+fn round_trip(s: &Scenario) -> Scenario {
+    let (docs, _) = export(s);
+    let text = quotasim::yaml::to_yaml_documents(&docs);
+    let (docs, problems) = quotasim::yaml::documents("k.yaml", &text);
+    assert!(problems.is_empty(), "{problems:?}");
+    import(&docs, None).expect("imports back").scenario
+}
+
+fn scenarios() -> Vec<(String, Scenario)> {
+    let mut v = vec![(
+        "notebook".to_string(),
+        parse_scenario(&std::fs::read_to_string(fixture("notebook.json")).unwrap()).unwrap(),
+    )];
+    let presets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../www/presets");
+    for e in std::fs::read_dir(presets).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "json") {
+            if let Ok(s) = parse_scenario(&std::fs::read_to_string(&p).unwrap()) {
+                v.push((p.display().to_string(), s));
+            }
+        }
+    }
+    for seed in 1..4 {
+        v.push((format!("generated {seed}"), generate(&GenerateOptions::new(10, 20, 5, seed))));
+    }
+    v
+}
+
+#[test]
+fn kueue_export_then_import_gives_back_shares_quotas_strategies_allowances_and_capacity() {
+    for (name, s) in scenarios() {
+        let back = round_trip(&s);
+        assert_eq!(shape(&back), shape(&s), "{name}");
+        assert!(quotasim::validate(&back).is_ok(), "{name}: the import is a valid scenario");
+    }
+}
+
+#[test]
+fn kueue_import_from_the_command_line_says_what_it_recognised_and_warns_with_paths() {
+    let yaml = r#"
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: ResourceFlavor
+metadata: { name: p5 }
+spec: { nodeLabels: { node.kubernetes.io/instance-type: ml.p5.48xlarge, nvidia.com/gpu.count: "8" } }
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: ClusterQueue
+metadata: { name: team-a }
+spec:
+  cohort: org
+  preemption: { withinClusterQueue: LowerPriority }
+  resourceGroups:
+  - coveredResources: [nvidia.com/gpu]
+    flavors:
+    - name: p5
+      resources: [{ name: nvidia.com/gpu, nominalQuota: 36, borrowingLimit: 16 }]
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: ClusterQueue
+metadata: { name: team-b }
+spec:
+  cohort: org
+  resourceGroups:
+  - coveredResources: [nvidia.com/gpu]
+    flavors:
+    - name: p5
+      resources: [{ name: nvidia.com/gpu, nominalQuota: 32, borrowingLimit: 0, lendingLimit: 0 }]
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: LocalQueue
+metadata: { name: a-queue, namespace: team-a }
+spec: { clusterQueue: team-a }
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: WorkloadPriorityClass
+metadata: { name: high }
+value: 1000
+"#;
+    let f = temp("kueue.yaml", yaml);
+    let out = quotasim(&["import", "kueue", &f]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "recognised 2 ClusterQueues, 1 LocalQueues, 1 ResourceFlavors, 1 WorkloadPriorityClasses"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("document 2: spec.resourceGroups[0].flavors[0].resources[0].nominalQuota"),
+        "36 GPUs is 4.5 instances: {err}"
+    );
+    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let a = &s["quotaShares"][0];
+    assert_eq!(a["capacityLimits"][0], json!({"capacityUnit": "ml.p5.48xlarge", "maxCapacity": 4}));
+    assert_eq!(a["resourceSharingConfiguration"], json!({"strategy": "LEND_AND_BORROW", "borrowLimit": 50}));
+    assert_eq!(a["preemptionConfiguration"]["inSharePreemption"], "ENABLED");
+    assert_eq!(s["quotaShares"][1]["resourceSharingConfiguration"]["strategy"], "RESERVE");
+    assert_eq!(s["serviceEnvironment"]["capacityLimits"][0]["maxCapacity"], 8);
+    // v1beta2 names the cohort cohortName; --gpus-per-instance for flavors without the label.
+    let v2 = yaml.replace("cohort: org", "cohortName: org").replace(", nvidia.com/gpu.count: \"8\"", "");
+    let f2 = temp("kueue2.yaml", &v2);
+    let out = quotasim(&["import", "kueue", &f2, "--gpus-per-instance", "4"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(s["quotaShares"][0]["capacityLimits"][0]["maxCapacity"], 9);
+    assert!(!stderr(&out).contains("in no cohort"));
+}
+
+#[test]
+fn kueue_bad_input_is_named_by_file_document_and_field() {
+    let f = temp(
+        "bad.yaml",
+        "kind: ClusterQueue\nmetadata: { name: a }\nspec:\n  resourceGroups: [ { flavors: [ ",
+    );
+    let out = quotasim(&["import", "kueue", &f]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("document 1, line"), "{}", stderr(&out));
+    let f = temp(
+        "typed.yaml",
+        "kind: ClusterQueue\nmetadata: { name: a }\nspec:\n  cohort: o\n  resourceGroups: [ { flavors: [ { name: p5, resources: [ { name: nvidia.com/gpu, nominalQuota: lots } ] } ] } ]\n---\nkind: Deployment\nmetadata: { name: x }\n",
+    );
+    let out = quotasim(&["import", "kueue", &f]);
+    assert_eq!(out.status.code(), Some(1));
+    let e = stderr(&out);
+    assert!(e.contains("document 1: spec.resourceGroups[0].flavors[0].resources[0].nominalQuota"), "{e}");
+    assert!(e.contains("document 2: kind"), "{e}");
+    // 100 MB of YAML: read, reported, no panic.
+    let mut big = String::from("kind: ClusterQueue\nmetadata: { name: big }\nspec:\n  junk:\n");
+    let line = format!("  - {}\n", "x".repeat(96));
+    while big.len() < 100_000_000 {
+        big.push_str(&line);
+    }
+    let f = temp("big.yaml", &big);
+    drop(big);
+    let out = quotasim(&["import", "kueue", &f]);
+    assert!(out.status.code().is_some(), "exits, never a signal");
+    assert!(stderr(&out).contains("recognised 1 ClusterQueues"), "{}", stderr(&out));
+    let _ = std::fs::remove_file(&f);
+    // The mapping itself, directly, on a document of 100 MB of flavors of junk.
+    let flavors: Vec<Value> = (0..400_000)
+        .map(|i| json!({"name": format!("f{i}"), "resources": [{"name": "x".repeat(200)}]}))
+        .collect();
+    let doc = Document {
+        file: "huge".into(),
+        index: 0,
+        value: json!({"kind": "ClusterQueue", "metadata": {"name": "q"}, "spec": {"cohort": "o", "resourceGroups": [{"flavors": flavors}]}}),
+    };
+    let r = import(&[doc], None).expect("warnings, not errors");
+    assert!(r.warnings.len() > 400_000);
+}
+
+const CFN_PROPERTIES: &[(&str, &[&str])] = &[
+    (
+        "AWS::Batch::ServiceEnvironment",
+        &["ServiceEnvironmentName", "ServiceEnvironmentType", "State", "CapacityLimits"],
+    ),
+    ("AWS::Batch::SchedulingPolicy", &["Name", "QuotaSharePolicy"]),
+    (
+        "AWS::Batch::JobQueue",
+        &[
+            "JobQueueName",
+            "JobQueueType",
+            "Priority",
+            "State",
+            "SchedulingPolicyArn",
+            "ServiceEnvironmentOrder",
+        ],
+    ),
+    (
+        "AWS::Batch::QuotaShare",
+        &[
+            "QuotaShareName",
+            "JobQueue",
+            "CapacityLimits",
+            "ResourceSharingConfiguration",
+            "PreemptionConfiguration",
+            "State",
+        ],
+    ),
+];
+
+#[test]
+fn cloudformation_uses_aws_property_names_and_the_scenario_quota_shares() {
+    for (name, s) in scenarios() {
+        let t = quotasim::export::cloudformation(&s);
+        for r in t["Resources"].as_object().unwrap().values() {
+            let ty = r["Type"].as_str().unwrap();
+            let allowed = CFN_PROPERTIES.iter().find(|(t, _)| *t == ty).map(|x| x.1).expect("a known type");
+            for k in r["Properties"].as_object().unwrap().keys() {
+                assert!(allowed.contains(&k.as_str()), "{name}: {ty} has no property {k}");
+            }
+            if ty == "AWS::Batch::QuotaShare" {
+                let p = &r["Properties"];
+                let q = s
+                    .quota_shares
+                    .iter()
+                    .find(|q| p["QuotaShareName"] == q.quota_share_name.as_str())
+                    .unwrap();
+                for (k, l) in q.capacity_limits.iter().enumerate() {
+                    assert_eq!(
+                        p["CapacityLimits"][k],
+                        json!({"CapacityUnit": l.capacity_unit, "MaxCapacity": l.max_capacity})
+                    );
+                }
+                let v = serde_json::to_value(&q.resource_sharing_configuration).unwrap();
+                assert_eq!(p["ResourceSharingConfiguration"]["Strategy"], v["strategy"]);
+                if let Some(b) = v.get("borrowLimit") {
+                    assert_eq!(&p["ResourceSharingConfiguration"]["BorrowLimit"], b);
+                }
+            }
+        }
+    }
+    let out = quotasim(&["export", "cloudformation", fixture("notebook.json").to_str().unwrap(), "--yaml"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("Type: AWS::Batch::QuotaShare"));
+}
+
+#[test]
+fn the_aws_cli_script_parses_and_passes_hostile_names_as_plain_words() {
+    let mut s = parse_scenario(&std::fs::read_to_string(fixture("notebook.json")).unwrap()).unwrap();
+    s.service_environment.service_environment_name = Some("se'; touch /tmp/owned; echo '$(id)".into());
+    let f = temp("hostile.json", &quotasim::json::to_json(&s));
+    let out = quotasim(&["export", "aws-cli", &f]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let script = temp("create.sh", &stdout(&out));
+    assert!(Command::new("sh").arg("-n").arg(&script).status().unwrap().success(), "the script parses");
+    // A stand-in `aws` records each call's arguments, one per line.
+    let bin = std::env::temp_dir().join(format!("quotasim-fake-aws-{}", std::process::id()));
+    std::fs::create_dir_all(&bin).unwrap();
+    let log = bin.join("calls");
+    let fake = bin.join("aws");
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> {}; done\necho arn:policy\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    Command::new("chmod").arg("+x").arg(&fake).status().unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let run = Command::new("sh").arg(&script).env("PATH", path).output().unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let calls = std::fs::read_to_string(&log).unwrap();
+    assert!(calls.lines().any(|l| l == "se'; touch /tmp/owned; echo '$(id)"), "{calls}");
+    assert_eq!(calls.matches("create-quota-share").count(), s.quota_shares.len());
+    assert!(calls.contains("{\"capacityUnit\":\"ml.g5.xlarge\",\"maxCapacity\":1}"), "{calls}");
+    let _ = std::fs::remove_dir_all(&bin);
+}
