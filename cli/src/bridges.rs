@@ -82,3 +82,105 @@ pub fn export(format: ExportFormat, scenario: &str, as_yaml: bool) -> Result<Exi
     };
     Ok(write_out(out.trim_end()))
 }
+
+/// `quotasim import aws FILE... [--observed OUT.json] [--now MS]`.
+pub fn import_aws(files: &[String], observed: Option<&str>, now: Option<i64>) -> Result<ExitCode, Stop> {
+    let mut inputs = Vec::new();
+    for f in files {
+        inputs.push((f.clone(), read_input(f).map_err(Stop)?));
+    }
+    match quotasim::aws::import(&inputs, now) {
+        Ok(r) => {
+            for line in &r.recognised {
+                eprintln!("quotasim: recognised {line}");
+            }
+            print_problems(&r.warnings);
+            if let Some(path) = observed {
+                let text = to_json_pretty(&r.observed);
+                if let Err(e) = std::fs::write(path, text + "\n") {
+                    eprintln!("quotasim: cannot write {path}: {e}");
+                    return Ok(ExitCode::from(2));
+                }
+            }
+            let code = write_out(&to_json_pretty(&r.scenario));
+            if r.warnings.iter().any(Problem::is_error) {
+                return Ok(ExitCode::from(1));
+            }
+            Ok(code)
+        }
+        Err(p) => {
+            print_problems(&p);
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+/// `quotasim calibrate SCENARIO.json OBSERVED.json [--format text|json]`.
+pub fn calibrate(scenario: &str, observed: &str, json: bool) -> Result<ExitCode, Stop> {
+    let valid = crate::policy::load(scenario, &[])?;
+    let gpus: std::collections::BTreeMap<String, f64> = valid
+        .shares
+        .iter()
+        .map(|s| {
+            // GPUs per instance of the share's first type with a quota (1 when unknown).
+            let g = s
+                .quota
+                .iter()
+                .enumerate()
+                .find(|(_, q)| **q > 0)
+                .map_or(1, |(t, _)| valid.types[t].gpus.max(1));
+            (s.name.clone(), g as f64)
+        })
+        .collect();
+    let run = crate::policy::run_to_end(valid, true)?;
+    let text = read_input(observed).map_err(Stop)?;
+    let obs: quotasim::aws::Observed = {
+        let mut de = serde_json::Deserializer::from_str(&text);
+        serde::Deserialize::deserialize(quotasim::strict::Strict(&mut de)).map_err(
+            |e: serde_json::Error| {
+                print_problems(&[Problem::error(observed, format!("not an observed-jobs file: {e}"))]);
+                Stop(ExitCode::from(1))
+            },
+        )?
+    };
+    let c = quotasim::calibrate::calibrate(&run, &obs, &gpus);
+    if json {
+        return Ok(write_out(&quotasim::json::to_json(&c)));
+    }
+    let mut s = String::new();
+    use std::fmt::Write as _;
+    let _ = writeln!(
+        s,
+        "{:<16} {:>6}  {:>21}  {:>21}  {:>17}  {:>21}",
+        "share", "jobs", "wait p50 sim / obs", "wait p95 sim / obs", "preempt sim / obs", "GPU-h sim / obs"
+    );
+    let f = |x: Option<f64>| {
+        x.map_or("-".to_string(), |v| if v.fract() == 0.0 { format!("{v:.0}") } else { format!("{v:.1}") })
+    };
+    for r in &c.per_quota_share {
+        let _ = writeln!(
+            s,
+            "{:<16} {:>6}  {:>21}  {:>21}  {:>17}  {:>21}",
+            quotasim::validate::printable(&r.quota_share_name),
+            r.jobs,
+            format!("{} / {}", f(r.wait_p50.simulated), f(r.wait_p50.observed)),
+            format!("{} / {}", f(r.wait_p95.simulated), f(r.wait_p95.observed)),
+            format!("{} / {}", f(r.preemptions.simulated), f(r.preemptions.observed)),
+            format!("{} / {}", f(r.gpu_hours.simulated), f(r.gpu_hours.observed)),
+        );
+    }
+    let _ = writeln!(s, "{} jobs differ; the most:", c.most_different.len());
+    for d in c.most_different.iter().take(10) {
+        let _ = writeln!(
+            s,
+            "  {}: simulated {}; observed {}",
+            quotasim::validate::printable(&d.job_name),
+            d.simulated,
+            d.observed
+        );
+    }
+    for u in &c.unmatched {
+        let _ = writeln!(s, "note: {}", quotasim::validate::printable(u));
+    }
+    Ok(write_out(s.trim_end()))
+}

@@ -82,6 +82,13 @@ enum Command {
         /// jobs) instead of running it.
         #[arg(long = "print-scenario")]
         print_scenario: bool,
+        /// eventbridge: the run's events as EventBridge JSON lines (after the service
+        /// environment and quota shares as describe records), for import aws.
+        #[arg(long = "events-format", value_enum)]
+        events_format: Option<EventsFormat>,
+        /// With --events-format: the epoch milliseconds of time 0 (default 2026-01-01).
+        #[arg(long, value_name = "MS", default_value_t = 1_767_225_600_000)]
+        origin: i64,
     },
     /// Check a run against objectives; exit 3 when any is violated.
     Check {
@@ -181,6 +188,14 @@ enum Command {
         #[command(subcommand)]
         kind: ImportKind,
     },
+    /// Replay an imported scenario and put it next to what was observed (import aws --observed).
+    Calibrate {
+        scenario: String,
+        observed: String,
+        /// text: a table per share and the jobs that differ most; json: all of it.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
     /// Write what AWS (or Kueue) deploys for a scenario's quota shares.
     Export {
         /// cloudformation: a template; aws-cli: a shell script; kueue: ClusterQueues in a Cohort.
@@ -203,8 +218,27 @@ enum Command {
     },
 }
 
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum EventsFormat {
+    Eventbridge,
+}
+
 #[derive(Subcommand)]
 enum ImportKind {
+    /// AWS Batch outputs and EventBridge archives, in any mix: describe-service-environments,
+    /// list-quota-shares / describe-quota-share, list-service-jobs pages, describe-service-job,
+    /// EventBridge events as JSON lines.
+    Aws {
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Also write what happened (per job: first start, stop, status, preemptions).
+        #[arg(long, value_name = "OUT.json")]
+        observed: Option<String>,
+        /// The instant (epoch milliseconds) that ends attempts still running (default: the
+        /// latest time in the input).
+        #[arg(long, value_name = "MS")]
+        now: Option<i64>,
+    },
     /// Kueue ClusterQueues, Cohorts, ResourceFlavors, LocalQueues and WorkloadPriorityClasses
     /// (multi-document YAML): one quota share per ClusterQueue.
     Kueue {
@@ -283,7 +317,17 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Run { scenario, until, format, summary, pretty, set, print_scenario } => {
+        Command::Run {
+            scenario,
+            until,
+            format,
+            summary,
+            pretty,
+            set,
+            print_scenario,
+            events_format,
+            origin,
+        } => {
             if until.is_some_and(|t| t > quotasim::MAX_SAFE_INTEGER) {
                 eprintln!("quotasim: --until must be at most 2^53 - 1 ({})", quotasim::MAX_SAFE_INTEGER);
                 return ExitCode::from(2);
@@ -336,11 +380,15 @@ fn main() -> ExitCode {
                     return ExitCode::from(1);
                 }
             };
+            let eventbridge = events_format == Some(EventsFormat::Eventbridge);
+            // The events name jobs and shares as the scenario (its workload expanded) has them.
+            let keep = eventbridge
+                .then(|| quotasim::workload::expanded(&scenario).unwrap_or_else(|_| scenario.clone()));
             // The parsed file is not needed any more, and the process ends after this run:
             // freeing its millions of strings one by one would only delay the result.
             std::mem::forget(scenario);
             print_problems(&valid.warnings);
-            let record = !summary && format == Format::Json;
+            let record = (!summary && format == Format::Json) || eventbridge;
             let mut sim =
                 Simulation::with_options(valid, Options { record_events: record, ..Options::default() });
             match until {
@@ -350,6 +398,11 @@ fn main() -> ExitCode {
             if let Some(e) = sim.run_error() {
                 eprintln!("quotasim: {e}");
                 return ExitCode::from(1);
+            }
+            if let Some(s) = keep {
+                let lines: Vec<String> =
+                    quotasim::aws::eventbridge(&s, &sim.result(), origin).iter().map(to_json).collect();
+                return write_out(&lines.join("\n"));
             }
             let out = match (format, summary) {
                 (Format::Text, _) => text::table(&sim),
@@ -415,6 +468,13 @@ fn main() -> ExitCode {
             }
         }
         Command::Bench { jobs, repeat } => bench::run(&jobs, repeat.max(1)),
+        Command::Import { kind: ImportKind::Aws { files, observed, now } } => {
+            bridges::import_aws(&files, observed.as_deref(), now).unwrap_or_else(|policy::Stop(code)| code)
+        }
+        Command::Calibrate { scenario, observed, format } => {
+            bridges::calibrate(&scenario, &observed, format == Format::Json)
+                .unwrap_or_else(|policy::Stop(code)| code)
+        }
         Command::Import { kind: ImportKind::Kueue { files, gpus_per_instance } } => {
             bridges::import_kueue(&files, gpus_per_instance).unwrap_or_else(|policy::Stop(code)| code)
         }

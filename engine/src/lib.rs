@@ -28,6 +28,10 @@ extern crate alloc;
 extern crate std;
 
 #[cfg(feature = "serde")]
+pub mod aws;
+#[cfg(feature = "serde")]
+pub mod calibrate;
+#[cfg(feature = "serde")]
 pub mod change;
 mod chunked;
 #[cfg(feature = "serde")]

@@ -44,6 +44,11 @@ pub const MAX_NAME: usize = 128;
 /// A `CheckpointConfig` without `checkpointIntervalSeconds` checkpoints this often.
 pub const DEFAULT_PAYLOAD_CHECKPOINT: u64 = 600;
 
+/// Whether `s` may name a job or a share: 1 to 128 letters, digits, `-` and `_`.
+pub fn valid_job_name(s: &str) -> bool {
+    valid_name(s)
+}
+
 /// Checks a scenario against the format spec and the AWS limits (semantics section 8).
 ///
 /// Returns the checked scenario (with its warnings) or every problem found, errors and

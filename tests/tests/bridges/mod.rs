@@ -307,3 +307,188 @@ fn the_aws_cli_script_parses_and_passes_hostile_names_as_plain_words() {
     assert!(calls.contains("{\"capacityUnit\":\"ml.g5.xlarge\",\"maxCapacity\":1}"), "{calls}");
     let _ = std::fs::remove_dir_all(&bin);
 }
+
+/// `quotasim run --events-format eventbridge` of `s`, imported back.
+fn aws_round_trip(s: &Scenario, name: &str) -> (Value, Value, String) {
+    let f = temp(&format!("{name}.json"), &quotasim::json::to_json(s));
+    let ev = quotasim(&["run", &f, "--events-format", "eventbridge"]);
+    assert_eq!(ev.status.code(), Some(0), "{}", stderr(&ev));
+    let events = temp(&format!("{name}.jsonl"), &stdout(&ev));
+    let obs =
+        std::env::temp_dir().join(format!("quotasim-bridges-{}-{name}-observed.json", std::process::id()));
+    let imp = quotasim(&["import", "aws", &events, "--observed", obs.to_str().unwrap()]);
+    assert_eq!(imp.status.code(), Some(0), "{}", stderr(&imp));
+    let scenario: Value = serde_json::from_slice(&imp.stdout).unwrap();
+    let observed: Value = serde_json::from_str(&std::fs::read_to_string(&obs).unwrap()).unwrap();
+    (scenario, observed, stderr(&imp))
+}
+
+#[test]
+fn an_eventbridge_export_imports_back_as_the_same_shares_jobs_priorities_and_succeeded_durations() {
+    let mut horizon = generate(&GenerateOptions::new(300, 4, 2, 9));
+    horizon.settings.horizon_seconds = Some(6 * 3600);
+    let cases = vec![
+        ("notebook", parse_scenario(&std::fs::read_to_string(fixture("notebook.json")).unwrap()).unwrap()),
+        ("generated", generate(&GenerateOptions::new(400, 4, 2, 3))),
+        ("horizon", horizon),
+    ];
+    for (name, s) in cases {
+        let mut sim = quotasim::Simulation::new(quotasim::validate(&s).unwrap());
+        sim.run();
+        let result = sim.result();
+        let (back, _, warnings) = aws_round_trip(&s, name);
+        let back: Scenario = parse_scenario(&back.to_string()).unwrap();
+        assert_eq!(shape(&back), shape(&s), "{name}: shares and capacity");
+        assert_eq!(back.jobs.len(), s.jobs.len(), "{name}");
+        let by_name: BTreeMap<&str, &quotasim::model::Job> =
+            back.jobs.iter().map(|j| (j.job_name.as_str(), j)).collect();
+        let mut censored = 0;
+        // submitAt is relative to the earliest createdAt seen (the origin is in the description).
+        let first = s.jobs.iter().map(|j| j.submit_at).min().unwrap_or(0);
+        for (j, r) in s.jobs.iter().zip(&result.jobs) {
+            let b = by_name[j.job_name.as_str()];
+            assert_eq!(
+                (&b.quota_share_name, b.scheduling_priority, &b.instance_type, b.instance_count, b.submit_at),
+                (
+                    &j.quota_share_name,
+                    j.scheduling_priority,
+                    &j.instance_type,
+                    j.instance_count,
+                    j.submit_at - first
+                ),
+                "{name}: {}",
+                j.job_name
+            );
+            if r.status == Some(quotasim::result::Status::Succeeded) {
+                assert_eq!(b.duration_seconds, j.duration_seconds, "{name}: {} succeeded", j.job_name);
+            } else {
+                censored += 1;
+                assert!(
+                    warnings.contains(&format!("job {} ", j.job_name)) && warnings.contains("censored"),
+                    "{name}: {}",
+                    j.job_name
+                );
+            }
+        }
+        assert_eq!(
+            warnings.matches("censored").count(),
+            censored,
+            "{name}: a censoring warning per unfinished job"
+        );
+        assert!(
+            warnings.contains("describe-quota-share") && warnings.contains("EventBridge events"),
+            "{warnings}"
+        );
+    }
+}
+
+#[test]
+fn calibrate_of_a_faithful_replay_finds_no_difference_and_names_the_ones_it_finds() {
+    let mut o = GenerateOptions::new(300, 4, 2, 5);
+    o.checkpoint_percent = 0;
+    let s = generate(&o);
+    let (back, observed, _) = aws_round_trip(&s, "calibrate");
+    let sf = temp("calib-scenario.json", &back.to_string());
+    let of = temp("calib-observed.json", &observed.to_string());
+    let out = quotasim(&["calibrate", &sf, &of, "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let c: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(c["mostDifferent"], json!([]), "a faithful replay matches what was observed");
+    for sh in c["perQuotaShare"].as_array().unwrap() {
+        assert_eq!(sh["waitP95"]["simulated"], sh["waitP95"]["observed"], "{sh}");
+        assert_eq!(sh["preemptions"]["simulated"], sh["preemptions"]["observed"], "{sh}");
+    }
+    // A changed policy no longer matches: the jobs that moved are named.
+    let mut changed: Scenario = parse_scenario(&back.to_string()).unwrap();
+    for q in &mut changed.quota_shares {
+        q.resource_sharing_configuration = quotasim::model::ResourceSharing::new(Strategy::Reserve, None);
+    }
+    let cf = temp("calib-changed.json", &quotasim::json::to_json(&changed));
+    let text = quotasim(&["calibrate", &cf, &of]);
+    assert_eq!(text.status.code(), Some(0), "{}", stderr(&text));
+    let t = stdout(&text);
+    assert!(
+        t.starts_with("share") && t.contains("wait p95 sim / obs") && t.contains("jobs differ; the most:"),
+        "{t}"
+    );
+}
+
+#[test]
+fn aws_outputs_are_recognised_deduplicated_by_job_id_and_bad_records_named() {
+    let shares = r#"{"quotaShares":[{"quotaShareName":"a","jobQueue":"q","capacityLimits":[{"capacityUnit":"ml.p5.48xlarge","maxCapacity":2}],
+      "resourceSharingConfiguration":{"strategy":"LEND_AND_BORROW","borrowLimit":100},"preemptionConfiguration":{"inSharePreemption":"ENABLED"},
+      "state":"ENABLED","status":"VALID","newAwsField":{"x":1}}]}"#;
+    let env = r#"{"serviceEnvironments":[{"serviceEnvironmentName":"se","serviceEnvironmentType":"SAGEMAKER_TRAINING","capacityLimits":[{"capacityUnit":"ml.p5.48xlarge","maxCapacity":4}]}]}"#;
+    let page = r#"{"jobSummaryList":[
+      {"jobId":"j1","jobName":"train-1","quotaShareName":"a","status":"SUCCEEDED","createdAt":1767225600000,"startedAt":1767225660000,"stoppedAt":1767229260000,
+       "capacityUsage":[{"capacityUnit":"ml.p5.48xlarge","quantity":1}],"latestAttempt":{}},
+      {"jobId":"j2","jobName":"train-2","quotaShareName":"a","status":"RUNNING","createdAt":1767225700000,"startedAt":1767225700000,
+       "capacityUsage":[{"capacityUnit":"ml.p5.48xlarge","quantity":1}]}],
+      "nextToken":"abc"}"#;
+    let describe = r#"{"jobId":"j1","jobName":"train-1","jobArn":"arn:j1","quotaShareName":"a","status":"SUCCEEDED","schedulingPriority":50,
+      "createdAt":1767225600000,"attempts":[{"startedAt":1767225660000,"stoppedAt":1767229260000}],
+      "serviceRequestPayload":"{\"ResourceConfig\":{\"InstanceType\":\"ml.p5.48xlarge\",\"InstanceCount\":2},\"StoppingCondition\":{\"MaxRuntimeInSeconds\":7200},\"CheckpointConfig\":{\"S3Uri\":\"s3://b/c\"}}"}"#;
+    let events = "{\"detail-type\":\"Batch Service Job State Change\",\"detail\":{\"jobId\":\"j3\",\"quotaShareName\":\"a\",\"createdAt\":1767225800000}}\n{\"detail-type\": \"Batch Service Job State Change\", \"detail\": {\"jobId\": \"j4\"\n";
+    let files = [
+        temp("env.json", env),
+        temp("shares.json", shares),
+        temp("page.json", page),
+        temp("describe.json", describe),
+        temp("events.jsonl", events),
+    ];
+    let mut args = vec!["import", "aws"];
+    args.extend(files.iter().map(String::as_str));
+    let out = quotasim(&args);
+    let e = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "a broken record is an error: {e}");
+    for kind in [
+        "1 describe-service-environments",
+        "1 list-quota-shares",
+        "1 list-service-jobs",
+        "1 describe-service-job",
+        "1 EventBridge events",
+    ] {
+        assert!(e.contains(kind), "{kind}: {e}");
+    }
+    assert!(e.contains("events.jsonl:2: not JSON"), "{e}");
+    assert!(e.contains("events.jsonl:1: capacityUsage"), "j3 has no instance type: {e}");
+    assert!(e.contains("job j2 had not finished") && e.contains("censored"), "{e}");
+    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let jobs = s["jobs"].as_array().unwrap();
+    assert_eq!(jobs.len(), 2, "j1 once (deduplicated) and j2; j3 skipped");
+    let j1 = &jobs[0];
+    assert_eq!(j1["jobName"], "train-1");
+    assert_eq!(
+        (j1["instanceCount"].as_i64(), j1["durationSeconds"].as_i64(), j1["schedulingPriority"].as_i64()),
+        (Some(2), Some(3600), Some(50))
+    );
+    assert_eq!(j1["timeoutSeconds"], 7200, "the richest record (describe-service-job) wins");
+    assert!(j1["checkpointIntervalSeconds"].is_number());
+    assert_eq!(jobs[1]["submitAt"], 100);
+    assert!(s["description"].as_str().unwrap().contains("1767225600000"));
+    assert_eq!(s["quotaShares"][0]["resourceSharingConfiguration"]["borrowLimit"], 100);
+    assert_eq!(s["serviceEnvironment"]["capacityLimits"][0]["maxCapacity"], 4);
+}
+
+#[test]
+fn aws_import_never_panics_on_truncated_or_huge_input() {
+    let page = r#"{"jobSummaryList":[{"jobId":"j1","quotaShareName":"a","createdAt":1,"capacityUsage":[{"capacityUnit":"t","quantity":1}]}]}"#;
+    for cut in [1, 10, page.len() / 2, page.len() - 1] {
+        let r = quotasim::aws::import(&[("p.json".into(), page[..cut].to_string())], None);
+        match r {
+            Ok(i) => assert!(i.warnings.iter().any(|w| w.is_error()) || i.scenario.jobs.is_empty()),
+            Err(p) => assert!(!p.is_empty()),
+        }
+    }
+    // 100 MB: one record with a huge unknown field, and the same text cut short.
+    let mut big = String::from(
+        r#"{"jobSummaryList":[{"jobId":"j1","quotaShareName":"a","createdAt":1,"status":"SUCCEEDED","startedAt":1,"stoppedAt":3600001,"capacityUsage":[{"capacityUnit":"t","quantity":1}],"junk":""#,
+    );
+    big.push_str(&"x".repeat(100_000_000));
+    big.push_str("\"}]}");
+    let r = quotasim::aws::import(&[("big.json".into(), big.clone())], None).expect("one job");
+    assert_eq!(r.scenario.jobs.len(), 1);
+    big.truncate(50_000_000);
+    let r = quotasim::aws::import(&[("big.json".into(), big)], None);
+    assert!(r.is_err() || r.unwrap().warnings.iter().any(|w| w.is_error()));
+}

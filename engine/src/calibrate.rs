@@ -1,0 +1,150 @@
+//! Replay against reality (`quotasim calibrate`): a scenario imported from AWS, run, and put
+//! next to what was observed, per quota share (wait p50/p95, preemptions, GPU-hours) and per
+//! job (the jobs whose simulated fate differs most). This is how a user learns whether to
+//! trust a what-if before acting on it.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use serde::Serialize;
+
+use crate::aws::{Observed, ObservedJob};
+use crate::result::{SimResult, Status};
+
+/// One share, simulated and observed.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ShareCalibration {
+    pub quota_share_name: String,
+    pub jobs: u64,
+    pub wait_p50: Pair,
+    pub wait_p95: Pair,
+    pub preemptions: Pair,
+    pub gpu_hours: Pair,
+}
+
+/// A simulated value and the observed one (`null` when there is none).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Pair {
+    pub simulated: Option<f64>,
+    pub observed: Option<f64>,
+}
+
+/// A job whose simulated fate differs from the observed one.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobDifference {
+    pub job_name: String,
+    pub quota_share_name: String,
+    pub simulated: String,
+    pub observed: String,
+    /// Seconds of first-start difference, plus an hour per preemption or status that differs.
+    pub score: u64,
+}
+
+/// `quotasim calibrate`'s JSON.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Calibration {
+    pub format_version: u32,
+    pub per_quota_share: Vec<ShareCalibration>,
+    /// Jobs in the scenario but not observed, and the other way round.
+    pub unmatched: Vec<String>,
+    pub most_different: Vec<JobDifference>,
+}
+
+fn nearest_rank(v: &mut [u64], p: u64) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_unstable();
+    let k = ((p as usize * v.len()).div_ceil(100)).max(1) - 1;
+    Some(v[k.min(v.len() - 1)] as f64)
+}
+
+fn fate(status: Option<Status>, start: Option<u64>, preemptions: u32) -> String {
+    let st = status.map_or("unfinished", |s| s.as_str());
+    match start {
+        Some(t) => format!("{st}, started at {t} s, {preemptions} preemption(s)"),
+        None => format!("{st}, never started"),
+    }
+}
+
+/// Per share: jobs, simulated and observed waits, simulated and observed preemptions,
+/// observed GPU-hours.
+type Tally = (u64, Vec<u64>, Vec<u64>, u64, u64, f64);
+
+/// Puts a run of the imported scenario next to what was observed; `gpus` gives GPUs per
+/// instance by share (for GPU-hours), the run's own figures otherwise.
+pub fn calibrate(
+    run: &SimResult,
+    observed: &Observed,
+    gpus_per_instance: &BTreeMap<String, f64>,
+) -> Calibration {
+    let obs: BTreeMap<&str, &ObservedJob> = observed.jobs.iter().map(|j| (j.job_name.as_str(), j)).collect();
+    let mut unmatched = Vec::new();
+    let mut per: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut diffs = Vec::new();
+    for j in &run.jobs {
+        let Some(o) = obs.get(j.job_name.as_str()) else {
+            unmatched.push(format!("{} is not observed", j.job_name));
+            continue;
+        };
+        let e = per.entry(j.quota_share_name.clone()).or_default();
+        e.0 += 1;
+        if let Some(t) = j.first_started_at {
+            e.1.push(t.saturating_sub(j.submit_at));
+        }
+        if let Some(t) = o.first_started_at {
+            e.2.push(t.saturating_sub(o.submit_at));
+        }
+        e.3 += j.preemption_summary.preempted_attempt_count as u64;
+        e.4 += o.preemptions as u64;
+        e.5 += o.instance_seconds as f64 * gpus_per_instance.get(&o.quota_share_name).copied().unwrap_or(1.0)
+            / 3600.0;
+        let ds = match (j.first_started_at, o.first_started_at) {
+            (Some(a), Some(b)) => a.abs_diff(b),
+            (None, None) => 0,
+            _ => 86_400,
+        };
+        let dp = (j.preemption_summary.preempted_attempt_count as i64 - o.preemptions as i64).unsigned_abs();
+        let dst = u64::from(j.status != o.status && !(o.status.is_none() && j.status.is_none()));
+        let score = ds + 3600 * (dp + dst);
+        if score > 0 {
+            diffs.push(JobDifference {
+                job_name: j.job_name.clone(),
+                quota_share_name: j.quota_share_name.clone(),
+                simulated: fate(j.status, j.first_started_at, j.preemption_summary.preempted_attempt_count),
+                observed: fate(o.status, o.first_started_at, o.preemptions),
+                score,
+            });
+        }
+    }
+    let names: Vec<&str> = run.jobs.iter().map(|j| j.job_name.as_str()).collect();
+    for o in &observed.jobs {
+        if !names.contains(&o.job_name.as_str()) {
+            unmatched.push(format!("{} is observed but not in the scenario", o.job_name));
+        }
+    }
+    diffs.sort_by(|a, b| b.score.cmp(&a.score).then_with(|| a.job_name.cmp(&b.job_name)));
+    diffs.truncate(20);
+    let per_quota_share = run
+        .summary
+        .per_quota_share
+        .iter()
+        .map(|(name, m)| {
+            let (n, mut ws, mut wo, ps, po, gh) = per.remove(name).unwrap_or_default();
+            ShareCalibration {
+                quota_share_name: name.clone(),
+                jobs: n,
+                wait_p50: Pair { simulated: nearest_rank(&mut ws, 50), observed: nearest_rank(&mut wo, 50) },
+                wait_p95: Pair { simulated: nearest_rank(&mut ws, 95), observed: nearest_rank(&mut wo, 95) },
+                preemptions: Pair { simulated: Some(ps as f64), observed: Some(po as f64) },
+                gpu_hours: Pair { simulated: Some(m.gpu_hours), observed: Some(gh) },
+            }
+        })
+        .collect();
+    Calibration { format_version: 1, per_quota_share, unmatched, most_different: diffs }
+}
