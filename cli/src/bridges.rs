@@ -118,20 +118,7 @@ pub fn import_aws(files: &[String], observed: Option<&str>, now: Option<i64>) ->
 /// `quotasim calibrate SCENARIO.json OBSERVED.json [--format text|json]`.
 pub fn calibrate(scenario: &str, observed: &str, json: bool) -> Result<ExitCode, Stop> {
     let valid = crate::policy::load(scenario, &[])?;
-    let gpus: std::collections::BTreeMap<String, f64> = valid
-        .shares
-        .iter()
-        .map(|s| {
-            // GPUs per instance of the share's first type with a quota (1 when unknown).
-            let g = s
-                .quota
-                .iter()
-                .enumerate()
-                .find(|(_, q)| **q > 0)
-                .map_or(1, |(t, _)| valid.types[t].gpus.max(1));
-            (s.name.clone(), g as f64)
-        })
-        .collect();
+    let gpus = quotasim::calibrate::gpus_by_share(&valid);
     let run = crate::policy::run_to_end(valid, true)?;
     let text = read_input(observed).map_err(Stop)?;
     let obs: quotasim::aws::Observed = {

@@ -87,7 +87,7 @@ enum Command {
         #[arg(long = "events-format", value_enum)]
         events_format: Option<EventsFormat>,
         /// With --events-format: the epoch milliseconds of time 0 (default 2026-01-01).
-        #[arg(long, value_name = "MS", default_value_t = 1_767_225_600_000)]
+        #[arg(long, value_name = "MS", default_value_t = quotasim::aws::DEFAULT_ORIGIN_MILLIS)]
         origin: i64,
     },
     /// Check a run against objectives; exit 3 when any is violated.

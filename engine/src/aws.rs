@@ -702,6 +702,17 @@ pub fn iso8601(ms: i64) -> String {
     format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
 }
 
+/// One input file of an import from a front end without files (npm, the playground): its name
+/// (used in warnings) and its text.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
+pub struct AwsFile {
+    pub name: String,
+    pub text: String,
+}
+
+/// The default epoch milliseconds of time 0 in an export (2026-01-01T00:00:00Z).
+pub const DEFAULT_ORIGIN_MILLIS: i64 = 1_767_225_600_000;
+
 /// The run as EventBridge-shaped JSON lines: the service environment and the quota shares as
 /// `describe-service-environments` / `describe-quota-share` records (job events carry only a
 /// share's name), then a `Batch Service Job State Change` per state change (after submission,

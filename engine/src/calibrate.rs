@@ -12,6 +12,25 @@ use serde::Serialize;
 
 use crate::aws::{Observed, ObservedJob};
 use crate::result::{SimResult, Status};
+use crate::scenario::ValidScenario;
+
+/// GPUs per instance of each share's first instance type with a quota (1 when unknown), the
+/// figure `calibrate` turns instance-hours into GPU-hours with.
+pub fn gpus_by_share(valid: &ValidScenario) -> BTreeMap<String, f64> {
+    valid
+        .shares
+        .iter()
+        .map(|s| {
+            let g = s
+                .quota
+                .iter()
+                .enumerate()
+                .find(|(_, q)| **q > 0)
+                .map_or(1, |(t, _)| valid.types[t].gpus.max(1));
+            (s.name.clone(), g as f64)
+        })
+        .collect()
+}
 
 /// One share, simulated and observed.
 #[derive(Clone, Debug, PartialEq, Serialize)]

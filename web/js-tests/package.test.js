@@ -326,6 +326,24 @@ test('exportScenario gives the bytes of quotasim export; importKueue reads the K
   assert.throws(() => quotasim.importKueue('kind: ClusterQueue\nspec: [1'), (e) => /document 1/.test(e.problems[0].path));
 });
 
+test('eventbridgeJsonl gives the bytes of run --events-format eventbridge; importAws reads them back; calibrate matches the CLI', () => {
+  const lines = quotasim.eventbridgeJsonl(notebook());
+  assert.equal(lines, cli(['run', '--events-format', 'eventbridge', fixture]).toString('utf8'));
+  const back = quotasim.importAws([{ name: 'events.jsonl', text: lines }]);
+  assert.deepEqual(back.scenario.quotaShares.map((q) => q.quotaShareName), notebook().quotaShares.map((q) => q.quotaShareName));
+  assert.deepEqual(back.scenario.jobs.map((j) => j.jobName).sort(), notebook().jobs.map((j) => j.jobName).sort());
+  assert.ok(back.recognised.some((r) => /EventBridge events/.test(r)), back.recognised.join('; '));
+  assert.equal(back.observed.jobs.length, notebook().jobs.length);
+  const cal = quotasim.calibrate(back.scenario, back.observed);
+  const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'quotasim-cal-'));
+  fs.writeFileSync(path.join(dir, 's.json'), JSON.stringify(back.scenario));
+  fs.writeFileSync(path.join(dir, 'o.json'), JSON.stringify(back.observed));
+  assert.deepEqual(cal, JSON.parse(cli(['calibrate', '--format', 'json', path.join(dir, 's.json'), path.join(dir, 'o.json')]).toString('utf8')));
+  assert.throws(() => quotasim.importAws([{ name: 'x.json', text: '{"nothing": 1}' }]), (e) => e.problems.length >= 1);
+  assert.throws(() => quotasim.importAws('not files'), (e) => e.problems[0].path === 'files');
+  assert.throws(() => quotasim.eventbridgeJsonl(notebook(), -1), RangeError);
+});
+
 test('applyChanges addresses lists by name and names a path that names nothing', () => {
   const s = quotasim.applyChanges(notebookText, ['quotaShares[qs2].capacityLimits[ml.p5.48xlarge].maxCapacity=4', 'jobs[*].checkpointIntervalSeconds=900']);
   assert.deepEqual(s.quotaShares[1].capacityLimits.at(-1), { capacityUnit: 'ml.p5.48xlarge', maxCapacity: 4 });

@@ -588,6 +588,101 @@ pub fn import_kueue(
     }
 }
 
+/// What `importAws` returns: the scenario, what actually happened, every warning with its file,
+/// line and field, and what was recognised in each file.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AwsImport {
+    scenario: quotasim::model::Scenario,
+    observed: quotasim::aws::Observed,
+    warnings: Vec<Problem>,
+    recognised: Vec<String>,
+}
+
+/// AWS Batch history as a scenario (`quotasim import aws`): `files` is an array of
+/// `{name, text}` (describe-service-environments, list-quota-shares, describe-quota-share,
+/// list-service-jobs pages, describe-service-job output, EventBridge JSON lines, in any mix).
+/// Returns `{scenario, observed, warnings, recognised}`; `nowMillis` ends the runs of jobs still
+/// running (default: the latest time in the input). Throws an `Error` (with `err.problems`)
+/// when nothing can be imported.
+#[wasm_bindgen(js_name = importAws)]
+pub fn import_aws(
+    #[wasm_bindgen(unchecked_param_type = "AwsFile[]")] files: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "number")] now_millis: JsValue,
+) -> Result<JsValue, JsValue> {
+    install_panic_hook();
+    let what = "quotasim: cannot import the AWS history";
+    let files: Vec<quotasim::aws::AwsFile> = serde_wasm_bindgen::from_value(files).map_err(|e| {
+        problems_error(what, &[Problem::error("files", format!("an array of {{name, text}} objects: {e}"))])
+    })?;
+    let now = match now_millis.as_f64() {
+        None => None,
+        Some(t) => Some(whole("nowMillis", t)? as i64),
+    };
+    let inputs: Vec<(String, String)> = files.into_iter().map(|f| (f.name, f.text)).collect();
+    match quotasim::aws::import(&inputs, now) {
+        Ok(r) => to_js(&AwsImport {
+            scenario: r.scenario,
+            observed: r.observed,
+            warnings: r.warnings,
+            recognised: r.recognised,
+        }),
+        Err(p) => Err(problems_error(what, &p)),
+    }
+}
+
+/// A run of the scenario as EventBridge JSON lines, preceded by its service environment and
+/// quota shares as AWS's describe output (`quotasim run --events-format eventbridge`); times
+/// are epoch milliseconds from `originMillis` (default 2026-01-01T00:00:00Z).
+#[wasm_bindgen(js_name = eventbridgeJsonl)]
+pub fn eventbridge_jsonl(
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "number")] origin_millis: JsValue,
+) -> Result<String, JsValue> {
+    install_panic_hook();
+    let what = "quotasim: cannot run the scenario";
+    let text = json_text(&scenario, "a scenario").map_err(|p| problems_error(what, &[p]))?;
+    let s = quotasim::json::parse_scenario(&text).map_err(|p| problems_error(what, &[p]))?;
+    let origin = match origin_millis.as_f64() {
+        None => quotasim::aws::DEFAULT_ORIGIN_MILLIS,
+        Some(t) => whole("originMillis", t)? as i64,
+    };
+    let valid = quotasim::validate(&s).map_err(|p| problems_error(what, &p))?;
+    let s = quotasim::workload::expanded(&s).map_err(|p| problems_error(what, &p))?;
+    let mut sim = quotasim::Simulation::new(valid);
+    sim.run();
+    if let Some(e) = sim.run_error() {
+        return Err(JsValue::from(js_sys::Error::new(&format!("quotasim: {e}"))));
+    }
+    let r = sim.result();
+    let lines: Vec<String> =
+        quotasim::aws::eventbridge(&s, &r, origin).iter().map(quotasim::json::to_json).collect();
+    Ok(lines.join("\n"))
+}
+
+/// Replays the scenario and puts it next to what was observed (`quotasim calibrate --format
+/// json`): per share simulated vs observed wait p50/p95, preemptions and GPU-hours, and the
+/// jobs whose simulated fate differs most.
+#[wasm_bindgen(unchecked_return_type = "Calibration")]
+pub fn calibrate(
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Observed | string")] observed: JsValue,
+) -> Result<JsValue, JsValue> {
+    install_panic_hook();
+    let what = "quotasim: cannot calibrate";
+    let text = json_text(&scenario, "a scenario").map_err(|p| problems_error(what, &[p]))?;
+    let s = quotasim::json::parse_scenario(&text).map_err(|p| problems_error(what, &[p]))?;
+    let valid = quotasim::validate(&s).map_err(|p| problems_error(what, &p))?;
+    let otext = json_text(&observed, "observed jobs").map_err(|p| problems_error(what, &[p]))?;
+    let obs: quotasim::aws::Observed = serde_json::from_str(&otext).map_err(|e| {
+        problems_error(what, &[Problem::error("observed", format!("not an observed-jobs file: {e}"))])
+    })?;
+    let gpus = quotasim::calibrate::gpus_by_share(&valid);
+    let r = quotasim::compare::run_to_end(valid, true)
+        .map_err(|e| JsValue::from(js_sys::Error::new(&format!("quotasim: {e}"))))?;
+    to_js(&quotasim::calibrate::calibrate(&r, &obs, &gpus))
+}
+
 /// What AWS (or Kueue) deploys for the scenario's quota shares (`quotasim export`): `format`
 /// is `"cloudformation"` (a JSON template), `"cloudformation-yaml"`, `"aws-cli"` (a shell
 /// script) or `"kueue"` (multi-document YAML). Throws an `Error` for an invalid scenario or an

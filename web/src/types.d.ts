@@ -51,6 +51,25 @@ export interface SweepFile {
   frontier?: Array<string>;
 }
 
+/**
+ * One input file of an import from a front end without files (npm, the playground): its name
+ * (used in warnings) and its text.
+ */
+export interface AwsFile {
+  name: string;
+  text: string;
+  /** Other fields are accepted and ignored. */
+  [key: string]: unknown;
+}
+
+/** What actually happened: `quotasim import aws --observed` and `quotasim calibrate`'s input. */
+export interface Observed {
+  formatVersion: number;
+  /** The absolute time (epoch milliseconds) of `submitAt` 0. */
+  originEpochMillis: number;
+  jobs: Array<ObservedJob>;
+}
+
 /** One thing wrong (or worth knowing) about a scenario. */
 export interface Problem {
   /** Path of the field in the scenario JSON, e.g. `jobs[3].instanceCount`; empty for the root. */
@@ -144,6 +163,15 @@ export interface ReplicateReport {
    */
   perQuotaShare: Record<string, Record<string, MetricStats>>;
   overall: Record<string, MetricStats>;
+}
+
+/** `quotasim calibrate`'s JSON. */
+export interface Calibration {
+  formatVersion: number;
+  perQuotaShare: Array<ShareCalibration>;
+  /** Jobs in the scenario but not observed, and the other way round. */
+  unmatched: Array<string>;
+  mostDifferent: Array<JobDifference>;
 }
 
 /** Simulation settings; every field is optional and defaults as documented in the format spec. */
@@ -280,6 +308,22 @@ export interface Axis {
   path: string;
   values?: Array<unknown> | null;
   range?: Range | null;
+}
+
+/**
+ * One job as observed: what `--observed` writes (the result format's job shape, seconds
+ * from the origin).
+ */
+export interface ObservedJob {
+  jobName: string;
+  quotaShareName: string;
+  status?: Status | null;
+  submitAt: number;
+  firstStartedAt?: number | null;
+  stoppedAt?: number | null;
+  preemptions: number;
+  /** Instance-seconds held over all attempts. */
+  instanceSeconds: number;
 }
 
 export type Severity = "error" | "warning";
@@ -423,6 +467,26 @@ export interface MetricStats {
   same: number;
   /** How many seeds agree with the most common direction. */
   agree: number;
+}
+
+/** One share, simulated and observed. */
+export interface ShareCalibration {
+  quotaShareName: string;
+  jobs: number;
+  waitP50: Pair;
+  waitP95: Pair;
+  preemptions: Pair;
+  gpuHours: Pair;
+}
+
+/** A job whose simulated fate differs from the observed one. */
+export interface JobDifference {
+  jobName: string;
+  quotaShareName: string;
+  simulated: string;
+  observed: string;
+  /** Seconds of first-start difference, plus an hour per preemption or status that differs. */
+  score: number;
 }
 
 /**
@@ -634,6 +698,12 @@ export interface Spread {
   median: number;
   min: number;
   max: number;
+}
+
+/** A simulated value and the observed one (`null` when there is none). */
+export interface Pair {
+  simulated: number | null;
+  observed: number | null;
 }
 
 /** R4: what a share does with idle quota. */

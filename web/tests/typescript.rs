@@ -41,10 +41,13 @@ const SOURCES: &[&str] = &[
     "workload.rs",
     "sweep.rs",
     "replicates.rs",
+    "aws.rs",
+    "calibrate.rs",
 ];
 
 /// Where the shapes start: the scenario (input) first, then what the package returns.
-const INPUT_ROOTS: &[&str] = &["Scenario", "GenerateOptions", "Objectives", "SweepFile"];
+const INPUT_ROOTS: &[&str] =
+    &["Scenario", "GenerateOptions", "Objectives", "SweepFile", "AwsFile", "Observed"];
 const OUTPUT_ROOTS: &[&str] = &[
     "Problem",
     "SimResult",
@@ -55,6 +58,7 @@ const OUTPUT_ROOTS: &[&str] = &[
     "Report",
     "SweepRow",
     "ReplicateReport",
+    "Calibration",
 ];
 
 /// Types whose serde impl is hand-written (serde_impls.rs): the type it is written as, and
@@ -579,7 +583,7 @@ fn every_shape_the_package_names_is_declared() {
     for chunk in lib.split("_type = \"").skip(1) {
         let ty = chunk.split('"').next().unwrap();
         for word in ty.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
-            if !["string", "null", "undefined"].contains(&word) {
+            if !["string", "number", "boolean", "null", "undefined"].contains(&word) {
                 assert!(
                     d.contains(&format!("export interface {word} {{")),
                     "lib.rs names undeclared `{word}`"
