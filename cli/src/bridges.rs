@@ -42,6 +42,32 @@ pub fn import_kueue(files: &[String], gpus: Option<i64>) -> Result<ExitCode, Sto
     }
 }
 
+/// `quotasim import trace`: prints the scenario; exit 1 when a row could not be read (the
+/// scenario is still printed, without it) or nothing could be imported.
+pub fn import_trace(files: &[String], o: &quotasim::trace::TraceOptions) -> Result<ExitCode, Stop> {
+    let mut inputs = Vec::new();
+    for f in files {
+        inputs.push((f.clone(), read_input(f).map_err(Stop)?));
+    }
+    match quotasim::trace::import(&inputs, o) {
+        Ok(r) => {
+            for line in &r.recognised {
+                eprintln!("quotasim: read {line}");
+            }
+            print_problems(&r.warnings);
+            let code = write_out(&to_json_pretty(&r.scenario));
+            if r.warnings.iter().any(Problem::is_error) {
+                return Ok(ExitCode::from(1));
+            }
+            Ok(code)
+        }
+        Err(p) => {
+            print_problems(&p);
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
 /// What `quotasim export` writes.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ExportFormat {

@@ -249,6 +249,63 @@ enum ImportKind {
         #[arg(long = "gpus-per-instance", value_parser = clap::value_parser!(i64).range(1..=1024))]
         gpus_per_instance: Option<i64>,
     },
+    /// Job logs as CSV: the Alibaba GPU trace's pod list (openb) or any log with --columns.
+    /// Mapping: README, "Import a job trace".
+    Trace(Box<TraceArgs>),
+}
+
+#[derive(clap::Args)]
+struct TraceArgs {
+    /// CSV files of the same layout.
+    #[arg(required = true)]
+    files: Vec<String>,
+    #[arg(long, value_enum)]
+    format: TraceFormatArg,
+    /// FIELD=COLUMN,... with fields name, submit, start, end, duration, gpus, gpuMilli, team,
+    /// priority, status (for openb: replaces the pod list's column).
+    #[arg(long)]
+    columns: Option<String>,
+    #[arg(long = "gpus-per-instance", default_value_t = 8, value_parser = clap::value_parser!(i64).range(1..=1024))]
+    gpus_per_instance: i64,
+    /// Default: ml.g5.xlarge, ml.g5.12xlarge or ml.p5.48xlarge for 1, 4 or 8 GPUs per instance.
+    #[arg(long = "instance-type")]
+    instance_type: Option<String>,
+    /// Team values to quota share names: VALUE=SHARE,...
+    #[arg(long)]
+    teams: Option<String>,
+    /// Priority values to schedulingPriority: VALUE=NUMBER,...
+    #[arg(long)]
+    priorities: Option<String>,
+    /// GPUs per team: two columns (team, GPUs) or one column per team (last row counts).
+    #[arg(long, value_name = "FILE.csv")]
+    capacity: Option<String>,
+    /// The service environment's instances without --capacity (default: the log's peak).
+    #[arg(long, value_parser = clap::value_parser!(i64).range(1..))]
+    instances: Option<i64>,
+    /// Keep rows submitted at or after this time of the log (seconds).
+    #[arg(long)]
+    from: Option<i64>,
+    /// Keep rows submitted before this time of the log (seconds).
+    #[arg(long)]
+    to: Option<i64>,
+    /// Skip rows asking for fewer GPUs (1 keeps whole-GPU openb pods).
+    #[arg(long = "min-gpus")]
+    min_gpus: Option<f64>,
+    #[arg(long = "min-duration", value_name = "SECONDS", value_parser = clap::value_parser!(i64).range(1..))]
+    min_duration: Option<i64>,
+    #[arg(long = "max-duration", value_name = "SECONDS", value_parser = clap::value_parser!(i64).range(1..))]
+    max_duration: Option<i64>,
+    /// checkpointIntervalSeconds of every job.
+    #[arg(long = "checkpoint-interval", value_name = "SECONDS", value_parser = clap::value_parser!(i64).range(1..))]
+    checkpoint_interval: Option<i64>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum TraceFormatArg {
+    /// The Alibaba GPU cluster trace v2023 pod list (openb_pod_list_*.csv).
+    Openb,
+    /// Any CSV job log, read through --columns.
+    Csv,
 }
 
 /// Why an input could not be read: not there (a usage error, exit 2) or not text (an invalid
@@ -475,6 +532,9 @@ fn main() -> ExitCode {
             bridges::calibrate(&scenario, &observed, format == Format::Json)
                 .unwrap_or_else(|policy::Stop(code)| code)
         }
+        Command::Import { kind: ImportKind::Trace(a) } => {
+            import_trace(*a).unwrap_or_else(|policy::Stop(code)| code)
+        }
         Command::Import { kind: ImportKind::Kueue { files, gpus_per_instance } } => {
             bridges::import_kueue(&files, gpus_per_instance).unwrap_or_else(|policy::Stop(code)| code)
         }
@@ -546,4 +606,59 @@ fn kebab(s: &str) -> String {
         }
     }
     out
+}
+
+/// `quotasim import trace`: the options as the engine's, then `bridges::import_trace`.
+fn import_trace(a: TraceArgs) -> Result<ExitCode, policy::Stop> {
+    use quotasim::trace::{parse_pairs, Columns, TraceFormat, TraceOptions};
+    let usage = |p: Problem| {
+        print_problems(&[p]);
+        policy::Stop(ExitCode::from(2))
+    };
+    let columns = match &a.columns {
+        Some(c) => Columns::parse(c).map_err(usage)?,
+        None => Columns::default(),
+    };
+    let teams = match &a.teams {
+        Some(t) => parse_pairs("teams", t).map_err(usage)?,
+        None => Vec::new(),
+    };
+    let priorities = match &a.priorities {
+        Some(t) => parse_pairs("priorities", t)
+            .map_err(usage)?
+            .into_iter()
+            .map(|(k, v)| match v.parse::<i64>() {
+                Ok(n) => Ok((k, n)),
+                Err(_) => Err(usage(Problem::error(
+                    format!("priorities.{k}"),
+                    format!("{v:?} is not a whole number"),
+                ))),
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        None => Vec::new(),
+    };
+    let capacity = match &a.capacity {
+        Some(f) => Some((f.clone(), read_input(f).map_err(policy::Stop)?)),
+        None => None,
+    };
+    let o = TraceOptions {
+        format: match a.format {
+            TraceFormatArg::Openb => TraceFormat::Openb,
+            TraceFormatArg::Csv => TraceFormat::Csv,
+        },
+        columns,
+        gpus_per_instance: a.gpus_per_instance,
+        instance_type: a.instance_type,
+        teams,
+        priorities,
+        capacity,
+        instances: a.instances,
+        from: a.from,
+        to: a.to,
+        min_gpus: a.min_gpus,
+        min_duration: a.min_duration,
+        max_duration: a.max_duration,
+        checkpoint_interval: a.checkpoint_interval,
+    };
+    bridges::import_trace(&a.files, &o)
 }

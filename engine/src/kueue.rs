@@ -159,7 +159,7 @@ pub fn import(docs: &[Document], gpus_per_instance: Option<i64>) -> Result<Impor
                 let gpus = match labels.and_then(|l| l.get(GPU_LABEL)) {
                     None => None,
                     Some(v) => match quantity(v) {
-                        Some(g) if g >= 1.0 && g.fract() == 0.0 => Some(g as i64),
+                        Some(g) if g >= 1.0 && libm::floor(g) == g => Some(g as i64),
                         _ => {
                             warnings.push(Problem::warning(
                                 at(d, &format!("spec.nodeLabels.{GPU_LABEL}")),
@@ -266,7 +266,7 @@ pub fn import(docs: &[Document], gpus_per_instance: Option<i64>) -> Result<Impor
                         .or_else(|| gpus_of_type(&ty, &[]))
                         .unwrap_or(1)
                         .max(1);
-                    let inst = (nominal / gpus as f64).floor();
+                    let inst = libm::floor(nominal / gpus as f64);
                     if inst * gpus as f64 != nominal {
                         warnings.push(Problem::warning(
                             at(d, &format!("{rpath}.nominalQuota")),
@@ -323,7 +323,7 @@ pub fn import(docs: &[Document], gpus_per_instance: Option<i64>) -> Result<Impor
                     .iter()
                     .filter(|t| kind(t) == 3)
                     .map(|(n, b, _, g)| {
-                        ((n / *g as f64).floor() as i64, (b.unwrap_or(0.0) / *g as f64).floor() as i64)
+                        (libm::floor(n / *g as f64) as i64, libm::floor(b.unwrap_or(0.0) / *g as f64) as i64)
                     })
                     .filter(|(q, _)| *q > 0)
                     .collect();

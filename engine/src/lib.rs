@@ -61,6 +61,8 @@ pub mod sim;
 pub mod strict;
 #[cfg(feature = "serde")]
 pub mod sweep;
+#[cfg(feature = "serde")]
+pub mod trace;
 pub mod validate;
 pub mod workload;
 #[cfg(feature = "yaml")]

@@ -79,13 +79,14 @@ pub const PRESETS: [Preset; 7] = [
     Preset {
         id: "openb-trace",
         title: "Real trace: Alibaba openb, three busy days",
-        explanation: "321 real pod arrivals and run times from the Alibaba GPU cluster trace v2023 (openb, \
-            trace days 116 to 118, pods asking for whole GPUs; Weng et al., USENIX ATC'23, research use with \
-            attribution). The trace has no teams, so shares are a synthetic reading of each pod's QoS class: \
-            LS pods go to latency-sensitive (LEND, priority 100), BE pods to best-effort (LEND_AND_BORROW, \
-            priority 0), Guaranteed and Burstable pods to guaranteed (LEND_AND_BORROW, 100 % borrow limit, \
-            priority 200). One GPU is one ml.g5.xlarge; durations are deletion minus scheduling time, clamped \
-            to 60 s .. 2 days; every job checkpoints every 30 minutes. www/presets/derive-openb.mjs makes it.",
+        explanation: "307 real pod arrivals and run times from the Alibaba GPU cluster trace v2023 (openb, \
+            trace days 116 to 118, pods asking for whole GPUs that ran; Weng et al., USENIX ATC'23, research use \
+            with attribution), imported by quotasim import trace --format openb. The trace has no teams, so \
+            shares are a synthetic reading of each pod's QoS class: LS pods go to latency-sensitive (LEND, \
+            priority 100), BE pods to best-effort (LEND_AND_BORROW, priority 0), Guaranteed and Burstable pods \
+            to guaranteed (LEND_AND_BORROW, 100 % borrow limit, priority 200). One GPU is one ml.g5.xlarge; \
+            durations are deletion minus scheduling time, clamped to 60 s .. 2 days; every job checkpoints \
+            every 30 minutes. www/presets/derive-openb.sh makes it.",
         json: include_str!("../presets/openb-3days.json"),
     },
 ];

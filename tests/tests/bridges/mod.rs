@@ -492,3 +492,242 @@ fn aws_import_never_panics_on_truncated_or_huge_input() {
     let r = quotasim::aws::import(&[("big.json".into(), big)], None);
     assert!(r.is_err() || r.unwrap().warnings.iter().any(|w| w.is_error()));
 }
+
+/// The openb excerpt read independently of the importer: (name, qos, instances, submit,
+/// duration) for every pod that asks for a GPU and ran, with 8 GPUs per instance.
+fn openb_oracle(text: &str) -> Vec<(String, String, i64, i64, i64)> {
+    let mut out = Vec::new();
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let (gpus, milli): (f64, f64) = (f[3].parse().unwrap(), f[4].parse().unwrap());
+        let g = gpus * milli / 1000.0;
+        if g <= 0.0 || f[10].is_empty() {
+            continue;
+        }
+        let (created, deleted, scheduled): (i64, i64, i64) =
+            (f[8].parse().unwrap(), f[9].parse().unwrap(), f[10].parse().unwrap());
+        out.push((
+            f[0].to_string(),
+            f[6].to_string(),
+            (g / 8.0).ceil() as i64,
+            created,
+            (deleted - scheduled).max(1),
+        ));
+    }
+    let first = out.iter().map(|r| r.3).min().unwrap();
+    for r in &mut out {
+        r.3 -= first;
+    }
+    out.sort_by_key(|r| r.3);
+    out
+}
+
+#[test]
+fn a_real_openb_excerpt_imports_every_pod_that_ran_with_its_gpus_times_and_qos() {
+    let path = fixture("openb-excerpt.csv").display().to_string();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let out = quotasim(&["import", "trace", "--format", "openb", &path]);
+    let e = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{e}");
+    let s: Scenario = parse_scenario(&stdout(&out)).unwrap();
+    let got: Vec<(String, String, i64, i64, i64)> = s
+        .jobs
+        .iter()
+        .map(|j| {
+            (
+                j.job_name.clone(),
+                j.quota_share_name.clone(),
+                j.instance_count.unwrap(),
+                j.submit_at,
+                j.duration_seconds,
+            )
+        })
+        .collect();
+    let want = openb_oracle(&text);
+    assert!(want.len() > 200, "the excerpt has {} pods that ran", want.len());
+    assert_eq!(got, want);
+    assert_eq!(s.instance_types[0].name, "ml.p5.48xlarge");
+    // Every skip is counted with its reason and first lines; censored pods are named as such.
+    let no_gpu = text.lines().skip(1).filter(|l| l.split(',').nth(3) == Some("0")).count();
+    assert!(e.contains(&format!("{no_gpu} rows ask for no GPU")), "{e}");
+    assert!(e.contains("never started") && e.contains("censored"), "{e}");
+    // Quotas split the peak by demand and sum to the service environment's capacity.
+    let sum: i64 = s.quota_shares.iter().map(|q| q.capacity_limits[0].max_capacity).sum();
+    assert_eq!(sum, s.service_environment.capacity_limits[0].max_capacity);
+    assert!(quotasim::validate(&s).is_ok());
+    // A window, whole GPUs only and a clamp, as the playground's trace preset uses them.
+    let out = quotasim(&[
+        "import",
+        "trace",
+        "--format",
+        "openb",
+        &path,
+        "--gpus-per-instance",
+        "1",
+        "--min-gpus",
+        "1",
+        "--from",
+        "1000000",
+        "--max-duration",
+        "3600",
+        "--instances",
+        "16",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let w: Scenario = parse_scenario(&stdout(&out)).unwrap();
+    assert!(w
+        .jobs
+        .iter()
+        .all(|j| j.duration_seconds <= 3600 && j.instance_type.as_deref() == Some("ml.g5.xlarge")));
+    assert!(w.jobs.len() < got.len() && !w.jobs.is_empty());
+    assert_eq!(w.service_environment.capacity_limits[0].max_capacity, 16);
+}
+
+#[test]
+fn a_csv_log_with_a_column_mapping_teams_priorities_and_a_capacity_file() {
+    // A small synthetic log in the Helios layout (written here; the real one is not shipped).
+    let log = "job_id,user,vc,gpu_num,state,submit_time,start_time,end_time,queue\n\
+               a1,u1,vcX,8,COMPLETED,2020-04-01 00:00:00,2020-04-01 00:00:10,2020-04-01 02:00:10,high\n\
+               a2,u2,vcY,16,COMPLETED,2020-04-01 00:10:00,2020-04-01 00:20:00,2020-04-01 00:50:00,low\n\
+               a3,u2,\"vc Z\",4,RUNNING,2020-04-01 01:00:00,2020-04-01 01:00:00,2020-04-01 03:00:00,low\n";
+    let cap = "date,vcX,vcY,vc Z,total\n2020-04-01,16,16,8,40\n2020-04-02,24,16,8,48\n";
+    let (lf, cf) = (temp("helios.csv", log), temp("capacity.csv", cap));
+    let out = quotasim(&[
+        "import", "trace", "--format", "csv", &lf, "--columns",
+        "name=job_id,team=vc,gpus=gpu_num,submit=submit_time,start=start_time,end=end_time,status=state,priority=queue",
+        "--teams", "vcX=research,vcY=product", "--priorities", "high=100,low=0", "--capacity", &cf,
+        "--checkpoint-interval", "600",
+    ]);
+    let e = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{e}");
+    let s: Scenario = parse_scenario(&stdout(&out)).unwrap();
+    type Row<'a> = (&'a str, &'a str, i64, Option<i64>, i64, i64, Option<i64>);
+    let jobs: Vec<Row> = s
+        .jobs
+        .iter()
+        .map(|j| {
+            (
+                j.job_name.as_str(),
+                j.quota_share_name.as_str(),
+                j.scheduling_priority,
+                j.instance_count,
+                j.submit_at,
+                j.duration_seconds,
+                j.checkpoint_interval_seconds,
+            )
+        })
+        .collect();
+    assert_eq!(
+        jobs,
+        vec![
+            ("a1", "research", 100, Some(1), 0, 7200, Some(600)),
+            ("a2", "product", 0, Some(2), 600, 1800, Some(600)),
+            ("a3", "vc-Z", 0, Some(1), 3600, 7200, Some(600)),
+        ]
+    );
+    assert!(e.contains("1 rows were still running") && e.contains("censored"), "{e}");
+    let q: Vec<(&str, i64)> = s
+        .quota_shares
+        .iter()
+        .map(|q| (q.quota_share_name.as_str(), q.capacity_limits[0].max_capacity))
+        .collect();
+    assert_eq!(
+        q,
+        vec![("research", 3), ("product", 2), ("vc-Z", 1)],
+        "the last row of the capacity file, in instances"
+    );
+    assert_eq!(s.service_environment.capacity_limits[0].max_capacity, 6);
+    assert!(quotasim::validate(&s).is_ok());
+    // The same log in epoch seconds with a duration column gives the same jobs.
+    let log2 = "id,team,g,t,d\na1,vcX,8,1585699200,7200\n";
+    let out2 = quotasim(&[
+        "import",
+        "trace",
+        "--format",
+        "csv",
+        &temp("epoch.csv", log2),
+        "--columns",
+        "name=id,team=team,gpus=g,submit=t,duration=d",
+    ]);
+    assert_eq!(out2.status.code(), Some(0), "{}", stderr(&out2));
+    let s2: Scenario = parse_scenario(&stdout(&out2)).unwrap();
+    assert_eq!((s2.jobs[0].duration_seconds, s2.jobs[0].instance_count), (7200, Some(1)));
+}
+
+#[test]
+fn trace_bad_input_is_named_by_file_line_and_field_never_a_panic() {
+    let log = temp("bad.csv", "submit,gpus,duration\n0,1,60\nlater,1,60\n5,1,\n");
+    let out = quotasim(&[
+        "import",
+        "trace",
+        "--format",
+        "csv",
+        &log,
+        "--columns",
+        "submit=submit,gpus=gpus,duration=duration",
+    ]);
+    let e = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "a row that cannot be read is an error: {e}");
+    assert!(e.contains("bad.csv:3: submit: \"later\" is not a number of seconds"), "{e}");
+    assert_eq!(
+        parse_scenario(&stdout(&out)).unwrap().jobs.len(),
+        1,
+        "the scenario is still printed, without the bad rows"
+    );
+    let out = quotasim(&[
+        "import",
+        "trace",
+        "--format",
+        "csv",
+        &log,
+        "--columns",
+        "submit=when,gpus=gpus,duration=duration",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out)
+            .contains("columns.submit: no column \"when\" in the header (columns: submit, gpus, duration)"),
+        "{}",
+        stderr(&out)
+    );
+    let out = quotasim(&["import", "trace", "--format", "csv", &log, "--columns", "sumbit=submit"]);
+    assert_eq!(out.status.code(), Some(2), "a usage error");
+    assert!(stderr(&out).contains("columns.sumbit: is not one of name, submit"), "{}", stderr(&out));
+    let out =
+        quotasim(&["import", "trace", "--format", "csv", &log, "--columns", "gpus=gpus,duration=duration"]);
+    assert!(stderr(&out).contains("columns.submit: is required"), "{}", stderr(&out));
+    let out = quotasim(&[
+        "import",
+        "trace",
+        "--format",
+        "csv",
+        &log,
+        "--columns",
+        "submit=submit,gpus=gpus,duration=duration",
+        "--gpus-per-instance",
+        "3",
+    ]);
+    assert!(stderr(&out).contains("instanceType: give the instance type for 3 GPUs"), "{}", stderr(&out));
+    // Truncated anywhere, and 100 MB of one unterminated quoted field or of rows: no panic.
+    let excerpt = std::fs::read_to_string(fixture("openb-excerpt.csv")).unwrap();
+    let o =
+        quotasim::trace::TraceOptions { format: quotasim::trace::TraceFormat::Openb, ..Default::default() };
+    for cut in [0, 1, 40, 200, excerpt.len() / 2, excerpt.len() - 1] {
+        let _ = quotasim::trace::import(&[("t.csv".into(), excerpt[..cut].to_string())], &o);
+    }
+    let mut huge = String::from("name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n\"");
+    huge.push_str(&"x".repeat(100 << 20));
+    assert!(quotasim::trace::import(&[("q.csv".into(), huge)], &o).is_err());
+    let row = "p,1,1,1,1000,,LS,Succeeded,5,10,6\n";
+    let mut rows = String::from("name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n");
+    let bad = "bad,1,1,x,1000,,LS,Succeeded,5,10,6\n".repeat(99);
+    while rows.len() < 100 << 20 {
+        rows.push_str(&bad);
+        rows.push_str(row);
+    }
+    let r = quotasim::trace::import(&[("rows.csv".into(), rows)], &o).unwrap();
+    assert!(r.scenario.jobs.len() > 25_000, "{}", r.scenario.jobs.len());
+    let errors: Vec<&quotasim::Problem> = r.warnings.iter().filter(|w| w.is_error()).collect();
+    assert_eq!(errors.len(), 21, "20 errors listed, the rest counted");
+    assert!(errors[20].message.contains("more rows could not be read"));
+}
