@@ -595,14 +595,31 @@ pub fn import(files: &[(String, String)], now: Option<i64>) -> Result<Imported, 
     let out_jobs: Vec<Job> = idx.iter().map(|&i| out_jobs[i].clone()).collect();
     let observed: Vec<ObservedJob> = idx.iter().map(|&i| observed[i].clone()).collect();
 
-    // Shares the jobs name but no record defines: made with no quota, and said so.
+    // Shares the jobs name but no record defines: a RESERVE quota of the most instances its
+    // jobs held at once (first start to stop; at least 1, as AWS needs), and said so.
     for (s, ty) in &used_shares {
         if !shares.iter().any(|q| q.quota_share_name == *s) {
+            let mut edges: Vec<(u64, i64)> = Vec::new();
+            for (j, o) in out_jobs.iter().zip(&observed) {
+                if j.quota_share_name == *s {
+                    if let Some(t) = o.first_started_at {
+                        let n = j.instance_count.unwrap_or(1);
+                        edges.push((t, n));
+                        edges.push((o.stopped_at.unwrap_or(u64::MAX), -n));
+                    }
+                }
+            }
+            edges.sort_unstable();
+            let (mut now, mut peak) = (0i64, 1i64);
+            for (_, d) in edges {
+                now += d;
+                peak = peak.max(now);
+            }
             problems.push(Problem::warning(
                 format!("quotaShares.{s}"),
-                format!("jobs use quota share {s}, which no describe-quota-share record defines: it gets a quota of 0 {ty} (RESERVE)"),
+                format!("jobs use quota share {s}, which no describe-quota-share record defines: it gets a RESERVE quota of {peak} {ty}, the most its jobs held at once"),
             ));
-            shares.push(QuotaShare::new(s, Strategy::Reserve, alloc::vec![CapacityLimit::new(ty, 0)]));
+            shares.push(QuotaShare::new(s, Strategy::Reserve, alloc::vec![CapacityLimit::new(ty, peak)]));
         }
     }
     let env = if envs.len() > 1 {

@@ -731,3 +731,21 @@ fn trace_bad_input_is_named_by_file_line_and_field_never_a_panic() {
     assert_eq!(errors.len(), 21, "20 errors listed, the rest counted");
     assert!(errors[20].message.contains("more rows could not be read"));
 }
+
+#[test]
+fn aws_job_pages_alone_give_a_valid_scenario_with_each_share_at_its_observed_peak() {
+    let page = r#"{"jobSummaryList":[
+      {"jobId":"a","quotaShareName":"s","status":"SUCCEEDED","createdAt":1000,"startedAt":1000,"stoppedAt":61000,"capacityUsage":[{"capacityUnit":"ml.p5.48xlarge","quantity":2}]},
+      {"jobId":"b","quotaShareName":"s","status":"SUCCEEDED","createdAt":2000,"startedAt":2000,"stoppedAt":62000,"capacityUsage":[{"capacityUnit":"ml.p5.48xlarge","quantity":1}]},
+      {"jobId":"c","quotaShareName":"s","status":"SUCCEEDED","createdAt":70000,"startedAt":70000,"stoppedAt":90000,"capacityUsage":[{"capacityUnit":"ml.p5.48xlarge","quantity":2}]}]}"#;
+    let r = quotasim::aws::import(&[("page.json".into(), page.into())], None).unwrap();
+    let q = &r.scenario.quota_shares[0];
+    assert_eq!(
+        (q.quota_share_name.as_str(), q.capacity_limits[0].max_capacity),
+        ("s", 3),
+        "a and b overlapped"
+    );
+    assert_eq!(r.scenario.service_environment.capacity_limits[0].max_capacity, 3);
+    assert!(r.warnings.iter().any(|w| w.path == "quotaShares.s" && w.message.contains("RESERVE quota of 3")));
+    assert!(quotasim::validate(&r.scenario).is_ok());
+}
