@@ -283,16 +283,57 @@ test("import and export: scenario JSON round-trips, bad JSON is reported and kep
   assert.match(await readFile(await csv.path(), "utf8"), /^jobName,quotaShareName,status/);
   const box = page.locator(".modal textarea");
   await box.fill('{"formatVersion": 1, "serviceEnvironment": {"capacityLimits": []}, "quotaShares": [], "jobz": []}');
-  await page.getByRole("button", { name: "Load pasted JSON" }).click();
+  await page.getByRole("button", { name: "Load pasted text" }).click();
   assert.match(await page.locator(".msg.err").innerText(), /jobz/);
   assert.match(await box.inputValue(), /jobz/, "the pasted text is kept");
   exported.name = "imported copy";
   await box.fill(JSON.stringify(exported));
-  await page.getByRole("button", { name: "Load pasted JSON" }).click();
+  await page.getByRole("button", { name: "Load pasted text" }).click();
   await page.locator(".msg.ok").waitFor();
   await page.keyboard.press("Escape");
   await ready(page);
   assert.equal(await page.getByLabel("scenario name").inputValue(), "imported copy");
+  assert.deepEqual(errors, []);
+  await assertNoCspViolations(page);
+  await context.close();
+});
+
+test("bridges in the page: AWS outputs and a real trace are recognised, configuration merges, the three deploy exports download", async () => {
+  const { context, page, errors } = await openPlayground({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  await page.getByRole("button", { name: "Import / Export" }).click();
+  // Three deploy formats, named as AWS and Kueue name them.
+  const grab = async (name) => {
+    const [d] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name }).click()]);
+    return readFile(await d.path(), "utf8");
+  };
+  const cfn = JSON.parse(await grab("CloudFormation template"));
+  const kinds = Object.values(cfn.Resources).map((r) => r.Type);
+  assert.ok(kinds.includes("AWS::Batch::QuotaShare") && kinds.includes("AWS::Batch::ServiceEnvironment"), kinds.join());
+  assert.match(await grab("aws-cli script"), /aws batch create-quota-share/);
+  assert.match(await grab("Kueue YAML"), /kind: ClusterQueue/);
+  // AWS configuration alone (a service environment and a share, two files at once) merges.
+  const env = { serviceEnvironments: [{ serviceEnvironmentName: "prod", capacityLimits: [{ capacityUnit: "ml.g5.xlarge", maxCapacity: 5 }] }] };
+  const share = { quotaShareName: "team-new", jobQueue: "q", capacityLimits: [{ capacityUnit: "ml.g5.xlarge", maxCapacity: 2 }],
+    resourceSharingConfiguration: { strategy: "LEND" }, preemptionConfiguration: { inSharePreemption: "DISABLED" }, state: "ENABLED" };
+  await page.locator(".modal input[type=file]").setInputFiles([
+    { name: "env.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(env)) },
+    { name: "share.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(share)) },
+  ]);
+  await page.locator(".msg.ok").waitFor();
+  const merged = await page.locator(".msg.ok").innerText();
+  assert.match(merged, /service environment capacity: 5 ml\.g5\.xlarge/);
+  assert.match(merged, /quota share team-new added/);
+  assert.match(await page.locator(".import-report").innerText(), /env\.json: 1 describe-service-environments/);
+  // A real job log (the first 300 pods of the openb trace) becomes a new scenario.
+  await page.locator(".modal input[type=file]").setInputFiles(join(here, "..", "tests", "fixtures", "openb-excerpt.csv"));
+  await page.locator(".msg.ok").filter({ hasText: "new scenario" }).waitFor();
+  const report = await page.locator(".import-report").innerText();
+  assert.match(report, /openb-excerpt\.csv: 300 rows/);
+  assert.match(report, /rows ask for no GPU/);
+  await page.screenshot({ path: join(artifacts, "import-1280.png") });
+  await page.keyboard.press("Escape");
+  await ready(page);
+  assert.match(await page.getByLabel("scenario name").inputValue(), /imported trace/);
   assert.deepEqual(errors, []);
   await assertNoCspViolations(page);
   await context.close();

@@ -267,6 +267,104 @@ fn share_of(v: &Value) -> Result<QuotaShare, &'static str> {
     Ok(q)
 }
 
+/// The service environments of a `describe-service-environments` record.
+fn envs_of(v: &Value, at: &str, problems: &mut Vec<Problem>) -> Vec<ServiceEnvironment> {
+    let mut out = Vec::new();
+    for (i, e) in v["serviceEnvironments"].as_array().into_iter().flatten().enumerate() {
+        let limits: Option<Vec<CapacityLimit>> = e.get("capacityLimits").and_then(Value::as_array).map(|a| {
+            a.iter()
+                .filter_map(|l| {
+                    Some(CapacityLimit::new(l.get("capacityUnit")?.as_str()?, int(l.get("maxCapacity"))?))
+                })
+                .collect()
+        });
+        match limits {
+            Some(l) => out.push(ServiceEnvironment {
+                service_environment_name: e
+                    .get("serviceEnvironmentName")
+                    .and_then(Value::as_str)
+                    .map(String::from),
+                capacity_limits: l,
+                ..ServiceEnvironment::default()
+            }),
+            None => problems.push(Problem::error(
+                format!("{at}: serviceEnvironments[{i}].capacityLimits"),
+                "a service environment needs capacityLimits; skipped",
+            )),
+        }
+    }
+    out
+}
+
+/// The quota shares of a `list-quota-shares` or `describe-quota-share` record.
+fn shares_of(kind: Kind, v: Value, at: &str, problems: &mut Vec<Problem>) -> Vec<QuotaShare> {
+    let list: Vec<Value> = if kind == Kind::QuotaShare {
+        alloc::vec![v]
+    } else {
+        v["quotaShares"].as_array().cloned().unwrap_or_default()
+    };
+    let mut out = Vec::new();
+    for (i, q) in list.iter().enumerate() {
+        let p = if kind == Kind::QuotaShare { at.to_string() } else { format!("{at}: quotaShares[{i}]") };
+        match share_of(q) {
+            Ok(s) => out.push(s),
+            Err(f) => {
+                problems.push(Problem::error(format!("{p}.{f}"), format!("a quota share needs {f}; skipped")))
+            }
+        }
+    }
+    out
+}
+
+/// Configuration alone, to merge into a scenario: quota shares and a service environment
+/// (`None` when the input has none), every problem, and what was recognised.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConfigurationImport {
+    pub configuration: crate::merge::Configuration,
+    pub warnings: Vec<Problem>,
+    pub recognised: Vec<String>,
+}
+
+/// When the files hold only configuration (`describe-service-environments`,
+/// `list-quota-shares`, `describe-quota-share`), that configuration; `None` when any record
+/// is a job or an event, or nothing is recognised (then `import` is the reader).
+pub fn configuration(files: &[(String, String)]) -> Option<ConfigurationImport> {
+    let mut problems = Vec::new();
+    let mut c = crate::merge::Configuration::default();
+    let mut recognised = Vec::new();
+    for (file, text) in files {
+        let mut kinds: BTreeMap<&'static str, usize> = BTreeMap::new();
+        for (kind, v, at) in records(file, text, &mut problems) {
+            *kinds.entry(kind.name()).or_default() += 1;
+            match kind {
+                Kind::ServiceEnvironments => {
+                    let mut e = envs_of(&v, &at, &mut problems);
+                    if !e.is_empty() {
+                        c.service_environment = Some(e.swap_remove(0));
+                    }
+                }
+                Kind::QuotaShares | Kind::QuotaShare => {
+                    for q in shares_of(kind, v, &at, &mut problems) {
+                        match c.quota_shares.iter_mut().find(|x| x.quota_share_name == q.quota_share_name) {
+                            Some(x) => *x = q,
+                            None => c.quota_shares.push(q),
+                        }
+                    }
+                }
+                _ => return None,
+            }
+        }
+        let list: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
+        recognised
+            .push(format!("{file}: {}", if list.is_empty() { "nothing".into() } else { list.join(", ") }));
+    }
+    (c.service_environment.is_some() || !c.quota_shares.is_empty()).then_some(ConfigurationImport {
+        configuration: c,
+        warnings: problems,
+        recognised,
+    })
+}
+
 /// Recognises one file: its kind and its JSON records with where each is (`file:line` or a
 /// position); a file that is neither one JSON object nor JSON lines is a problem.
 fn records(file: &str, text: &str, problems: &mut Vec<Problem>) -> Vec<(Kind, Value, String)> {
@@ -343,58 +441,12 @@ pub fn import(files: &[(String, String)], now: Option<i64>) -> Result<Imported, 
         for (kind, v, at) in recs {
             *kinds.entry(kind.name()).or_default() += 1;
             match kind {
-                Kind::ServiceEnvironments => {
-                    for (i, e) in v["serviceEnvironments"].as_array().into_iter().flatten().enumerate() {
-                        let limits: Option<Vec<CapacityLimit>> =
-                            e.get("capacityLimits").and_then(Value::as_array).map(|a| {
-                                a.iter()
-                                    .filter_map(|l| {
-                                        Some(CapacityLimit::new(
-                                            l.get("capacityUnit")?.as_str()?,
-                                            int(l.get("maxCapacity"))?,
-                                        ))
-                                    })
-                                    .collect()
-                            });
-                        match limits {
-                            Some(l) => envs.push(ServiceEnvironment {
-                                service_environment_name: e
-                                    .get("serviceEnvironmentName")
-                                    .and_then(Value::as_str)
-                                    .map(String::from),
-                                capacity_limits: l,
-                                ..ServiceEnvironment::default()
-                            }),
-                            None => problems.push(Problem::error(
-                                format!("{at}: serviceEnvironments[{i}].capacityLimits"),
-                                "a service environment needs capacityLimits; skipped",
-                            )),
-                        }
-                    }
-                }
+                Kind::ServiceEnvironments => envs.extend(envs_of(&v, &at, &mut problems)),
                 Kind::QuotaShares | Kind::QuotaShare => {
-                    let list: Vec<Value> = if kind == Kind::QuotaShare {
-                        alloc::vec![v]
-                    } else {
-                        v["quotaShares"].as_array().cloned().unwrap_or_default()
-                    };
-                    for (i, q) in list.iter().enumerate() {
-                        let p = if kind == Kind::QuotaShare {
-                            at.clone()
-                        } else {
-                            format!("{at}: quotaShares[{i}]")
-                        };
-                        match share_of(q) {
-                            Ok(s) => {
-                                match shares.iter_mut().find(|x| x.quota_share_name == s.quota_share_name) {
-                                    Some(x) => *x = s,
-                                    None => shares.push(s),
-                                }
-                            }
-                            Err(f) => problems.push(Problem::error(
-                                format!("{p}.{f}"),
-                                format!("a quota share needs {f}; skipped"),
-                            )),
+                    for q in shares_of(kind, v, &at, &mut problems) {
+                        match shares.iter_mut().find(|x| x.quota_share_name == q.quota_share_name) {
+                            Some(x) => *x = q,
+                            None => shares.push(q),
                         }
                     }
                 }

@@ -45,6 +45,7 @@ pub mod generate;
 pub mod json;
 #[cfg(feature = "serde")]
 pub mod kueue;
+pub mod merge;
 #[cfg(feature = "serde")]
 pub mod metric;
 pub mod model;

@@ -13,6 +13,7 @@ pub mod csv;
 pub mod edit;
 pub mod explain;
 pub mod geometry;
+pub mod importer;
 pub mod palette;
 pub mod persist;
 pub mod presets;

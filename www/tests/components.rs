@@ -279,7 +279,7 @@ async fn importing_over_edited_work_keeps_it_in_history_and_offers_it_back() {
     let area: web_sys::HtmlTextAreaElement = m.q(".modal textarea").unwrap().dyn_into().unwrap();
     area.set_value(&quotasim::json::to_json_pretty(&other));
     area.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
-    m.click_text(".modal button", "Load pasted JSON");
+    m.click_text(".modal button", "Load pasted text");
     settle().await;
     m.click("button[aria-label='close']");
     settle().await;
@@ -304,6 +304,40 @@ async fn importing_over_edited_work_keeps_it_in_history_and_offers_it_back() {
     assert!(m.q(".history-list").is_none(), "the list closes");
     let stored = persist::history_from_json(&storage().get_item(persist::HISTORY_KEY).unwrap().unwrap());
     assert_eq!(stored[0].name, "my what-if", "kept across reloads");
+}
+
+#[wasm_bindgen_test]
+async fn a_pasted_describe_quota_share_merges_into_the_current_scenario_and_says_what_changed() {
+    let m = mount(notebook());
+    settle().await;
+    let name = scenario_name(&m);
+    m.click_text(".top-actions button", "Import / Export");
+    settle().await;
+    // `aws batch describe-quota-share` output as AWS prints it, fields the format lacks included.
+    let share = r#"{"quotaShareName":"team-x","quotaShareArn":"arn:aws:batch:us-east-1:123456789012:quota-share/q/team-x",
+      "jobQueue":"q","capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":2}],
+      "resourceSharingConfiguration":{"strategy":"LEND_AND_BORROW","borrowLimit":50},
+      "preemptionConfiguration":{"inSharePreemption":"ENABLED"},"state":"ENABLED","status":"VALID","tags":{}}"#;
+    let area: web_sys::HtmlTextAreaElement = m.q(".modal textarea").unwrap().dyn_into().unwrap();
+    area.set_value(share);
+    area.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+    m.click_text(".modal button", "Load pasted text");
+    settle().await;
+    let msg = m.text(".modal .msg");
+    assert!(msg.contains("Merged into the current scenario: quota share team-x added"), "{msg}");
+    assert!(m.text(".import-report").contains("pasted: 1 describe-quota-share"), "{}", m.text(".import-report"));
+    m.click("button[aria-label='close']");
+    settle().await;
+    assert_eq!(scenario_name(&m), name, "the scenario stays; only the share is new");
+    assert!(m.text(".status").contains("4 jobs"), "{}", m.text(".status"));
+    m.click_text("[role='tab']", "Shares");
+    settle().await;
+    let cards = m.root.query_selector_all("article.share-card input[data-path$='.quotaShareName']").unwrap();
+    let names: Vec<String> = (0..cards.length())
+        .filter_map(|k| cards.get(k)?.dyn_into::<web_sys::HtmlInputElement>().ok())
+        .map(|i| i.value())
+        .collect();
+    assert_eq!(names, ["qs1", "qs2", "qs3", "team-x"]);
 }
 
 #[wasm_bindgen_test]

@@ -1,10 +1,13 @@
-//! Import and export: scenario JSON from a file or pasted text (parse problems shown with their
-//! path; the text is kept), scenario / results JSON and a results CSV as downloads.
+//! Import and export: scenario or comparison JSON, AWS Batch output, Kueue YAML and CSV job logs
+//! from dropped, chosen or pasted files (what was recognised and every problem shown with its
+//! path; pasted text is kept), and as downloads scenario / results JSON, a results CSV and what
+//! AWS or Kueue deploys (CloudFormation, an aws-cli script, Kueue YAML).
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::csv::jobs_csv;
+use crate::importer::{Outcome, TraceSettings};
 use crate::text::truncate;
 use crate::ui::dom;
 use crate::ui::state::use_app;
@@ -75,23 +78,126 @@ pub fn IoDialog() -> impl IntoView {
         }
         import_scenario(t)
     };
-    let on_file = move |ev: leptos::ev::Event| {
-        let file = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-            .and_then(|i| i.files())
-            .and_then(|f| f.get(0));
-        if let Some(f) = file {
-            leptos::task::spawn_local(async move {
-                match dom::read_file(f).await {
-                    Ok(t) => {
-                        text.set(t.clone());
-                        import(t);
-                    }
-                    Err(e) => message.set(Some((false, e))),
+    let report = RwSignal::new(Vec::<String>::new());
+    let columns = RwSignal::new(String::new());
+    let gpus = RwSignal::new(8i64);
+    // Every file at once: AWS outputs, Kueue YAML and job logs go through the engine's
+    // importers; the playground's own JSON (one file) through `import`.
+    let import_files = move |files: Vec<(String, String)>| {
+        report.set(Vec::new());
+        let settings =
+            TraceSettings { columns: columns.get_untracked(), gpus_per_instance: gpus.get_untracked() };
+        let lines = |recognised: Vec<String>, warnings: &[quotasim::Problem]| {
+            let mut v: Vec<String> = recognised.into_iter().map(|r| format!("Recognised {r}")).collect();
+            v.extend(warnings.iter().take(30).map(|w| truncate(&w.to_string(), 300)));
+            if warnings.len() > 30 {
+                v.push(format!("… and {} more", warnings.len() - 30));
+            }
+            v
+        };
+        match crate::importer::import(&files, &settings) {
+            Ok(None) => {
+                if let Some((_, t)) = files.into_iter().next() {
+                    import(t)
                 }
-            });
+            }
+            Ok(Some(Outcome::Merge { configuration, recognised, warnings })) => {
+                let mut changes = Vec::new();
+                app.doc.edit(|sc, _| changes = quotasim::merge::merge(sc, &configuration));
+                message.set(Some((
+                    true,
+                    if changes.is_empty() {
+                        "Merged into the current scenario: nothing changed.".into()
+                    } else {
+                        format!("Merged into the current scenario: {}.", changes.join("; "))
+                    },
+                )));
+                report.set(lines(recognised, &warnings));
+            }
+            Ok(Some(Outcome::New { scenario, recognised, warnings })) => {
+                let n = scenario.jobs.len();
+                app.load(*scenario, Vec::new(), None);
+                message.set(Some((
+                    true,
+                    format!(
+                        "Imported a new scenario with {n} jobs; the previous one is in Recent scenarios."
+                    ),
+                )));
+                report.set(lines(recognised, &warnings));
+            }
+            Err(p) => {
+                message.set(Some((false, "Not imported.".into())));
+                report.set(lines(Vec::new(), &p));
+            }
         }
+    };
+    let read_all = move |list: web_sys::FileList| {
+        let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
+        if files.is_empty() {
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            let mut read = Vec::new();
+            for f in files {
+                let name = f.name();
+                match dom::read_file(f).await {
+                    Ok(t) => read.push((name, t)),
+                    Err(e) => {
+                        message.set(Some((false, format!("{name}: {e}"))));
+                        return;
+                    }
+                }
+            }
+            import_files(read);
+        });
+    };
+    let on_file = move |ev: leptos::ev::Event| {
+        if let Some(list) =
+            ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()).and_then(|i| i.files())
+        {
+            read_all(list);
+        }
+    };
+    let on_drop = move |ev: leptos::ev::DragEvent| {
+        ev.prevent_default();
+        if let Some(list) = ev.data_transfer().and_then(|d| d.files()) {
+            read_all(list);
+        }
+    };
+    let on_gpus = move |ev: leptos::ev::Event| {
+        if let Ok(g) = event_target_value(&ev).parse::<i64>() {
+            if (1..=1024).contains(&g) {
+                gpus.set(g);
+            }
+        }
+    };
+    let valid = move || app.doc.scenario.with_untracked(|s| quotasim::validate(s).is_ok());
+    let deploy = move |format: &'static str| {
+        if !valid() {
+            message.set(Some((
+                false,
+                "Fix the scenario's errors first: only a valid scenario is exported.".into(),
+            )));
+            return;
+        }
+        let stem = file_stem(&app);
+        app.doc.scenario.with_untracked(|s| match format {
+            "cloudformation" => dom::download(
+                &format!("{stem}-cloudformation.json"),
+                "application/json",
+                &quotasim::json::to_json_pretty(&quotasim::export::cloudformation(s)),
+            ),
+            "aws-cli" => dom::download(
+                &format!("{stem}-aws-cli.sh"),
+                "text/x-shellscript",
+                &quotasim::export::aws_cli(s),
+            ),
+            _ => dom::download(
+                &format!("{stem}-kueue.yaml"),
+                "application/yaml",
+                &quotasim::yaml::to_yaml_documents(&quotasim::kueue::export(s).0),
+            ),
+        });
     };
     let export_scenario = move |_| {
         let json = app.doc.scenario.with_untracked(quotasim::json::to_json_pretty);
@@ -138,20 +244,50 @@ pub fn IoDialog() -> impl IntoView {
                             <button class="btn" on:click=export_comparison>"Comparison JSON (A, B, objectives)"</button>
                         </Show>
                     </div>
+                    <div class="row-actions" role="group" aria-label="deploy the quota shares">
+                        <button class="btn" on:click=move |_| deploy("cloudformation")>"CloudFormation template"</button>
+                        <button class="btn" on:click=move |_| deploy("aws-cli")>"aws-cli script"</button>
+                        <button class="btn" on:click=move |_| deploy("kueue")>"Kueue YAML"</button>
+                    </div>
                     <p class="muted small">"Exported scenarios are plain scenario-format JSON (share colours stay in the playground)."</p>
                     <h4>"Import"</h4>
+                    <p class="muted small">
+                        "A scenario or comparison (.json), AWS Batch output (describe-service-environments, list-quota-shares, "
+                        "describe-quota-share, list-service-jobs, describe-service-job, EventBridge lines), Kueue YAML or a CSV job log. "
+                        "Configuration alone merges into the current scenario; anything with jobs becomes a new scenario."
+                    </p>
+                    <div class="drop-zone" on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
+                        <label class="field">
+                            <span class="field-label">"Files (several AWS outputs at once), or drop them here"</span>
+                            <input type="file" multiple accept=".json,.jsonl,.yaml,.yml,.csv,application/json,text/csv" on:change=on_file />
+                        </label>
+                    </div>
+                    <details class="trace-options">
+                        <summary>"CSV job logs"</summary>
+                        <label class="field">
+                            <span class="field-label">"Columns (FIELD=COLUMN; not needed for the openb pod list)"</span>
+                            <input type="text" spellcheck="false" placeholder="submit=submit_time,duration=duration,gpus=gpu_num,team=vc"
+                                prop:value=move || columns.get() on:input=move |ev| columns.set(event_target_value(&ev)) />
+                        </label>
+                        <label class="field">
+                            <span class="field-label">"GPUs per instance"</span>
+                            <input type="number" min="1" max="1024" prop:value=move || gpus.get().to_string()
+                                on:input=on_gpus />
+                        </label>
+                    </details>
                     <label class="field">
-                        <span class="field-label">"Scenario file (.json)"</span>
-                        <input type="file" accept=".json,application/json" on:change=on_file />
-                    </label>
-                    <label class="field">
-                        <span class="field-label">"…or paste scenario JSON (AWS describe-quota-share output fits in quotaShares)"</span>
+                        <span class="field-label">"…or paste any of them"</span>
                         <textarea rows="12" spellcheck="false" prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))></textarea>
                     </label>
                     <div class="row-actions">
-                        <button class="btn primary" on:click=move |_| import(text.get_untracked())>"Load pasted JSON"</button>
+                        <button class="btn primary" on:click=move |_| import_files(vec![("pasted".into(), text.get_untracked())])>"Load pasted text"</button>
                         {move || message.get().map(|(ok, m)| view! { <span class=if ok { "msg ok" } else { "msg err" } role="alert">{m}</span> })}
                     </div>
+                    <Show when=move || report.with(|r| !r.is_empty())>
+                        <ul class="import-report" aria-label="what the import recognised and found">
+                            {move || report.get().into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}
+                        </ul>
+                    </Show>
                 </div>
             </div>
         </Show>
