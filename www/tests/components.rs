@@ -325,7 +325,11 @@ async fn a_pasted_describe_quota_share_merges_into_the_current_scenario_and_says
     settle().await;
     let msg = m.text(".modal .msg");
     assert!(msg.contains("Merged into the current scenario: quota share team-x added"), "{msg}");
-    assert!(m.text(".import-report").contains("pasted: 1 describe-quota-share"), "{}", m.text(".import-report"));
+    assert!(
+        m.text(".import-report").contains("pasted: 1 describe-quota-share"),
+        "{}",
+        m.text(".import-report")
+    );
     m.click("button[aria-label='close']");
     settle().await;
     assert_eq!(scenario_name(&m), name, "the scenario stays; only the share is new");
