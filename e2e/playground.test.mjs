@@ -300,6 +300,13 @@ test("import and export: scenario JSON round-trips, bad JSON is reported and kep
 
 test("bridges in the page: AWS outputs and a real trace are recognised, configuration merges, the three deploy exports download", async () => {
   const { context, page, errors } = await openPlayground({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  // At 1280 px every column of the per-share table fits its card (no hidden "stuck" column).
+  const fit = await page.evaluate(() => {
+    const t = document.querySelector("table.metrics");
+    return { table: t.scrollWidth, card: t.parentElement.clientWidth, last: t.querySelector("thead th:last-child").textContent };
+  });
+  assert.ok(fit.table <= fit.card, `per-share table ${fit.table} px in ${fit.card} px`);
+  assert.equal(fit.last, "stuck");
   await page.getByRole("button", { name: "Import / Export" }).click();
   // Three deploy formats, named as AWS and Kueue name them.
   const grab = async (name) => {
@@ -336,6 +343,26 @@ test("bridges in the page: AWS outputs and a real trace are recognised, configur
   assert.match(await page.getByLabel("scenario name").inputValue(), /imported trace/);
   assert.deepEqual(errors, []);
   await assertNoCspViolations(page);
+  await context.close();
+});
+
+test("reading why: rule chips open the rule, borrowing is the share's band, every lending flow has its own key", async () => {
+  const { context, page, errors } = await openPlayground({ viewport: { width: 1280, height: 900 } });
+  await page.locator(".timeline path.marker[data-pre='0']").click();
+  await page.locator(".drawer button.rule", { hasText: "R19" }).click();
+  assert.match(await page.locator(".rule-text").innerText(), /^R19 Victim choice\./);
+  assert.equal(await page.locator(".drawer button.rule", { hasText: "R19" }).getAttribute("aria-expanded"), "true");
+  await page.locator(".drawer").screenshot({ path: join(artifacts, "rule-chip-1280.png") });
+  await page.keyboard.press("Escape");
+  // qs1 borrows as a share: a band along its lanes ending at 7:47, while qs1_job_med runs to 8:22.
+  const bands = await page.locator(".timeline rect.borrow-band title").allTextContents();
+  assert.ok(bands.some((b) => /^qs1 borrowing .* from 4:17 to 7:47$/.test(b)), bands.join(" | "));
+  assert.equal(await page.locator(".timeline rect.attempt[fill^='url(']").count(), 0, "attempts are not hatched as a whole");
+  await page.locator(".timeline").screenshot({ path: join(artifacts, "timeline-borrowing-1280.png") });
+  const key = await page.locator("#lend-h ~ .legend .legend-item[title]").evaluateAll((els) =>
+    els.map((e) => [e.getAttribute("title"), getComputedStyle(e.querySelector(".swatch")).backgroundImage]));
+  assert.ok(key.length >= 1 && key.every(([t, bg]) => / lends to /.test(t) && /repeating-linear-gradient/.test(bg)), JSON.stringify(key));
+  assert.deepEqual(errors, []);
   await context.close();
 });
 

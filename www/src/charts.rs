@@ -8,6 +8,7 @@
 //! colours) comes from a scenario that may have arrived in a link: each is passed through
 //! [`escape`] where it is written, whatever validation it went through before.
 
+use std::collections::HashMap;
 use std::fmt::Write;
 
 use quotasim::PreemptionKind;
@@ -254,6 +255,61 @@ pub fn lending_svg(
     out
 }
 
+/// One flow of the lending chart's key: lender and borrower by name, and the CSS background of
+/// its swatch, drawn as on the chart (the lender's colour as fill, the borrower's as stripes),
+/// so that two flows from one lender differ by their stripes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LendingKey {
+    pub lender: String,
+    pub borrower: String,
+    pub background: String,
+}
+
+/// The lending chart's key: every (lender, borrower) pair that lent anything, in the order the
+/// chart first stacks them, over all instance types.
+pub fn lending_key(run: &RunData, colors: &[String]) -> Vec<LendingKey> {
+    let color = |i: usize| colors.get(i).map_or("#888", String::as_str);
+    let mut seen: Vec<(usize, usize)> = Vec::new();
+    for t in &run.types {
+        for (l, b, _) in &t.flows {
+            if !seen.contains(&(*l, *b)) {
+                seen.push((*l, *b));
+            }
+        }
+    }
+    seen.into_iter()
+        .map(|(l, b)| LendingKey {
+            lender: run.share_names[l].clone(),
+            borrower: run.share_names[b].clone(),
+            background: format!(
+                "repeating-linear-gradient(45deg, {bc} 0 3px, transparent 3px 6px), {lc}",
+                bc = color(b),
+                lc = color(l)
+            ),
+        })
+        .collect()
+}
+
+/// The stretches where a step series (value `v[i]` from `samples[i]` to the next sample, the
+/// last to `end`) is above zero, as (from, to, largest value).
+pub fn borrowing_spans(samples: &[u64], v: &[u64], end: u64) -> Vec<(u64, u64, u64)> {
+    let mut out: Vec<(u64, u64, u64)> = Vec::new();
+    for (i, &x) in v.iter().enumerate().take(samples.len()) {
+        let (a, b) = (samples[i], samples.get(i + 1).copied().unwrap_or(end));
+        if x == 0 || b <= a {
+            continue;
+        }
+        match out.last_mut() {
+            Some(last) if last.1 == a => {
+                last.1 = b;
+                last.2 = last.2.max(x);
+            }
+            _ => out.push((a, b, x)),
+        }
+    }
+    out
+}
+
 /// The jobs shown as lanes of the timeline, in order: by share (input order), then submission.
 pub fn lane_jobs(run: &RunData, share: Option<usize>, only_preempted: bool) -> Vec<usize> {
     let sc = run.full().scenario();
@@ -313,6 +369,17 @@ pub fn timeline_svg(
         (xb >= left && xa <= right).then(|| (xa.max(left - 1.0), xb.min(right + 1.0)))
     };
     let tick_gap = (sx.map(1.0) - sx.map(0.0)).abs();
+    // R13: when each (type, share) was borrowing, as (from, to, most instances), built once for
+    // the lanes on screen.
+    let mut borrowing: HashMap<(usize, usize), Vec<(u64, u64, u64)>> = HashMap::new();
+    for row in lanes.iter().skip(window.first).take(window.count) {
+        let jc = &sc.jobs[*row];
+        let key = (jc.ty as usize, jc.share as usize);
+        borrowing.entry(key).or_insert_with(|| {
+            let series = run.types.get(key.0).and_then(|t| t.borrowed.get(key.1));
+            borrowing_spans(&run.samples, series.map_or(&[][..], Vec::as_slice), run.end)
+        });
+    }
     for (row, &j) in lanes.iter().enumerate().skip(window.first).take(window.count) {
         let y = TL_TOP + (row - window.first) as f64 * TL_LANE;
         let jr = &run.jobs[j];
@@ -331,6 +398,20 @@ pub fn timeline_svg(
             escape(&truncate(&jc.name, 22))
         );
         out.push_str("<g clip-path=\"url(#tc)\">");
+        // The share's borrowing over time (R13), a hatched band along the lane's foot.
+        for &(a, b, most) in borrowing.get(&(jc.ty as usize, s)).map_or(&[][..], Vec::as_slice) {
+            let Some((xa, xb)) = span(a, b) else { continue };
+            let _ = write!(
+                out,
+                "<rect class=\"borrow-band\" x=\"{xa:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"3\" fill=\"url(#t-{s})\">\
+                 <title>{} borrowing (up to {most} instance(s)) from {} to {}</title></rect>",
+                y + TL_LANE - 4.0,
+                (xb - xa).max(1.0),
+                escape(&run.share_names[s]),
+                format_time(a),
+                format_time(b)
+            );
+        }
         // Waiting: from submission (or the previous release) to the next dispatch, or to the end.
         let mut from = jr.submit_at;
         let mut waits: Vec<(u64, u64)> = Vec::new();
@@ -364,11 +445,10 @@ pub fn timeline_svg(
             let stop = a.stopped_at.unwrap_or(run.end);
             let Some((xa, xb)) = span(a.started_at, stop) else { continue };
             let xb = xb.max(xa + 1.5);
-            let fill = if a.borrowed_instances > 0 { format!("url(#t-{s})") } else { c.to_string() };
             let _ = write!(
                 out,
                 "<rect class=\"attempt\" data-job=\"{j}\" x=\"{xa:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"14\" \
-                 fill=\"{fill}\" stroke=\"{c}\"><title>{} attempt {}: {} to {}{}{}</title></rect>",
+                 fill=\"{c}\" stroke=\"{c}\"><title>{} attempt {}: {} to {}{}{}</title></rect>",
                 y + 4.0,
                 xb - xa,
                 escape(&jc.name),
@@ -376,12 +456,26 @@ pub fn timeline_svg(
                 format_time(a.started_at),
                 a.stopped_at.map_or_else(|| String::from("(running)"), format_time),
                 if a.borrowed_instances > 0 {
-                    format!(", {} borrowed instance(s)", a.borrowed_instances)
+                    format!(", borrowed {} instance(s) when dispatched", a.borrowed_instances)
                 } else {
                     String::new()
                 },
                 a.status_reason.as_deref().map(|r| format!(", {}", escape(r))).unwrap_or_default()
             );
+            // What the job borrowed when it was dispatched: a hatched notch at the attempt's start
+            // (the share's borrowing over time is the band under the lane).
+            if a.borrowed_instances > 0 && xa >= left {
+                let _ = write!(
+                    out,
+                    "<rect class=\"borrow-mark\" x=\"{xa:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"14\" fill=\"url(#t-{s})\" \
+                     stroke=\"{c}\"><title>{} borrowed {} instance(s) when dispatched at {}</title></rect>",
+                    y + 4.0,
+                    (xb - xa).min(7.0),
+                    escape(&jc.name),
+                    a.borrowed_instances,
+                    format_time(a.started_at)
+                );
+            }
             // Checkpoint ticks (R8) inside the window: one line each while they are at least
             // MIN_TICK_GAP_PX apart and the lane has drawn fewer than MAX_TICKS_PER_LANE, else one
             // band over the checkpointed stretch.
@@ -523,6 +617,68 @@ mod tests {
         let r = run();
         let svg = lending_svg(&r, 0, &colors(), 800.0, 200.0, (0, u64::MAX));
         assert!(svg.contains("qs2 lends to qs1"), "{svg}");
+    }
+
+    #[test]
+    fn the_lending_key_tells_apart_two_flows_from_one_lender() {
+        use quotasim::model::{CapacityLimit, Job, QuotaShare, ResourceSharing, Scenario, Strategy};
+        let ty = "ml.g5.xlarge";
+        let limit = |n| vec![CapacityLimit::new(ty, n)];
+        let mut s = Scenario::default();
+        s.service_environment.capacity_limits = limit(4);
+        s.quota_shares = vec![
+            QuotaShare::new("team-c", Strategy::Lend, limit(2)),
+            QuotaShare::new("team-d", Strategy::LendAndBorrow, limit(1)),
+            QuotaShare::new("team-a", Strategy::LendAndBorrow, limit(1)),
+        ];
+        for q in &mut s.quota_shares[1..] {
+            q.resource_sharing_configuration = ResourceSharing::new(Strategy::LendAndBorrow, Some(-1));
+        }
+        s.jobs = vec![Job::new("d1", "team-d", ty, 2, 0, 600), Job::new("a1", "team-a", ty, 2, 0, 600)];
+        let r = RunData::compute(quotasim::validate(&s).unwrap());
+        let key = lending_key(&r, &colors());
+        let names: Vec<(&str, &str)> = key.iter().map(|k| (k.lender.as_str(), k.borrower.as_str())).collect();
+        assert_eq!(names, [("team-c", "team-d"), ("team-c", "team-a")]);
+        assert_ne!(
+            key[0].background, key[1].background,
+            "same lender, different borrower: different swatches"
+        );
+        assert!(
+            key[0].background.contains("#222222") && key[0].background.ends_with("#111111"),
+            "{}",
+            key[0].background
+        );
+        let svg = lending_svg(&r, 0, &colors(), 800.0, 200.0, (0, u64::MAX));
+        assert!(
+            svg.contains("team-c lends to team-d") && svg.contains("team-c lends to team-a"),
+            "hover names both"
+        );
+    }
+
+    #[test]
+    fn borrowing_is_a_band_of_the_share_and_a_notch_at_dispatch_not_a_hatched_attempt() {
+        assert_eq!(borrowing_spans(&[0, 10, 20, 30], &[0, 2, 1, 0], 40), [(10, 30, 2)]);
+        assert_eq!(borrowing_spans(&[0, 10], &[1, 0], 40), [(0, 10, 1)]);
+        let r = run();
+        let lanes = lane_jobs(&r, None, false);
+        let svg =
+            timeline_svg(&r, &lanes, row_window(lanes.len(), 10, 0), &colors(), 900.0, None, (0, u64::MAX));
+        // qs1_job_med runs 4:32-8:22, but qs1 is back within its quota after 7:47.
+        assert!(svg.contains(": 4:32 to 8:22"), "{svg}");
+        let bands: Vec<&str> = svg.match_indices("qs1 borrowing").map(|(i, _)| &svg[i..i + 60]).collect();
+        assert!(bands.iter().any(|b| b.contains("from 4:17 to 7:47")), "{bands:?}");
+        assert!(
+            !bands.iter().any(|b| b.contains("to 8:22")),
+            "qs1 stops borrowing before the job ends: {bands:?}"
+        );
+        assert!(svg.matches("class=\"attempt\"").count() > 0);
+        for attempt in svg.split("<rect class=\"attempt\"").skip(1) {
+            let head = &attempt[..attempt.find('>').unwrap()];
+            assert!(!head.contains("url(#"), "attempts are solid: {head}");
+        }
+        assert!(
+            svg.contains("class=\"borrow-mark\"") && svg.contains("borrowed 1 instance(s) when dispatched")
+        );
     }
 
     #[test]

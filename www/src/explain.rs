@@ -233,7 +233,17 @@ pub fn job_now(sim: &Simulation, j: u32) -> Explanation {
                 ex.rules.push("R21");
             } else {
                 ex.paragraphs.push(format!("{} is {} and holds {n} × {ty}. {head}", jc.name, s.as_str()));
-                ex.rules.push("R6");
+                // Borrowing is the share's amount at this instant (R13), not a property of the job.
+                ex.paragraphs.push(if u > q {
+                    format!(
+                        "At {t} {} is borrowing {} × {ty} (its usage above its quota). Borrowing belongs to the share,                          not to one job: when one of its jobs ends, the rest fall back within its quota.",
+                        share.name,
+                        u - q
+                    )
+                } else {
+                    format!("At {t} {} is within its quota: it is not borrowing.", share.name)
+                });
+                ex.rules.extend(["R6", "R13"]);
             }
             return ex;
         }
@@ -397,6 +407,20 @@ mod tests {
         let text = ex.paragraphs.join(" ");
         assert!(text.contains("qs2_job"), "{text}");
         assert!(ex.candidates.iter().any(|c| c.chosen && c.job == "qs1_job_med"));
+    }
+
+    #[test]
+    fn a_running_job_says_whether_its_share_borrows_at_that_instant() {
+        let r = run();
+        let sc = r.full().scenario();
+        let j = sc.jobs.iter().position(|x| x.name == "qs1_job_med").unwrap() as u32;
+        // qs1_job_med runs 4:32-8:22; qs1 borrows until 7:47 and is within its quota after.
+        let at = |t: u64| job_now(&r.sim_at(t), j).paragraphs.join(" ");
+        let early = at(5 * 3600);
+        assert!(early.contains("At 5:00 qs1 is borrowing 1 × ml.g5.xlarge"), "{early}");
+        let late = at(8 * 3600);
+        assert!(late.contains("At 8:00 qs1 is within its quota: it is not borrowing."), "{late}");
+        assert!(job_now(&r.sim_at(5 * 3600), j).rules.contains(&"R13"));
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub mod palette;
 pub mod persist;
 pub mod presets;
 pub mod rows;
+pub mod rules;
 pub mod run;
 pub mod sweep_view;
 pub mod text;

@@ -139,6 +139,22 @@ async fn clicking_a_marker_explains_the_reclaim() {
     let text = m.text(".drawer");
     assert!(text.contains("qs1_job_med was preempted"), "{text}");
     assert!(text.contains("R18"), "{text}");
+    // A rule chip opens the rule's statement in the page, and closes it again.
+    assert!(m.q(".rule-text").is_none());
+    m.click_text(".drawer button.rule", "R19");
+    settle().await;
+    let rule = m.text(".rule-text");
+    assert!(rule.starts_with("R19 Victim choice.") && rule.contains("Lowest priority first"), "{rule}");
+    assert_eq!(
+        m.q(".drawer button.rule[aria-expanded='true']").and_then(|b| b.text_content()).as_deref(),
+        Some("R19")
+    );
+    m.click_text(".drawer button.rule", "R21");
+    settle().await;
+    assert!(m.text(".rule-text").starts_with("R21 Preemption takes time."), "one statement at a time");
+    m.click_text(".drawer button.rule", "R21");
+    settle().await;
+    assert!(m.q(".rule-text").is_none());
     m.click("button[aria-label='close explanation']");
     settle().await;
     assert!(m.q(".drawer").is_none());

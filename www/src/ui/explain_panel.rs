@@ -27,6 +27,12 @@ pub fn ExplainPanel() -> impl IntoView {
         })
     });
     let close = move || app.chrome.selection.set(None);
+    // The rule whose statement is open under the chips (one at a time).
+    let open_rule = RwSignal::new(None::<&'static str>);
+    Effect::new(move |_| {
+        app.chrome.selection.track();
+        open_rule.set(None);
+    });
     let close_ref = NodeRef::<leptos::html::Button>::new();
     // Move keyboard focus into the panel when it opens or changes.
     Effect::new(move |_| {
@@ -73,7 +79,22 @@ pub fn ExplainPanel() -> impl IntoView {
                             </tbody>
                         </table>
                     })}
-                    <div class="rules">{e.rules.iter().map(|r| view! { <span class="rule">{*r}</span> }).collect_view()}</div>
+                    <div class="rules" role="group" aria-label="rules applied">
+                        {e.rules.iter().map(|r| {
+                            let r: &'static str = r;
+                            let title = crate::rules::rule(r).map_or("", |x| x.title);
+                            view! {
+                                <button class="rule" title=title aria-controls="rule-text"
+                                    aria-expanded=move || (open_rule.get() == Some(r)).to_string()
+                                    on:click=move |_| open_rule.update(|o| *o = if *o == Some(r) { None } else { Some(r) })>{r}</button>
+                            }
+                        }).collect_view()}
+                    </div>
+                    {move || open_rule.get().and_then(crate::rules::rule).map(|rule| view! {
+                        <div class="rule-text" id="rule-text" role="note" aria-label=format!("rule {}", rule.id)>
+                            <strong>{format!("{} {}. ", rule.id, rule.title)}</strong>{rule.text}
+                        </div>
+                    })}
                     {at.map(|t| view! {
                         <button class="btn" on:click=move |_| { app.play.playing.set(false); app.play.now.set(t) }>{format!("Go to {}", format_time(t))}</button>
                     })}

@@ -12,33 +12,25 @@ pub fn LendingCharts() -> impl IntoView {
     let app = use_app();
     let n = Memo::new(move |_| app.run.handle.with(|r| r.as_ref().map_or(0, |r| r.data.types.len())));
     let width = Memo::new(move |_| (app.chrome.width.get() - 40.0).max(360.0));
-    let pairs = move || {
+    let key = move || {
         let colors = app.share_colors();
-        app.run.handle.with(|r| {
-            let Some(r) = r.as_ref() else { return Vec::new() };
-            let mut v: Vec<(String, String, String)> = Vec::new();
-            for t in &r.data.types {
-                for (l, b, _) in &t.flows {
-                    let k = (
-                        r.data.share_names[*l].clone(),
-                        r.data.share_names[*b].clone(),
-                        colors.get(*l).cloned().unwrap_or_default(),
-                    );
-                    if !v.contains(&k) {
-                        v.push(k);
-                    }
-                }
-            }
-            v
-        })
+        app.run
+            .handle
+            .with(|r| r.as_ref().map(|r| crate::charts::lending_key(&r.data, &colors)).unwrap_or_default())
     };
     view! {
         <section class="card" aria-labelledby="lend-h">
             <header class="card-head">
                 <h3 id="lend-h">"Lending: who lends to whom"</h3>
                 <div class="legend">
-                    {move || pairs().into_iter().map(|(l, b, c)| view! {
-                        <span class="legend-item"><span class="swatch" style:background=c></span>{format!("{l} → {b}")}</span>
+                    {move || key().into_iter().map(|k| {
+                        let label = format!("{} lends to {}", k.lender, k.borrower);
+                        view! {
+                            <span class="legend-item" title=label.clone() aria-label=label>
+                                <span class="swatch swatch-flow" style:background=k.background></span>
+                                {format!("{} → {}", k.lender, k.borrower)}
+                            </span>
+                        }
                     }).collect_view()}
                     <span class="legend-item muted">"fill = lender, stripes = borrower"</span>
                 </div>

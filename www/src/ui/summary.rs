@@ -75,10 +75,10 @@ pub fn Summary() -> impl IntoView {
                         <table class="grid-table metrics">
                             <thead><tr>
                                 <th scope="col">"share"</th><th scope="col">"done"</th><th scope="col">"utilization"</th>
-                                <th scope="col">"GPU-h own"</th><th scope="col">"GPU-h borrowed"</th>
+                                <th scope="col">"GPU\u{2011}h own"</th><th scope="col">"GPU\u{2011}h borrowed"</th>
                                 <th scope="col">"wait p50"</th><th scope="col">"wait p95"</th>
                                 <th scope="col" title="cross-share reclaim">"reclaimed"</th><th scope="col">"in-share"</th><th scope="col" title="capacity limit reduced">"limit"</th>
-                                <th scope="col">"lost GPU-h"</th><th scope="col">"goodput"</th><th scope="col" title="never runnable">"stuck"</th>
+                                <th scope="col">"lost GPU\u{2011}h"</th><th scope="col">"goodput"</th><th scope="col" title="never runnable">"stuck"</th>
                             </tr></thead>
                             <tbody>{rows}</tbody>
                         </table>
