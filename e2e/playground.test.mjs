@@ -276,11 +276,17 @@ test("import and export: scenario JSON round-trips, bad JSON is reported and kep
   const { context, page, errors } = await openPlayground({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
   await page.getByRole("button", { name: "Import / Export" }).click();
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Scenario JSON", exact: true }).click()]);
-  const exported = JSON.parse(await readFile(await download.path(), "utf8"));
+  const raw = await readFile(await download.path(), "utf8");
+  assert.ok(!raw.includes("\n "), "exports are compact JSON");
+  const exported = JSON.parse(raw);
   assert.equal(exported.quotaShares.length, 3);
   assert.ok(!JSON.stringify(exported).includes("colors"), "colours stay out of the scenario");
   const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Jobs CSV" }).click()]);
   assert.match(await readFile(await csv.path(), "utf8"), /^jobName,quotaShareName,status/);
+  const [sum] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Summary CSV" }).click()]);
+  const sumText = await readFile(await sum.path(), "utf8");
+  assert.match(sumText, /^quotaShareName,jobs,succeeded,utilization,.*gpuHoursLent/);
+  assert.equal(sumText.trim().split("\n").length, 5, "three shares and overall");
   const box = page.locator(".modal textarea");
   await box.fill('{"formatVersion": 1, "serviceEnvironment": {"capacityLimits": []}, "quotaShares": [], "jobz": []}');
   await page.getByRole("button", { name: "Load pasted text" }).click();
@@ -348,6 +354,11 @@ test("bridges in the page: AWS outputs and a real trace are recognised, configur
 
 test("reading why: rule chips open the rule, borrowing is the share's band, every lending flow has its own key", async () => {
   const { context, page, errors } = await openPlayground({ viewport: { width: 1280, height: 900 } });
+  // The first Tab reaches a skip link that takes the keyboard to the player.
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), "Skip to the player");
+  await page.keyboard.press("Enter");
+  assert.equal(await page.evaluate(() => document.activeElement.id), "player");
   await page.locator(".timeline path.marker[data-pre='0']").click();
   await page.locator(".drawer button.rule", { hasText: "R19" }).click();
   assert.match(await page.locator(".rule-text").innerText(), /^R19 Victim choice\./);

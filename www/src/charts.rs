@@ -290,10 +290,13 @@ pub fn lending_key(run: &RunData, colors: &[String]) -> Vec<LendingKey> {
         .collect()
 }
 
+/// A stretch of time and the most instances in it: (from, to, most).
+pub type Span = (u64, u64, u64);
+
 /// The stretches where a step series (value `v[i]` from `samples[i]` to the next sample, the
 /// last to `end`) is above zero, as (from, to, largest value).
-pub fn borrowing_spans(samples: &[u64], v: &[u64], end: u64) -> Vec<(u64, u64, u64)> {
-    let mut out: Vec<(u64, u64, u64)> = Vec::new();
+pub fn borrowing_spans(samples: &[u64], v: &[u64], end: u64) -> Vec<Span> {
+    let mut out: Vec<Span> = Vec::new();
     for (i, &x) in v.iter().enumerate().take(samples.len()) {
         let (a, b) = (samples[i], samples.get(i + 1).copied().unwrap_or(end));
         if x == 0 || b <= a {
@@ -371,7 +374,7 @@ pub fn timeline_svg(
     let tick_gap = (sx.map(1.0) - sx.map(0.0)).abs();
     // R13: when each (type, share) was borrowing, as (from, to, most instances), built once for
     // the lanes on screen.
-    let mut borrowing: HashMap<(usize, usize), Vec<(u64, u64, u64)>> = HashMap::new();
+    let mut borrowing: HashMap<(usize, usize), Vec<Span>> = HashMap::new();
     for row in lanes.iter().skip(window.first).take(window.count) {
         let jc = &sc.jobs[*row];
         let key = (jc.ty as usize, jc.share as usize);

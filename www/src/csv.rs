@@ -5,7 +5,7 @@ use quotasim::result::JobResult;
 /// One text cell. A cell that starts like a formula (`=`, `+`, `-`, `@`, tab, CR) gets a leading
 /// `'` so that a spreadsheet shows it as text: a termination reason is free text from the
 /// scenario, and a scenario may come from anyone's link.
-fn field(s: &str) -> String {
+pub fn field(s: &str) -> String {
     let s = if s.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{s}") } else { s.to_string() };
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))

@@ -10,6 +10,7 @@
 pub mod charts;
 pub mod compare_view;
 pub mod csv;
+pub mod decisions;
 pub mod edit;
 pub mod explain;
 pub mod geometry;

@@ -17,6 +17,25 @@ pub fn color_of(colors: &[(String, String)], name: &str, index: usize) -> String
         .unwrap_or_else(|| PALETTE[index % PALETTE.len()].to_string())
 }
 
+/// Gives every share in `names` without a saved colour one of its own, the first palette colour
+/// no saved colour uses (by position only when all are taken), so that a share keeps its colour
+/// whatever happens to the others (deleted, reordered, or an invalid edit while the last run is
+/// still on screen). Returns whether anything was added.
+pub fn assign(colors: &mut Vec<(String, String)>, names: &[&str]) -> bool {
+    let mut added = false;
+    for (i, name) in names.iter().enumerate() {
+        if colors.iter().any(|(n, c)| n == name && is_hex_color(c)) {
+            continue;
+        }
+        let free = PALETTE.iter().find(|p| !colors.iter().any(|(_, c)| c.eq_ignore_ascii_case(p)));
+        let c = free.map_or_else(|| PALETTE[i % PALETTE.len()].to_string(), |p| p.to_string());
+        colors.retain(|(n, _)| n != name);
+        colors.push((name.to_string(), c));
+        added = true;
+    }
+    added
+}
+
 /// Whether `c` is a `#rrggbb` colour (anything else falls back to the palette).
 pub fn is_hex_color(c: &str) -> bool {
     c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|x| x.is_ascii_hexdigit())
@@ -34,6 +53,21 @@ mod tests {
         assert_eq!(color_of(&c, "a", 21), PALETTE[1]);
         assert!(is_hex_color("#a0B1c2"));
         assert!(!is_hex_color("red"));
+    }
+
+    #[test]
+    fn a_share_keeps_its_colour_when_another_is_deleted() {
+        let mut c = Vec::new();
+        assert!(assign(&mut c, &["a", "b", "c"]));
+        let b = color_of(&c, "b", 1);
+        assert_eq!(b, PALETTE[1]);
+        // "a" is deleted: "b" is now first, and keeps its colour.
+        assert!(!assign(&mut c, &["b", "c"]));
+        assert_eq!(color_of(&c, "b", 0), b);
+        // A new share takes a colour nobody uses.
+        c.retain(|(n, _)| n != "a");
+        assert!(assign(&mut c, &["b", "c", "d"]));
+        assert_eq!(color_of(&c, "d", 2), PALETTE[0]);
     }
 
     #[test]

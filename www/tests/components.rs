@@ -360,6 +360,68 @@ async fn a_pasted_describe_quota_share_merges_into_the_current_scenario_and_says
     assert_eq!(names, ["qs1", "qs2", "qs3", "team-x"]);
 }
 
+/// The legend's (name, swatch colour) pairs.
+fn legend(m: &Mounted) -> Vec<(String, String)> {
+    let items = m.root.query_selector_all(".legend[aria-label='legend'] .legend-item").unwrap();
+    (0..items.length())
+        .filter_map(|i| items.get(i)?.dyn_into::<web_sys::HtmlElement>().ok())
+        .filter_map(|e| {
+            let sw: web_sys::HtmlElement = e.query_selector(".swatch").ok()??.dyn_into().ok()?;
+            let c = sw.style().get_property_value("background").ok()?;
+            Some((e.text_content()?.trim().to_string(), c))
+        })
+        .filter(|(_, c)| !c.is_empty())
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn an_invalid_edit_keeps_the_last_run_marked_stale_with_each_share_in_its_own_colour() {
+    let m = mount(notebook());
+    settle().await;
+    let before = legend(&m);
+    assert_eq!(before.iter().map(|x| x.0.as_str()).collect::<Vec<_>>(), ["qs1", "qs2", "qs3"]);
+    assert!(m.q(".stale-note").is_none() && m.q(".results.stale").is_none());
+    // Deleting qs1 (its jobs still name it) makes the scenario invalid: the old run stays,
+    // marked, and qs2 and qs3 keep their colours instead of shifting to qs1's.
+    m.click_text("[role='tab']", "Shares");
+    settle().await;
+    m.click("button[aria-label='delete quota share qs1']");
+    settle().await;
+    m.click_text(".share-card .confirm button", "Delete");
+    settle().await;
+    assert!(m.text(".stale-note").contains("from the last valid run"), "{}", m.text(".stale-note"));
+    assert!(m.q(".results.stale").is_some());
+    assert_eq!(legend(&m), before, "the legend still describes the run on screen");
+    let card: web_sys::HtmlElement = m.q("article.share-card").unwrap().dyn_into().unwrap();
+    let qs2 = &before[1].1;
+    assert_eq!(
+        &card.style().get_property_value("border-left-color").unwrap(),
+        qs2,
+        "qs2's card keeps qs2's colour"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn delete_all_asks_first_and_keeps_the_jobs_in_history() {
+    storage().remove_item(persist::HISTORY_KEY).unwrap();
+    let m = mount(notebook());
+    settle().await;
+    m.click_text(".toolbar button", "Delete all");
+    settle().await;
+    assert!(m.text(".status").contains("4 jobs"), "nothing deleted yet: {}", m.text(".status"));
+    assert!(m.text(".toolbar .confirm").contains("Delete 4 jobs?"), "{}", m.text(".toolbar .confirm"));
+    m.click_text(".toolbar .confirm button", "Cancel");
+    settle().await;
+    assert!(m.q(".toolbar .confirm").is_none());
+    m.click_text(".toolbar button", "Delete all");
+    settle().await;
+    m.click_text(".toolbar .confirm button", "Delete");
+    settle().await;
+    assert_eq!(m.text("#jobs-h .count"), "0");
+    let stored = persist::history_from_json(&storage().get_item(persist::HISTORY_KEY).unwrap().unwrap());
+    assert_eq!(stored[0].jobs, 4, "the scenario before is in the history");
+}
+
 #[wasm_bindgen_test]
 async fn a_link_that_replaces_saved_work_says_so_and_goes_back() {
     storage().remove_item(persist::HISTORY_KEY).unwrap();
@@ -496,6 +558,18 @@ async fn deleting_a_share_keeps_the_other_share_cards() {
         mark(&cards.get(k).unwrap().dyn_into().unwrap(), "keptCard");
     }
     m.click("button[aria-label='delete quota share qs1']");
+    settle().await;
+    assert_eq!(
+        m.root.query_selector_all("article.share-card").unwrap().length(),
+        before + 1,
+        "it asks first"
+    );
+    assert!(
+        m.text(".share-card .confirm").contains("Delete qs1 (3 jobs name it)?"),
+        "{}",
+        m.text(".share-card .confirm")
+    );
+    m.click_text(".share-card .confirm button", "Delete");
     settle().await;
     let cards = m.root.query_selector_all("article.share-card").unwrap();
     assert_eq!(cards.length(), before);

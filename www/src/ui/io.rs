@@ -200,7 +200,7 @@ pub fn IoDialog() -> impl IntoView {
         });
     };
     let export_scenario = move |_| {
-        let json = app.doc.scenario.with_untracked(quotasim::json::to_json_pretty);
+        let json = app.doc.scenario.with_untracked(quotasim::json::to_json);
         dom::download(&format!("{}.json", file_stem(&app)), "application/json", &json);
     };
     let show_scenario = move |_| text.set(app.doc.scenario.with_untracked(quotasim::json::to_json_pretty));
@@ -223,6 +223,15 @@ pub fn IoDialog() -> impl IntoView {
             dom::download(&format!("{}-jobs.csv", file_stem(&app)), "text/csv", &jobs_csv(&r.data.jobs));
         }
     };
+    let export_summary = move |_| {
+        if let Some(r) = app.run.handle.get_untracked() {
+            dom::download(
+                &format!("{}-summary.csv", file_stem(&app)),
+                "text/csv",
+                &crate::decisions::summary_csv(&r.data),
+            );
+        }
+    };
     let no_run = move || app.run.handle.with(|r| r.is_none()) || app.run.stale.get();
     view! {
         <Show when=move || app.chrome.dialog.get()>
@@ -240,6 +249,7 @@ pub fn IoDialog() -> impl IntoView {
                         <button class="btn" on:click=show_scenario>"Show scenario JSON below"</button>
                         <button class="btn" on:click=export_results disabled=no_run>"Results JSON"</button>
                         <button class="btn" on:click=export_csv disabled=no_run>"Jobs CSV"</button>
+                        <button class="btn" on:click=export_summary disabled=no_run>"Summary CSV"</button>
                         <Show when=move || app.cmp.baseline.with(Option::is_some)>
                             <button class="btn" on:click=export_comparison>"Comparison JSON (A, B, objectives)"</button>
                         </Show>

@@ -84,8 +84,12 @@ pub fn JobsEditor() -> impl IntoView {
     };
     let jobs_err = field_error(String::from("jobs"));
     let total = Memo::new(move |_| app.doc.scenario.with(|s| s.jobs.len()));
+    // Deleting jobs asks first, and the scenario before it goes to the history (restorable).
+    let confirming = RwSignal::new(false);
     let clear = move |_| {
+        confirming.set(false);
         let f = filter.get_untracked();
+        app.remember(&app.current());
         app.doc.edit(|s, r| {
             let keep: Vec<bool> = s.jobs.iter().map(|j| !f.is_empty() && j.quota_share_name != f).collect();
             s.jobs.retain(|j| !f.is_empty() && j.quota_share_name != f);
@@ -104,9 +108,24 @@ pub fn JobsEditor() -> impl IntoView {
                     </select>
                 </label>
                 <button class="btn primary" on:click=add>"+ Add job"</button>
-                <button class="btn ghost" on:click=clear disabled=move || total.get() == 0>
-                    {move || if filter.get().is_empty() { "Delete all".to_string() } else { format!("Delete {}'s jobs", filter.get()) }}
-                </button>
+                <Show when=move || !confirming.get()>
+                    <button class="btn ghost" on:click=move |_| confirming.set(true) disabled=move || total.get() == 0>
+                        {move || if filter.get().is_empty() { "Delete all".to_string() } else { format!("Delete {}'s jobs", filter.get()) }}
+                    </button>
+                </Show>
+                <Show when=move || confirming.get()>
+                    <span class="confirm" role="alert">
+                        {move || {
+                            let n = app.doc.scenario.with(|s| {
+                                let f = filter.get();
+                                s.jobs.iter().filter(|j| f.is_empty() || j.quota_share_name == f).count()
+                            });
+                            format!("Delete {n} job{}? The scenario before goes to History. ", if n == 1 { "" } else { "s" })
+                        }}
+                        <button class="btn danger" on:click=clear>"Delete"</button>
+                        <button class="btn ghost" on:click=move |_| confirming.set(false)>"Cancel"</button>
+                    </span>
+                </Show>
             </div>
             <span class="field-error" role="alert">{move || jobs_err.get()}</span>
             <p class="muted generated-note">

@@ -8,14 +8,13 @@ use crate::ui::state::use_app;
 pub fn Legend(#[prop(optional)] hatched: bool) -> impl IntoView {
     let app = use_app();
     let items = move || {
+        // The run's shares (what the charts draw), each in its own colour.
         let colors = app.share_colors();
-        app.doc.scenario.with(|s| {
-            s.quota_shares
-                .iter()
-                .zip(colors)
-                .map(|(q, c)| view! { <span class="legend-item"><span class="swatch" style:background=c></span>{q.quota_share_name.clone()}</span> })
-                .collect_view()
-        })
+        app.share_names_shown()
+            .into_iter()
+            .zip(colors)
+            .map(|(n, c)| view! { <span class="legend-item"><span class="swatch" style:background=c></span>{n}</span> })
+            .collect_view()
     };
     view! {
         <div class="legend" aria-label="legend">

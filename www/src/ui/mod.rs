@@ -58,8 +58,21 @@ pub fn App(saved: Saved, #[prop(optional)] notice: Option<Notice>) -> impl IntoV
     });
     let resize = window_event_listener(leptos::ev::resize, move |_| measure());
     on_cleanup(move || resize.remove());
+    // The results on screen are those of the last valid run: said so while the scenario differs.
+    let stale_note = move || {
+        let has_run = app.run.handle.with(Option::is_some);
+        let invalid = app.doc.problems.with(|p| p.iter().any(|x| x.is_error()));
+        // Small scenarios re-run at once: only a debounced run is marked pending (no flicker).
+        let pending = app.run.stale.get() && app.doc.scenario.with(|s| s.jobs.len() > state::DEBOUNCE_JOBS);
+        (has_run && (invalid || pending)).then_some(if invalid {
+            "These results are from the last valid run: the scenario has errors, fix them to run it again."
+        } else {
+            "These results are from the last run: the edited scenario is running…"
+        })
+    };
     view! {
         <div class="app">
+            <a class="skip-link" href="#player">"Skip to the player"</a>
             <header::Header />
             {move || app.chrome.notice.get().map(|n| {
                 let back = n.back.map(|b| {
@@ -79,14 +92,17 @@ pub fn App(saved: Saved, #[prop(optional)] notice: Option<Notice>) -> impl IntoV
                 <main class="main" node_ref=main_ref>
                     <preset_info::PresetInfo />
                     <compare::ComparePanel />
-                    <div class="sticky-transport"><transport::Transport /></div>
-                    <summary::Summary />
-                    <util_chart::UtilizationCharts />
-                    <timeline::Timeline />
-                    <div class="two-col">
-                        <snapshot::SnapshotPanel />
+                    <div class="sticky-transport" id="player" tabindex="-1"><transport::Transport /></div>
+                    {move || stale_note().map(|t| view! { <p class="stale-note" role="status">{t}</p> })}
+                    <div class="results" class:stale=move || stale_note().is_some()>
+                        <summary::Summary />
+                        <util_chart::UtilizationCharts />
+                        <timeline::Timeline />
+                        <div class="two-col">
+                            <snapshot::SnapshotPanel />
+                        </div>
+                        <lending_chart::LendingCharts />
                     </div>
-                    <lending_chart::LendingCharts />
                     <sweep::SweepPanel />
                     <footer class="foot muted">
                         "Quotasim simulates AWS Batch quota management for SageMaker Training job queues. Rules R1–R27 are from the project's semantics spec."

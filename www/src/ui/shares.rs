@@ -202,8 +202,28 @@ fn share_card(id: u64) -> impl IntoView {
         let n = name();
         app.doc.scenario.with(|s| s.jobs.iter().filter(|j| j.quota_share_name == n).count())
     });
+    // Deleting a share asks first; the scenario before goes to the history.
+    let confirming = RwSignal::new(false);
+    let delete = move |_| {
+        confirming.set(false);
+        app.remember(&app.current());
+        app.doc.edit(|s, r| {
+            let i = at();
+            if i < s.quota_shares.len() {
+                s.quota_shares.remove(i);
+                r.remove(List::Shares, i);
+            }
+        })
+    };
     view! {
         <article class="share-card" style:border-left-color=color>
+            <Show when=move || confirming.get()>
+                <p class="confirm" role="alert">
+                    {move || format!("Delete {} ({} jobs name it)? The scenario before goes to History. ", name(), jobs.get())}
+                    <button class="btn danger" on:click=delete>"Delete"</button>
+                    <button class="btn ghost" on:click=move |_| confirming.set(false)>"Cancel"</button>
+                </p>
+            </Show>
             <header class="share-card-head">
                 <input
                     type="color"
@@ -226,15 +246,7 @@ fn share_card(id: u64) -> impl IntoView {
                     class="icon-btn"
                     aria-label=move || format!("delete quota share {}", name())
                     title="delete share"
-                    on:click=move |_| {
-                        app.doc.edit(|s, r| {
-                            let i = at();
-                            if i < s.quota_shares.len() {
-                                s.quota_shares.remove(i);
-                                r.remove(List::Shares, i);
-                            }
-                        })
-                    }
+                    on:click=move |_| confirming.set(true)
                 >
                     "×"
                 </button>

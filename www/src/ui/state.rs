@@ -80,7 +80,7 @@ fn replaces_work(prev: &Saved, next: &Saved) -> bool {
 }
 
 /// Jobs above which runs wait for a pause in typing.
-const DEBOUNCE_JOBS: usize = 1500;
+pub const DEBOUNCE_JOBS: usize = 1500;
 
 /// The scenario being edited and what is saved with it: its share colours, the preset it came
 /// from, its validation and the history of replaced scenarios.
@@ -358,6 +358,18 @@ impl AppState {
             });
             self.play.snapshot.set(snap.flatten());
         });
+        // Every share gets a colour of its own when it appears, kept by name.
+        Effect::new(move |_| {
+            let names: Vec<String> = self
+                .doc
+                .scenario
+                .with(|s| s.quota_shares.iter().map(|q| q.quota_share_name.clone()).collect());
+            let mut c = self.doc.colors.get_untracked();
+            let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+            if crate::palette::assign(&mut c, &refs) {
+                self.doc.colors.set(c);
+            }
+        });
         // Autosave: localStorage and the URL, after a short pause.
         Effect::new(move |_| {
             self.doc.scenario.track();
@@ -406,15 +418,28 @@ impl AppState {
     }
 
     /// Colours of the shares, by scenario index.
+    /// The colours of the shares of the run on screen (by share name, in the run's order), or of
+    /// the scenario's shares before any run: a colour follows its share, never a position.
     pub fn share_colors(&self) -> Vec<String> {
         let colors = self.doc.colors.get();
-        self.doc.scenario.with(|s| {
-            s.quota_shares
-                .iter()
-                .enumerate()
-                .map(|(i, q)| crate::palette::color_of(&colors, &q.quota_share_name, i))
-                .collect()
-        })
+        let of = |names: &mut dyn Iterator<Item = &String>| -> Vec<String> {
+            names.enumerate().map(|(i, n)| crate::palette::color_of(&colors, n, i)).collect()
+        };
+        match self.run.handle.with(|r| r.as_ref().map(|r| of(&mut r.data.share_names.iter()))) {
+            Some(v) => v,
+            None => self.doc.scenario.with(|s| of(&mut s.quota_shares.iter().map(|q| &q.quota_share_name))),
+        }
+    }
+
+    /// The names of the shares `share_colors` colours, in the same order.
+    pub fn share_names_shown(&self) -> Vec<String> {
+        match self.run.handle.with(|r| r.as_ref().map(|r| r.data.share_names.clone())) {
+            Some(v) => v,
+            None => self
+                .doc
+                .scenario
+                .with(|s| s.quota_shares.iter().map(|q| q.quota_share_name.clone()).collect()),
+        }
     }
 
     /// The state as it would be saved now (not tracked).

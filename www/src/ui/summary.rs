@@ -40,8 +40,14 @@ pub fn Summary() -> impl IntoView {
         {move || app.run.handle.with(|r| r.as_ref().map(|r| {
             let s = &r.data.summary;
             let o: &Metrics = &s.overall;
+            let decisions = crate::decisions::per_share(&r.data);
             let rows = s.per_quota_share.iter().enumerate().map(|(i, (name, m))| {
                 let c = colors.with(|c| c.get(i).cloned().unwrap_or_default());
+                let d = decisions.get(i).cloned();
+                let why = format!(
+                    "{} cross-share reclaim · {} in-share · {} capacity limit reduced",
+                    m.preemptions.cross_share, m.preemptions.in_share, m.preemptions.capacity_limit_reduced
+                );
                 view! {
                     <tr>
                         <td><span class="dot" style:background=c></span>{name.clone()}</td>
@@ -49,11 +55,11 @@ pub fn Summary() -> impl IntoView {
                         <td class="num">{pct(m.utilization)}</td>
                         <td class="num">{hours(m.gpu_hours_own)}</td>
                         <td class="num">{hours(m.gpu_hours_borrowed)}</td>
+                        <td class="num">{d.as_ref().map(|d| hours(d.gpu_hours_lent)).unwrap_or_default()}</td>
                         <td class="num">{secs(m.wait_seconds.p50)}</td>
                         <td class="num">{secs(m.wait_seconds.p95)}</td>
-                        <td class="num">{m.preemptions.cross_share}</td>
-                        <td class="num">{m.preemptions.in_share}</td>
-                        <td class="num">{m.preemptions.capacity_limit_reduced}</td>
+                        <td class="num" title=why>{m.preemptions.total}</td>
+                        <td class="num">{d.as_ref().map_or(0, |d| d.caused)}</td>
                         <td class="num">{format!("{:.2}", m.lost_gpu_hours)}</td>
                         <td class="num">{pct(m.goodput)}</td>
                         <td class="num">{m.never_runnable}</td>
@@ -76,8 +82,10 @@ pub fn Summary() -> impl IntoView {
                             <thead><tr>
                                 <th scope="col">"share"</th><th scope="col">"done"</th><th scope="col">"utilization"</th>
                                 <th scope="col">"GPU\u{2011}h own"</th><th scope="col">"GPU\u{2011}h borrowed"</th>
+                                <th scope="col" title="GPU-hours of this share's quota used by other shares (R15)">"GPU\u{2011}h lent"</th>
                                 <th scope="col">"wait p50"</th><th scope="col">"wait p95"</th>
-                                <th scope="col" title="cross-share reclaim">"reclaimed"</th><th scope="col">"in-share"</th><th scope="col" title="capacity limit reduced">"limit"</th>
+                                <th scope="col" title="preemptions its jobs suffered (hover a number for the reasons)">"preempted"</th>
+                                <th scope="col" title="preemptions its jobs triggered, as the preemptor's share">"caused"</th>
                                 <th scope="col">"lost GPU\u{2011}h"</th><th scope="col">"goodput"</th><th scope="col" title="never runnable">"stuck"</th>
                             </tr></thead>
                             <tbody>{rows}</tbody>
