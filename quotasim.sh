@@ -60,6 +60,7 @@ step() { say "$*"; "$@"; }
 
 serve() {
   setup
+  wasm_opt_on_path
   say "building and serving the playground on http://127.0.0.1:8080 (Ctrl-C stops)"
   exec trunk serve --release --address 127.0.0.1 --port 8080
 }
@@ -69,6 +70,13 @@ npm_deps() {
   if [ ! -d "$1/node_modules" ] || [ "$1/package-lock.json" -nt "$1/node_modules/.package-lock.json" ]; then
     (cd "$1" && try "npm packages of $1" npm ci --no-audit --no-fund)
   fi
+}
+
+# Trunk optimises the playground's release wasm with wasm-opt: binaryen from the npm registry
+# (web/tools), found on PATH at the version Trunk.toml names.
+wasm_opt_on_path() {
+  npm_deps web/tools
+  export PATH="$PWD/web/tools/node_modules/.bin:$PATH"
 }
 
 run_tests() {
@@ -103,6 +111,7 @@ run_tests() {
   npm_deps web/consumers
   (cd web/consumers && QUOTASIM_BIN="$CARGO_TARGET_DIR/release/quotasim" step node --test)
   # The playground, built for release, then checked end to end in headless Chromium.
+  wasm_opt_on_path
   step trunk build --release
   npm_deps e2e
   (cd e2e && step node --test)
