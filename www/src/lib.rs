@@ -23,6 +23,7 @@ pub mod rules;
 pub mod run;
 pub mod sweep_view;
 pub mod text;
+pub mod undo;
 pub mod workload_form;
 
 #[cfg(target_arch = "wasm32")]

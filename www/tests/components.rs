@@ -422,6 +422,46 @@ async fn delete_all_asks_first_and_keeps_the_jobs_in_history() {
     assert_eq!(stored[0].jobs, 4, "the scenario before is in the history");
 }
 
+fn press(key: &str, ctrl: bool, shift: bool) {
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key(key);
+    init.set_ctrl_key(ctrl);
+    init.set_shift_key(shift);
+    init.set_bubbles(true);
+    let ev = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    web_sys::window().unwrap().document().unwrap().body().unwrap().dispatch_event(&ev).unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn every_edit_undoes_and_redoes_with_the_buttons_and_the_keyboard() {
+    let m = mount(notebook());
+    settle().await;
+    let name = scenario_name(&m);
+    let undo = "button[aria-label='undo']";
+    assert!(m.q(&format!("{undo}:disabled")).is_some(), "nothing to undo after a load");
+    m.type_into("input[aria-label='scenario name']", "renamed");
+    settle().await;
+    // Wait past the burst window so the next edit is its own step.
+    gloo_timers::future::TimeoutFuture::new(800).await;
+    m.click_text(".toolbar button", "+ Add job");
+    settle().await;
+    assert!(m.text("#jobs-h .count").contains('5'), "{}", m.text("#jobs-h .count"));
+    m.click(undo);
+    settle().await;
+    assert_eq!(m.text("#jobs-h .count"), "4", "the added job is gone");
+    assert_eq!(scenario_name(&m), "renamed", "only one step back");
+    press("z", true, false);
+    settle().await;
+    assert_eq!(scenario_name(&m), name, "Ctrl+Z: the name is back");
+    press("z", true, true);
+    settle().await;
+    assert_eq!(scenario_name(&m), "renamed", "Ctrl+Shift+Z redoes");
+    m.click("button[aria-label='redo']");
+    settle().await;
+    assert_eq!(m.text("#jobs-h .count"), "5");
+    assert!(m.q("button[aria-label='redo']:disabled").is_some());
+}
+
 #[wasm_bindgen_test]
 async fn a_link_that_replaces_saved_work_says_so_and_goes_back() {
     storage().remove_item(persist::HISTORY_KEY).unwrap();

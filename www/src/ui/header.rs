@@ -75,6 +75,12 @@ pub fn Header() -> impl IntoView {
             />
             <span class=move || status().0 role="status" data-run-ms=move || format!("{:.1}", app.run.ms.get())>{move || status().1}</span>
             <div class="top-actions">
+                <div class="undo-redo" role="group" aria-label="undo and redo">
+                    <button class="icon-btn" aria-label="undo" title="Undo (Ctrl+Z)" disabled=move || !app.doc.can_undo.get()
+                        on:click=move |_| app.undo_redo(false)>"↶"</button>
+                    <button class="icon-btn" aria-label="redo" title="Redo (Ctrl+Shift+Z)" disabled=move || !app.doc.can_redo.get()
+                        on:click=move |_| app.undo_redo(true)>"↷"</button>
+                </div>
                 <crate::ui::compare::CompareButton />
                 <button class="btn" on:click=move |_| app.chrome.history_open.set(true)>"History"</button>
                 <button class="btn" on:click=move |_| app.chrome.dialog.set(true)>"Import / Export"</button>

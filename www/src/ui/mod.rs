@@ -29,6 +29,7 @@ pub mod transport;
 pub mod util_chart;
 
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::persist::Saved;
 use state::{AppState, Notice};
@@ -57,6 +58,26 @@ pub fn App(saved: Saved, #[prop(optional)] notice: Option<Notice>) -> impl IntoV
         gloo_timers::callback::Timeout::new(30, measure).forget();
     });
     let resize = window_event_listener(leptos::ev::resize, move |_| measure());
+    // Ctrl+Z / Ctrl+Shift+Z (and Ctrl+Y; Cmd on a Mac) undo and redo edits, except inside a
+    // text field, where the field's own undo applies first.
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
+        if !(ev.ctrl_key() || ev.meta_key()) {
+            return;
+        }
+        let key = ev.key().to_ascii_lowercase();
+        if key != "z" && key != "y" {
+            return;
+        }
+        let in_text = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).is_some_and(|e| {
+            matches!(e.tag_name().as_str(), "INPUT" | "TEXTAREA") || e.has_attribute("contenteditable")
+        });
+        if in_text {
+            return;
+        }
+        ev.prevent_default();
+        app.undo_redo(key == "y" || ev.shift_key());
+    });
+    on_cleanup(move || keys.remove());
     on_cleanup(move || resize.remove());
     // The results on screen are those of the last valid run: said so while the scenario differs.
     let stale_note = move || {

@@ -16,6 +16,7 @@ use crate::presets;
 use crate::rows::{List, RowIds};
 use crate::run::RunData;
 use crate::ui::dom;
+use crate::undo::UndoStack;
 
 /// Which editor tab is open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,6 +99,14 @@ pub struct Document {
     job_rows: Memo<HashMap<u64, usize>>,
     share_rows: Memo<HashMap<u64, usize>>,
     save_timer: StoredValue<Option<Timeout>, LocalStorage>,
+    /// Undo and redo of edits (not of loads, which the history keeps).
+    undo: StoredValue<UndoStack<Scenario>>,
+    /// The scenario as it was before the change being recorded.
+    last: StoredValue<Option<Scenario>>,
+    /// The next scenario change is an undo, a redo or a load: not an edit to record.
+    restoring: StoredValue<bool>,
+    pub can_undo: RwSignal<bool>,
+    pub can_redo: RwSignal<bool>,
 }
 
 /// The last run of a valid scenario.
@@ -269,6 +278,11 @@ impl AppState {
                 problems,
                 history: RwSignal::new(stored_history()),
                 save_timer: StoredValue::new_local(None),
+                undo: StoredValue::new(UndoStack::new()),
+                last: StoredValue::new(None),
+                restoring: StoredValue::new(false),
+                can_undo: RwSignal::new(false),
+                can_redo: RwSignal::new(false),
             },
             run: RunState {
                 handle: RwSignal::new(None),
@@ -357,6 +371,22 @@ impl AppState {
                 c.as_ref().map(|(_, s)| s.snapshot())
             });
             self.play.snapshot.set(snap.flatten());
+        });
+        // Undo: every change of the scenario that is not itself an undo, a redo or a load is
+        // recorded with the scenario before it.
+        Effect::new(move |_| {
+            let cur = self.doc.scenario.get();
+            let restoring = self.doc.restoring.get_value();
+            self.doc.restoring.set_value(false);
+            let prev = self.doc.last.try_update_value(|l| l.replace(cur)).flatten();
+            if let (Some(prev), false) = (prev, restoring) {
+                let changed = self.doc.last.with_value(|l| l.as_ref() != Some(&prev));
+                if changed {
+                    let w = prev.jobs.len() + 1;
+                    self.doc.undo.update_value(|u| u.record(prev, w, dom::now_ms()));
+                }
+            }
+            self.sync_undo();
         });
         // Every share gets a colour of its own when it appears, kept by name.
         Effect::new(move |_| {
@@ -475,9 +505,32 @@ impl AppState {
         self.doc.colors.set(next.colors);
         self.doc.preset.set(next.preset);
         self.doc.rows.set(RowIds::new(&next.scenario));
+        // A load is not an edit: the history keeps what it replaced, and undo starts afresh.
+        self.doc.undo.update_value(UndoStack::clear);
+        self.doc.restoring.set_value(true);
         self.doc.scenario.set(next.scenario);
         self.cmp.baseline.set(next.baseline);
         self.cmp.objectives.set(next.objectives);
+    }
+
+    fn sync_undo(&self) {
+        let (u, r) = self.doc.undo.with_value(|u| (u.can_undo(), u.can_redo()));
+        self.doc.can_undo.set(u);
+        self.doc.can_redo.set(r);
+    }
+
+    /// Goes back one edit (`redo`: forward again).
+    pub fn undo_redo(&self, redo: bool) {
+        let cur = self.doc.scenario.get_untracked();
+        let w = cur.jobs.len() + 1;
+        let mut out = None;
+        self.doc.undo.update_value(|u| out = if redo { u.redo(cur, w) } else { u.undo(cur, w) });
+        if let Some(s) = out {
+            self.doc.restoring.set_value(true);
+            self.doc.rows.set(RowIds::new(&s));
+            self.doc.scenario.set(s);
+        }
+        self.sync_undo();
     }
 
     /// Puts `saved` first in the history (memory and storage); returns whether it is kept.
