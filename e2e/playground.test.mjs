@@ -231,6 +231,28 @@ test("10,000-job generated scenario: time to re-run in the page (reported, not a
   await page.getByRole("button", { name: "jump to end" }).click();
   await page.waitForTimeout(500);
   await page.screenshot({ path: join(artifacts, "10k-jobs.png"), fullPage: false });
+  // Only preempted jobs, all of the run at once: no two clickable markers overlap (closer ones
+  // are one group marker that opens a list).
+  await page.getByLabel("only preempted jobs").check();
+  const boxes = await page.locator(".timeline path.marker, .timeline g.marker-group").evaluateAll((els) =>
+    els.map((e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }));
+  assert.ok(boxes.length > 0, "markers are drawn");
+  for (let i = 0; i < boxes.length; i++) {
+    for (let k = i + 1; k < boxes.length; k++) {
+      const [a, b] = [boxes[i], boxes[k]];
+      const overlap = Math.min(a[2], b[2]) - Math.max(a[0], b[0]) > 2 && Math.min(a[3], b[3]) - Math.max(a[1], b[1]) > 2;
+      assert.ok(!overlap, `markers ${i} and ${k} overlap: ${a} / ${b}`);
+    }
+  }
+  const groups = await page.locator(".timeline g.marker-group").count();
+  console.log(`10,000-job scenario, preempted jobs' first lanes: ${boxes.length} markers, ${groups} of them groups`);
+  if (groups > 0) {
+    await page.locator(".timeline g.marker-group").first().click();
+    assert.match(await page.locator(".marker-list").innerText(), /preemptions here/);
+    await page.locator(".timeline").screenshot({ path: join(artifacts, "10k-marker-group.png") });
+    await page.getByRole("button", { name: "close the list" }).click();
+  }
+  await page.getByLabel("only preempted jobs").uncheck();
   // Re-run after an edit: a shorter grace period.
   await page.getByRole("tab", { name: "Settings" }).click();
   const t1 = Date.now();

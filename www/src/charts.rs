@@ -290,6 +290,69 @@ pub fn lending_key(run: &RunData, colors: &[String]) -> Vec<LendingKey> {
         .collect()
 }
 
+/// Markers whose centres are closer than this share one group marker.
+pub const MARKER_GROUP_PX: f64 = 12.0;
+
+/// Writes a lane's preemption markers (centre x, preemption index; in time order): one diamond
+/// each, or, where they are closer than [`MARKER_GROUP_PX`], one group marker with the count
+/// that opens a list of them (so overlapping markers never take each other's clicks).
+fn marker_groups(out: &mut String, run: &RunData, job: &str, markers: &[(f64, usize)], cy: f64) {
+    let mut i = 0;
+    while i < markers.len() {
+        let mut k = i + 1;
+        while k < markers.len() && markers[k].0 - markers[k - 1].0 < MARKER_GROUP_PX {
+            k += 1;
+        }
+        let group = &markers[i..k];
+        let cx = group[0].0;
+        let d = format!(
+            "M{cx:.1},{:.1}L{:.1},{cy:.1}L{cx:.1},{:.1}L{:.1},{cy:.1}Z",
+            cy - 7.0,
+            cx + 7.0,
+            cy + 7.0,
+            cx - 7.0
+        );
+        if let [(_, pi)] = group {
+            let p = &run.preemptions[*pi];
+            let _ = write!(
+                out,
+                "<path class=\"marker\" data-pre=\"{pi}\" tabindex=\"0\" role=\"button\" \
+                 aria-label=\"Preemption of {} at {}: {}\" d=\"{d}\" \
+                 fill=\"{}\"><title>{} preempted at {}: {} (click to explain)</title></path>",
+                escape(job),
+                format_time(p.decided_at),
+                escape(p.kind.reason()),
+                kind_color(p.kind),
+                escape(job),
+                format_time(p.decided_at),
+                escape(p.kind.reason())
+            );
+        } else {
+            let ids: Vec<String> = group.iter().map(|g| g.1.to_string()).collect();
+            let (a, b) = (
+                run.preemptions[group[0].1].decided_at,
+                run.preemptions[group[group.len() - 1].1].decided_at,
+            );
+            let label = format!(
+                "{} preemptions of {} from {} to {}: open the list",
+                group.len(),
+                escape(job),
+                format_time(a),
+                format_time(b)
+            );
+            let _ = write!(
+                out,
+                "<g class=\"marker-group\" data-group=\"{}\" tabindex=\"0\" role=\"button\" aria-label=\"{label}\">\
+                 <path d=\"{d}\"/><text x=\"{cx:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text><title>{label}</title></g>",
+                ids.join(","),
+                cy + 3.5,
+                group.len()
+            );
+        }
+        i = k;
+    }
+}
+
 /// A stretch of time and the most instances in it: (from, to, most).
 pub type Span = (u64, u64, u64);
 
@@ -514,6 +577,8 @@ pub fn timeline_svg(
                 }
             }
         }
+        // Markers closer than MARKER_GROUP_PX are drawn as one group that opens a list.
+        let mut markers: Vec<(f64, usize)> = Vec::new();
         for (pi, p) in pre_by_job(j) {
             if p.lost > 0 {
                 if let Some((xl, xd)) = span(p.decided_at.saturating_sub(p.lost), p.decided_at) {
@@ -539,25 +604,9 @@ pub fn timeline_svg(
             if cx < left || cx > right {
                 continue;
             }
-            let kc = kind_color(p.kind);
-            let cy = y + 11.0;
-            let _ = write!(
-                out,
-                "<path class=\"marker\" data-pre=\"{pi}\" tabindex=\"0\" role=\"button\" \
-                 aria-label=\"Preemption of {} at {}: {}\" d=\"M{cx:.1},{:.1}L{:.1},{cy:.1}L{cx:.1},{:.1}L{:.1},{cy:.1}Z\" \
-                 fill=\"{kc}\"><title>{} preempted at {}: {} (click to explain)</title></path>",
-                escape(&jc.name),
-                format_time(p.decided_at),
-                escape(p.kind.reason()),
-                cy - 7.0,
-                cx + 7.0,
-                cy + 7.0,
-                cx - 7.0,
-                escape(&jc.name),
-                format_time(p.decided_at),
-                escape(p.kind.reason())
-            );
+            markers.push((cx, pi));
         }
+        marker_groups(&mut out, run, &jc.name, &markers, y + 11.0);
         out.push_str("</g></g>");
     }
     if window.count == 0 {
@@ -682,6 +731,42 @@ mod tests {
         assert!(
             svg.contains("class=\"borrow-mark\"") && svg.contains("borrowed 1 instance(s) when dispatched")
         );
+    }
+
+    /// One borrower's long job, reclaimed twice a few minutes apart in a run of a day.
+    pub(crate) fn twice_reclaimed() -> RunData {
+        use quotasim::model::{CapacityLimit, Job, QuotaShare, ResourceSharing, Scenario, Strategy};
+        let ty = "ml.g5.xlarge";
+        let limit = |n| vec![CapacityLimit::new(ty, n)];
+        let mut s = Scenario::default();
+        s.service_environment.capacity_limits = limit(2);
+        s.quota_shares = vec![
+            QuotaShare::new("lender", Strategy::Lend, limit(1)),
+            QuotaShare::new("borrower", Strategy::LendAndBorrow, limit(1)),
+        ];
+        s.quota_shares[1].resource_sharing_configuration =
+            ResourceSharing::new(Strategy::LendAndBorrow, Some(-1));
+        let mut long = Job::new("long", "borrower", ty, 2, 0, 86_400);
+        long.checkpoint_interval_seconds = Some(60);
+        s.jobs =
+            vec![long, Job::new("r1", "lender", ty, 1, 100, 60), Job::new("r2", "lender", ty, 1, 400, 60)];
+        RunData::compute(quotasim::validate(&s).unwrap())
+    }
+
+    #[test]
+    fn overlapping_markers_are_one_group_that_lists_them_and_apart_they_are_single() {
+        let r = twice_reclaimed();
+        assert_eq!(r.preemptions.len(), 2);
+        let lanes = lane_jobs(&r, None, false);
+        let wide =
+            timeline_svg(&r, &lanes, row_window(lanes.len(), 10, 0), &colors(), 900.0, None, (0, u64::MAX));
+        assert!(wide.contains("class=\"marker-group\" data-group=\"0,1\""), "{wide}");
+        assert!(wide.contains("2 preemptions of long from 0:01:40 to 0:06:40: open the list"), "{wide}");
+        assert_eq!(wide.matches("class=\"marker\"").count(), 0);
+        // Zoomed into the first ten minutes they are far apart: one diamond each.
+        let zoom = timeline_svg(&r, &lanes, row_window(lanes.len(), 10, 0), &colors(), 900.0, None, (0, 600));
+        assert_eq!(zoom.matches("class=\"marker\"").count(), 2);
+        assert!(!zoom.contains("marker-group"));
     }
 
     #[test]

@@ -463,6 +463,42 @@ async fn every_edit_undoes_and_redoes_with_the_buttons_and_the_keyboard() {
 }
 
 #[wasm_bindgen_test]
+async fn overlapping_markers_open_a_list_and_each_entry_explains_its_preemption() {
+    let json = r#"{"serviceEnvironment":{"capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":2}]},
+      "quotaShares":[
+        {"quotaShareName":"lender","capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":1}],"resourceSharingConfiguration":{"strategy":"LEND"}},
+        {"quotaShareName":"borrower","capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":1}],"resourceSharingConfiguration":{"strategy":"LEND_AND_BORROW","borrowLimit":-1}}],
+      "jobs":[
+        {"jobName":"long","quotaShareName":"borrower","instanceType":"ml.g5.xlarge","instanceCount":2,"submitAt":0,"durationSeconds":86400,"checkpointIntervalSeconds":60},
+        {"jobName":"r1","quotaShareName":"lender","instanceType":"ml.g5.xlarge","instanceCount":1,"submitAt":100,"durationSeconds":60},
+        {"jobName":"r2","quotaShareName":"lender","instanceType":"ml.g5.xlarge","instanceCount":1,"submitAt":400,"durationSeconds":60}]}"#;
+    let saved = Saved {
+        scenario: quotasim::json::parse_scenario(json).unwrap(),
+        colors: Vec::new(),
+        preset: None,
+        now: 0,
+        baseline: None,
+        objectives: None,
+    };
+    let m = mount(saved);
+    settle().await;
+    assert!(m.q(".timeline path.marker").is_none(), "two reclaims 5 minutes apart in a day overlap");
+    m.click(".timeline g.marker-group[data-group='0,1']");
+    settle().await;
+    let list = m.text(".marker-list");
+    assert!(
+        list.contains("2 preemptions here")
+            && list.contains("long at 0:01:40")
+            && list.contains("long at 0:06:40"),
+        "{list}"
+    );
+    m.click_text(".marker-list button", "long at 0:06:40: Cross-share reclaim");
+    settle().await;
+    assert!(m.q(".marker-list").is_none(), "the list closes");
+    assert!(m.text(".drawer").contains("long was preempted at 0:06:40"), "{}", m.text(".drawer"));
+}
+
+#[wasm_bindgen_test]
 async fn a_link_that_replaces_saved_work_says_so_and_goes_back() {
     storage().remove_item(persist::HISTORY_KEY).unwrap();
     let mut local = notebook();

@@ -60,8 +60,15 @@ pub fn Timeline() -> impl IntoView {
                 .unwrap_or_default()
         })
     });
+    // The preemptions of a group marker, listed under the toolbar until one is chosen.
+    let group = RwSignal::new(Vec::<usize>::new());
     let activate = move |ev: &web_sys::Event| {
+        if let Some(g) = closest_attr(ev, "data-group") {
+            group.set(g.split(',').filter_map(|x| x.parse().ok()).collect());
+            return true;
+        }
         if let Some(p) = closest_attr(ev, "data-pre").and_then(|v| v.parse::<usize>().ok()) {
+            group.set(Vec::new());
             app.chrome.selection.set(Some(Selection::Preemption(p)));
             return true;
         }
@@ -95,7 +102,8 @@ pub fn Timeline() -> impl IntoView {
                     {[PreemptionKind::CrossShare, PreemptionKind::InShare, PreemptionKind::CapacityReduced].iter().map(|k| view! {
                         <span class="legend-item"><span class="diamond" style:background=kind_color(*k)></span>{kind_label(*k)}</span>
                     }).collect_view()}
-                    <span class="legend-item"><span class="swatch hatch-demo"></span>"borrowed attempt"</span>
+                    <span class="legend-item"><span class="swatch hatch-demo"></span>"share borrowing (band), borrowed at dispatch (notch)"</span>
+                    <span class="legend-item"><span class="diamond group-demo"></span>"several preemptions (opens a list)"</span>
                     <span class="legend-item"><span class="swatch lost-demo"></span>"lost work"</span>
                     <span class="legend-item"><span class="swatch ckpt-demo"></span>"checkpoint"</span>
                     <span class="legend-item"><span class="swatch wait-demo"></span>"waiting"</span>
@@ -118,6 +126,29 @@ pub fn Timeline() -> impl IntoView {
                 <span class="muted">{move || { let w = window.get(); if total() == 0 { "no jobs".to_string() } else { format!("jobs {}–{} of {}", w.first + 1, w.first + w.count, total()) } }}</span>
                 <button class="btn small" aria-label="next jobs" on:click=move |_| offset.update(|o| *o = window.get_untracked().first + LANES) disabled=move || { let w = window.get(); w.first + w.count >= total() }>"▼"</button>
             </div>
+            <Show when=move || group.with(|g| !g.is_empty())>
+                <div class="marker-list" role="group" aria-label="preemptions at this marker"
+                    on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Escape" { group.set(Vec::new()) }>
+                    <span class="muted">{move || format!("{} preemptions here:", group.with(Vec::len))}</span>
+                    {move || app.run.handle.with(|r| {
+                        let Some(r) = r.as_ref() else { return Vec::new() };
+                        let sc = r.data.full().scenario();
+                        group.get().into_iter().filter_map(|pi| {
+                            let p = r.data.preemptions.get(pi)?;
+                            let text = format!(
+                                "{} at {}: {}",
+                                sc.jobs[p.victim as usize].name,
+                                crate::geometry::format_time(p.decided_at),
+                                kind_label(p.kind)
+                            );
+                            Some(view! {
+                                <button class="btn small" on:click=move |_| { group.set(Vec::new()); app.chrome.selection.set(Some(Selection::Preemption(pi))) }>{text}</button>
+                            })
+                        }).collect::<Vec<_>>()
+                    })}
+                    <button class="icon-btn" aria-label="close the list" on:click=move |_| group.set(Vec::new())>"×"</button>
+                </div>
+            </Show>
             <div
                 class="chart-area timeline"
                 on:click=move |ev| { activate(&ev); }
