@@ -399,6 +399,20 @@ test("reading why: rule chips open the rule, borrowing is the share's band, ever
   await context.close();
 });
 
+test("at 390 px nothing scrolls sideways; a job found by name opens in the timeline and its explanation", async () => {
+  const { context, page, errors } = await openPlayground({ viewport: { width: 390, height: 844 } });
+  const wide = () => page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+  assert.equal(await wide(), 0, "no horizontal scrolling");
+  await page.getByLabel("find a job by name").fill("low");
+  await page.locator(".found button", { hasText: "qs1_job_low" }).click();
+  assert.match(await page.locator(".drawer").innerText(), /qs1_job_low at/);
+  await page.screenshot({ path: join(artifacts, "search-390.png") });
+  await page.keyboard.press("Escape");
+  assert.equal(await wide(), 0, "still none with the search results shown");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("the Content-Security-Policy refuses injected inline script and foreign images", async () => {
   const { context, page, errors } = await openPlayground();
   const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute("content");

@@ -387,6 +387,24 @@ pub fn lane_jobs(run: &RunData, share: Option<usize>, only_preempted: bool) -> V
     v
 }
 
+/// Jobs whose name contains `query` (any case), optionally of one share and with a status at
+/// the end of the run (`"SUCCEEDED"`, `"RUNNABLE"`, ... as the result says, or `"preempted"`
+/// for jobs preempted at least once); at most `limit`, in lane order (share, submission).
+pub fn find_jobs(run: &RunData, query: &str, share: Option<usize>, status: &str, limit: usize) -> Vec<usize> {
+    let q = query.trim().to_lowercase();
+    let sc = run.full().scenario();
+    lane_jobs(run, share, status == "preempted")
+        .into_iter()
+        .filter(|&j| q.is_empty() || sc.jobs[j].name.to_lowercase().contains(&q))
+        .filter(|&j| {
+            status.is_empty()
+                || status == "preempted"
+                || run.jobs[j].status.is_some_and(|s| s.as_str() == status)
+        })
+        .take(limit)
+        .collect()
+}
+
 /// The preemption timeline: one lane per job of `lanes[window]`; attempts as bars in the share's
 /// colour (borrowed attempts hatched), waiting as a thin line, checkpoints as ticks (a band
 /// where they are too dense), lost work shaded red, the grace period striped, and preemptions as
@@ -767,6 +785,18 @@ mod tests {
         let zoom = timeline_svg(&r, &lanes, row_window(lanes.len(), 10, 0), &colors(), 900.0, None, (0, 600));
         assert_eq!(zoom.matches("class=\"marker\"").count(), 2);
         assert!(!zoom.contains("marker-group"));
+    }
+
+    #[test]
+    fn a_job_is_found_by_part_of_its_name_share_and_status() {
+        let r = run();
+        let names = |v: Vec<usize>| v.into_iter().map(|j| r.jobs[j].job_name.clone()).collect::<Vec<_>>();
+        assert_eq!(names(find_jobs(&r, "JOB_M", None, "", 10)), ["qs1_job_med"]);
+        assert_eq!(names(find_jobs(&r, "job", r.share_index("qs2"), "", 10)), ["qs2_job"]);
+        assert_eq!(names(find_jobs(&r, "", None, "preempted", 10)).len(), 2);
+        assert_eq!(names(find_jobs(&r, "", None, "SUCCEEDED", 10)).len(), 4);
+        assert!(find_jobs(&r, "", None, "FAILED", 10).is_empty());
+        assert_eq!(find_jobs(&r, "", None, "", 1).len(), 1, "at most the limit");
     }
 
     #[test]

@@ -499,6 +499,34 @@ async fn overlapping_markers_open_a_list_and_each_entry_explains_its_preemption(
 }
 
 #[wasm_bindgen_test]
+async fn a_job_is_found_by_name_or_status_and_opens_in_the_timeline_and_its_explanation() {
+    let m = mount(notebook());
+    settle().await;
+    let search: web_sys::HtmlInputElement =
+        m.q("input[aria-label='find a job by name']").unwrap().dyn_into().unwrap();
+    search.set_value("MED");
+    search.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+    settle().await;
+    assert_eq!(m.text(".found").trim(), "qs1_job_med (SUCCEEDED)");
+    m.click_text(".found button", "qs1_job_med (SUCCEEDED)");
+    settle().await;
+    assert!(m.text(".drawer").contains("qs1_job_med at"), "{}", m.text(".drawer"));
+    assert!(m.q(".timeline g.lane.selected").is_some(), "its lane is highlighted");
+    search.set_value("nothing-like-this");
+    search.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+    settle().await;
+    assert_eq!(m.text(".found").trim(), "No job matches.");
+    search.set_value("");
+    search.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+    let status: web_sys::HtmlSelectElement =
+        m.q("select[aria-label='find jobs by status']").unwrap().dyn_into().unwrap();
+    status.set_value("preempted");
+    status.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    settle().await;
+    assert_eq!(m.root.query_selector_all(".found button").unwrap().length(), 2, "{}", m.text(".found"));
+}
+
+#[wasm_bindgen_test]
 async fn a_link_that_replaces_saved_work_says_so_and_goes_back() {
     storage().remove_item(persist::HISTORY_KEY).unwrap();
     let mut local = notebook();

@@ -11,7 +11,7 @@ const HEIGHT: f64 = 170.0;
 pub fn LendingCharts() -> impl IntoView {
     let app = use_app();
     let n = Memo::new(move |_| app.run.handle.with(|r| r.as_ref().map_or(0, |r| r.data.types.len())));
-    let width = Memo::new(move |_| (app.chrome.width.get() - 40.0).max(360.0));
+    let width = Memo::new(move |_| (app.chrome.width.get() - 40.0).max(300.0));
     let key = move || {
         let colors = app.share_colors();
         app.run

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use crate::charts::{kind_color, lane_jobs, time_scale, timeline_svg, TL_LEFT};
+use crate::charts::{find_jobs, kind_color, lane_jobs, time_scale, timeline_svg, TL_LEFT};
 use crate::explain::kind_label;
 use crate::geometry::row_window;
 use crate::ui::dom::closest_attr;
@@ -26,6 +26,31 @@ pub fn Timeline() -> impl IntoView {
             .with(|r| r.as_ref().is_some_and(|r| r.data.jobs.len() > 200 && !r.data.preemptions.is_empty()))
     });
     let only = move || only_pre.get().unwrap_or_else(|| big.get());
+    // Job search: by part of the name, the share filter above and a status.
+    let query = RwSignal::new(String::new());
+    let status = RwSignal::new(String::new());
+    let found = Memo::new(move |_| {
+        let (q, st, sh) = (query.get(), status.get(), share.get());
+        if q.trim().is_empty() && st.is_empty() {
+            return Vec::new();
+        }
+        app.run.handle.with(|r| {
+            r.as_ref()
+                .map(|r| {
+                    find_jobs(&r.data, &q, r.data.share_index(&sh), &st, 12)
+                        .into_iter()
+                        .map(|j| {
+                            (
+                                j,
+                                r.data.jobs[j].job_name.clone(),
+                                r.data.jobs[j].status.map_or("-", |s| s.as_str()),
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    });
     let lanes = Memo::new(move |_| {
         let sh = share.get();
         let only = only();
@@ -94,6 +119,16 @@ pub fn Timeline() -> impl IntoView {
         time_scale(a, b, TL_LEFT, width.get()).map(app.play.now.get() as f64).clamp(TL_LEFT, width.get())
     };
     let total = move || lanes.with(|l| l.len());
+    // Shows job `j`: its lane in view (every job listed if the filter hid it) and its explanation.
+    let jump = move |j: usize| {
+        if !lanes.with_untracked(|l| l.contains(&j)) {
+            only_pre.set(Some(false));
+        }
+        if let Some(pos) = lanes.with_untracked(|l| l.iter().position(|&x| x == j)) {
+            offset.set(pos);
+        }
+        app.chrome.selection.set(Some(Selection::Job(j)));
+    };
     view! {
         <section class="card" aria-labelledby="tl-h">
             <header class="card-head">
@@ -121,11 +156,37 @@ pub fn Timeline() -> impl IntoView {
                     <input type="checkbox" prop:checked=only on:change=move |ev| { only_pre.set(Some(event_target_checked(&ev))); offset.set(0) } />
                     <span>"only preempted jobs"</span>
                 </label>
+                <label class="field inline">
+                    <span class="field-label">"Find"</span>
+                    <input type="search" aria-label="find a job by name" placeholder="job name" spellcheck="false"
+                        prop:value=move || query.get() on:input=move |ev| query.set(event_target_value(&ev))
+                        on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Enter" { if let Some((j, _, _)) = found.get_untracked().first() { jump(*j) } } />
+                </label>
+                <label class="field inline">
+                    <span class="field-label">"Status"</span>
+                    <select aria-label="find jobs by status" on:change=move |ev| status.set(event_target_value(&ev))>
+                        <option value="">"any"</option>
+                        {["RUNNABLE", "RUNNING", "SUCCEEDED", "FAILED", "preempted"].into_iter().map(|v| view! { <option value=v>{v}</option> }).collect_view()}
+                    </select>
+                </label>
                 <span class="spacer"></span>
                 <button class="btn small" aria-label="previous jobs" on:click=move |_| offset.update(|o| *o = window.get_untracked().first.saturating_sub(LANES)) disabled=move || window.get().first == 0>"▲"</button>
                 <span class="muted">{move || { let w = window.get(); if total() == 0 { "no jobs".to_string() } else { format!("jobs {}–{} of {}", w.first + 1, w.first + w.count, total()) } }}</span>
                 <button class="btn small" aria-label="next jobs" on:click=move |_| offset.update(|o| *o = window.get_untracked().first + LANES) disabled=move || { let w = window.get(); w.first + w.count >= total() }>"▼"</button>
             </div>
+            <Show when=move || !query.with(|q| q.trim().is_empty()) || !status.with(String::is_empty)>
+                <div class="found" role="group" aria-label="jobs found">
+                    {move || {
+                        let f = found.get();
+                        if f.is_empty() {
+                            return view! { <span class="muted">"No job matches."</span> }.into_any();
+                        }
+                        f.into_iter().map(|(j, name, st)| view! {
+                            <button class="btn small" on:click=move |_| jump(j)>{format!("{name} ({st})")}</button>
+                        }).collect_view().into_any()
+                    }}
+                </div>
+            </Show>
             <Show when=move || group.with(|g| !g.is_empty())>
                 <div class="marker-list" role="group" aria-label="preemptions at this marker"
                     on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Escape" { group.set(Vec::new()) }>

@@ -30,7 +30,7 @@ pub fn UtilizationCharts() -> impl IntoView {
 fn UtilChart(ti: usize) -> impl IntoView {
     let app = use_app();
     let hover = RwSignal::new(None::<(f64, u64)>);
-    let width = Memo::new(move |_| (app.chrome.width.get() - 40.0).max(360.0));
+    let width = Memo::new(move |_| (app.chrome.width.get() - 40.0).max(300.0));
     let svg = Memo::new(move |_| {
         let colors = app.share_colors();
         let w = width.get();
