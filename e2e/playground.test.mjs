@@ -413,6 +413,18 @@ test("at 390 px nothing scrolls sideways; a job found by name opens in the timel
   await context.close();
 });
 
+test("light theme: follows prefers-color-scheme, screenshots at 1440, 1280 and 390 px", async () => {
+  for (const width of [1440, 1280, 390]) {
+    const { context, page, errors } = await openPlayground({ viewport: { width, height: 900 }, colorScheme: "light" });
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "light");
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    assert.equal(bg, "rgb(245, 246, 248)");
+    await page.screenshot({ path: join(artifacts, `light-${width}.png`) });
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
 test("the Content-Security-Policy refuses injected inline script and foreign images", async () => {
   const { context, page, errors } = await openPlayground();
   const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute("content");

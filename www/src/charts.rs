@@ -201,7 +201,7 @@ pub fn utilization_svg(
     let d = step_line_path(&run.samples, &ts.capacity, run.end, &sx, &sy);
     let _ = write!(
         out,
-        "<path d=\"{d}\" fill=\"none\" stroke=\"#e6e8ee\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"><title>service environment capacity</title></path></g>"
+        "<path d=\"{d}\" fill=\"none\" class=\"capacity-line\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"><title>service environment capacity</title></path></g>"
     );
     out.push_str("</svg>");
     out

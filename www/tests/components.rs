@@ -527,6 +527,38 @@ async fn a_job_is_found_by_name_or_status_and_opens_in_the_timeline_and_its_expl
 }
 
 #[wasm_bindgen_test]
+async fn the_theme_toggle_switches_light_and_dark_and_remembers_the_choice() {
+    storage().remove_item(quotasim_playground::ui::dom::THEME_KEY).unwrap();
+    let m = mount(notebook());
+    settle().await;
+    let root = web_sys::window().unwrap().document().unwrap().document_element().unwrap();
+    let bg = || {
+        let body = web_sys::window().unwrap().document().unwrap().body().unwrap();
+        web_sys::window()
+            .unwrap()
+            .get_computed_style(&body)
+            .unwrap()
+            .unwrap()
+            .get_property_value("background-color")
+            .unwrap()
+    };
+    let first = root.get_attribute("data-theme").unwrap();
+    let before = bg();
+    m.click(".theme-btn");
+    settle().await;
+    let second = root.get_attribute("data-theme").unwrap();
+    assert_ne!(first, second);
+    assert_eq!(
+        storage().get_item(quotasim_playground::ui::dom::THEME_KEY).unwrap().as_deref(),
+        Some(second.as_str())
+    );
+    m.click(".theme-btn");
+    settle().await;
+    assert_eq!(root.get_attribute("data-theme").unwrap(), first);
+    storage().remove_item(quotasim_playground::ui::dom::THEME_KEY).unwrap();
+}
+
+#[wasm_bindgen_test]
 async fn a_link_that_replaces_saved_work_says_so_and_goes_back() {
     storage().remove_item(persist::HISTORY_KEY).unwrap();
     let mut local = notebook();

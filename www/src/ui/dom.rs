@@ -114,3 +114,25 @@ pub fn focus_path(path: &str) {
         let _ = el.focus();
     }
 }
+
+/// Where the page's theme choice is kept.
+pub const THEME_KEY: &str = "quotasim-theme";
+
+/// Whether the light theme shows: the page's own choice if one was made, else the system's
+/// `prefers-color-scheme`.
+pub fn light_theme_wanted() -> bool {
+    match storage_get(THEME_KEY).as_deref() {
+        Some("light") => true,
+        Some("dark") => false,
+        _ => window()
+            .and_then(|w| w.match_media("(prefers-color-scheme: light)").ok().flatten())
+            .is_some_and(|m| m.matches()),
+    }
+}
+
+/// Shows the light (or dark) theme: `data-theme` on the root element, which the style sheet reads.
+pub fn apply_theme(light: bool) {
+    if let Some(root) = window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+        let _ = root.set_attribute("data-theme", if light { "light" } else { "dark" });
+    }
+}

@@ -33,6 +33,9 @@ pub fn Header() -> impl IntoView {
         })
         .forget();
     };
+    // The theme: the system's preference until the page's toggle chooses.
+    let light = RwSignal::new(crate::ui::dom::light_theme_wanted());
+    crate::ui::dom::apply_theme(light.get_untracked());
     let status = move || {
         let errors = app.doc.problems.with(|p| p.iter().any(|x| x.is_error()));
         if errors {
@@ -81,6 +84,14 @@ pub fn Header() -> impl IntoView {
                     <button class="icon-btn" aria-label="redo" title="Redo (Ctrl+Shift+Z)" disabled=move || !app.doc.can_redo.get()
                         on:click=move |_| app.undo_redo(true)>"↷"</button>
                 </div>
+                <button class="icon-btn theme-btn" aria-pressed=move || light.get().to_string() aria-label="light theme"
+                    title=move || if light.get() { "Switch to the dark theme" } else { "Switch to the light theme" }
+                    on:click=move |_| {
+                        let l = !light.get_untracked();
+                        light.set(l);
+                        crate::ui::dom::apply_theme(l);
+                        crate::ui::dom::storage_set(crate::ui::dom::THEME_KEY, if l { "light" } else { "dark" });
+                    }>{move || if light.get() { "☾" } else { "☀" }}</button>
                 <crate::ui::compare::CompareButton />
                 <button class="btn" on:click=move |_| app.chrome.history_open.set(true)>"History"</button>
                 <button class="btn" on:click=move |_| app.chrome.dialog.set(true)>"Import / Export"</button>
