@@ -359,6 +359,7 @@ test("bridges in the page: AWS outputs and a real trace are recognised, configur
   assert.match(merged, /service environment capacity: 5 ml\.g5\.xlarge/);
   assert.match(merged, /quota share team-new added/);
   assert.match(await page.locator(".import-report").innerText(), /env\.json: 1 describe-service-environments/);
+  await page.locator(".modal").screenshot({ path: join(artifacts, "import-merge-1280.png") });
   // A real job log (the first 300 pods of the openb trace) becomes a new scenario.
   await page.locator(".modal input[type=file]").setInputFiles(join(here, "..", "tests", "fixtures", "openb-excerpt.csv"));
   await page.locator(".msg.ok").filter({ hasText: "new scenario" }).waitFor();
@@ -395,6 +396,8 @@ test("reading why: rule chips open the rule, borrowing is the share's band, ever
   const key = await page.locator("#lend-h ~ .legend .legend-item[title]").evaluateAll((els) =>
     els.map((e) => [e.getAttribute("title"), getComputedStyle(e.querySelector(".swatch")).backgroundImage]));
   assert.ok(key.length >= 1 && key.every(([t, bg]) => / lends to /.test(t) && /repeating-linear-gradient/.test(bg)), JSON.stringify(key));
+  await page.locator("section[aria-labelledby='lend-h']").screenshot({ path: join(artifacts, "lending-key-1280.png") });
+  await page.locator("section[aria-labelledby='per-share-h']").screenshot({ path: join(artifacts, "per-share-1280.png") });
   assert.deepEqual(errors, []);
   await context.close();
 });
