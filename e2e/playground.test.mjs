@@ -70,7 +70,8 @@ async function ready(page) {
 
 /** A new browser context with the playground loaded and run; console errors collected. */
 async function openPlayground(options = { viewport: { width: 1920, height: 1080 } }) {
-  const context = await browser.newContext(options);
+  // Dark unless a test asks for light (Chromium here would otherwise report a light preference).
+  const context = await browser.newContext({ colorScheme: "dark", ...options });
   await watchCsp(context);
   const page = await context.newPage();
   const errors = watchConsole(page);
