@@ -15,6 +15,8 @@ pub struct Candidate {
     pub job: String,
     pub share: String,
     pub priority: u32,
+    /// Instances of its type it holds.
+    pub instances: u64,
     pub dispatched_at: Option<u64>,
     pub chosen: bool,
 }
@@ -173,6 +175,7 @@ pub fn preemption(rec: &PreemptionRecord, all: &[PreemptionRecord], at: &Simulat
             job: cj.name.clone(),
             share: sc.shares[cj.share as usize].name.clone(),
             priority: r.scheduling_priority,
+            instances: cj.count,
             dispatched_at: r
                 .attempts
                 .iter()
@@ -406,7 +409,7 @@ mod tests {
         assert!(ex.rules.contains(&"R18"));
         let text = ex.paragraphs.join(" ");
         assert!(text.contains("qs2_job"), "{text}");
-        assert!(ex.candidates.iter().any(|c| c.chosen && c.job == "qs1_job_med"));
+        assert!(ex.candidates.iter().any(|c| c.chosen && c.job == "qs1_job_med" && c.instances == 1));
     }
 
     #[test]

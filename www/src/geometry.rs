@@ -42,6 +42,14 @@ const TIME_STEPS: &[u64] = &[
 ];
 
 /// Time ticks for `[t0, t1]` with at most about `max_ticks` ticks, on round steps.
+/// A step for the time slider: about a hundredth of the run, rounded to a unit a person reads
+/// (1, 5, 10 or 30 s, 1, 5, 10 or 30 min, 1, 3, 6 or 12 h, a day).
+pub fn slider_step(end: u64) -> u64 {
+    const UNITS: [u64; 13] = [1, 5, 10, 30, 60, 300, 600, 1800, 3600, 10_800, 21_600, 43_200, 86_400];
+    let want = end / 100;
+    UNITS.iter().rev().find(|u| **u <= want).copied().unwrap_or(1)
+}
+
 pub fn time_ticks(t0: u64, t1: u64, max_ticks: usize) -> Vec<u64> {
     let span = t1.saturating_sub(t0).max(1);
     let max_ticks = max_ticks.max(2) as u64;
@@ -257,6 +265,14 @@ pub fn even_samples(end: u64, n: usize) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_slider_steps_by_a_readable_unit_of_about_a_hundredth_of_the_run() {
+        assert_eq!(slider_step(50), 1);
+        assert_eq!(slider_step(30_120), 300, "the notebook's 8:22 run: 5 minutes");
+        assert_eq!(slider_step(7 * 86_400), 3600);
+        assert_eq!(slider_step(365 * 86_400), 86_400);
+    }
 
     #[test]
     fn scale_maps_and_inverts() {

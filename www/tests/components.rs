@@ -127,6 +127,12 @@ async fn jump_to_end_moves_the_clock_and_the_snapshot() {
     let max = m.q("input.scrubber").and_then(|e| e.get_attribute("max")).unwrap();
     let now = m.q("[data-now]").and_then(|e| e.get_attribute("data-now")).unwrap();
     assert_eq!(now, max);
+    // The slider steps by 5 minutes in this 8:22 run and says the time in words.
+    assert_eq!(m.q("input.scrubber").and_then(|e| e.get_attribute("step")).as_deref(), Some("300"));
+    assert_eq!(
+        m.q("input.scrubber").and_then(|e| e.get_attribute("aria-valuetext")).as_deref(),
+        Some("8:22 of 8:22")
+    );
     assert!(m.text(".snapshot").contains("4 succeeded"), "{}", m.text(".snapshot"));
 }
 
@@ -546,6 +552,35 @@ async fn the_theme_toggle_switches_light_and_dark_and_remembers_the_choice() {
     settle().await;
     assert_eq!(root.get_attribute("data-theme").unwrap(), first);
     storage().remove_item(quotasim_playground::ui::dom::THEME_KEY).unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn the_import_dialog_takes_focus_and_gives_it_back_to_its_opener() {
+    let m = mount(notebook());
+    settle().await;
+    let opener: web_sys::HtmlElement = {
+        let list = m.root.query_selector_all(".top-actions button").unwrap();
+        (0..list.length())
+            .filter_map(|i| list.get(i)?.dyn_into::<web_sys::HtmlElement>().ok())
+            .find(|e| e.text_content().unwrap_or_default().trim() == "Import / Export")
+            .unwrap()
+    };
+    opener.focus().unwrap();
+    opener.click();
+    settle().await;
+    gloo_timers::future::TimeoutFuture::new(50).await;
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let active = doc.active_element().unwrap();
+    assert_eq!(active.get_attribute("aria-label").as_deref(), Some("close"), "focus moves into the dialog");
+    m.click("button[aria-label='close']");
+    settle().await;
+    gloo_timers::future::TimeoutFuture::new(50).await;
+    let back = doc.active_element().unwrap();
+    assert_eq!(
+        back.text_content().unwrap_or_default().trim(),
+        "Import / Export",
+        "and back to the button that opened it"
+    );
 }
 
 #[wasm_bindgen_test]

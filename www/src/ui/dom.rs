@@ -136,3 +136,36 @@ pub fn apply_theme(light: bool) {
         let _ = root.set_attribute("data-theme", if light { "light" } else { "dark" });
     }
 }
+
+/// The element that has keyboard focus now, to give it back later.
+pub fn focused() -> Option<web_sys::HtmlElement> {
+    window()?.document()?.active_element()?.dyn_into::<web_sys::HtmlElement>().ok()
+}
+
+/// A dialog takes focus when `open` turns true (on the element `first` refers to) and gives it
+/// back to whatever had it before when `open` turns false.
+pub fn dialog_focus(
+    open: leptos::prelude::Signal<bool>,
+    first: leptos::prelude::NodeRef<leptos::html::Button>,
+) {
+    use leptos::prelude::*;
+    let opener = StoredValue::new_local(None::<web_sys::HtmlElement>);
+    Effect::new(move |was: Option<bool>| {
+        let now = open.get();
+        if now && was != Some(true) {
+            opener.set_value(focused());
+            // The dialog's nodes exist after this render: focus on the next tick.
+            let _ = gloo_timers::callback::Timeout::new(0, move || {
+                if let Some(b) = first.get_untracked() {
+                    let _ = b.focus();
+                }
+            })
+            .forget();
+        } else if !now && was == Some(true) {
+            if let Some(el) = opener.get_value() {
+                let _ = el.focus();
+            }
+        }
+        now
+    });
+}

@@ -64,7 +64,7 @@ pub fn ExplainPanel() -> impl IntoView {
                         <h4>"Candidates considered, in order"</h4>
                         <p class="muted small">"R19: lowest priority first, then the most recently dispatched (least work at risk), then the best fit for the shortfall, then the latest submission."</p>
                         <table class="grid-table cands">
-                            <thead><tr><th scope="col">"#"</th><th scope="col">"job"</th><th scope="col">"share"</th><th scope="col">"priority"</th><th scope="col">"dispatched"</th><th scope="col">"outcome"</th></tr></thead>
+                            <thead><tr><th scope="col">"#"</th><th scope="col">"job"</th><th scope="col">"share"</th><th scope="col">"priority"</th><th scope="col">"instances"</th><th scope="col">"dispatched"</th><th scope="col">"outcome"</th></tr></thead>
                             <tbody>
                                 {e.candidates.iter().map(|c| view! {
                                     <tr class:chosen=c.chosen>
@@ -72,6 +72,7 @@ pub fn ExplainPanel() -> impl IntoView {
                                         <td>{c.job.clone()}</td>
                                         <td>{c.share.clone()}</td>
                                         <td class="num">{c.priority}</td>
+                                        <td class="num">{c.instances}</td>
                                         <td class="num">{c.dispatched_at.map(format_time).unwrap_or_default()}</td>
                                         <td>{if c.chosen { "preempted" } else { "spared" }}</td>
                                     </tr>

@@ -25,6 +25,8 @@ pub fn HistoryDialog() -> impl IntoView {
             }
         }
     };
+    let close_ref = NodeRef::<leptos::html::Button>::new();
+    crate::ui::dom::dialog_focus(Signal::derive(move || app.chrome.history_open.get()), close_ref);
     view! {
         <Show when=move || app.chrome.history_open.get()>
             <div class="modal-backdrop" on:click=move |_| close()></div>
@@ -32,7 +34,7 @@ pub fn HistoryDialog() -> impl IntoView {
                 on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Escape" { close() }>
                 <header class="drawer-head">
                     <h3 id="history-h">"Recent scenarios"</h3>
-                    <button class="icon-btn" aria-label="close history" on:click=move |_| close()>"×"</button>
+                    <button class="icon-btn" aria-label="close history" node_ref=close_ref on:click=move |_| close()>"×"</button>
                 </header>
                 <div class="modal-body">
                     <p class="muted small">

@@ -232,6 +232,8 @@ pub fn IoDialog() -> impl IntoView {
             );
         }
     };
+    let close_ref = NodeRef::<leptos::html::Button>::new();
+    dom::dialog_focus(Signal::derive(move || app.chrome.dialog.get()), close_ref);
     let no_run = move || app.run.handle.with(|r| r.is_none()) || app.run.stale.get();
     view! {
         <Show when=move || app.chrome.dialog.get()>
@@ -240,7 +242,7 @@ pub fn IoDialog() -> impl IntoView {
                 on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Escape" { app.chrome.dialog.set(false) }>
                 <header class="drawer-head">
                     <h3 id="io-h">"Import / Export"</h3>
-                    <button class="icon-btn" aria-label="close" on:click=move |_| app.chrome.dialog.set(false)>"×"</button>
+                    <button class="icon-btn" aria-label="close" node_ref=close_ref on:click=move |_| app.chrome.dialog.set(false)>"×"</button>
                 </header>
                 <div class="modal-body">
                     <h4>"Export"</h4>

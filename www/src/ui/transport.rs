@@ -102,6 +102,8 @@ pub fn Transport() -> impl IntoView {
                 min="0"
                 aria-label="current instant"
                 max=move || end.get().to_string()
+                step=move || crate::geometry::slider_step(end.get()).to_string()
+                aria-valuetext=move || format!("{} of {}", format_time(app.play.now.get()), format_time(end.get()))
                 prop:value=move || app.play.now.get().to_string()
                 on:input=move |ev| {
                     if let Ok(t) = event_target_value(&ev).parse::<u64>() {
