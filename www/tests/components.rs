@@ -584,6 +584,29 @@ async fn the_import_dialog_takes_focus_and_gives_it_back_to_its_opener() {
 }
 
 #[wasm_bindgen_test]
+async fn an_edited_preset_is_marked_modified_and_its_walk_through_is_not_shown_as_the_run() {
+    storage().remove_item(persist::HISTORY_KEY).unwrap();
+    let m = mount(notebook());
+    settle().await;
+    let walk = m.text(".preset-info p");
+    assert!(walk.contains("At 0:15 a job arrives in qs2"), "{walk}");
+    m.type_into("input[data-path='jobs[3].submitAt']", "60");
+    settle().await;
+    assert!(m.text(".preset-info h2").contains("modified"), "{}", m.text(".preset-info h2"));
+    let note = m.text(".preset-info p");
+    assert!(
+        !note.contains("At 0:15 a job arrives") && note.contains("no longer describes the run"),
+        "{note}"
+    );
+    m.click_text(".preset-info button", "Restore the preset");
+    settle().await;
+    assert!(!m.text(".preset-info h2").contains("modified"));
+    assert!(m.text(".preset-info p").contains("At 0:15 a job arrives in qs2"));
+    let stored = persist::history_from_json(&storage().get_item(persist::HISTORY_KEY).unwrap().unwrap());
+    assert_eq!(stored.len(), 1, "the edited version is kept in History");
+}
+
+#[wasm_bindgen_test]
 async fn a_link_that_replaces_saved_work_says_so_and_goes_back() {
     storage().remove_item(persist::HISTORY_KEY).unwrap();
     let mut local = notebook();
