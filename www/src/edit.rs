@@ -67,6 +67,25 @@ pub fn first_type(s: &Scenario) -> String {
         .unwrap_or_else(|| String::from("ml.g5.xlarge"))
 }
 
+/// A fresh scenario to start from: 8 × ml.p5.48xlarge (8 GPUs each) shared by two teams of 4,
+/// one lending and borrowing, one lending, and a job each.
+pub fn new_scenario() -> Scenario {
+    use quotasim::model::{CapacityLimit, InstanceTypeInfo, QuotaShare, Strategy};
+    let ty = "ml.p5.48xlarge";
+    let mut s = Scenario { name: Some("New scenario".into()), ..Scenario::default() };
+    s.instance_types = vec![InstanceTypeInfo { name: ty.into(), gpus: 8, price_per_hour: None }];
+    s.service_environment.capacity_limits = vec![CapacityLimit::new(ty, 8)];
+    s.quota_shares = vec![
+        QuotaShare::new("team-a", Strategy::LendAndBorrow, vec![CapacityLimit::new(ty, 4)]),
+        QuotaShare::new("team-b", Strategy::Lend, vec![CapacityLimit::new(ty, 4)]),
+    ];
+    let a = new_job(&s, Some("team-a"));
+    s.jobs.push(a);
+    let b = new_job(&s, Some("team-b"));
+    s.jobs.push(b);
+    s
+}
+
 /// A new job for `share`, one instance of the share's first type, one hour.
 pub fn new_job(s: &Scenario, share: Option<&str>) -> Job {
     let share = share
@@ -213,6 +232,14 @@ pub enum SortKey {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_new_scenario_is_valid_and_small() {
+        let s = new_scenario();
+        let v = quotasim::validate(&s).expect("valid");
+        assert!(v.warnings.is_empty(), "{:?}", v.warnings);
+        assert_eq!((s.quota_shares.len(), s.jobs.len()), (2, 2));
+    }
     use crate::presets;
 
     fn nb() -> Scenario {

@@ -607,6 +607,22 @@ async fn an_edited_preset_is_marked_modified_and_its_walk_through_is_not_shown_a
 }
 
 #[wasm_bindgen_test]
+async fn new_starts_a_small_valid_scenario_and_keeps_the_edited_one_in_history() {
+    storage().remove_item(persist::HISTORY_KEY).unwrap();
+    let m = mount(notebook());
+    settle().await;
+    m.type_into("input[aria-label='scenario name']", "my draft");
+    settle().await;
+    m.click_text(".top-actions button", "New");
+    settle().await;
+    assert_eq!(scenario_name(&m), "New scenario");
+    assert_eq!(m.text("#jobs-h .count"), "2");
+    assert!(m.text(".status").contains("2 jobs"), "runs at once: {}", m.text(".status"));
+    let stored = persist::history_from_json(&storage().get_item(persist::HISTORY_KEY).unwrap().unwrap());
+    assert_eq!(stored[0].name, "my draft");
+}
+
+#[wasm_bindgen_test]
 async fn a_link_that_replaces_saved_work_says_so_and_goes_back() {
     storage().remove_item(persist::HISTORY_KEY).unwrap();
     let mut local = notebook();

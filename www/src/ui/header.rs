@@ -92,6 +92,8 @@ pub fn Header() -> impl IntoView {
                         crate::ui::dom::apply_theme(l);
                         crate::ui::dom::storage_set(crate::ui::dom::THEME_KEY, if l { "light" } else { "dark" });
                     }>{move || if light.get() { "☾" } else { "☀" }}</button>
+                <button class="btn" title="Start from a small empty scenario (the current one goes to History)"
+                    on:click=move |_| app.load(crate::edit::new_scenario(), Vec::new(), None)>"New"</button>
                 <crate::ui::compare::CompareButton />
                 <button class="btn" on:click=move |_| app.chrome.history_open.set(true)>"History"</button>
                 <button class="btn" on:click=move |_| app.chrome.dialog.set(true)>"Import / Export"</button>
