@@ -45,21 +45,14 @@ pub fn import_kueue(files: &[String], gpus: Option<i64>) -> Result<ExitCode, Sto
 /// `quotasim import trace`: prints the scenario; exit 1 when a row could not be read (the
 /// scenario is still printed, without it) or nothing could be imported.
 pub fn import_trace(files: &[String], o: &quotasim::trace::TraceOptions) -> Result<ExitCode, Stop> {
-    let mut inputs = Vec::new();
-    for f in files {
-        inputs.push((f.clone(), read_input(f).map_err(Stop)?));
-    }
+    let inputs = read_all(files)?;
     match quotasim::trace::import(&inputs, o) {
         Ok(r) => {
             for line in &r.recognised {
                 eprintln!("quotasim: read {line}");
             }
             print_problems(&r.warnings);
-            let code = write_out(&to_json_pretty(&r.scenario));
-            if r.warnings.iter().any(Problem::is_error) {
-                return Ok(ExitCode::from(1));
-            }
-            Ok(code)
+            Ok(write_scenario(&r.scenario, &r.warnings))
         }
         Err(p) => {
             print_problems(&p);
@@ -109,12 +102,25 @@ pub fn export(format: ExportFormat, scenario: &str, as_yaml: bool) -> Result<Exi
     Ok(write_out(out.trim_end()))
 }
 
+/// Every file's text, named by its path.
+fn read_all(files: &[String]) -> Result<Vec<(String, String)>, Stop> {
+    files.iter().map(|f| Ok((f.clone(), read_input(f).map_err(Stop)?))).collect()
+}
+
+/// Prints an imported scenario; exit 1 when the import skipped something as an error (the
+/// scenario is still printed, without it).
+fn write_scenario(s: &quotasim::model::Scenario, warnings: &[Problem]) -> ExitCode {
+    let code = write_out(&to_json_pretty(s));
+    if warnings.iter().any(Problem::is_error) {
+        ExitCode::from(1)
+    } else {
+        code
+    }
+}
+
 /// `quotasim import aws FILE... [--observed OUT.json] [--now MS]`.
 pub fn import_aws(files: &[String], observed: Option<&str>, now: Option<i64>) -> Result<ExitCode, Stop> {
-    let mut inputs = Vec::new();
-    for f in files {
-        inputs.push((f.clone(), read_input(f).map_err(Stop)?));
-    }
+    let inputs = read_all(files)?;
     match quotasim::aws::import(&inputs, now) {
         Ok(r) => {
             for line in &r.recognised {
@@ -128,11 +134,7 @@ pub fn import_aws(files: &[String], observed: Option<&str>, now: Option<i64>) ->
                     return Ok(ExitCode::from(2));
                 }
             }
-            let code = write_out(&to_json_pretty(&r.scenario));
-            if r.warnings.iter().any(Problem::is_error) {
-                return Ok(ExitCode::from(1));
-            }
-            Ok(code)
+            Ok(write_scenario(&r.scenario, &r.warnings))
         }
         Err(p) => {
             print_problems(&p);

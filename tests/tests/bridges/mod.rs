@@ -278,7 +278,7 @@ fn cloudformation_uses_aws_property_names_and_the_scenario_quota_shares() {
 #[test]
 fn the_aws_cli_script_parses_and_passes_hostile_names_as_plain_words() {
     let mut s = parse_scenario(&std::fs::read_to_string(fixture("notebook.json")).unwrap()).unwrap();
-    s.service_environment.service_environment_name = Some("se'; touch /tmp/owned; echo '$(id)".into());
+    s.service_environment.service_environment_name = Some("se'; touch owned-by-a-name; echo '$(id)".into());
     let f = temp("hostile.json", &quotasim::json::to_json(&s));
     let out = quotasim(&["export", "aws-cli", &f]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -302,7 +302,7 @@ fn the_aws_cli_script_parses_and_passes_hostile_names_as_plain_words() {
     let run = Command::new("sh").arg(&script).env("PATH", path).output().unwrap();
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let calls = std::fs::read_to_string(&log).unwrap();
-    assert!(calls.lines().any(|l| l == "se'; touch /tmp/owned; echo '$(id)"), "{calls}");
+    assert!(calls.lines().any(|l| l == "se'; touch owned-by-a-name; echo '$(id)"), "{calls}");
     assert_eq!(calls.matches("create-quota-share").count(), s.quota_shares.len());
     assert!(calls.contains("{\"capacityUnit\":\"ml.g5.xlarge\",\"maxCapacity\":1}"), "{calls}");
     let _ = std::fs::remove_dir_all(&bin);
