@@ -103,9 +103,21 @@ pub fn from_json(text: &str) -> Result<Saved, String> {
     Ok(saved.sanitized())
 }
 
-/// The longest `#s=` link the playground writes or reads, in characters after the prefix.
-/// Browsers cap URLs at about 2 MB; larger scenarios live in localStorage only.
+/// The longest `#s=` link the playground reads, in characters after the prefix (browsers cap
+/// URLs at about 2 MB).
 pub const MAX_LINK_CHARS: usize = 1_500_000;
+/// The longest link the playground writes or copies: about 100 kB, some 5,000 generated jobs,
+/// which chat tools, mail and browsers' address bars carry whole. Larger scenarios are saved
+/// in the browser and shared as files.
+pub const MAX_SHARE_LINK_CHARS: usize = 100_000;
+/// Scenario JSON compresses about 14:1 (16:1 at best for generated jobs); JSON longer than
+/// this cannot make a link of [`MAX_SHARE_LINK_CHARS`], so it is not compressed to find out.
+const MAX_LINKABLE_JSON: usize = 32 * MAX_SHARE_LINK_CHARS;
+/// Saves longer than this (characters of JSON) go to IndexedDB; shorter ones to localStorage,
+/// which holds about 5 MB per origin, shared with the History.
+pub const MAX_LOCAL_SAVE_CHARS: usize = 1_000_000;
+/// The localStorage key that says the autosave is in IndexedDB (under [`STORAGE_KEY`]).
+pub const LARGE_SAVE_KEY: &str = "quotasim-playground-large-v1";
 /// The most a link may inflate to, in bytes. Scenario JSON compresses about 16:1, so a link at
 /// [`MAX_LINK_CHARS`] (about 1.1 MB of deflate data, some 90,000 jobs) inflates to about
 /// 18 MB; this leaves room for more repetitive scenarios, and stops a crafted link (deflate
@@ -121,15 +133,19 @@ pub fn encode(s: &Saved) -> String {
     URL_SAFE_NO_PAD.encode(packed)
 }
 
-/// The `#s=` fragment for `s`, unless it is too large for a link that [`decode`] reads back.
+/// The `#s=` fragment for `s`, unless it is longer than [`MAX_SHARE_LINK_CHARS`].
 pub fn link_hash(s: &Saved) -> Option<String> {
-    let json = to_json(s);
-    if json.len() > MAX_INFLATED_BYTES {
+    link_hash_of(&to_json(s))
+}
+
+/// [`link_hash`] of the saved state's JSON ([`to_json`]).
+pub fn link_hash_of(json: &str) -> Option<String> {
+    if json.len() > MAX_LINKABLE_JSON {
         return None;
     }
     let packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
     let encoded = URL_SAFE_NO_PAD.encode(packed);
-    (encoded.len() <= MAX_LINK_CHARS).then(|| format!("{HASH_PREFIX}{encoded}"))
+    (encoded.len() <= MAX_SHARE_LINK_CHARS).then(|| format!("{HASH_PREFIX}{encoded}"))
 }
 
 /// The inverse of [`encode`]. Any damage gives a short message (under 200 characters, never

@@ -15,8 +15,18 @@ use crate::geometry::{even_samples, sample_at};
 pub const EXACT_SAMPLE_LIMIT: usize = 1500;
 /// Number of evenly spaced samples for large runs.
 pub const EVEN_SAMPLES: usize = 900;
-/// Number of simulation checkpoints kept for scrubbing.
+/// Number of simulation checkpoints kept for scrubbing, at most.
 pub const CHECKPOINTS: usize = 16;
+/// Checkpoints times jobs, at most: each checkpoint is a whole simulation (about 120 bytes a
+/// job), so a 50,000-job run keeps 4 of them (about 25 MB) rather than 16 (100 MB); scrubbing
+/// back then replays at most a quarter of the run.
+pub const CHECKPOINT_JOBS: usize = 200_000;
+
+/// How many checkpoints a run of `jobs` jobs keeps: [`CHECKPOINTS`] for small runs, fewer for
+/// large ones, never fewer than 4.
+pub fn checkpoints_for(jobs: usize) -> usize {
+    (CHECKPOINT_JOBS / jobs.max(1)).clamp(4, CHECKPOINTS)
+}
 
 /// Utilization of one instance type over time, per share (indexed like the scenario).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -67,18 +77,119 @@ pub struct RunData {
     full: Simulation,
 }
 
-impl RunData {
-    /// Runs `valid` to its end and samples it.
-    pub fn compute(valid: ValidScenario) -> RunData {
+/// A run being computed a slice at a time, so the page can stay responsive: the full run
+/// (events recorded), then the samples and checkpoints, then the results. Whatever the slices,
+/// the result is the same as [`RunData::compute`]'s, which is this driven to the end at once.
+pub struct RunBuilder {
+    stage: Stage,
+    scheduled_seconds: u64,
+    starting_seconds: u64,
+    jobs: usize,
+}
+
+enum Stage {
+    /// The full run, with the simulation the samples are taken from (events not recorded).
+    Running { full: Box<Simulation>, base: Box<Simulation> },
+    /// Taking sample `next` of `samples`.
+    Sampling(Box<Sampling>),
+    /// Finished (the data was taken).
+    Done,
+}
+
+struct Sampling {
+    full: Simulation,
+    sim: Simulation,
+    samples: Vec<u64>,
+    instants: Vec<u64>,
+    exact: bool,
+    next: usize,
+    every: usize,
+    types: Vec<TypeSeries>,
+    type_ids: HashMap<String, usize>,
+    share_ids: HashMap<String, usize>,
+    share_names: Vec<String>,
+    checkpoints: Vec<Simulation>,
+}
+
+/// Instants processed between two looks at the clock while running.
+const STEPS_PER_LOOK: usize = 256;
+
+impl RunBuilder {
+    /// A run of `valid`, shared by every simulation made from it.
+    pub fn new(valid: Arc<ValidScenario>) -> RunBuilder {
         let scheduled_seconds = valid.settings.scheduled;
         let starting_seconds = valid.settings.starting;
-        // One scenario shared by every simulation made from it.
-        let valid = Arc::new(valid);
+        let jobs = valid.jobs.len();
         let base =
             Simulation::with_shared(valid.clone(), Options { record_events: false, ..Options::default() });
-        let mut full = Simulation::with_shared(valid, Options::default());
-        full.run();
-        let error = full.run_error().map(|e| e.to_string());
+        let full = Simulation::with_shared(valid, Options::default());
+        RunBuilder {
+            stage: Stage::Running { full: Box::new(full), base: Box::new(base) },
+            scheduled_seconds,
+            starting_seconds,
+            jobs,
+        }
+    }
+
+    /// How far the computation is, from 0 to 1: the run counts for its first half (by jobs
+    /// finished), the samples for the second.
+    pub fn progress(&self) -> f64 {
+        match &self.stage {
+            Stage::Running { full, .. } => {
+                let done = full.stats().dispatches.min(self.jobs as u64) as f64;
+                0.5 * done / self.jobs.max(1) as f64
+            }
+            Stage::Sampling(s) => 0.5 + 0.5 * s.next as f64 / s.samples.len().max(1) as f64,
+            Stage::Done => 1.0,
+        }
+    }
+
+    /// Works until the run is complete or `out_of_time()` says to stop (it is asked every few
+    /// hundred instants and after every sample); returns the finished data once.
+    pub fn advance(&mut self, out_of_time: &mut dyn FnMut() -> bool) -> Option<RunData> {
+        loop {
+            match &mut self.stage {
+                Stage::Running { full, .. } => {
+                    let horizon = full.scenario().settings.horizon;
+                    let mut finished = false;
+                    for _ in 0..STEPS_PER_LOOK {
+                        let more = match (horizon, full.next_event_at()) {
+                            (_, None) => false,
+                            (Some(h), Some(t)) => t <= h,
+                            (None, Some(_)) => true,
+                        };
+                        if !more {
+                            if let Some(h) = horizon {
+                                full.run_until(h);
+                            }
+                            finished = true;
+                            break;
+                        }
+                        full.step();
+                    }
+                    if finished {
+                        self.start_sampling();
+                    } else if out_of_time() {
+                        return None;
+                    }
+                }
+                Stage::Sampling(s) => {
+                    if s.next == s.samples.len() {
+                        return Some(self.finish());
+                    }
+                    s.take_next();
+                    if out_of_time() {
+                        return None;
+                    }
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+
+    fn start_sampling(&mut self) {
+        let Stage::Running { full, base } = core::mem::replace(&mut self.stage, Stage::Done) else { return };
+        let (full, base) = (*full, *base);
         let end = full.now();
         let instants: Vec<u64> = full.event_instants().collect();
         let exact = instants.len() <= EXACT_SAMPLE_LIMIT;
@@ -94,11 +205,11 @@ impl RunData {
             full.scenario().types.iter().map(|t| (t.name.clone(), t.gpus)).collect();
         let share_ids: HashMap<String, usize> =
             share_names.iter().enumerate().map(|(i, n)| (n.clone(), i)).collect();
-        let type_ids: HashMap<&str, usize> =
-            type_cfg.iter().enumerate().map(|(i, (n, _))| (n.as_str(), i)).collect();
+        let type_ids: HashMap<String, usize> =
+            type_cfg.iter().enumerate().map(|(i, (n, _))| (n.clone(), i)).collect();
         let ns = share_names.len();
         let n = samples.len();
-        let mut types: Vec<TypeSeries> = type_cfg
+        let types: Vec<TypeSeries> = type_cfg
             .iter()
             .map(|(name, gpus)| TypeSeries {
                 name: name.clone(),
@@ -111,20 +222,34 @@ impl RunData {
                 peak: 0,
             })
             .collect();
-        let mut sim = base.clone();
-        let mut checkpoints = vec![base];
-        let every = (n / CHECKPOINTS).max(1);
-        for (i, &t) in samples.iter().enumerate() {
-            sim.run_until(t);
-            let snap = sim.snapshot();
-            record(&mut types, &type_ids, &share_ids, &snap, i);
-            if i > 0 && i % every == 0 {
-                checkpoints.push(sim.clone());
-            }
-        }
+        let sim = base.clone();
+        self.stage = Stage::Sampling(Box::new(Sampling {
+            full,
+            sim,
+            samples,
+            instants,
+            exact,
+            next: 0,
+            every: (n / checkpoints_for(self.jobs)).max(1),
+            types,
+            type_ids,
+            share_ids,
+            share_names,
+            checkpoints: vec![base],
+        }));
+    }
+
+    fn finish(&mut self) -> RunData {
+        let Stage::Sampling(s) = core::mem::replace(&mut self.stage, Stage::Done) else {
+            unreachable!("finish is called once sampling is complete")
+        };
+        let Sampling {
+            full, samples, instants, exact, mut types, share_ids, share_names, checkpoints, ..
+        } = *s;
+        let ns = share_names.len();
         for ts in &mut types {
             let mut peak = ts.capacity.iter().copied().max().unwrap_or(0);
-            for i in 0..n {
+            for i in 0..samples.len() {
                 let used: u64 = (0..ns).map(|s| ts.own[s][i] + ts.borrowed[s][i]).sum();
                 let quota: u64 = (0..ns).map(|s| ts.quota[s][i]).sum();
                 peak = peak.max(used).max(quota);
@@ -140,7 +265,7 @@ impl RunData {
             preempted[p.victim as usize].push(k);
         }
         RunData {
-            end,
+            end: full.now(),
             share_names,
             instants,
             samples,
@@ -149,14 +274,39 @@ impl RunData {
             jobs: full.jobs(),
             preemptions,
             summary: full.summary(),
-            scheduled_seconds,
-            starting_seconds,
-            error,
+            scheduled_seconds: self.scheduled_seconds,
+            starting_seconds: self.starting_seconds,
+            error: full.run_error().map(|e| e.to_string()),
             job_ids,
             share_ids,
             preempted,
             checkpoints,
             full,
+        }
+    }
+}
+
+impl Sampling {
+    fn take_next(&mut self) {
+        let (i, t) = (self.next, self.samples[self.next]);
+        self.sim.run_until(t);
+        let snap = self.sim.snapshot();
+        record(&mut self.types, &self.type_ids, &self.share_ids, &snap, i);
+        if i > 0 && i % self.every == 0 {
+            self.checkpoints.push(self.sim.clone());
+        }
+        self.next += 1;
+    }
+}
+
+impl RunData {
+    /// Runs `valid` to its end and samples it, all at once.
+    pub fn compute(valid: ValidScenario) -> RunData {
+        let mut b = RunBuilder::new(Arc::new(valid));
+        loop {
+            if let Some(d) = b.advance(&mut || false) {
+                return d;
+            }
         }
     }
 
@@ -240,7 +390,7 @@ impl RunData {
 /// (`type_ids`), shares by `share_ids`.
 fn record(
     types: &mut [TypeSeries],
-    type_ids: &HashMap<&str, usize>,
+    type_ids: &HashMap<String, usize>,
     share_ids: &HashMap<String, usize>,
     snap: &Snapshot,
     i: usize,
@@ -278,6 +428,68 @@ mod tests {
     fn notebook() -> RunData {
         let s = presets::scenario(presets::NOTEBOOK).expect("preset parses");
         RunData::compute(quotasim::validate(&s).expect("valid"))
+    }
+
+    /// The parts of a run the page draws, to compare two computations of it.
+    fn drawn(r: &RunData) -> String {
+        format!(
+            "{:?}",
+            (r.end, &r.samples, &r.instants, &r.types, &r.jobs, &r.preemptions, &r.summary, &r.error)
+        )
+    }
+
+    #[test]
+    fn a_run_computed_a_slice_at_a_time_is_the_run_computed_at_once() {
+        for p in presets::PRESETS.iter() {
+            let s = presets::scenario(p).expect("preset parses");
+            let v = quotasim::validate(&s).expect("valid");
+            let at_once = RunData::compute(v.clone());
+            // The smallest slices there are: stop at every look at the clock.
+            let mut b = RunBuilder::new(Arc::new(v));
+            let mut slices = 0;
+            let mut last = -1.0;
+            let sliced = loop {
+                slices += 1;
+                let p = b.progress();
+                assert!((0.0..=1.0).contains(&p) && p >= last, "progress only grows: {last} then {p}");
+                last = p;
+                if let Some(d) = b.advance(&mut || true) {
+                    break d;
+                }
+            };
+            assert!(slices > 2, "{}: {slices} slices", p.id);
+            assert_eq!(drawn(&sliced), drawn(&at_once), "{}", p.id);
+            assert_eq!(b.progress(), 1.0);
+            assert!(b.advance(&mut || false).is_none(), "the data is given once");
+            for t in [0, at_once.end / 3, at_once.end] {
+                assert_eq!(sliced.sim_at(t).snapshot(), at_once.sim_at(t).snapshot(), "{} at {t}", p.id);
+            }
+        }
+    }
+
+    #[test]
+    fn a_run_with_a_horizon_stops_there_when_sliced() {
+        let mut s = presets::scenario(presets::NOTEBOOK).expect("preset parses");
+        s.settings.horizon_seconds = Some(1000);
+        let v = quotasim::validate(&s).expect("valid");
+        let at_once = RunData::compute(v.clone());
+        let mut b = RunBuilder::new(Arc::new(v));
+        let sliced = loop {
+            if let Some(d) = b.advance(&mut || true) {
+                break d;
+            }
+        };
+        assert_eq!(at_once.end, 1000);
+        assert_eq!(drawn(&sliced), drawn(&at_once));
+    }
+
+    #[test]
+    fn large_runs_keep_fewer_checkpoints() {
+        assert_eq!(checkpoints_for(0), 16);
+        assert_eq!(checkpoints_for(10_000), 16);
+        assert_eq!(checkpoints_for(20_000), 10);
+        assert_eq!(checkpoints_for(50_000), 4);
+        assert_eq!(checkpoints_for(1_000_000), 4);
     }
 
     #[test]

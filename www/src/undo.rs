@@ -2,12 +2,18 @@
 //! [`COALESCE_MS`] apart, such as typing a name, are one step), bounded by count and by the jobs
 //! they hold so a 50,000-job scenario does not keep gigabytes alive.
 
+use std::sync::Arc;
+
+use quotasim::model::{Job, Scenario};
+
 /// Edits closer together than this are one undo step.
 pub const COALESCE_MS: f64 = 700.0;
 /// At most this many steps back.
 pub const MAX_STEPS: usize = 100;
-/// At most this much weight (jobs, by the caller's measure) kept across all steps.
-pub const MAX_WEIGHT: usize = 1_000_000;
+/// At most this much weight (jobs, by the caller's measure) kept across all steps: at
+/// 50,000 jobs, eight edits of the jobs themselves (edits of anything else share the job list
+/// and weigh one).
+pub const MAX_WEIGHT: usize = 400_000;
 
 /// The undo and redo stacks of one document.
 #[derive(Clone, Debug, Default)]
@@ -69,9 +75,85 @@ impl<T> UndoStack<T> {
     }
 }
 
+/// A scenario as the undo history keeps it: its job list shared (not copied) with the
+/// neighbouring steps that have the same jobs, so edits of settings or shares at 50,000 jobs
+/// cost no copy of the jobs.
+#[derive(Clone, Debug)]
+pub struct Kept {
+    /// Everything but the jobs.
+    rest: Scenario,
+    jobs: Arc<Vec<Job>>,
+}
+
+impl Kept {
+    /// `s` as kept, its jobs shared with `near`'s when they are the same.
+    pub fn of(s: &Scenario, near: Option<&Kept>) -> Kept {
+        let jobs = match near {
+            Some(k) if *k.jobs == s.jobs => k.jobs.clone(),
+            _ => Arc::new(s.jobs.clone()),
+        };
+        Kept { rest: without_jobs(s), jobs }
+    }
+
+    /// Whether `s` is the scenario kept.
+    pub fn is(&self, s: &Scenario) -> bool {
+        self.rest == without_jobs(s) && *self.jobs == s.jobs
+    }
+
+    /// The scenario kept.
+    pub fn scenario(&self) -> Scenario {
+        Scenario { jobs: (*self.jobs).clone(), ..self.rest.clone() }
+    }
+
+    /// How many jobs the scenario has.
+    pub fn scenario_jobs(&self) -> usize {
+        self.jobs.len()
+    }
+
+    /// Its weight in the history (jobs, the measure of [`MAX_WEIGHT`]) next to `near`: a job
+    /// list shared with it weighs nothing.
+    pub fn weight(&self, near: &Kept) -> usize {
+        1 + if Arc::ptr_eq(&self.jobs, &near.jobs) { 0 } else { self.jobs.len() }
+    }
+}
+
+fn without_jobs(s: &Scenario) -> Scenario {
+    Scenario {
+        format_version: s.format_version,
+        name: s.name.clone(),
+        description: s.description.clone(),
+        settings: s.settings.clone(),
+        instance_types: s.instance_types.clone(),
+        service_environment: s.service_environment.clone(),
+        scheduling_policy: s.scheduling_policy.clone(),
+        quota_shares: s.quota_shares.clone(),
+        workload: s.workload.clone(),
+        jobs: Vec::new(),
+        actions: s.actions.clone(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kept_scenarios_share_an_unchanged_job_list() {
+        let s = crate::presets::scenario(crate::presets::NOTEBOOK).expect("preset parses");
+        let a = Kept::of(&s, None);
+        assert!(a.is(&s) && a.scenario() == s);
+        let mut t = s.clone();
+        t.settings.preemption_grace_seconds += 1;
+        let b = Kept::of(&t, Some(&a));
+        assert!(Arc::ptr_eq(&a.jobs, &b.jobs), "same jobs, one list");
+        assert_eq!(a.weight(&b), 1);
+        assert!(!b.is(&s) && b.is(&t) && b.scenario() == t);
+        t.jobs[0].duration_seconds += 1;
+        let c = Kept::of(&t, Some(&b));
+        assert!(!Arc::ptr_eq(&b.jobs, &c.jobs));
+        assert_eq!(b.weight(&c), 1 + s.jobs.len());
+        assert_eq!(c.scenario(), t);
+    }
 
     #[test]
     fn undo_and_redo_walk_the_steps_and_a_new_edit_forgets_redo() {
@@ -107,8 +189,8 @@ mod tests {
         assert_eq!(u.undo.first().map(|x| x.0), Some(50), "the oldest go first");
         let mut big = UndoStack::new();
         for i in 0..10 {
-            big.record(i, 300_000, i as f64 * 1000.0);
+            big.record(i, 150_000, i as f64 * 1000.0);
         }
-        assert_eq!(big.undo.len(), 3, "1,000,000 jobs at most");
+        assert_eq!(big.undo.len(), 2, "400,000 jobs at most");
     }
 }

@@ -634,7 +634,7 @@ async fn a_link_that_replaces_saved_work_says_so_and_goes_back() {
     let history = web_sys::window().unwrap().history().unwrap();
     history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&hash)).unwrap();
 
-    let (saved, notice) = quotasim_playground::ui::state::initial_state();
+    let (saved, notice, _) = quotasim_playground::ui::state::initial_state();
     assert_eq!(saved.scenario.name.as_deref(), Some("from a link"));
     let stored = persist::history_from_json(&storage().get_item(persist::HISTORY_KEY).unwrap().unwrap());
     assert_eq!(stored.len(), 1);
@@ -660,7 +660,7 @@ async fn a_link_with_the_saved_scenario_replaces_nothing() {
     history
         .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&persist::link_hash(&local).unwrap()))
         .unwrap();
-    let (saved, notice) = quotasim_playground::ui::state::initial_state();
+    let (saved, notice, _) = quotasim_playground::ui::state::initial_state();
     assert_eq!(saved, local);
     assert!(notice.is_none(), "a reload of one's own link says nothing");
     history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("#")).unwrap();
@@ -912,4 +912,94 @@ async fn a_sweep_runs_every_combination_marks_the_front_and_opens_a_row_as_b() {
     settle().await;
     let changes = m.text("ul.change-list");
     assert!(changes.contains("qs1 borrowLimit") && changes.contains("preemptionGraceSeconds"), "{changes}");
+}
+
+fn generated(jobs: u64) -> Saved {
+    Saved {
+        scenario: quotasim::generate::generate(&quotasim::generate::GenerateOptions::new(jobs, 4, 2, 1)),
+        colors: Vec::new(),
+        preset: None,
+        now: 0,
+        baseline: None,
+        objectives: None,
+    }
+}
+
+/// Waits (up to `ms`) until `f` holds.
+async fn until(ms: u32, mut f: impl FnMut() -> bool) -> bool {
+    for _ in 0..ms / 5 {
+        if f() {
+            return true;
+        }
+        TimeoutFuture::new(5).await;
+    }
+    f()
+}
+
+#[wasm_bindgen_test]
+async fn a_long_run_shows_its_progress_and_can_be_cancelled_and_run_again() {
+    let m = mount(generated(50_000));
+    assert!(until(20_000, || m.q("progress.run-progress").is_some()).await, "a long run shows its progress");
+    let status = m.text(".status");
+    assert!(status.starts_with("running…") && status.ends_with('%'), "{status}");
+    m.click_text("button", "Cancel");
+    settle().await;
+    assert_eq!(m.text(".status"), "run cancelled");
+    assert!(m.q("progress.run-progress").is_none());
+    // Nothing finishes behind the user's back.
+    TimeoutFuture::new(1500).await;
+    assert_eq!(m.text(".status"), "run cancelled");
+    m.click_text("button", "Run");
+    assert!(until(60_000, || m.text(".status").contains("50000 jobs")).await, "{}", m.text(".status"));
+    // An edit while a run is in progress replaces it: the results are the edited scenario's.
+    m.click_text("button[role='tab']", "Settings");
+    settle().await;
+    m.type_into("input[data-path='settings.preemptionGraceSeconds']", "61");
+    assert!(until(20_000, || m.q("progress.run-progress").is_some()).await);
+    m.type_into("input[data-path='settings.preemptionGraceSeconds']", "62");
+    assert!(until(60_000, || m.q(".status.ok").is_some()).await);
+    drop(m);
+}
+
+#[wasm_bindgen_test]
+async fn a_scenario_too_large_for_local_storage_is_saved_in_indexeddb_and_comes_back() {
+    storage().clear().unwrap();
+    let big = generated(20_000);
+    assert!(persist::to_json(&big).len() > persist::MAX_LOCAL_SAVE_CHARS);
+    let m = mount(big.clone());
+    assert!(until(30_000, || m.q(".status.ok").is_some()).await);
+    m.type_into("input[aria-label='scenario name']", "large what-if");
+    // Saved after the pause, in IndexedDB: localStorage only says where.
+    TimeoutFuture::new(2500).await;
+    assert!(storage().get_item(persist::LARGE_SAVE_KEY).unwrap().is_some());
+    assert!(storage().get_item(persist::STORAGE_KEY).unwrap().is_none());
+    assert_eq!(web_sys::window().unwrap().location().hash().unwrap(), "", "too large for a link");
+    drop(m);
+    // A new page: the start-up scenario, then the large save read back.
+    let (saved, notice, restore) = quotasim_playground::ui::state::initial_state();
+    assert!(restore && notice.is_none());
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let root: web_sys::HtmlElement = doc.create_element("div").unwrap().dyn_into().unwrap();
+    doc.body().unwrap().append_child(&root).unwrap();
+    let handle =
+        leptos::mount::mount_to(root.clone(), move || view! { <App saved=saved restore=true /> }.into_any());
+    let m = Mounted { root, _handle: handle };
+    assert!(until(20_000, || scenario_name(&m) == "large what-if").await, "{}", scenario_name(&m));
+    assert!(until(60_000, || m.text(".status").contains("20000 jobs")).await, "{}", m.text(".status"));
+    drop(m);
+    storage().clear().unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn a_scenario_too_large_for_a_link_says_so_and_offers_the_file() {
+    let m = mount(generated(10_000));
+    assert!(until(30_000, || m.q(".status.ok").is_some()).await);
+    m.click_text("button", "Copy share link");
+    settle().await;
+    let notice = m.text(".notice-text");
+    assert!(notice.contains("too large for a link") && notice.contains("10000 jobs"), "{notice}");
+    assert!(m
+        .q(".notice button")
+        .is_some_and(|b| b.text_content().unwrap_or_default() == "Download scenario JSON"));
+    drop(m);
 }

@@ -316,6 +316,12 @@ impl Simulation {
         t
     }
 
+    /// When the next instant at which anything happens is, if any (what [`Self::step`] would
+    /// process next).
+    pub fn next_event_at(&self) -> Option<u64> {
+        self.next_instant()
+    }
+
     /// Processes the next instant at which anything happens (R10). Returns its time, or
     /// `None` when nothing is left to happen.
     pub fn step(&mut self) -> Option<u64> {

@@ -169,3 +169,44 @@ pub fn dialog_focus(
         now
     });
 }
+
+/// `performance.mark(name)`: the start of something the page measures.
+pub fn perf_mark(name: &str) {
+    if let Some(p) = window().and_then(|w| w.performance()) {
+        let _ = p.mark(name);
+    }
+}
+
+/// `performance.measure(name, start)`: from the latest mark `start` until now.
+pub fn perf_measure(name: &str, start: &str) {
+    if let Some(p) = window().and_then(|w| w.performance()) {
+        let _ = p.measure_with_start_mark(name, start);
+    }
+}
+
+/// Records the WebAssembly memory's size as a `performance.mark` named
+/// `quotasim:wasm-memory`, its `detail` the size in bytes (memory only grows, so this is the
+/// page's high-water mark so far).
+pub fn mark_memory() {
+    let Some(p) = window().and_then(|w| w.performance()) else { return };
+    let bytes = js_sys::Reflect::get(&wasm_bindgen::memory(), &"buffer".into())
+        .and_then(|b| js_sys::Reflect::get(&b, &"byteLength".into()))
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(0.0);
+    let opts = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&opts, &"detail".into(), &bytes.into());
+    if let Ok(mark) = js_sys::Reflect::get(&p, &"mark".into()).and_then(|f| f.dyn_into::<js_sys::Function>())
+    {
+        let _ = mark.call2(&p, &"quotasim:wasm-memory".into(), &opts);
+    }
+}
+
+/// Calls `f` once the next frame has been painted (a frame, then a task after it).
+pub fn after_next_paint(f: impl FnOnce() + 'static) {
+    let Some(w) = window() else { return };
+    let cb = wasm_bindgen::closure::Closure::once_into_js(move || {
+        gloo_timers::callback::Timeout::new(0, f).forget();
+    });
+    let _ = w.request_animation_frame(cb.unchecked_ref());
+}

@@ -21,9 +21,11 @@ pub fn Header() -> impl IntoView {
     let copied = RwSignal::new(false);
     let share = move |_| {
         let Some(hash) = persist::link_hash(&app.current()) else {
-            app.chrome.notice.set(Some(Notice::text(
-                "This scenario is too large for a link; export it as scenario JSON instead (Import / Export).",
-            )));
+            let n = app.doc.scenario.with_untracked(|s| s.jobs.len());
+            app.chrome.notice.set(Some(Notice::export(format!(
+                "This scenario ({n} jobs) is too large for a link: a link carries at most {} characters, about 5,000 jobs. Share it as a file instead.",
+                persist::MAX_SHARE_LINK_CHARS
+            ))));
             return;
         };
         dom::copy_text(&dom::url_with_hash(&hash));
@@ -40,8 +42,13 @@ pub fn Header() -> impl IntoView {
         let errors = app.doc.problems.with(|p| p.iter().any(|x| x.is_error()));
         if errors {
             ("status err", String::from("invalid — fix the problems to run"))
+        } else if app.run.stale.get() && app.run.cancelled.get() {
+            ("status busy", String::from("run cancelled"))
         } else if app.run.stale.get() {
-            ("status busy", String::from("running…"))
+            match app.run.progress.get() {
+                Some(p) => ("status busy", format!("running… {:.0} %", p * 100.0)),
+                None => ("status busy", String::from("running…")),
+            }
         } else {
             let n = app.doc.scenario.with(|s| s.jobs.len());
             let ms = app.run.ms.get();
@@ -77,6 +84,13 @@ pub fn Header() -> impl IntoView {
                 on:input=move |ev| { let v = event_target_value(&ev); app.doc.scenario.update(|s| s.name = if v.is_empty() { None } else { Some(v) }) }
             />
             <span class=move || status().0 role="status" data-run-ms=move || format!("{:.1}", app.run.ms.get())>{move || status().1}</span>
+            {move || app.run.progress.get().map(|p| view! {
+                <progress class="run-progress" max="1" value=p aria-label="run progress"></progress>
+                <button class="btn small" on:click=move |_| app.cancel_run()>"Cancel"</button>
+            })}
+            {move || (app.run.cancelled.get() && app.run.stale.get()).then(|| view! {
+                <button class="btn small" on:click=move |_| app.rerun()>"Run"</button>
+            })}
             <div class="top-actions">
                 <div class="undo-redo" role="group" aria-label="undo and redo">
                     <button class="icon-btn" aria-label="undo" title="Undo (Ctrl+Z)" disabled=move || !app.doc.can_undo.get()

@@ -26,25 +26,45 @@ fn file_stem(app: &crate::ui::state::AppState) -> String {
     }
 }
 
+/// Files larger than this (bytes) are imported in several tasks, so that the page can draw in
+/// between.
+const LARGE_IMPORT: usize = 1 << 20;
+
+/// Downloads the scenario as compact JSON.
+pub fn download_scenario(app: &crate::ui::state::AppState) {
+    let json = app.doc.scenario.with_untracked(quotasim::json::to_json);
+    dom::download(&format!("{}.json", file_stem(app)), "application/json", &json);
+}
+
 #[component]
 pub fn IoDialog() -> impl IntoView {
     let app = use_app();
     let text = RwSignal::new(String::new());
     let message = RwSignal::new(None::<(bool, String)>);
+    let loaded = move |s: quotasim::model::Scenario| {
+        app.load(s, Vec::new(), None);
+        // The validation the run needs anyway (a memo), not a second one.
+        let errors = app.doc.problems.with_untracked(|p| p.iter().filter(|x| x.is_error()).count());
+        message.set(Some((
+            true,
+            if errors == 0 {
+                "Imported.".into()
+            } else {
+                format!("Imported with {errors} validation error(s); fix them in the editor to run.")
+            },
+        )));
+    };
     let import_scenario = move |t: String| match quotasim::json::parse_scenario(&t) {
-        Ok(s) => {
-            let errors =
-                quotasim::validate(&s).err().map_or(0, |p| p.iter().filter(|x| x.is_error()).count());
-            app.load(s, Vec::new(), None);
-            message.set(Some((
-                true,
-                if errors == 0 {
-                    "Imported.".into()
-                } else {
-                    format!("Imported with {errors} validation error(s); fix them in the editor to run.")
-                },
-            )));
+        Ok(s) if t.len() > LARGE_IMPORT => {
+            // Loading (validation, the editor's tables) in a task of its own: never one long
+            // task with the parse.
+            drop(t);
+            leptos::task::spawn_local(async move {
+                gloo_timers::future::TimeoutFuture::new(0).await;
+                loaded(s);
+            });
         }
+        Ok(s) => loaded(s),
         // A parse message may quote a whole string of the input: keep it to a line or two.
         Err(p) => message.set(Some((
             false,
@@ -59,7 +79,8 @@ pub fn IoDialog() -> impl IntoView {
         ))),
     };
     let import = move |t: String| {
-        if let Some(c) = crate::persist::comparison_from_json(&t) {
+        // Only a file with a "kind" can be a comparison: others are not parsed twice.
+        if let Some(c) = t.contains("\"kind\"").then(|| crate::persist::comparison_from_json(&t)).flatten() {
             match c {
                 Ok(f) => {
                     app.load(f.b, Vec::new(), None);
@@ -76,7 +97,15 @@ pub fn IoDialog() -> impl IntoView {
             }
             return;
         }
-        import_scenario(t)
+        if t.len() > LARGE_IMPORT {
+            // The parse in a task of its own, after recognising the file's kind.
+            leptos::task::spawn_local(async move {
+                gloo_timers::future::TimeoutFuture::new(0).await;
+                import_scenario(t);
+            });
+        } else {
+            import_scenario(t)
+        }
     };
     let report = RwSignal::new(Vec::<String>::new());
     let columns = RwSignal::new(String::new());
@@ -136,6 +165,7 @@ pub fn IoDialog() -> impl IntoView {
         if files.is_empty() {
             return;
         }
+        app.note_import();
         leptos::task::spawn_local(async move {
             let mut read = Vec::new();
             for f in files {
@@ -199,10 +229,7 @@ pub fn IoDialog() -> impl IntoView {
             ),
         });
     };
-    let export_scenario = move |_| {
-        let json = app.doc.scenario.with_untracked(quotasim::json::to_json);
-        dom::download(&format!("{}.json", file_stem(&app)), "application/json", &json);
-    };
+    let export_scenario = move |_| download_scenario(&app);
     let show_scenario = move |_| text.set(app.doc.scenario.with_untracked(quotasim::json::to_json_pretty));
     let export_comparison = move |_| {
         if let Some(json) = crate::persist::comparison_json(&app.current()) {
@@ -292,7 +319,7 @@ pub fn IoDialog() -> impl IntoView {
                         <textarea rows="12" spellcheck="false" prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))></textarea>
                     </label>
                     <div class="row-actions">
-                        <button class="btn primary" on:click=move |_| import_files(vec![("pasted".into(), text.get_untracked())])>"Load pasted text"</button>
+                        <button class="btn primary" on:click=move |_| { app.note_import(); import_files(vec![("pasted".into(), text.get_untracked())]) }>"Load pasted text"</button>
                         {move || message.get().map(|(ok, m)| view! { <span class=if ok { "msg ok" } else { "msg err" } role="alert">{m}</span> })}
                     </div>
                     <Show when=move || report.with(|r| !r.is_empty())>

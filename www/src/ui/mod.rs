@@ -11,6 +11,7 @@ pub mod fields;
 pub mod generator;
 pub mod header;
 pub mod history;
+pub mod idb;
 pub mod io;
 pub mod jobs;
 pub mod legend;
@@ -36,8 +37,17 @@ use state::{AppState, Notice};
 
 /// The whole page for a starting state.
 #[component]
-pub fn App(saved: Saved, #[prop(optional)] notice: Option<Notice>) -> impl IntoView {
+pub fn App(
+    saved: Saved,
+    #[prop(optional)] notice: Option<Notice>,
+    /// Read the autosave from IndexedDB once the page is up ([`AppState::restore_large_save`]).
+    #[prop(optional)]
+    restore: bool,
+) -> impl IntoView {
     let app = AppState::provide(saved, notice);
+    if restore {
+        app.restore_large_save();
+    }
     let main_ref = NodeRef::<leptos::html::Main>::new();
     let measure = move || {
         if let Some(el) = main_ref.get_untracked() {
@@ -83,10 +93,14 @@ pub fn App(saved: Saved, #[prop(optional)] notice: Option<Notice>) -> impl IntoV
     let stale_note = move || {
         let has_run = app.run.handle.with(Option::is_some);
         let invalid = app.doc.problems.with(|p| p.iter().any(|x| x.is_error()));
-        // Small scenarios re-run at once: only a debounced run is marked pending (no flicker).
-        let pending = app.run.stale.get() && app.doc.scenario.with(|s| s.jobs.len() > state::DEBOUNCE_JOBS);
-        (has_run && (invalid || pending)).then_some(if invalid {
+        // Small scenarios re-run within one slice: only a run that takes longer is marked
+        // pending (no flicker).
+        let pending = app.run.stale.get() && app.run.progress.with(Option::is_some);
+        let cancelled = app.run.stale.get() && app.run.cancelled.get();
+        (has_run && (invalid || pending || cancelled)).then_some(if invalid {
             "These results are from the last valid run: the scenario has errors, fix them to run it again."
+        } else if cancelled {
+            "These results are from an earlier version: the run of the edited scenario was cancelled. Edit or press Run to run it."
         } else {
             "These results are from the last run: the edited scenario is running…"
         })
@@ -100,10 +114,14 @@ pub fn App(saved: Saved, #[prop(optional)] notice: Option<Notice>) -> impl IntoV
                     let b = StoredValue::new(*b);
                     view! { <button class="btn small" on:click=move |_| app.load_saved(b.get_value())>"Go back"</button> }
                 });
+                let export = n.export.then(|| view! {
+                    <button class="btn small" on:click=move |_| io::download_scenario(&app)>"Download scenario JSON"</button>
+                });
                 view! {
                     <div class="notice" role="status">
                         <span class="notice-text">{n.text}</span>
                         {back}
+                        {export}
                         <button class="icon-btn" aria-label="dismiss" on:click=move |_| app.chrome.notice.set(None)>"×"</button>
                     </div>
                 }
@@ -148,11 +166,12 @@ pub fn mount(parent: web_sys::HtmlElement, saved: Saved) {
 
 /// Starts the app in the page's body, restoring a shared link or the autosave.
 pub fn start() {
-    let (saved, notice) = state::initial_state();
+    // `restore`: the autosave is in IndexedDB, read once the page is up.
+    let (saved, notice, restore) = state::initial_state();
     let Some(body) = dom::window().and_then(|w| w.document()).and_then(|d| d.body()) else { return };
     let handle = leptos::mount::mount_to(body, move || match notice {
-        Some(n) => view! { <App saved=saved notice=n /> }.into_any(),
-        None => view! { <App saved=saved /> }.into_any(),
+        Some(n) => view! { <App saved=saved notice=n restore=restore /> }.into_any(),
+        None => view! { <App saved=saved restore=restore /> }.into_any(),
     });
     handle.forget();
 }

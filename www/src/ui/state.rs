@@ -14,9 +14,9 @@ use quotasim::{Problem, Simulation, ValidScenario};
 use crate::persist::{self, HistoryEntry, Saved};
 use crate::presets;
 use crate::rows::{List, RowIds};
-use crate::run::RunData;
+use crate::run::{RunBuilder, RunData};
 use crate::ui::dom;
-use crate::undo::UndoStack;
+use crate::undo::{Kept, UndoStack};
 
 /// Which editor tab is open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,16 +44,23 @@ pub struct RunHandle {
     pub data: Arc<RunData>,
 }
 
-/// A message under the top bar; `back` is the scenario a "Go back" button restores.
+/// A message under the top bar; `back` is the scenario a "Go back" button restores; `export`
+/// offers the scenario as a file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Notice {
     pub text: String,
     pub back: Option<Box<Saved>>,
+    pub export: bool,
 }
 
 impl Notice {
     pub fn text(text: impl Into<String>) -> Notice {
-        Notice { text: text.into(), back: None }
+        Notice { text: text.into(), back: None, export: false }
+    }
+
+    /// A message with a button that downloads the scenario as a file.
+    pub fn export(text: impl Into<String>) -> Notice {
+        Notice { text: text.into(), back: None, export: true }
     }
 
     /// Says that `prev` was replaced (`kept`: whether the history holds it) and offers it back.
@@ -70,6 +77,7 @@ impl Notice {
                 prev.scenario.jobs.len()
             ),
             back: Some(Box::new(prev)),
+            export: false,
         }
     }
 }
@@ -80,8 +88,9 @@ fn replaces_work(prev: &Saved, next: &Saved) -> bool {
     prev.scenario != next.scenario && !presets::is_pristine(prev.preset.as_deref(), &prev.scenario)
 }
 
-/// Jobs above which runs wait for a pause in typing.
-pub const DEBOUNCE_JOBS: usize = 1500;
+/// How long one slice of a run may take before the page gets the thread back (milliseconds):
+/// well under the 50 ms at which a browser counts a task as long.
+pub const SLICE_MS: f64 = 24.0;
 
 /// The scenario being edited and what is saved with it: its share colours, the preset it came
 /// from, its validation and the history of replaced scenarios.
@@ -90,7 +99,8 @@ pub struct Document {
     pub scenario: RwSignal<Scenario>,
     pub colors: RwSignal<Vec<(String, String)>>,
     pub preset: RwSignal<Option<String>>,
-    pub valid: Memo<Result<ValidScenario, Vec<Problem>>>,
+    /// The scenario validated, shared with the run made of it (never copied for it).
+    pub valid: Memo<Result<Arc<ValidScenario>, Vec<Problem>>>,
     pub problems: Memo<Vec<Problem>>,
     /// Scenarios replaced by links, imports and presets, newest first (see [`persist::remember`]).
     pub history: RwSignal<Vec<HistoryEntry>>,
@@ -99,10 +109,12 @@ pub struct Document {
     job_rows: Memo<HashMap<u64, usize>>,
     share_rows: Memo<HashMap<u64, usize>>,
     save_timer: StoredValue<Option<Timeout>, LocalStorage>,
+    /// No autosave while the last one is being read back.
+    saving_paused: StoredValue<bool>,
     /// Undo and redo of edits (not of loads, which the history keeps).
-    undo: StoredValue<UndoStack<Scenario>>,
-    /// The scenario as it was before the change being recorded.
-    last: StoredValue<Option<Scenario>>,
+    undo: StoredValue<UndoStack<Kept>>,
+    /// The scenario as it was after the last change recorded.
+    last: StoredValue<Option<Kept>>,
     /// The next scenario change is an undo, a redo or a load: not an edit to record.
     restoring: StoredValue<bool>,
     pub can_undo: RwSignal<bool>,
@@ -115,11 +127,20 @@ pub struct RunState {
     pub handle: RwSignal<Option<RunHandle>>,
     /// The last run is not of the scenario as it is now (invalid or still running).
     pub stale: RwSignal<bool>,
-    /// How long the last run took, in milliseconds.
+    /// How long the last run took, in milliseconds of computing (its slices added up).
     pub ms: RwSignal<f64>,
+    /// How far the run in progress is (0 to 1), once it has taken more than one slice.
+    pub progress: RwSignal<Option<f64>>,
+    /// The user cancelled the run in progress; the results on screen are of an earlier version.
+    pub cancelled: RwSignal<bool>,
     /// The generation of the last run (a new number for every run).
     gen: StoredValue<u64>,
+    /// The run in progress and the computing time it has had so far; a newer scenario
+    /// replaces it, and with it the older run's work.
+    pending: StoredValue<Option<(RunBuilder, f64)>, LocalStorage>,
     timer: StoredValue<Option<Timeout>, LocalStorage>,
+    /// What the next results to be drawn answer, for the page's performance measures.
+    measure: StoredValue<Vec<&'static str>>,
 }
 
 /// Where the run is being watched: the current instant, playing, and what shows there.
@@ -197,22 +218,26 @@ pub fn use_app() -> AppState {
 }
 
 /// What the page starts with: a shared link, else the autosave, else the notebook preset. A
-/// link that replaces other work puts that work in the history and says so.
-pub fn initial_state() -> (Saved, Option<Notice>) {
+/// link that replaces other work puts that work in the history and says so. The flag: the
+/// autosave is in IndexedDB, to be read once the page is up ([`AppState::restore_large_save`]).
+pub fn initial_state() -> (Saved, Option<Notice>, bool) {
+    let large = dom::storage_get(persist::LARGE_SAVE_KEY).is_some();
     match persist::from_hash(&dom::location_hash()) {
-        None => (stored_or_default(), None),
+        None => (stored_or_default(), None, large),
         Some(Err(e)) => (
             stored_or_default(),
             Some(Notice::text(format!(
                 "The link could not be read ({e}); your last saved scenario was loaded instead."
             ))),
+            large,
         ),
         Some(Ok(s)) => {
+            // A large autosave replaced by a link stays in IndexedDB until the page saves.
             let notice = stored().filter(|prev| replaces_work(prev, &s)).map(|prev| {
                 let kept = remember_in_storage(&prev);
                 Notice::replaced("The link opened another scenario. ", prev, kept)
             });
-            (s, notice)
+            (s, notice, false)
         }
     }
 }
@@ -253,7 +278,7 @@ impl AppState {
         let baseline = RwSignal::new(saved.baseline);
         let objectives = RwSignal::new(saved.objectives);
         let scenario = RwSignal::new(saved.scenario);
-        let valid = Memo::new(move |_| scenario.with(quotasim::validate));
+        let valid = Memo::new(move |_| scenario.with(|s| quotasim::validate(s).map(Arc::new)));
         let problems = Memo::new(move |_| {
             valid.with(|v| match v {
                 Ok(v) => v.warnings.clone(),
@@ -278,6 +303,7 @@ impl AppState {
                 problems,
                 history: RwSignal::new(stored_history()),
                 save_timer: StoredValue::new_local(None),
+                saving_paused: StoredValue::new(false),
                 undo: StoredValue::new(UndoStack::new()),
                 last: StoredValue::new(None),
                 restoring: StoredValue::new(false),
@@ -288,8 +314,12 @@ impl AppState {
                 handle: RwSignal::new(None),
                 stale: RwSignal::new(true),
                 ms: RwSignal::new(0.0),
+                progress: RwSignal::new(None),
+                cancelled: RwSignal::new(false),
                 gen: StoredValue::new(0),
+                pending: StoredValue::new_local(None),
                 timer: StoredValue::new_local(None),
+                measure: StoredValue::new(Vec::new()),
             },
             play: Playback {
                 now: RwSignal::new(saved.now),
@@ -316,24 +346,19 @@ impl AppState {
     }
 
     fn start_effects(self) {
-        // Run every valid scenario (after a pause in typing for large ones).
+        // Run every valid scenario, a slice at a time; a newer version replaces a run in progress.
         Effect::new(move |_| {
             let v = self.doc.valid.get();
+            self.run.stale.set(true);
+            self.run.cancelled.set(false);
+            self.note_edit();
             match v {
                 Err(_) => {
-                    self.run.stale.set(true);
-                    self.run.timer.set_value(None);
+                    // Nothing will be drawn for this version: no measure ends here.
+                    self.run.measure.set_value(Vec::new());
+                    self.cancel_pending();
                 }
-                Ok(v) => {
-                    self.run.stale.set(true);
-                    if v.jobs.len() > DEBOUNCE_JOBS {
-                        let t = Timeout::new(350, move || self.run_now(v));
-                        self.run.timer.set_value(Some(t));
-                    } else {
-                        self.run.timer.set_value(None);
-                        self.run_now(v);
-                    }
-                }
+                Ok(v) => self.start_run(v),
             }
         });
         // Compare mode: the baseline runs whenever it changes (it is edited far less than B).
@@ -375,17 +400,20 @@ impl AppState {
         // Undo: every change of the scenario that is not itself an undo, a redo or a load is
         // recorded with the scenario before it.
         Effect::new(move |_| {
-            let cur = self.doc.scenario.get();
             let restoring = self.doc.restoring.get_value();
             self.doc.restoring.set_value(false);
-            let prev = self.doc.last.try_update_value(|l| l.replace(cur)).flatten();
-            if let (Some(prev), false) = (prev, restoring) {
-                let changed = self.doc.last.with_value(|l| l.as_ref() != Some(&prev));
-                if changed {
-                    let w = prev.jobs.len() + 1;
-                    self.doc.undo.update_value(|u| u.record(prev, w, dom::now_ms()));
-                }
+            let prev = self.doc.last.get_value();
+            let changed = self.doc.scenario.with(|s| prev.as_ref().is_none_or(|p| !p.is(s)));
+            if !changed {
+                self.sync_undo();
+                return;
             }
+            let next = self.doc.scenario.with(|s| Kept::of(s, prev.as_ref()));
+            if let (Some(prev), false) = (prev, restoring) {
+                let w = prev.weight(&next);
+                self.doc.undo.update_value(|u| u.record(prev, w, dom::now_ms()));
+            }
+            self.doc.last.set_value(Some(next));
             self.sync_undo();
         });
         // Every share gets a colour of its own when it appears, kept by name.
@@ -408,26 +436,104 @@ impl AppState {
             self.play.now.track();
             self.cmp.baseline.track();
             self.cmp.objectives.track();
-            let saved = self.current();
-            let t = Timeout::new(400, move || save(&saved));
+            if self.doc.saving_paused.get_value() {
+                return;
+            }
+            // The state is read when the pause is over: no copy of it per keystroke.
+            let t = Timeout::new(400, move || self.save(&self.current()));
             self.doc.save_timer.set_value(Some(t));
         });
         on_cleanup(move || {
             let _ = self.run.timer.try_set_value(None);
+            let _ = self.run.pending.try_set_value(None);
             let _ = self.doc.save_timer.try_set_value(None);
         });
     }
 
-    fn run_now(self, v: ValidScenario) {
+    /// Starts computing a run of `v` in slices, dropping any run in progress.
+    fn start_run(self, v: Arc<ValidScenario>) {
+        self.run.pending.set_value(Some((RunBuilder::new(v), 0.0)));
+        self.schedule_slice();
+    }
+
+    fn schedule_slice(self) {
+        let t = Timeout::new(0, move || self.run_slice());
+        self.run.timer.set_value(Some(t));
+    }
+
+    /// Gives the run in progress one slice of time; finishes it, or schedules the next slice.
+    fn run_slice(self) {
+        let Some(Some((mut b, spent))) = self.run.pending.try_update_value(Option::take) else { return };
         let t0 = dom::now_ms();
-        let data = RunData::compute(v);
-        let ms = dom::now_ms() - t0;
+        let done = b.advance(&mut || dom::now_ms() - t0 > SLICE_MS);
+        let spent = spent + (dom::now_ms() - t0);
+        match done {
+            Some(data) => {
+                self.run.progress.set(None);
+                self.finish_run(data, spent);
+            }
+            None => {
+                self.run.progress.set(Some(b.progress()));
+                self.run.pending.set_value(Some((b, spent)));
+                self.schedule_slice();
+            }
+        }
+    }
+
+    /// Runs the scenario again (after a cancelled run).
+    pub fn rerun(self) {
+        if let Ok(v) = self.doc.valid.get_untracked() {
+            self.run.cancelled.set(false);
+            self.start_run(v);
+        }
+    }
+
+    /// Stops the run in progress, if any (the results on screen stay, marked stale).
+    pub fn cancel_run(self) {
+        if self.run.pending.with_value(Option::is_some) {
+            self.cancel_pending();
+            self.run.cancelled.set(true);
+        }
+    }
+
+    fn cancel_pending(self) {
+        self.run.timer.set_value(None);
+        self.run.pending.set_value(None);
+        self.run.progress.set(None);
+    }
+
+    /// Marks the start of what the next results answer: an edit, unless an import is waiting
+    /// for its results (`performance.mark`, for the page's measures).
+    fn note_edit(self) {
+        let fresh = self.run.measure.try_update_value(|m| {
+            let fresh = m.is_empty();
+            if fresh {
+                m.push("edit");
+            }
+            fresh
+        });
+        if fresh == Some(true) {
+            dom::perf_mark("quotasim:edit");
+        }
+    }
+
+    /// Marks the start of an import (a file read or pasted); its results end the measure
+    /// `quotasim:import-to-render`.
+    pub fn note_import(&self) {
+        self.run.measure.set_value(vec!["import"]);
+        dom::perf_mark("quotasim:import");
+    }
+
+    fn finish_run(self, data: RunData, ms: f64) {
         let gen = self.run.gen.get_value() + 1;
         self.run.gen.set_value(gen);
         let end = data.end;
         if let Some(e) = &data.error {
             self.chrome.notice.set(Some(Notice::text(format!("The run stopped early: {e}."))));
         }
+        // The previous run goes before the new one is in place: never two runs' worth of memory
+        // held beyond this point.
+        self.play.cursor.set_value(None);
         self.run.handle.set(Some(RunHandle { gen, data: Arc::new(data) }));
         self.run.ms.set(ms);
         self.run.stale.set(false);
@@ -439,6 +545,16 @@ impl AppState {
             if i >= n {
                 self.chrome.selection.set(None);
             }
+        }
+        // The measures end once the new results are drawn: after the next frame.
+        let kinds = self.run.measure.try_update_value(core::mem::take).unwrap_or_default();
+        if !kinds.is_empty() {
+            dom::after_next_paint(move || {
+                for k in kinds {
+                    dom::perf_measure(&format!("quotasim:{k}-to-render"), &format!("quotasim:{k}"));
+                }
+                dom::mark_memory();
+            });
         }
     }
 
@@ -521,11 +637,15 @@ impl AppState {
 
     /// Goes back one edit (`redo`: forward again).
     pub fn undo_redo(&self, redo: bool) {
-        let cur = self.doc.scenario.get_untracked();
-        let w = cur.jobs.len() + 1;
+        let last = self.doc.last.get_value();
+        let cur = self.doc.scenario.with_untracked(|s| Kept::of(s, last.as_ref()));
         let mut out = None;
+        // Its job list is the one `last` holds (the same jobs): it weighs next to nothing.
+        let w = last.as_ref().map_or(1 + cur.scenario_jobs(), |l| cur.weight(l));
         self.doc.undo.update_value(|u| out = if redo { u.redo(cur, w) } else { u.undo(cur, w) });
-        if let Some(s) = out {
+        if let Some(k) = out {
+            let s = k.scenario();
+            self.doc.last.set_value(Some(k));
             self.doc.restoring.set_value(true);
             self.doc.rows.set(RowIds::new(&s));
             self.doc.scenario.set(s);
@@ -557,13 +677,76 @@ impl AppState {
     }
 }
 
-fn save(saved: &Saved) {
-    let json = persist::to_json(saved);
-    // The autosave comes first: if storage is full, the history makes room for it.
-    if !dom::storage_set(persist::STORAGE_KEY, &json) {
-        dom::storage_remove(persist::HISTORY_KEY);
-        dom::storage_set(persist::STORAGE_KEY, &json);
+/// Numbers the saves, so that a slow IndexedDB save finishing after a newer one does not
+/// claim to be the latest.
+static SAVES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+impl AppState {
+    /// Saves the state in the browser (localStorage when small, IndexedDB when not) and in the
+    /// URL (when it makes a link of [`persist::MAX_SHARE_LINK_CHARS`] or less). A save that
+    /// fails says so and offers the file instead.
+    fn save(self, saved: &Saved) {
+        use std::sync::atomic::Ordering;
+        let seq = SAVES.fetch_add(1, Ordering::SeqCst) + 1;
+        let json = persist::to_json(saved);
+        dom::replace_hash(&persist::link_hash_of(&json).unwrap_or_else(|| String::from("#")));
+        let jobs = saved.scenario.jobs.len();
+        if json.len() <= persist::MAX_LOCAL_SAVE_CHARS {
+            // The autosave comes first: if storage is full, the history makes room for it.
+            let ok = dom::storage_set(persist::STORAGE_KEY, &json) || {
+                dom::storage_remove(persist::HISTORY_KEY);
+                dom::storage_set(persist::STORAGE_KEY, &json)
+            };
+            if ok {
+                dom::storage_remove(persist::LARGE_SAVE_KEY);
+            } else {
+                self.unsaved(jobs, "the browser's storage refused it");
+            }
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            let r = super::idb::put(persist::STORAGE_KEY, &json).await;
+            drop(json);
+            match r {
+                Ok(()) if SAVES.load(Ordering::SeqCst) == seq => {
+                    dom::storage_set(persist::LARGE_SAVE_KEY, "1");
+                    dom::storage_remove(persist::STORAGE_KEY);
+                }
+                Ok(()) => {}
+                Err(e) => self.unsaved(jobs, &e),
+            }
+        });
     }
-    // Scenarios too large for a link live in localStorage only.
-    dom::replace_hash(&persist::link_hash(saved).unwrap_or_else(|| String::from("#")));
+
+    fn unsaved(self, jobs: usize, why: &str) {
+        let _ = self.chrome.notice.try_set(Some(Notice::export(format!(
+            "This scenario ({jobs} jobs) could not be saved in the browser ({why}): a reload would lose it. Download it as a file to keep it."
+        ))));
+    }
+
+    /// Loads the autosave kept in IndexedDB, if the page has one (large scenarios); the page
+    /// does not save until it is back, so the autosave is never overwritten by the start-up
+    /// scenario.
+    pub fn restore_large_save(self) {
+        if dom::storage_get(persist::LARGE_SAVE_KEY).is_none() {
+            return;
+        }
+        self.doc.saving_paused.set_value(true);
+        self.chrome.notice.set(Some(Notice::text("Loading your last scenario, saved in the browser…")));
+        leptos::task::spawn_local(async move {
+            let got = super::idb::get(persist::STORAGE_KEY).await;
+            let _ = self.doc.saving_paused.try_set_value(false);
+            let _ = self.chrome.notice.try_set(None);
+            match got.map(|t| t.map(|t| persist::from_json(&t))) {
+                Ok(Some(Ok(saved))) => self.load_saved(saved),
+                Ok(None) => {}
+                Ok(Some(Err(e))) | Err(e) => {
+                    let _ = self.chrome.notice.try_set(Some(Notice::text(format!(
+                        "Your last scenario, saved in the browser, could not be read ({}); it is left there untouched until this page saves again.",
+                        crate::text::truncate(&e, 160)
+                    ))));
+                }
+            }
+        });
+    }
 }
