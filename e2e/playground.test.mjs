@@ -376,6 +376,24 @@ test("responsiveness at 10,000 and 50,000 jobs: long tasks, edit and import to r
       memoryGrowth: +(lastMemory / firstMemory).toFixed(2),
     };
     console.log(`${n} jobs: ${JSON.stringify(report[n])}`);
+    if (n === 50_000) {
+      // Too large for a link: the page says so and offers the file, at every width.
+      await page.getByRole("button", { name: "Copy share link" }).click();
+      assert.match(await page.locator(".notice-text").innerText(), /50,000 jobs\) is too large for a link/);
+      for (const width of [1440, 1280, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.locator(".notice").screenshot({ path: join(artifacts, `too-large-link-${width}.png`) });
+      }
+      await page.setViewportSize({ width: 1440, height: 900 });
+      const [file] = await Promise.all([page.waitForEvent("download"), page.locator(".notice").getByRole("button", { name: "Download scenario JSON" }).click()]);
+      assert.equal(JSON.parse(await readFile(await file.path(), "utf8")).jobs.length, n);
+      // Saved in the browser (IndexedDB) all the same: a reload brings it back.
+      await page.waitForTimeout(1500);
+      assert.equal(await page.evaluate(() => localStorage.getItem("quotasim-playground-large-v1")), "1");
+      await page.reload();
+      await page.waitForFunction((k) => document.querySelector(".status.ok")?.textContent.includes(`${k} jobs`), n, { timeout: 300_000 });
+      assert.equal(await page.getByLabel("scenario name").inputValue(), `${n} generated jobs`);
+    }
     assert.ok(edits.length === 6 && edits.every((d) => d > 0), "every edit is measured");
     assert.ok(firstMemory > 0 && lastMemory >= firstMemory, "the page records its WebAssembly memory");
   }

@@ -997,7 +997,7 @@ async fn a_scenario_too_large_for_a_link_says_so_and_offers_the_file() {
     m.click_text("button", "Copy share link");
     settle().await;
     let notice = m.text(".notice-text");
-    assert!(notice.contains("too large for a link") && notice.contains("10000 jobs"), "{notice}");
+    assert!(notice.contains("too large for a link") && notice.contains("10,000 jobs"), "{notice}");
     assert!(m
         .q(".notice button")
         .is_some_and(|b| b.text_content().unwrap_or_default() == "Download scenario JSON"));

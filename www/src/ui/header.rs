@@ -23,8 +23,9 @@ pub fn Header() -> impl IntoView {
         let Some(hash) = persist::link_hash(&app.current()) else {
             let n = app.doc.scenario.with_untracked(|s| s.jobs.len());
             app.chrome.notice.set(Some(Notice::export(format!(
-                "This scenario ({n} jobs) is too large for a link: a link carries at most {} characters, about 5,000 jobs. Share it as a file instead.",
-                persist::MAX_SHARE_LINK_CHARS
+                "This scenario ({} jobs) is too large for a link: a link carries at most {} characters, about 5,000 jobs. Share it as a file instead.",
+                crate::text::thousands(n as u64),
+                crate::text::thousands(persist::MAX_SHARE_LINK_CHARS as u64)
             ))));
             return;
         };

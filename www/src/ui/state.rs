@@ -720,7 +720,8 @@ impl AppState {
 
     fn unsaved(self, jobs: usize, why: &str) {
         let _ = self.chrome.notice.try_set(Some(Notice::export(format!(
-            "This scenario ({jobs} jobs) could not be saved in the browser ({why}): a reload would lose it. Download it as a file to keep it."
+            "This scenario ({} jobs) could not be saved in the browser ({why}): a reload would lose it. Download it as a file to keep it.",
+            crate::text::thousands(jobs as u64)
         ))));
     }
 
