@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use quotasim::model::Scenario;
-use quotasim::sweep::{Axis, Range, SweepFile, SweepRow};
+use quotasim::sweep::{Axis, Range, Sweep, SweepFile, SweepRow};
 use serde_json::Value;
 
 use crate::text::escape;
@@ -81,11 +81,30 @@ pub fn sweep_file(base: &Scenario, axes: &[AxisForm], x: usize, y: usize) -> Res
     })
 }
 
+/// The sweep `file` over `base`, checked, to run a row at a time
+/// ([`quotasim::sweep::run_row`], then [`mark_front`]), or the first problem.
+pub fn prepare(base: &Scenario, file: &SweepFile, max_rows: u64) -> Result<Sweep, String> {
+    let first = |p: Vec<quotasim::Problem>| p.first().map(|x| x.to_string()).unwrap_or_default();
+    quotasim::sweep::check_sweep(file, base, max_rows).map_err(first)
+}
+
+/// Marks the rows on the Pareto front of the sweep's goals, once every row has run.
+pub fn mark_front(sweep: &Sweep, rows: &mut [SweepRow]) {
+    if !sweep.goals.is_empty() {
+        let vals: Vec<Vec<Option<f64>>> = rows.iter().map(quotasim::sweep::front_values).collect();
+        for (r, on) in rows.iter_mut().zip(quotasim::sweep::pareto(&sweep.goals, &vals)) {
+            r.frontier = Some(on);
+        }
+    }
+}
+
 /// Runs a sweep over `base` (every row, on this thread), or the first problem.
 pub fn run(base: &Scenario, file: &SweepFile, max_rows: u64) -> Result<Vec<SweepRow>, String> {
-    let first = |p: Vec<quotasim::Problem>| p.first().map(|x| x.to_string()).unwrap_or_default();
-    let sweep = quotasim::sweep::check_sweep(file, base, max_rows).map_err(first)?;
-    Ok(quotasim::sweep::run_all(base, &sweep))
+    let sweep = prepare(base, file, max_rows)?;
+    let mut rows: Vec<SweepRow> =
+        (0..sweep.rows).map(|k| quotasim::sweep::run_row(base, &sweep, k)).collect();
+    mark_front(&sweep, &mut rows);
+    Ok(rows)
 }
 
 /// A row's value of goal `i` (in the row's `objectives`, in frontier order).

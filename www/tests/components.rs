@@ -888,8 +888,15 @@ async fn a_sweep_runs_every_combination_marks_the_front_and_opens_a_row_as_b() {
     settle().await;
     m.click("details.sweep summary");
     settle().await;
+    // A sweep runs a row at a time, showing how far it is, and can be cancelled.
     m.click_text("details.sweep button", "Run sweep");
+    leptos::task::tick().await;
+    assert_eq!(m.text("details.sweep span[role='status']"), "row 0 of 15");
+    m.click_text("details.sweep button", "Cancel sweep");
     settle().await;
+    assert!(m.q("details.sweep [role='status']").is_none() && m.q("details.sweep circle").is_none());
+    m.click_text("details.sweep button", "Run sweep");
+    assert!(until(10_000, || m.text("details.sweep p[role='status']").starts_with("15 rows")).await);
     let status = m.text("details.sweep p[role='status']");
     assert!(status.starts_with("15 rows"), "5 borrow limits x 3 grace periods: {status}");
     assert!(!status.contains("could not run"), "{status}");
@@ -905,7 +912,7 @@ async fn a_sweep_runs_every_combination_marks_the_front_and_opens_a_row_as_b() {
         "quotaShares[qs1].resourceSharingConfiguration.borrowLimit",
     );
     m.click_text("details.sweep button", "Run sweep");
-    settle().await;
+    assert!(until(10_000, || m.text("details.sweep p[role='status']").starts_with("15 rows")).await);
     // Row 0 (borrow limit 0, grace 60) opens as variant B of compare mode.
     m.click("button[aria-label='open row 0 as B']");
     settle().await;

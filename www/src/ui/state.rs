@@ -179,6 +179,8 @@ pub struct CompareState {
     /// A's run, or why A cannot run.
     pub run_a: RwSignal<Option<Result<Arc<RunData>, String>>>,
     pub objectives: RwSignal<Option<quotasim::objective::Objectives>>,
+    /// A new number for every baseline run started; an older run stops at its next slice.
+    runs: StoredValue<u64>,
 }
 
 /// The one state of the app, by concern; every part is signals, so all of it is `Copy`.
@@ -338,7 +340,7 @@ impl AppState {
                 history_open: RwSignal::new(false),
                 wide_editor: RwSignal::new(false),
             },
-            cmp: CompareState { baseline, run_a: RwSignal::new(None), objectives },
+            cmp: CompareState { baseline, run_a: RwSignal::new(None), objectives, runs: StoredValue::new(0) },
         };
         provide_context(app);
         app.start_effects();
@@ -361,18 +363,39 @@ impl AppState {
                 Ok(v) => self.start_run(v),
             }
         });
-        // Compare mode: the baseline runs whenever it changes (it is edited far less than B).
+        // Compare mode: the baseline runs whenever it changes (it is edited far less than B),
+        // in slices like B; a newer baseline stops an older one's run.
         Effect::new(move |_| {
-            let run = self.cmp.baseline.with(|b| {
-                b.as_ref().map(|a| match quotasim::validate(a) {
-                    Ok(v) => Ok(Arc::new(RunData::compute(v))),
-                    Err(p) => Err(format!(
-                        "the baseline is invalid: {}",
-                        p.iter().find(|x| x.is_error()).map(|x| x.to_string()).unwrap_or_default()
-                    )),
+            let next = self.cmp.baseline.with(|b| {
+                b.as_ref().map(|a| {
+                    quotasim::validate(a).map_err(|p| {
+                        format!(
+                            "the baseline is invalid: {}",
+                            p.iter().find(|x| x.is_error()).map(|x| x.to_string()).unwrap_or_default()
+                        )
+                    })
                 })
             });
-            self.cmp.run_a.set(run);
+            let id = self.cmp.runs.get_value() + 1;
+            self.cmp.runs.set_value(id);
+            match next {
+                None => self.cmp.run_a.set(None),
+                Some(Err(e)) => self.cmp.run_a.set(Some(Err(e))),
+                Some(Ok(v)) => leptos::task::spawn_local(async move {
+                    let mut b = RunBuilder::new(Arc::new(v));
+                    loop {
+                        gloo_timers::future::TimeoutFuture::new(0).await;
+                        if self.cmp.runs.try_get_value() != Some(id) {
+                            return;
+                        }
+                        let t0 = dom::now_ms();
+                        if let Some(d) = b.advance(&mut || dom::now_ms() - t0 > SLICE_MS) {
+                            let _ = self.cmp.run_a.try_set(Some(Ok(Arc::new(d))));
+                            return;
+                        }
+                    }
+                }),
+            }
         });
         // Row ids follow every change of a list's length, also from edits that do not say where.
         Effect::new(move |_| {

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use quotasim::sweep::SweepRow;
 
-use crate::sweep_view::{goal_value, run, scatter_svg, sweep_file, AxisForm, GOALS};
+use crate::sweep_view::{goal_value, mark_front, prepare, scatter_svg, sweep_file, AxisForm, GOALS};
 use crate::ui::state::{use_app, Notice};
 
 /// The most rows the page runs at once.
@@ -28,12 +28,46 @@ pub fn SweepPanel() -> impl IntoView {
     let gy = RwSignal::new(1usize);
     let rows = RwSignal::new(None::<Result<Vec<SweepRow>, String>>);
     let selected = RwSignal::new(None::<u64>);
+    // Rows done and to do while a sweep runs; a new number for every sweep, so a cancelled or
+    // replaced one stops at its next row.
+    let progress = RwSignal::new(None::<(u64, u64)>);
+    let sweeps = StoredValue::new(0u64);
     let go = move |_| {
         let s = app.doc.scenario.get_untracked();
-        let out = sweep_file(&s, &axes.get_untracked(), gx.get_untracked(), gy.get_untracked())
-            .and_then(|f| run(&s, &f, MAX_ROWS));
+        let sweep = sweep_file(&s, &axes.get_untracked(), gx.get_untracked(), gy.get_untracked())
+            .and_then(|f| prepare(&s, &f, MAX_ROWS));
         selected.set(None);
-        rows.set(Some(out));
+        let id = sweeps.get_value() + 1;
+        sweeps.set_value(id);
+        let sweep = match sweep {
+            Ok(sw) => sw,
+            Err(e) => {
+                progress.set(None);
+                rows.set(Some(Err(e)));
+                return;
+            }
+        };
+        rows.set(None);
+        progress.set(Some((0, sweep.rows)));
+        // A row at a time, the page drawing in between.
+        leptos::task::spawn_local(async move {
+            let mut out = Vec::new();
+            for k in 0..sweep.rows {
+                gloo_timers::future::TimeoutFuture::new(0).await;
+                if sweeps.try_get_value() != Some(id) {
+                    return;
+                }
+                out.push(quotasim::sweep::run_row(&s, &sweep, k));
+                progress.set(Some((k + 1, sweep.rows)));
+            }
+            mark_front(&sweep, &mut out);
+            progress.set(None);
+            rows.set(Some(Ok(out)));
+        });
+    };
+    let cancel = move |_| {
+        sweeps.update_value(|n| *n += 1);
+        progress.set(None);
     };
     let row_changes = move |k: u64| -> Vec<quotasim::change::Change> {
         rows.with_untracked(|r| {
@@ -205,6 +239,13 @@ pub fn SweepPanel() -> impl IntoView {
                 {goal_select("Goal y", gy)}
                 <button class="btn primary" on:click=go>"Run sweep"</button>
             </div>
+            {move || progress.get().map(|(done, all)| view! {
+                <div class="row-actions">
+                    <progress class="run-progress" max=all.to_string() value=done.to_string() aria-label="sweep progress"></progress>
+                    <span role="status">{format!("row {done} of {all}")}</span>
+                    <button class="btn small" on:click=cancel>"Cancel sweep"</button>
+                </div>
+            })}
             {results}
         </details>
     }
