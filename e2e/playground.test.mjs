@@ -683,3 +683,78 @@ test("a share link over edited work: the work is kept in History and comes back"
   await assertNoCspViolations(other);
   await context.close();
 });
+
+// axe-core, injected into the page by the test driver (the page's CSP allows no inline script,
+// and the driver's evaluation is not page script).
+const axeSource = await readFile(join(here, "node_modules", "axe-core", "axe.min.js"), "utf8");
+
+/** Runs axe-core on the page; returns every serious, critical or moderate violation as a line. */
+async function axeViolations(page, state) {
+  if (!(await page.evaluate(() => typeof window.axe === "object"))) await page.evaluate(axeSource);
+  const found = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ["violations"] });
+    // A contrast failure says which colours and what ratio.
+    const detail = (n) => { const d = n.any[0]?.data; return d?.contrastRatio ? ` [${d.fgColor} on ${d.bgColor}: ${d.contrastRatio}]` : ""; };
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(" ") + detail(n)) }));
+  });
+  return found
+    .filter((v) => ["serious", "critical", "moderate"].includes(v.impact))
+    .map((v) => `${state}: ${v.id} (${v.impact}) ${v.help}: ${v.targets.slice(0, 8).join(", ")}${v.targets.length > 8 ? ` and ${v.targets.length - 8} more` : ""}`);
+}
+
+test("accessibility: axe finds no serious, critical or moderate violation in any state the page shows", async () => {
+  const found = [];
+  const check = async (page, state) => found.push(...(await axeViolations(page, state)));
+  for (const colorScheme of ["dark", "light"]) {
+    const { context, page, errors } = await openPlayground({ viewport: { width: 1440, height: 900 }, colorScheme });
+    await check(page, `loaded (${colorScheme})`);
+    await page.getByRole("button", { name: "jump to end" }).click();
+    await page.locator('.timeline path.marker[data-pre="0"]').click();
+    await page.locator(".drawer").waitFor();
+    await page.locator(".drawer button.rule").first().click();
+    await check(page, `explanation with a rule open (${colorScheme})`);
+    await page.keyboard.press("Escape");
+    for (const tab of ["Capacity", "Shares", "Jobs", "Actions", "Settings"]) {
+      await page.getByRole("tab", { name: tab }).click();
+      await check(page, `${tab} tab (${colorScheme})`);
+    }
+    await page.getByRole("button", { name: "Import / Export" }).click();
+    await page.locator(".modal").waitFor();
+    await check(page, `Import / Export dialog (${colorScheme})`);
+    await page.keyboard.press("Escape");
+    await page.getByRole("button", { name: "History" }).click();
+    await page.locator(".modal").waitFor();
+    await check(page, `History dialog (${colorScheme})`);
+    await page.keyboard.press("Escape");
+    await page.locator(".top-actions").getByRole("button", { name: "Compare", exact: true }).click();
+    await page.getByRole("tab", { name: "Shares" }).click();
+    await page.locator("article.share-card label.check", { hasText: "In-share preemption (R20)" }).first().locator("input").click();
+    await page.waitForFunction(() => document.querySelector("ul.changed-jobs")?.innerText.includes("no longer preempted"));
+    await check(page, `compare mode (${colorScheme})`);
+    const sweep = page.locator("details.sweep");
+    await sweep.locator("summary").click();
+    await sweep.getByRole("button", { name: "Run sweep" }).click();
+    await page.waitForFunction(() => /^\d+ rows/.test(document.querySelector("details.sweep p[role=status]")?.innerText ?? ""));
+    await check(page, `sweep result (${colorScheme})`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(300);
+    await check(page, `390 px (${colorScheme})`);
+    assert.deepEqual(errors, []);
+    await assertNoCspViolations(page);
+    await context.close();
+  }
+  const { context, page, errors } = await openPlayground({ viewport: { width: 1440, height: 900 } });
+  await page.getByLabel("load a preset scenario").selectOption("generated-10k");
+  await page.waitForFunction(() => document.querySelector(".status.ok")?.textContent.includes("10000 jobs"), null, { timeout: 180_000 });
+  await page.getByRole("button", { name: "jump to end" }).click();
+  await check(page, "10,000-job preset");
+  await page.getByLabel("only preempted jobs").check();
+  if ((await page.locator(".timeline g.marker-group").count()) > 0) {
+    await page.locator(".timeline g.marker-group").first().click();
+    await check(page, "10,000-job preset, a marker group's list");
+  }
+  assert.deepEqual(errors, []);
+  await assertNoCspViolations(page);
+  await context.close();
+  assert.deepEqual(found, [], `axe violations:\n${found.join("\n")}`);
+});

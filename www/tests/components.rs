@@ -914,7 +914,7 @@ async fn a_sweep_runs_every_combination_marks_the_front_and_opens_a_row_as_b() {
     m.click_text("details.sweep button", "Run sweep");
     assert!(until(10_000, || m.text("details.sweep p[role='status']").starts_with("15 rows")).await);
     // Row 0 (borrow limit 0, grace 60) opens as variant B of compare mode.
-    m.click("button[aria-label='open row 0 as B']");
+    m.click("button[aria-label='Open as B: row 0']");
     settle().await;
     settle().await;
     let changes = m.text("ul.change-list");

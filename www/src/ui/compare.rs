@@ -324,13 +324,13 @@ fn CompareCharts() -> impl IntoView {
                     view! {
                         <figure class="chart cmp-chart">
                             <figcaption>{format!("{name} utilization · A (baseline)")}</figcaption>
-                            <div class="svg-host" inner_html=sa></div>
+                            <div class="svg-host" tabindex="0" role="region" aria-label=format!("{name} utilization, A") inner_html=sa></div>
                             <figcaption>{format!("{name} utilization · B")}</figcaption>
-                            <div class="svg-host" inner_html=sb></div>
+                            <div class="svg-host" tabindex="0" role="region" aria-label=format!("{name} utilization, B") inner_html=sb></div>
                             <figcaption>{format!("{name} lent between shares · A")}</figcaption>
-                            <div class="svg-host" inner_html=la></div>
+                            <div class="svg-host" tabindex="0" role="region" aria-label=format!("{name} lent between shares, A") inner_html=la></div>
                             <figcaption>{format!("{name} lent between shares · B")}</figcaption>
-                            <div class="svg-host" inner_html=lb></div>
+                            <div class="svg-host" tabindex="0" role="region" aria-label=format!("{name} lent between shares, B") inner_html=lb></div>
                         </figure>
                     }
                 })
@@ -383,9 +383,9 @@ fn CompareTimeline(names: Vec<String>) -> impl IntoView {
             <h4>"Timeline of the jobs whose fate changed most, A above B"</h4>
             <figure class="chart cmp-chart cmp-timeline">
                 <figcaption>"A (baseline)"</figcaption>
-                <div class="svg-host" inner_html=sa></div>
+                <div class="svg-host" tabindex="0" role="region" aria-label="timeline of A" inner_html=sa></div>
                 <figcaption>"B"</figcaption>
-                <div class="svg-host" inner_html=sb></div>
+                <div class="svg-host" tabindex="0" role="region" aria-label="timeline of B" inner_html=sb></div>
             </figure>
         })}
     }
@@ -454,7 +454,7 @@ fn ReportCard() -> impl IntoView {
                 <p class=if met { "verdict met" } else { "verdict violated" } role="status">
                     {if met { "B meets every objective." } else { "B violates an objective." }}
                 </p>
-                <div class="table-scroll">
+                <div class="table-scroll" tabindex="0" role="region" aria-label="objectives, B against A">
                     <table class="grid-table">
                         <thead><tr><th scope="col">"verdict"</th><th scope="col">"metric"</th><th scope="col">"bound"</th><th scope="col">"A"</th><th scope="col">"B"</th></tr></thead>
                         <tbody>{rows}</tbody>
@@ -488,7 +488,7 @@ fn ReportCard() -> impl IntoView {
             let jain = s.overall.fairness.jain_index.map_or("–".into(), |j| format!("{j:.3}"));
             Some(view! {
                 <p>{format!("Jain's index of B: {jain}")}</p>
-                <div class="table-scroll">
+                <div class="table-scroll" tabindex="0" role="region" aria-label="fairness per share">
                     <table class="grid-table">
                         <thead><tr><th scope="col">"share"</th><th scope="col">"entitlement held"</th><th scope="col">"deficit (instance-h)"</th><th scope="col">"reclaim p95"</th><th scope="col">"cost"</th></tr></thead>
                         <tbody>{rows}</tbody>
@@ -580,7 +580,7 @@ fn Replicates() -> impl IntoView {
                 .collect_view();
             Some(
                 view! {
-                    <div class="table-scroll">
+                    <div class="table-scroll" tabindex="0" role="region" aria-label="replicates">
                         <table class="grid-table">
                             <thead><tr><th scope="col">"overall"</th><th scope="col">"A median [min, max]"</th><th scope="col">"B"</th><th scope="col">"Δ"</th><th scope="col">"seeds agreeing"</th></tr></thead>
                             <tbody>{rows}</tbody>

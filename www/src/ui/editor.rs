@@ -28,6 +28,9 @@ pub fn Editor() -> impl IntoView {
     };
     view! {
         <aside class="editor" aria-label="scenario editor">
+            // The outline of the page: the editor's sections (h3) sit under this heading, as the
+            // results' cards sit under the scenario's title (h2).
+            <h2 class="sr-only">"Scenario editor"</h2>
             <ProblemsPanel />
             <div class="tabs-bar">
             <div class="tabs" role="tablist">

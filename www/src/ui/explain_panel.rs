@@ -51,13 +51,13 @@ pub fn ExplainPanel() -> impl IntoView {
     view! {
         {move || ex.get().map(|(e, at): (Explanation, Option<u64>)| view! {
             <aside class="drawer" role="dialog" aria-modal="false" aria-labelledby="ex-title">
-                <header class="drawer-head">
+                <div class="drawer-head">
                     <div>
                         <span class="kind">{e.kind.clone()}</span>
                         <h3 id="ex-title">{e.title.clone()}</h3>
                     </div>
                     <button class="icon-btn" node_ref=close_ref aria-label="close explanation" on:click=move |_| close()>"×"</button>
-                </header>
+                </div>
                 <div class="drawer-body">
                     {e.paragraphs.iter().map(|p| view! { <p>{p.clone()}</p> }).collect_view()}
                     {(!e.candidates.is_empty()).then(|| view! {

@@ -61,7 +61,7 @@ pub fn Header() -> impl IntoView {
         <header class="topbar">
             <div class="brand">
                 <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true"><rect x="2" y="12" width="5" height="10" rx="1" fill="#4f8cff"/><rect x="9.5" y="6" width="5" height="16" rx="1" fill="#17c3b2"/><rect x="17" y="2" width="5" height="20" rx="1" fill="#f5a524"/></svg>
-                <span class="brand-name">"Quotasim"</span>
+                <h1 class="brand-name">"Quotasim"</h1>
                 <span class="brand-sub">"playground"</span>
             </div>
             <label class="field inline preset-pick">

@@ -32,10 +32,10 @@ pub fn HistoryDialog() -> impl IntoView {
             <div class="modal-backdrop" on:click=move |_| close()></div>
             <div class="modal history" role="dialog" aria-modal="true" aria-labelledby="history-h"
                 on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Escape" { close() }>
-                <header class="drawer-head">
+                <div class="drawer-head">
                     <h3 id="history-h">"Recent scenarios"</h3>
                     <button class="icon-btn" aria-label="close history" node_ref=close_ref on:click=move |_| close()>"×"</button>
-                </header>
+                </div>
                 <div class="modal-body">
                     <p class="muted small">
                         "Scenarios that a link, an import or a preset replaced, newest first (the last ten, kept in this browser). "

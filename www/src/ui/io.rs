@@ -267,10 +267,10 @@ pub fn IoDialog() -> impl IntoView {
             <div class="modal-backdrop" on:click=move |_| app.chrome.dialog.set(false)></div>
             <div class="modal" role="dialog" aria-modal="true" aria-labelledby="io-h"
                 on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Escape" { app.chrome.dialog.set(false) }>
-                <header class="drawer-head">
+                <div class="drawer-head">
                     <h3 id="io-h">"Import / Export"</h3>
                     <button class="icon-btn" aria-label="close" node_ref=close_ref on:click=move |_| app.chrome.dialog.set(false)>"×"</button>
-                </header>
+                </div>
                 <div class="modal-body">
                     <h4>"Export"</h4>
                     <div class="row-actions">

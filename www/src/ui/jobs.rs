@@ -143,7 +143,7 @@ pub fn JobsEditor() -> impl IntoView {
                     })
                 }}
             </p>
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0" role="region" aria-label="jobs">
                 <table class="grid-table jobs">
                     <thead>
                         <tr>

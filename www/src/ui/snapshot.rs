@@ -66,7 +66,7 @@ pub fn SnapshotPanel() -> impl IntoView {
                             </div>
                         }).collect_view()}
                     </div>
-                    <div class="table-scroll">
+                    <div class="table-scroll" tabindex="0" role="region" aria-label="queue utilization per share">
                     <table class="grid-table snap-table">
                         <thead><tr>
                             <th scope="col">"share"</th><th scope="col">"type"</th><th scope="col">"quota"</th>

@@ -77,7 +77,7 @@ pub fn Summary() -> impl IntoView {
                 </section>
                 <section class="card" aria-labelledby="per-share-h">
                     <header class="card-head"><h3 id="per-share-h">"Per quota share"</h3><span class="muted">"R26"</span></header>
-                    <div class="table-scroll">
+                    <div class="table-scroll" tabindex="0" role="region" aria-label="per-share metrics table">
                         <table class="grid-table metrics">
                             <thead><tr>
                                 <th scope="col">"share"</th><th scope="col">"done"</th><th scope="col">"utilization"</th>

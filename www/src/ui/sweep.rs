@@ -183,7 +183,7 @@ pub fn SweepPanel() -> impl IntoView {
                                 <td>{if front { "front" } else { "" }}</td>
                                 <td>{r.error.clone().unwrap_or_default()}</td>
                                 <td>
-                                    <button class="btn small" aria-label=format!("open row {k} as B") on:click=move |_| as_b(k)>"Open as B"</button>
+                                    <button class="btn small" aria-label=format!("Open as B: row {k}") on:click=move |_| as_b(k)>"Open as B"</button>
                                 </td>
                             </tr>
                         }

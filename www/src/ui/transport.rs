@@ -119,7 +119,7 @@ pub fn Transport() -> impl IntoView {
             <div class="zoom" role="group" aria-label="chart time window">
                 <button class="btn small" aria-label="zoom in around the current instant" title="zoom in" on:click=move |_| zoom(0.5) disabled=disabled>"+"</button>
                 <button class="btn small" aria-label="zoom out" title="zoom out" on:click=move |_| zoom(2.0) disabled=disabled>"−"</button>
-                <button class="btn small" aria-label="show the whole run" title="fit" on:click=move |_| app.play.view.set((0, u64::MAX)) disabled=disabled>"fit"</button>
+                <button class="btn small" aria-label="fit: show the whole run" title="show the whole run" on:click=move |_| app.play.view.set((0, u64::MAX)) disabled=disabled>"fit"</button>
             </div>
             <label class="field inline">
                 <span class="field-label">"Speed"</span>
