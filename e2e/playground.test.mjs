@@ -758,3 +758,31 @@ test("accessibility: axe finds no serious, critical or moderate violation in any
   await context.close();
   assert.deepEqual(found, [], `axe violations:\n${found.join("\n")}`);
 });
+
+test("keyboard: Tab and Shift+Tab stay inside the Import / Export and History dialogs, Esc closes them and focus returns to the opener", async () => {
+  const { context, page, errors } = await openPlayground({ viewport: { width: 1280, height: 800 } });
+  for (const [name, dialog] of [["Import / Export", ".modal"], ["History", ".modal.history"]]) {
+    const opener = page.locator(".top-actions").getByRole("button", { name, exact: true });
+    await opener.focus();
+    await page.keyboard.press("Enter");
+    await page.locator(dialog).waitFor();
+    await page.waitForFunction((d) => document.querySelector(d)?.contains(document.activeElement), dialog);
+    const seen = new Set();
+    for (const key of [...Array(30).fill("Tab"), ...Array(30).fill("Shift+Tab")]) {
+      await page.keyboard.press(key);
+      const where = await page.evaluate((d) => {
+        const a = document.activeElement;
+        return { inside: !!document.querySelector(d)?.contains(a), what: `${a.tagName} ${a.getAttribute("aria-label") ?? a.textContent.slice(0, 30)}` };
+      }, dialog);
+      assert.ok(where.inside, `${name}: after ${key} focus is on ${where.what}, outside the dialog`);
+      seen.add(where.what);
+    }
+    if (name === "Import / Export") assert.ok(seen.size > 10, `Tab goes through the dialog's controls: ${[...seen]}`);
+    await page.keyboard.press("Escape");
+    await page.locator(dialog).waitFor({ state: "detached" });
+    assert.ok(await opener.evaluate((b) => b === document.activeElement), `${name}: focus is back on its button`);
+  }
+  assert.deepEqual(errors, []);
+  await assertNoCspViolations(page);
+  await context.close();
+});

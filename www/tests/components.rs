@@ -1010,3 +1010,99 @@ async fn a_scenario_too_large_for_a_link_says_so_and_offers_the_file() {
         .is_some_and(|b| b.text_content().unwrap_or_default() == "Download scenario JSON"));
     drop(m);
 }
+
+/// Dispatches a keydown of `key` on `el` (bubbling, as a key press does); whether the page
+/// took it over (`preventDefault`).
+fn key_on(el: &web_sys::Element, key: &str, shift: bool) -> bool {
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key(key);
+    init.set_shift_key(shift);
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    let ev = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    !el.dispatch_event(&ev).unwrap()
+}
+
+fn active() -> web_sys::Element {
+    web_sys::window().unwrap().document().unwrap().active_element().unwrap()
+}
+
+/// A top-bar button by its text.
+fn top_button(m: &Mounted, text: &str) -> web_sys::HtmlElement {
+    let list = m.root.query_selector_all(".top-actions button").unwrap();
+    (0..list.length())
+        .filter_map(|i| list.get(i)?.dyn_into::<web_sys::HtmlElement>().ok())
+        .find(|e| e.text_content().unwrap_or_default().trim() == text)
+        .unwrap_or_else(|| panic!("no top-bar button {text}"))
+}
+
+#[wasm_bindgen_test]
+async fn tab_and_shift_tab_stay_inside_the_open_dialogs_and_escape_gives_focus_back() {
+    let m = mount(notebook());
+    settle().await;
+    // Import / Export: its first control is the close button, its last "Load pasted text".
+    let opener = top_button(&m, "Import / Export");
+    opener.focus().unwrap();
+    opener.click();
+    settle().await;
+    TimeoutFuture::new(50).await;
+    let close = m.q(".modal button[aria-label='close']").unwrap();
+    assert_eq!(active(), close, "the dialog takes focus");
+    assert!(key_on(&close, "Tab", true), "Shift+Tab on the first control is kept in the dialog");
+    let last = active();
+    assert_eq!(last.text_content().unwrap_or_default(), "Load pasted text", "and goes to the last one");
+    assert!(key_on(&last, "Tab", false), "Tab on the last control is kept in the dialog");
+    assert_eq!(active(), close, "and goes back to the first");
+    // In between, Tab is the browser's own (to the next control, inside the dialog).
+    let middle = m.q(".modal textarea").unwrap();
+    middle.dyn_ref::<web_sys::HtmlElement>().unwrap().focus().unwrap();
+    assert!(!key_on(&middle, "Tab", false));
+    assert_eq!(active(), middle);
+    key_on(&middle, "Escape", false);
+    settle().await;
+    assert!(m.q(".modal").is_none(), "Escape closes the dialog");
+    assert_eq!(active(), opener.clone().into(), "and focus is back on its opener");
+
+    // History, with nothing in it: the close button is its only control, and Tab stays on it.
+    let opener = top_button(&m, "History");
+    opener.focus().unwrap();
+    opener.click();
+    settle().await;
+    TimeoutFuture::new(50).await;
+    let close = m.q(".modal.history button[aria-label='close history']").unwrap();
+    assert_eq!(active(), close);
+    assert!(key_on(&close, "Tab", false));
+    assert_eq!(active(), close, "Tab does not leave the dialog");
+    assert!(key_on(&close, "Tab", true));
+    assert_eq!(active(), close, "nor does Shift+Tab");
+    key_on(&close, "Escape", false);
+    settle().await;
+    assert!(m.q(".modal").is_none());
+    assert_eq!(active(), opener.into(), "focus is back on History");
+}
+
+#[wasm_bindgen_test]
+async fn closing_the_explanation_gives_focus_back_to_the_marker_that_opened_it() {
+    let m = mount(notebook());
+    settle().await;
+    let marker = m.q(".timeline path.marker[data-pre='1']").unwrap();
+    let focus =
+        js_sys::Reflect::get(&marker, &"focus".into()).unwrap().dyn_into::<js_sys::Function>().unwrap();
+    focus.call0(&marker).unwrap();
+    assert_eq!(active(), marker);
+    key_on(&marker, "Enter", false);
+    settle().await;
+    assert!(m.text(".drawer").contains("qs1_job_high"), "{}", m.text(".drawer"));
+    assert_eq!(active().get_attribute("aria-label").as_deref(), Some("close explanation"));
+    key_on(&active(), "Escape", false);
+    settle().await;
+    assert!(m.q(".drawer").is_none());
+    let back = active();
+    assert_ne!(back.tag_name(), "BODY", "focus does not drop to the page");
+    assert_eq!(
+        back.get_attribute("data-pre").as_deref(),
+        Some("1"),
+        "it is back on the marker: {}",
+        back.outer_html()
+    );
+}

@@ -137,9 +137,79 @@ pub fn apply_theme(light: bool) {
     }
 }
 
-/// The element that has keyboard focus now, to give it back later.
-pub fn focused() -> Option<web_sys::HtmlElement> {
-    window()?.document()?.active_element()?.dyn_into::<web_sys::HtmlElement>().ok()
+/// The element that has keyboard focus now, HTML or SVG (a chart marker), unless it is the
+/// body.
+pub fn focused_element() -> Option<web_sys::Element> {
+    let doc = window()?.document()?;
+    let el = doc.active_element()?;
+    (el.tag_name() != "BODY").then_some(el)
+}
+
+/// Focuses any element, HTML or SVG (`focus()` is on both, in different interfaces).
+pub fn focus_element(el: &web_sys::Element) -> bool {
+    js_sys::Reflect::get(el, &"focus".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .is_some_and(|f| f.call0(el).is_ok())
+}
+
+/// Gives focus back to `el` after a panel or dialog closes. A chart redrawn in the meantime has
+/// replaced its markers: then the element of the same kind and data (`data-pre`, `data-job`,
+/// `data-group`) is focused in its place, and failing that the player, so that focus never
+/// drops to the page's body.
+pub fn return_focus(el: &web_sys::Element) {
+    if el.is_connected() && focus_element(el) {
+        return;
+    }
+    let Some(doc) = window().and_then(|w| w.document()) else { return };
+    let same = ["data-pre", "data-job", "data-group"].iter().find_map(|a| {
+        let v = el.get_attribute(a)?;
+        let sel = format!("{}[{a}=\"{}\"]", el.tag_name().to_ascii_lowercase(), v.replace(['"', '\\'], ""));
+        doc.query_selector(&sel).ok().flatten()
+    });
+    let fallback = || doc.get_element_by_id("player");
+    if let Some(e) = same.or_else(fallback) {
+        focus_element(&e);
+    }
+}
+
+/// What a dialog's Tab moves between: its enabled, shown controls, in document order.
+const TABBABLE: &str = "a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), \
+    textarea:not([disabled]), summary, [tabindex]:not([tabindex=\"-1\"])";
+
+/// Keeps Tab and Shift+Tab inside the element the keydown listener is on (a modal dialog):
+/// from its last control Tab goes to its first, from its first Shift+Tab goes to its last.
+pub fn keep_tab_inside(ev: &web_sys::KeyboardEvent) {
+    if ev.key() != "Tab" {
+        return;
+    }
+    let Some(dialog) = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
+        return;
+    };
+    let Ok(list) = dialog.query_selector_all(TABBABLE) else { return };
+    let items: Vec<web_sys::Element> = (0..list.length())
+        .filter_map(|i| list.item(i)?.dyn_into::<web_sys::Element>().ok())
+        // Shown only: an element in a closed <details> or under display: none has no boxes.
+        .filter(|e| {
+            let r = e.get_bounding_client_rect();
+            r.width() > 0.0 || r.height() > 0.0
+        })
+        .collect();
+    let (Some(first), Some(last)) = (items.first(), items.last()) else {
+        ev.prevent_default();
+        return;
+    };
+    let active = focused_element();
+    let inside = active.as_ref().is_some_and(|a| dialog.contains(Some(a)));
+    let target = if ev.shift_key() {
+        (!inside || active.as_ref() == Some(first)).then_some(last)
+    } else {
+        (!inside || active.as_ref() == Some(last)).then_some(first)
+    };
+    if let Some(t) = target {
+        ev.prevent_default();
+        focus_element(t);
+    }
 }
 
 /// A dialog takes focus when `open` turns true (on the element `first` refers to) and gives it
@@ -149,11 +219,11 @@ pub fn dialog_focus(
     first: leptos::prelude::NodeRef<leptos::html::Button>,
 ) {
     use leptos::prelude::*;
-    let opener = StoredValue::new_local(None::<web_sys::HtmlElement>);
+    let opener = StoredValue::new_local(None::<web_sys::Element>);
     Effect::new(move |was: Option<bool>| {
         let now = open.get();
         if now && was != Some(true) {
-            opener.set_value(focused());
+            opener.set_value(focused_element());
             // The dialog's nodes exist after this render: focus on the next tick.
             let _ = gloo_timers::callback::Timeout::new(0, move || {
                 if let Some(b) = first.get_untracked() {
@@ -163,7 +233,7 @@ pub fn dialog_focus(
             .forget();
         } else if !now && was == Some(true) {
             if let Some(el) = opener.get_value() {
-                let _ = el.focus();
+                return_focus(&el);
             }
         }
         now

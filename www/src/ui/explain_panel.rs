@@ -34,13 +34,37 @@ pub fn ExplainPanel() -> impl IntoView {
         open_rule.set(None);
     });
     let close_ref = NodeRef::<leptos::html::Button>::new();
+    // What had focus when the panel opened (a chart marker, a lane label, a search result):
+    // focus goes back to it when the panel closes, never to the page's body.
+    let opener = StoredValue::new_local(None::<web_sys::Element>);
     // Move keyboard focus into the panel when it opens or changes.
-    Effect::new(move |_| {
-        if app.chrome.selection.get().is_some() {
+    Effect::new(move |was_open: Option<bool>| {
+        let open = app.chrome.selection.get().is_some();
+        if open {
+            if was_open != Some(true) {
+                opener.set_value(crate::ui::dom::focused_element());
+            }
             if let Some(b) = close_ref.get() {
                 let _ = b.focus();
             }
+        } else if was_open == Some(true) {
+            // Only when focus was in the panel (now gone) or nowhere: a click elsewhere keeps
+            // what it focused.
+            // After this update has been drawn: a chart redrawn for the closed selection has
+            // replaced the marker by then.
+            if let Some(el) = opener.get_value() {
+                let _ = gloo_timers::callback::Timeout::new(0, move || {
+                    let lost = crate::ui::dom::focused_element()
+                        .is_none_or(|e| e.closest(".drawer").ok().flatten().is_some());
+                    if lost {
+                        crate::ui::dom::return_focus(&el);
+                    }
+                })
+                .forget();
+            }
+            opener.set_value(None);
         }
+        open
     });
     let esc = window_event_listener(leptos::ev::keydown, move |ev| {
         if ev.key() == "Escape" {
