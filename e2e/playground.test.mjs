@@ -786,3 +786,48 @@ test("keyboard: Tab and Shift+Tab stay inside the Import / Export and History di
   await assertNoCspViolations(page);
   await context.close();
 });
+
+test("keyboard: a chart marker reached with Tab shows a focus ring in both themes, and closing its explanation gives focus back to it (screenshots at 1440, 1280 and 390 px)", async () => {
+  for (const [colorScheme, widths] of [["dark", [1440, 1280, 390]], ["light", [1440]]]) {
+    for (const width of widths) {
+      const { context, page, errors } = await openPlayground({ viewport: { width, height: 900 }, colorScheme });
+      await page.getByRole("button", { name: "jump to end" }).click();
+      // From the timeline's last control before the chart, Tab on until a marker has focus.
+      await page.getByLabel("find jobs by status").focus();
+      let onMarker = false;
+      for (let i = 0; i < 60 && !onMarker; i++) {
+        await page.keyboard.press("Tab");
+        onMarker = await page.evaluate(() => document.activeElement?.matches(".timeline path.marker"));
+      }
+      assert.ok(onMarker, `${colorScheme} ${width} px: Tab reaches a chart marker`);
+      const ring = await page.evaluate(() => {
+        const m = document.activeElement;
+        const s = getComputedStyle(m);
+        const focus = getComputedStyle(document.documentElement).getPropertyValue("--focus").trim();
+        return { visible: m.matches(":focus-visible"), outline: `${s.outlineStyle} ${s.outlineWidth}`, outlineColor: s.outlineColor, stroke: s.stroke, strokeWidth: s.strokeWidth, focus, pre: m.dataset.pre };
+      });
+      assert.ok(ring.visible, "the marker matches :focus-visible");
+      assert.equal(ring.outline, "solid 2px", JSON.stringify(ring));
+      assert.equal(ring.strokeWidth, "3px", JSON.stringify(ring));
+      assert.equal(ring.stroke, ring.outlineColor, "edge and ring in the focus colour");
+      const hex = ring.focus.match(/[0-9a-f]{2}/gi).map((h) => parseInt(h, 16));
+      assert.equal(ring.outlineColor, `rgb(${hex.join(", ")})`, JSON.stringify(ring));
+      const box = await page.evaluate(() => { const r = document.activeElement.getBoundingClientRect(); return { x: r.x, y: r.y, w: r.width, h: r.height }; });
+      const pad = 110;
+      const x = Math.max(0, box.x - pad), y = Math.max(0, box.y - pad);
+      await page.screenshot({ path: join(artifacts, `focus-marker${colorScheme === "light" ? "-light" : ""}-${width}.png`),
+        clip: { x, y, width: Math.min(width - x, box.w + 2 * pad), height: box.h + 2 * pad } });
+      // Enter opens its explanation; Esc closes it and focus is on the marker again.
+      await page.keyboard.press("Enter");
+      await page.locator(".drawer").waitFor();
+      await page.keyboard.press("Escape");
+      await page.locator(".drawer").waitFor({ state: "detached" });
+      await page.waitForTimeout(100);
+      const back = await page.evaluate(() => ({ tag: document.activeElement.tagName, pre: document.activeElement.dataset?.pre }));
+      assert.deepEqual(back, { tag: "path", pre: ring.pre }, "focus is back on the marker, not on the page");
+      assert.deepEqual(errors, []);
+      await assertNoCspViolations(page);
+      await context.close();
+    }
+  }
+});
