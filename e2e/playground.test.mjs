@@ -743,6 +743,40 @@ test("accessibility: axe finds no serious, critical or moderate violation in any
     await assertNoCspViolations(page);
     await context.close();
   }
+  for (const colorScheme of ["dark", "light"]) {
+    // Replaced work: the notice under the top bar and a History with an entry; the generator;
+    // a delete that asks first; an invalid scenario with its problems.
+    const { context, page, errors } = await openPlayground({ viewport: { width: 1280, height: 900 }, colorScheme });
+    await page.getByLabel("scenario name").fill("my work");
+    const other = await page.locator("select[aria-label='load a preset scenario'] option").evaluateAll((os) => os.map((o) => o.value).find((v) => v && v !== "notebook" && v !== "generated-10k"));
+    await page.getByLabel("load a preset scenario").selectOption(other);
+    await page.locator(".notice").waitFor();
+    await ready(page);
+    await check(page, `the notice of replaced work (${colorScheme})`);
+    await page.getByRole("button", { name: "History" }).click();
+    await page.locator(".history-list").waitFor();
+    await check(page, `History with an entry (${colorScheme})`);
+    await page.keyboard.press("Escape");
+    await page.getByRole("tab", { name: "Jobs" }).click();
+    const gen = page.locator("details.generator");
+    await gen.locator("summary").click();
+    await gen.getByRole("button", { name: "Generate", exact: true }).click();
+    await page.waitForFunction(() => /generated jobs \(seed 1\)/.test(document.querySelector(".gen-status")?.innerText ?? ""));
+    await ready(page);
+    await check(page, `the workload generator (${colorScheme})`);
+    await page.getByRole("button", { name: "List the generated jobs" }).click().catch(() => {});
+    await page.getByRole("button", { name: /^Delete all$/ }).click();
+    await page.locator(".confirm").waitFor();
+    await check(page, `a delete that asks first (${colorScheme})`);
+    await page.locator(".confirm").getByRole("button", { name: "Cancel" }).click();
+    await page.getByRole("tab", { name: "Settings" }).click();
+    await page.getByLabel("Preemption grace (s, R21)").fill("-5");
+    await page.waitForSelector(".status.err");
+    await check(page, `an invalid scenario (${colorScheme})`);
+    assert.deepEqual(errors, []);
+    await assertNoCspViolations(page);
+    await context.close();
+  }
   const { context, page, errors } = await openPlayground({ viewport: { width: 1440, height: 900 } });
   await page.getByLabel("load a preset scenario").selectOption("generated-10k");
   await page.waitForFunction(() => document.querySelector(".status.ok")?.textContent.includes("10000 jobs"), null, { timeout: 180_000 });
