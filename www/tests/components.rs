@@ -1106,3 +1106,25 @@ async fn closing_the_explanation_gives_focus_back_to_the_marker_that_opened_it()
         back.outer_html()
     );
 }
+
+#[wasm_bindgen_test]
+async fn escape_closes_the_dialog_over_the_explanation_and_leaves_the_explanation_open() {
+    let m = mount(notebook());
+    settle().await;
+    m.click(".timeline path.marker[data-pre='0']");
+    settle().await;
+    assert!(m.q(".drawer").is_some());
+    let opener = top_button(&m, "Import / Export");
+    opener.focus().unwrap();
+    opener.click();
+    settle().await;
+    TimeoutFuture::new(50).await;
+    key_on(&active(), "Escape", false);
+    settle().await;
+    assert!(m.q(".modal").is_none(), "Esc closes the dialog");
+    assert!(m.q(".drawer").is_some(), "and only the dialog");
+    assert_eq!(active(), opener.into());
+    key_on(&active(), "Escape", false);
+    settle().await;
+    assert!(m.q(".drawer").is_none(), "the next Esc closes the explanation");
+}

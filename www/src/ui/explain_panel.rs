@@ -67,7 +67,8 @@ pub fn ExplainPanel() -> impl IntoView {
         open
     });
     let esc = window_event_listener(leptos::ev::keydown, move |ev| {
-        if ev.key() == "Escape" {
+        // Esc closes the topmost thing only: a dialog over the panel takes it first.
+        if ev.key() == "Escape" && !ev.default_prevented() {
             app.chrome.selection.set(None);
         }
     });

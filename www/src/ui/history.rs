@@ -31,7 +31,7 @@ pub fn HistoryDialog() -> impl IntoView {
         <Show when=move || app.chrome.history_open.get()>
             <div class="modal-backdrop" on:click=move |_| close()></div>
             <div class="modal history" role="dialog" aria-modal="true" aria-labelledby="history-h"
-                on:keydown=move |ev: leptos::ev::KeyboardEvent| { crate::ui::dom::keep_tab_inside(&ev); if ev.key() == "Escape" { close() } }>
+                on:keydown=move |ev: leptos::ev::KeyboardEvent| { crate::ui::dom::keep_tab_inside(&ev); if ev.key() == "Escape" { ev.prevent_default(); close() } }>
                 <div class="drawer-head">
                     <h3 id="history-h">"Recent scenarios"</h3>
                     <button class="icon-btn" aria-label="close history" node_ref=close_ref on:click=move |_| close()>"×"</button>

@@ -266,7 +266,7 @@ pub fn IoDialog() -> impl IntoView {
         <Show when=move || app.chrome.dialog.get()>
             <div class="modal-backdrop" on:click=move |_| app.chrome.dialog.set(false)></div>
             <div class="modal" role="dialog" aria-modal="true" aria-labelledby="io-h"
-                on:keydown=move |ev: leptos::ev::KeyboardEvent| { crate::ui::dom::keep_tab_inside(&ev); if ev.key() == "Escape" { app.chrome.dialog.set(false) } }>
+                on:keydown=move |ev: leptos::ev::KeyboardEvent| { crate::ui::dom::keep_tab_inside(&ev); if ev.key() == "Escape" { ev.prevent_default(); app.chrome.dialog.set(false) } }>
                 <div class="drawer-head">
                     <h3 id="io-h">"Import / Export"</h3>
                     <button class="icon-btn" aria-label="close" node_ref=close_ref on:click=move |_| app.chrome.dialog.set(false)>"×"</button>
