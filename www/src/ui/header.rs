@@ -73,7 +73,7 @@ pub fn Header() -> impl IntoView {
                 >
                     <option value="">"(custom)"</option>
                     {PRESETS.iter().map(|p| view! { <option value=p.id>{p.title}</option> }).collect_view()}
-                    <option value=BENCH_ID>"Synthetic: 10,000 generated jobs"</option>
+                    <option value=BENCH_ID>{presets::BENCH_TITLE}</option>
                 </select>
             </label>
             <input

@@ -12,14 +12,7 @@ pub fn PresetInfo() -> impl IntoView {
     let text = move || {
         let id = app.doc.preset.get()?;
         if id == BENCH_ID {
-            return Some((
-                String::from("Synthetic: 10,000 generated jobs"),
-                String::from(
-                    "A deterministic synthetic workload from the engine's generator: six teams, two instance types, Poisson \
-                     arrivals, heavy-tailed durations, mixed priorities and checkpoints, offered at 95 % of the owned \
-                     capacity. Use it to feel the playground's speed; the timeline shows preempted jobs only.",
-                ),
-            ));
+            return Some((String::from(presets::BENCH_TITLE), String::from(presets::BENCH_EXPLANATION)));
         }
         presets::by_id(&id).map(|p| (p.title.to_string(), p.explanation.to_string()))
     };
