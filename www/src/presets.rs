@@ -129,6 +129,19 @@ pub fn is_pristine(preset: Option<&str>, scenario: &Scenario) -> bool {
     preset.and_then(builtin).is_some_and(|b| b == *scenario)
 }
 
+/// `scenario` as it is exported: a built-in scenario that was edited (`preset` names it) loses
+/// the built-in description it still carries, which describes the preset, not the edit; a
+/// description the user wrote stays.
+pub fn for_export(preset: Option<&str>, scenario: &Scenario) -> Scenario {
+    let mut s = scenario.clone();
+    if let Some(b) = preset.and_then(builtin) {
+        if b != *scenario && b.description.is_some() && b.description == scenario.description {
+            s.description = None;
+        }
+    }
+    s
+}
+
 /// A preset by id.
 pub fn by_id(id: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.id == id)
@@ -147,6 +160,21 @@ mod tests {
             sim.run();
             assert!(sim.now() > 0, "{}", p.id);
         }
+    }
+
+    #[test]
+    fn an_edited_preset_is_exported_without_the_preset_s_description() {
+        let s = builtin("reserve-vs-lend").unwrap();
+        assert!(s.description.is_some());
+        assert_eq!(for_export(Some("reserve-vs-lend"), &s), s, "a preset as it ships keeps its text");
+        let mut e = s.clone();
+        e.settings.preemption_grace_seconds = 60;
+        let out = for_export(Some("reserve-vs-lend"), &e);
+        assert_eq!(out.description, None);
+        assert_eq!(out.settings, e.settings);
+        e.description = Some("grace 60 s: does beta wait less?".into());
+        assert_eq!(for_export(Some("reserve-vs-lend"), &e), e, "the user's own description stays");
+        assert_eq!(for_export(None, &s), s);
     }
 
     #[test]

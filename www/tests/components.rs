@@ -1128,3 +1128,26 @@ async fn escape_closes_the_dialog_over_the_explanation_and_leaves_the_explanatio
     settle().await;
     assert!(m.q(".drawer").is_none(), "the next Esc closes the explanation");
 }
+
+#[wasm_bindgen_test]
+async fn the_description_is_edited_in_settings_undone_like_any_edit_and_saved() {
+    let m = mount(notebook());
+    settle().await;
+    m.click_text("button[role='tab']", "Settings");
+    settle().await;
+    let area = || -> web_sys::HtmlTextAreaElement {
+        m.q("textarea.scenario-description").unwrap().dyn_into().unwrap()
+    };
+    let before = area().value();
+    area().set_value("What if qs3 lent its instance?");
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    area().dispatch_event(&web_sys::Event::new_with_event_init_dict("input", &init).unwrap()).unwrap();
+    TimeoutFuture::new(800).await;
+    let stored = persist::from_json(&storage().get_item(persist::STORAGE_KEY).unwrap().unwrap()).unwrap();
+    assert_eq!(stored.scenario.description.as_deref(), Some("What if qs3 lent its instance?"));
+    m.click("button[aria-label='undo']");
+    settle().await;
+    assert_eq!(area().value(), before);
+    drop(m);
+}

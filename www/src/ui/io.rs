@@ -32,7 +32,11 @@ const LARGE_IMPORT: usize = 1 << 20;
 
 /// Downloads the scenario as compact JSON.
 pub fn download_scenario(app: &crate::ui::state::AppState) {
-    let json = app.doc.scenario.with_untracked(quotasim::json::to_json);
+    let preset = app.doc.preset.get_untracked();
+    let json = app
+        .doc
+        .scenario
+        .with_untracked(|s| quotasim::json::to_json(&crate::presets::for_export(preset.as_deref(), s)));
     dom::download(&format!("{}.json", file_stem(app)), "application/json", &json);
 }
 
@@ -230,7 +234,12 @@ pub fn IoDialog() -> impl IntoView {
         });
     };
     let export_scenario = move |_| download_scenario(&app);
-    let show_scenario = move |_| text.set(app.doc.scenario.with_untracked(quotasim::json::to_json_pretty));
+    let show_scenario = move |_| {
+        let preset = app.doc.preset.get_untracked();
+        text.set(app.doc.scenario.with_untracked(|s| {
+            quotasim::json::to_json_pretty(&crate::presets::for_export(preset.as_deref(), s))
+        }))
+    };
     let export_comparison = move |_| {
         if let Some(json) = crate::persist::comparison_json(&app.current()) {
             dom::download(&format!("{}-comparison.json", file_stem(&app)), "application/json", &json);

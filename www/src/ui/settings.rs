@@ -28,6 +28,19 @@ pub fn SettingsEditor() -> impl IntoView {
     view! {
         <section class="editor-section" aria-labelledby="settings-h">
             <h3 id="settings-h">"Settings"</h3>
+            <label class="field">
+                <span class="field-label">"Scenario description"</span>
+                <textarea
+                    class="scenario-description"
+                    rows="3"
+                    placeholder="what this scenario is for (exported with it)"
+                    prop:value=move || app.doc.scenario.with(|s| s.description.clone().unwrap_or_default())
+                    on:input=move |ev| {
+                        let v = event_target_value(&ev);
+                        app.doc.scenario.update(|s| s.description = if v.trim().is_empty() { None } else { Some(v) })
+                    }
+                ></textarea>
+            </label>
             <div class="form-grid">
                 {secs!("Preemption grace (s, R21)", "preemptionGraceSeconds", preemption_grace_seconds)}
                 {secs!("SCHEDULED time (s, R6)", "scheduledSeconds", scheduled_seconds)}
