@@ -281,7 +281,84 @@ pub fn job_now(sim: &Simulation, j: u32) -> Explanation {
     let (msg, rules) = waiting_words(&wait, &facts);
     ex.rules.extend(rules);
     ex.paragraphs.push(msg);
+    if let Some((msg, rules)) = what_would_change_it(sim, j, &wait) {
+        ex.paragraphs.push(msg);
+        for r in rules {
+            if !ex.rules.contains(r) {
+                ex.rules.push(r);
+            }
+        }
+    }
     ex
+}
+
+/// The setting the user could change so that waiting job `j` (at the front of its share's
+/// queue, `wait` its reason) would not wait for it, where there is one; never a cause that is
+/// not true at this instant.
+fn what_would_change_it(
+    sim: &Simulation,
+    j: u32,
+    wait: &WaitReason,
+) -> Option<(String, &'static [&'static str])> {
+    let sc = sim.scenario();
+    let jc = &sc.jobs[j as usize];
+    let share = &sc.shares[jc.share as usize];
+    if !matches!(wait, WaitReason::Quota | WaitReason::Pool | WaitReason::ServiceEnvironment) {
+        return None;
+    }
+    // R20: with in-share preemption enabled, the share's running jobs of strictly lower
+    // priority (not already being preempted) would be candidates for it.
+    if !share.in_share_preemption {
+        let mine = sim.job_result(j).scheduling_priority;
+        let lower: Vec<(String, u32)> = sc
+            .jobs
+            .iter()
+            .enumerate()
+            .filter(|(x, c)| c.share == jc.share && c.ty == jc.ty && *x as u32 != j)
+            .filter(|(x, _)| {
+                let x = *x as u32;
+                sim.status_of(x).is_some_and(|s| s.holds_capacity()) && !sim.is_being_preempted(x)
+            })
+            .map(|(x, c)| (c.name.clone(), sim.job_result(x as u32).scheduling_priority))
+            .filter(|(_, p)| *p < mine)
+            .collect();
+        if !lower.is_empty() {
+            let shown: Vec<String> =
+                lower.iter().take(3).map(|(n, p)| format!("{n} (priority {p})")).collect();
+            let more = if lower.len() > 3 { format!(" and {} more", lower.len() - 3) } else { String::new() };
+            return Some((
+                format!(
+                    "What would change this: {} runs lower-priority jobs than this one (priority {mine}): {}{more}. \
+                     In-share preemption is DISABLED for {}; with preemptionConfiguration.inSharePreemption \
+                     ENABLED they would be candidates to preempt for it instead of it waiting (R20).",
+                    share.name,
+                    shown.join(", "),
+                    share.name
+                ),
+                &["R20"],
+            ));
+        }
+    }
+    match (wait, share.strategy) {
+        (WaitReason::Quota, Strategy::Reserve | Strategy::Lend) => Some((
+            format!(
+                "What would change this: {} is {}, so it never borrows; as LEND_AND_BORROW it could borrow \
+                 other shares' idle quota (R4, R14).",
+                share.name,
+                share.strategy.as_str()
+            ),
+            &["R4", "R14"],
+        )),
+        (WaitReason::Quota, Strategy::LendAndBorrow) if share.borrow_limit >= 0 => Some((
+            format!(
+                "What would change this: {}'s borrowLimit ({} % of its quota) caps what it may borrow; a \
+                 higher one (or -1, no limit) would let it borrow more (R14).",
+                share.name, share.borrow_limit
+            ),
+            &["R14"],
+        )),
+        _ => None,
+    }
 }
 
 /// The numbers the explanation of a waiting job quotes.
@@ -524,6 +601,54 @@ mod tests {
         assert!(text.contains("it can never run (R17)"), "{text}");
         assert!(text.contains(Misconfiguration::ServiceEnvironment.text()), "{text}");
         assert_eq!(ex.rules, ["R1", "R17"]);
+    }
+
+    fn preset_run(id: &str) -> RunData {
+        RunData::compute(quotasim::validate(&presets::builtin(id).unwrap()).unwrap())
+    }
+
+    #[test]
+    fn a_job_waiting_behind_lower_priority_jobs_with_in_share_preemption_disabled_says_so() {
+        let r = preset_run("in-share");
+        // 3:00: nlp's priority-500 job waits; its share runs four priority-10 batches.
+        let sim = r.sim_at(3 * 3600);
+        let j = r.job_index("urgent-eval").unwrap() as u32;
+        let text = job_now(&sim, j).paragraphs.join(" ");
+        assert!(text.contains("In-share preemption is DISABLED for nlp"), "{text}");
+        assert!(text.contains("batch-0 (priority 10)") && text.contains("(priority 500)"), "{text}");
+        assert!(job_now(&sim, j).rules.contains(&"R20"));
+        // vision, with it enabled, never gets the hint.
+        let sim = r.sim_at(2 * 3600 + 60);
+        let v = r.job_index("deadline-run").unwrap() as u32;
+        assert!(!job_now(&sim, v).paragraphs.join(" ").contains("What would change this"));
+    }
+
+    #[test]
+    fn a_share_that_cannot_borrow_or_is_at_its_borrow_limit_names_the_setting() {
+        let mut s = presets::scenario(presets::NOTEBOOK).unwrap();
+        // qs1 as RESERVE: its second and third jobs wait for its quota.
+        s.quota_shares[0].resource_sharing_configuration.strategy = Strategy::Reserve;
+        s.quota_shares[0].resource_sharing_configuration.borrow_limit = None;
+        s.actions.clear();
+        let r = RunData::compute(quotasim::validate(&s).unwrap());
+        let sim = r.sim_at(0);
+        let waiting =
+            (0..3u32).find(|&j| sim.status_of(j) == Some(Status::Runnable)).expect("a waiting qs1 job");
+        let text = job_now(&sim, waiting).paragraphs.join(" ");
+        // qs1 has in-share preemption enabled: the setting that matters is its strategy.
+        assert!(text.contains("qs1 is RESERVE, so it never borrows; as LEND_AND_BORROW"), "{text}");
+        assert!(!text.contains("DISABLED"), "{text}");
+        // qs1 with a borrow limit of 0 %: the limit is named.
+        let mut s = presets::scenario(presets::NOTEBOOK).unwrap();
+        s.quota_shares[0].resource_sharing_configuration.borrow_limit = Some(0);
+        s.quota_shares[0].preemption_configuration.in_share_preemption = quotasim::model::Toggle::Enabled;
+        s.actions.clear();
+        let r = RunData::compute(quotasim::validate(&s).unwrap());
+        let sim = r.sim_at(0);
+        let waiting =
+            (0..3u32).find(|&j| sim.status_of(j) == Some(Status::Runnable)).expect("a waiting qs1 job");
+        let text = job_now(&sim, waiting).paragraphs.join(" ");
+        assert!(text.contains("qs1's borrowLimit (0 % of its quota) caps what it may borrow"), "{text}");
     }
 
     #[test]
