@@ -24,6 +24,7 @@ pub mod run;
 pub mod sweep_view;
 pub mod text;
 pub mod undo;
+pub mod waits;
 pub mod workload_form;
 
 #[cfg(target_arch = "wasm32")]
