@@ -865,3 +865,83 @@ test("keyboard: a chart marker reached with Tab shows a focus ring in both theme
     }
   }
 });
+
+/** Width and height from a PNG's IHDR chunk, after checking its signature. */
+function pngSize(buf) {
+  assert.deepEqual([...buf.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "the PNG signature");
+  return [buf.readUInt32BE(16), buf.readUInt32BE(20)];
+}
+
+test("decision numbers: wait-time distribution per share, who preempted whom, every chart downloads as standalone SVG and PNG", async () => {
+  const { context, page, errors } = await openPlayground({ viewport: { width: 1440, height: 900 } });
+  const cdf = page.locator("section.wait-cdf");
+  // The notebook: qs1 has three jobs, qs2 one, qs3 none; every job starts.
+  assert.deepEqual(await cdf.locator(".legend-item").allInnerTexts(), ["qs1: 3 jobs", "qs2: 1 job", "qs3: no jobs"]);
+  const lines = cdf.locator("svg path.cdf");
+  assert.equal(await lines.count(), 2);
+  const swatches = await cdf.locator(".legend-item .swatch").evaluateAll((s) => s.map((e) => getComputedStyle(e).backgroundColor));
+  const strokes = await lines.evaluateAll((p) => p.map((e) => getComputedStyle(e).stroke));
+  assert.deepEqual(strokes, swatches.slice(0, 2), "each line in its share's colour");
+  assert.match(await cdf.locator("svg desc").textContent(), /qs1: p50 .*, p90 .*qs3: p50 –/);
+  const rows = await cdf.locator("table tbody tr").allInnerTexts();
+  assert.equal(rows.length, 3);
+  assert.match(rows[2], /qs3\s+0\s+0\s+–\s+–/);
+
+  const matrix = page.locator("section.matrix");
+  const cell = (row, col) => matrix.locator(`tbody tr:nth-child(${row}) td:nth-child(${col + 1})`).innerText();
+  assert.match(await cell(2, 1), /^1\s+1 reclaim\s+[\d.]+ GPU.h lost$/, "qs2 reclaimed from qs1");
+  assert.match(await cell(1, 1), /^1\s+1 in-share/, "in-share inside qs1");
+  assert.equal(await cell(1, 2), "–");
+  const [csv] = await Promise.all([page.waitForEvent("download"), matrix.getByRole("button", { name: "CSV" }).click()]);
+  const csvLines = (await readFile(await csv.path(), "utf8")).trim().split("\n");
+  assert.equal(csvLines[0], "preemptorShare,victimShare,preemptions,crossShare,inShare,capacityLimitReduced,lostGpuHours");
+  assert.equal(csvLines.length, 3);
+
+  const charts = [
+    ["utilization", page.locator("figure.chart[data-export-scope]").first()],
+    ["wait-time-cdf", cdf],
+    ["timeline", page.locator("section[aria-labelledby=tl-h]")],
+    ["lending", page.locator("section[aria-labelledby=lend-h] figure.chart").first()],
+  ];
+  for (const [name, scope] of charts) {
+    const [w, h] = await scope.locator(".svg-host svg").evaluate((s) => [+s.getAttribute("width"), +s.getAttribute("height")]);
+    const [svgFile] = await Promise.all([page.waitForEvent("download"), scope.getByRole("button", { name: /as SVG$/ }).first().click()]);
+    assert.match(svgFile.suggestedFilename(), new RegExp(`^${name}.*\\.svg$`));
+    const text = await readFile(await svgFile.path(), "utf8");
+    assert.ok(!text.includes("var("), `${name}: no CSS variable left`);
+    const parsed = await page.evaluate((t) => {
+      const d = new DOMParser().parseFromString(t, "image/svg+xml");
+      const r = d.documentElement;
+      const painted = [...r.querySelectorAll("[fill], [stroke]")].filter((e) => /^rgba?\(/.test(e.getAttribute("fill") ?? e.getAttribute("stroke")));
+      return { error: !!d.querySelector("parsererror"), root: r.localName, ns: r.namespaceURI, xmlns: r.getAttribute("xmlns"), children: r.children.length, viewBox: r.getAttribute("viewBox"), painted: painted.length, tickFill: r.querySelector("text.tick")?.getAttribute("fill") ?? "", style: r.querySelectorAll("[style]").length };
+    }, text);
+    assert.equal(parsed.error, false, `${name}: the SVG parses as XML`);
+    assert.equal(parsed.root, "svg");
+    assert.equal(parsed.ns, "http://www.w3.org/2000/svg");
+    assert.equal(parsed.xmlns, "http://www.w3.org/2000/svg");
+    assert.ok(parsed.children > 3, `${name}: a body`);
+    assert.match(parsed.viewBox ?? "", /^0 0 \d+ \d+$/);
+    assert.ok(parsed.painted > 0, `${name}: colours inlined`);
+    assert.match(parsed.tickFill, /^rgb\(\d+, \d+, \d+\)$/, `${name}: tick labels keep their colour: ${parsed.tickFill}`);
+    assert.notEqual(parsed.tickFill, "rgb(0, 0, 0)", `${name}: tick labels are not left black`);
+    assert.equal(parsed.style, 0, "no style attribute (the page's CSP refuses them)");
+    const [pngFile] = await Promise.all([page.waitForEvent("download"), scope.getByRole("button", { name: /as PNG$/ }).first().click()]);
+    assert.match(pngFile.suggestedFilename(), new RegExp(`^${name}.*\\.png$`));
+    const png = await readFile(await pngFile.path());
+    assert.deepEqual(pngSize(png), [2 * w, 2 * h], `${name}: twice the chart's size`);
+    await writeFile(join(artifacts, `export-${name}.png`), png);
+    await writeFile(join(artifacts, `export-${name}.svg`), text);
+  }
+
+  for (const width of [1440, 1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(300);
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth - innerWidth), 0, `no sideways scrolling at ${width}`);
+    await cdf.scrollIntoViewIfNeeded();
+    await cdf.screenshot({ path: join(artifacts, `wait-cdf-${width}.png`) });
+    await matrix.screenshot({ path: join(artifacts, `matrix-${width}.png`) });
+  }
+  assert.deepEqual(errors, []);
+  await assertNoCspViolations(page);
+  await context.close();
+});

@@ -1151,3 +1151,32 @@ async fn the_description_is_edited_in_settings_undone_like_any_edit_and_saved() 
     assert_eq!(area().value(), before);
     drop(m);
 }
+
+#[wasm_bindgen_test]
+async fn the_decision_panels_show_waits_per_share_who_preempted_whom_and_offer_every_chart_as_files() {
+    let m = mount(notebook());
+    settle().await;
+    // The wait-time distribution: a line per share with jobs, a row per share.
+    assert_eq!(m.all(".wait-cdf svg path.cdf"), 2);
+    assert_eq!(m.all(".wait-cdf tbody tr"), 3);
+    assert!(m.text(".wait-cdf .legend").contains("qs3: no jobs"), "{}", m.text(".wait-cdf .legend"));
+    assert!(m.text(".wait-cdf svg desc").starts_with("qs1: p50 "), "{}", m.text(".wait-cdf svg desc"));
+    // The matrix: qs2 reclaimed from qs1 (row 2, column qs1), qs1 preempted inside itself.
+    let cell = |r: u32| m.text(&format!(".matrix-table tbody tr:nth-child({r}) td:nth-child(2)"));
+    assert!(cell(2).contains("1 reclaim"), "{}", cell(2));
+    assert!(cell(1).contains("1 in-share"), "{}", cell(1));
+    assert_eq!(m.all(".matrix-table tbody tr"), 3, "no capacity row: no limit was reduced");
+    // Every chart has its two download buttons next to it.
+    let charts = m.all(".svg-host svg");
+    assert!(charts >= 4, "{charts} charts");
+    assert_eq!(
+        m.all("[data-export-scope] button[data-export='svg']"),
+        m.all("[data-export-scope] button[data-export='png']")
+    );
+    assert_eq!(
+        m.all("[data-export-scope] button[data-export='svg']"),
+        4,
+        "utilization, timeline, lending, waits"
+    );
+    assert_eq!(m.all(".matrix button[data-export='csv']"), 1);
+}

@@ -51,12 +51,17 @@ pub fn url_with_hash(hash: &str) -> String {
 
 /// Offers `text` as a file download.
 pub fn download(filename: &str, mime: &str, text: &str) {
-    let Some(doc) = window().and_then(|w| w.document()) else { return };
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type(mime);
     let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    download_blob(filename, &blob);
+}
+
+/// Offers `blob` as a file download (an `<a download>` with an object URL).
+pub fn download_blob(filename: &str, blob: &web_sys::Blob) {
+    let Some(doc) = window().and_then(|w| w.document()) else { return };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(blob) else { return };
     if let Ok(a) = doc.create_element("a") {
         if let Ok(a) = a.dyn_into::<web_sys::HtmlAnchorElement>() {
             a.set_href(&url);

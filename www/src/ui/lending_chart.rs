@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 
 use crate::charts::{lending_svg, time_scale, M_LEFT};
+use crate::ui::export::ExportButtons;
 use crate::ui::state::use_app;
 
 const HEIGHT: f64 = 170.0;
@@ -47,8 +48,8 @@ pub fn LendingCharts() -> impl IntoView {
                     time_scale(a, b, M_LEFT, width.get()).map(app.play.now.get() as f64).clamp(M_LEFT, width.get())
                 };
                 view! {
-                    <figure class="chart">
-                        <figcaption>{name}</figcaption>
+                    <figure class="chart" data-export-scope="">
+                        <figcaption><span>{name}</span><ExportButtons name=Signal::derive(move || format!("lending-{}", name())) /></figcaption>
                         <div class="chart-area" style:height=format!("{HEIGHT}px")>
                             <div class="svg-host" inner_html=move || svg.get()></div>
                             <div class="cursor" style:left=move || format!("{:.1}px", cx())></div>

@@ -7,6 +7,7 @@ pub mod compare;
 pub mod dom;
 pub mod editor;
 pub mod explain_panel;
+pub mod export;
 pub mod fields;
 pub mod generator;
 pub mod header;
@@ -17,6 +18,7 @@ pub mod jobs;
 pub mod legend;
 pub mod lending_chart;
 pub mod limits;
+pub mod matrix;
 pub mod preset_info;
 pub mod problems;
 pub mod settings;
@@ -28,6 +30,7 @@ pub mod sweep;
 pub mod timeline;
 pub mod transport;
 pub mod util_chart;
+pub mod wait_chart;
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -141,6 +144,8 @@ pub fn App(
                             <snapshot::SnapshotPanel />
                         </div>
                         <lending_chart::LendingCharts />
+                        <wait_chart::WaitChart />
+                        <matrix::PreemptionMatrix />
                     </div>
                     <sweep::SweepPanel />
                     <footer class="foot muted">

@@ -8,6 +8,7 @@ use crate::charts::{find_jobs, kind_color, lane_jobs, time_scale, timeline_svg, 
 use crate::explain::kind_label;
 use crate::geometry::row_window;
 use crate::ui::dom::closest_attr;
+use crate::ui::export::ExportButtons;
 use crate::ui::state::{use_app, Selection};
 use quotasim::PreemptionKind;
 
@@ -130,9 +131,10 @@ pub fn Timeline() -> impl IntoView {
         app.chrome.selection.set(Some(Selection::Job(j)));
     };
     view! {
-        <section class="card" aria-labelledby="tl-h">
+        <section class="card" aria-labelledby="tl-h" data-export-scope="">
             <header class="card-head">
                 <h3 id="tl-h">"Jobs and preemptions"</h3>
+                <ExportButtons name="timeline" />
                 <div class="legend">
                     {[PreemptionKind::CrossShare, PreemptionKind::InShare, PreemptionKind::CapacityReduced].iter().map(|k| view! {
                         <span class="legend-item"><span class="diamond" style:background=kind_color(*k)></span>{kind_label(*k)}</span>

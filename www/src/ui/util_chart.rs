@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use crate::charts::{time_scale, utilization_svg, M_LEFT};
 use crate::geometry::format_time;
+use crate::ui::export::ExportButtons;
 use crate::ui::legend::Legend;
 use crate::ui::state::use_app;
 
@@ -49,6 +50,11 @@ fn UtilChart(ti: usize) -> impl IntoView {
                     format!("{} · {} GPU{} per instance", t.name, t.gpus, if t.gpus == 1 { "" } else { "s" })
                 })
                 .unwrap_or_default()
+        })
+    };
+    let type_name = move || {
+        app.run.handle.with(|r| {
+            r.as_ref().and_then(|r| r.data.types.get(ti)).map(|t| t.name.clone()).unwrap_or_default()
         })
     };
     let scale = move || {
@@ -103,8 +109,8 @@ fn UtilChart(ti: usize) -> impl IntoView {
         })
     };
     view! {
-        <figure class="chart">
-            <figcaption>{title}</figcaption>
+        <figure class="chart" data-export-scope="">
+            <figcaption><span>{title}</span><ExportButtons name=Signal::derive(move || format!("utilization-{}", type_name())) /></figcaption>
             <div
                 class="chart-area"
                 style:height=format!("{HEIGHT}px")
