@@ -547,6 +547,45 @@ test("at 390 px nothing scrolls sideways; a job found by name opens in the timel
   await context.close();
 });
 
+test("what to change: a waiting job names the setting that holds it, and an edited preset exports without the preset's description (1440, 1280 and 390 px)", async () => {
+  const { context, page, errors } = await openPlayground({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+  await page.getByLabel("load a preset scenario").selectOption("in-share");
+  await ready(page);
+  // 2:02, just after the urgent jobs arrive: nlp's waits behind its own lower-priority batches.
+  for (let i = 0; i < 5; i++) await page.getByRole("button", { name: "step to next event" }).click();
+  assert.equal(await page.locator("[data-now]").getAttribute("data-now"), "7320");
+  for (const width of [1440, 1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.getByLabel("find a job by name").fill("urgent");
+    await page.locator(".found button", { hasText: "urgent-eval" }).click();
+    const drawer = page.locator(".drawer");
+    assert.match(await drawer.innerText(), /In-share preemption is DISABLED for nlp/);
+    assert.match(await drawer.innerText(), /batch-0 \(priority 10\)/);
+    await drawer.screenshot({ path: join(artifacts, `what-to-change-${width}.png`) });
+    await page.keyboard.press("Escape");
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  // Edited, the preset's description stays out of the export; the user's own goes in.
+  await page.getByRole("tab", { name: "Settings" }).click();
+  await page.getByLabel("Preemption grace (s, R21)").fill("60");
+  await ready(page);
+  const exported = async () => {
+    await page.getByRole("button", { name: "Import / Export" }).click();
+    const [d] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Scenario JSON", exact: true }).click()]);
+    await page.keyboard.press("Escape");
+    return JSON.parse(await readFile(await d.path(), "utf8"));
+  };
+  const edited = await exported();
+  assert.equal(edited.settings.preemptionGraceSeconds, 60);
+  assert.equal(edited.description, undefined, "the preset's description does not describe the edit");
+  await page.getByLabel("Scenario description").fill("grace 60 s: does nlp wait less?");
+  await page.waitForTimeout(300);
+  assert.equal((await exported()).description, "grace 60 s: does nlp wait less?");
+  assert.deepEqual(errors, []);
+  await assertNoCspViolations(page);
+  await context.close();
+});
+
 test("light theme: follows prefers-color-scheme, screenshots at 1440, 1280 and 390 px", async () => {
   for (const width of [1440, 1280, 390]) {
     const { context, page, errors } = await openPlayground({ viewport: { width, height: 900 }, colorScheme: "light" });

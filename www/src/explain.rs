@@ -431,7 +431,7 @@ fn waiting_words(reason: &WaitReason, f: &WaitFacts) -> (String, &'static [&'sta
                  share's jobs to finish (R4, R14).",
                 strategy.as_str()
             ),
-            &["R14", "R17"],
+            &["R4", "R14", "R17"],
         ),
         WaitReason::Pool => (
             format!(
