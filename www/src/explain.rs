@@ -281,8 +281,8 @@ pub fn job_now(sim: &Simulation, j: u32) -> Explanation {
     let (msg, rules) = waiting_words(&wait, &facts);
     ex.rules.extend(rules);
     ex.paragraphs.push(msg);
-    if let Some((msg, rules)) = what_would_change_it(sim, j, &wait) {
-        ex.paragraphs.push(msg);
+    for (para, rules) in what_limits(sim, j, &wait, &snap) {
+        ex.paragraphs.push(para);
         for r in rules {
             if !ex.rules.contains(r) {
                 ex.rules.push(r);
@@ -292,73 +292,132 @@ pub fn job_now(sim: &Simulation, j: u32) -> Explanation {
     ex
 }
 
-/// The setting the user could change so that waiting job `j` (at the front of its share's
-/// queue, `wait` its reason) would not wait for it, where there is one; never a cause that is
-/// not true at this instant.
-fn what_would_change_it(
+/// What the user could change for a front job that waits: the setting that stops it, or who
+/// holds the capacity it needs. Each sentence is stated only when it is true now.
+fn what_limits(
     sim: &Simulation,
     j: u32,
     wait: &WaitReason,
-) -> Option<(String, &'static [&'static str])> {
+    snap: &Snapshot,
+) -> Vec<(String, &'static [&'static str])> {
+    let mut out: Vec<(String, &'static [&'static str])> = Vec::new();
+    if !matches!(wait, WaitReason::Quota | WaitReason::Pool | WaitReason::ServiceEnvironment) {
+        return out;
+    }
     let sc = sim.scenario();
     let jc = &sc.jobs[j as usize];
-    let share = &sc.shares[jc.share as usize];
-    if !matches!(wait, WaitReason::Quota | WaitReason::Pool | WaitReason::ServiceEnvironment) {
-        return None;
-    }
-    // R20: with in-share preemption enabled, the share's running jobs of strictly lower
-    // priority (not already being preempted) would be candidates for it.
-    if !share.in_share_preemption {
-        let mine = sim.job_result(j).scheduling_priority;
-        let lower: Vec<(String, u32)> = sc
-            .jobs
-            .iter()
-            .enumerate()
-            .filter(|(x, c)| c.share == jc.share && c.ty == jc.ty && *x as u32 != j)
-            .filter(|(x, _)| {
-                let x = *x as u32;
-                sim.status_of(x).is_some_and(|s| s.holds_capacity()) && !sim.is_being_preempted(x)
-            })
-            .map(|(x, c)| (c.name.clone(), sim.job_result(x as u32).scheduling_priority))
-            .filter(|(_, p)| *p < mine)
-            .collect();
-        if !lower.is_empty() {
-            let shown: Vec<String> =
-                lower.iter().take(3).map(|(n, p)| format!("{n} (priority {p})")).collect();
-            let more = if lower.len() > 3 { format!(" and {} more", lower.len() - 3) } else { String::new() };
-            return Some((
+    let (s, t, n) = (jc.share, jc.ty, jc.count);
+    let share = &sc.shares[s as usize].name;
+    let ty = &sc.types[t as usize].name;
+    let (u, q) = (sim.usage(s, t), sim.quota(s, t));
+    let strategy = sim.strategy(s);
+    let pool = snap.types.iter().find(|x| x.capacity_unit == *ty).map_or(0, |x| x.pool_available);
+    if *wait == WaitReason::Quota && u + n > q {
+        match (strategy, sim.borrow_allowance(s, t)) {
+            (Strategy::LendAndBorrow, Some(a)) if u + n > q + a => out.push((
                 format!(
-                    "What would change this: {} runs lower-priority jobs than this one (priority {mine}): {}{more}. \
-                     In-share preemption is DISABLED for {}; with preemptionConfiguration.inSharePreemption \
-                     ENABLED they would be candidates to preempt for it instead of it waiting (R20).",
-                    share.name,
-                    shown.join(", "),
-                    share.name
+                    "What limits it: {share}'s borrowLimit, which lets it use at most {a} × {ty} above its \
+                     quota ({} in all); with this job it would use {}. A higher borrowLimit (or -1, \
+                     unlimited) lifts this limit (R14).",
+                    q + a,
+                    u + n
                 ),
-                &["R20"],
-            ));
+                &["R14"],
+            )),
+            (Strategy::LendAndBorrow, _) => {}
+            (st, _) => {
+                let idle = if pool > 0 {
+                    format!(
+                        " Lending shares have {pool} idle {ty} now, which only a LEND_AND_BORROW share may \
+                         borrow."
+                    )
+                } else {
+                    String::new()
+                };
+                out.push((
+                    format!(
+                        "What limits it: {share}'s strategy {} never borrows, so it runs only on its own quota of \
+                         {q}.{idle} (R4, R14)",
+                        st.as_str()
+                    ),
+                    &["R4", "R14"],
+                ));
+            }
         }
     }
-    match (wait, share.strategy) {
-        (WaitReason::Quota, Strategy::Reserve | Strategy::Lend) => Some((
+    if *wait == WaitReason::Pool {
+        let borrowers: Vec<String> = snap
+            .shares
+            .iter()
+            .filter(|x| x.capacity_unit == *ty && x.borrowed > 0)
+            .map(|x| format!("{} ({})", x.quota_share_name, x.borrowed))
+            .collect();
+        let lenders: Vec<String> = sc
+            .shares
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| sim.strategy(*i as u32) != Strategy::Reserve && sim.quota(*i as u32, t) > 0)
+            .map(|(i, x)| format!("{} {} of {}", x.name, sim.usage(i as u32, t), sim.quota(i as u32, t)))
+            .collect();
+        let who = if borrowers.is_empty() {
+            String::from("no share is borrowing, the lenders' own jobs use it")
+        } else {
+            format!("borrowing now: {}", borrowers.join(", "))
+        };
+        out.push((
             format!(
-                "What would change this: {} is {}, so it never borrows; as LEND_AND_BORROW it could borrow \
-                 other shares' idle quota (R4, R14).",
-                share.name,
-                share.strategy.as_str()
+                "The lenders' idle capacity is taken: {pool} of it is available and this job needs {n}. \
+                 Lending shares' usage of their quotas: {}; {who} (R13, R15).",
+                lenders.join(", ")
             ),
-            &["R4", "R14"],
-        )),
-        (WaitReason::Quota, Strategy::LendAndBorrow) if share.borrow_limit >= 0 => Some((
-            format!(
-                "What would change this: {}'s borrowLimit ({} % of its quota) caps what it may borrow; a \
-                 higher one (or -1, no limit) would let it borrow more (R14).",
-                share.name, share.borrow_limit
-            ),
-            &["R14"],
-        )),
-        _ => None,
+            &["R13", "R15"],
+        ));
     }
+    // R20: running lower-priority jobs of its own share would be in-share candidates.
+    let prio = sim.job_result(j).scheduling_priority;
+    let mut lower: Vec<(u32, String, u64)> = (0..sc.jobs.len() as u32)
+        .filter(|&o| {
+            let oc = &sc.jobs[o as usize];
+            o != j
+                && oc.share == s
+                && oc.ty == t
+                && sim.status_of(o).is_some_and(|st| st.holds_capacity())
+                && !sim.is_being_preempted(o)
+        })
+        .map(|o| {
+            (
+                sim.job_result(o).scheduling_priority,
+                sc.jobs[o as usize].name.clone(),
+                sc.jobs[o as usize].count,
+            )
+        })
+        .filter(|(p, _, _)| *p < prio)
+        .collect();
+    // Stated only when releasing all of them would let the job fit (R14): otherwise R19 would
+    // preempt nobody.
+    let back: u64 = lower.iter().map(|x| x.2).sum();
+    let free = snap.types.iter().find(|x| x.capacity_unit == *ty).map_or(0, |x| x.free);
+    let limit = match strategy {
+        Strategy::LendAndBorrow => sim.borrow_allowance(s, t).map_or(u64::MAX, |a| q + a),
+        _ => q,
+    };
+    let fits = u.saturating_sub(back) + n <= limit
+        && free + back as i64 >= n as i64
+        && (strategy == Strategy::Reserve || pool + back as i64 >= n as i64);
+    if !lower.is_empty() && fits && !sim.in_share_preemption(s) {
+        lower.sort();
+        let names: Vec<String> = lower.iter().map(|(p, name, _)| format!("{name} (priority {p})")).collect();
+        out.push((
+            format!(
+                "In-share preemption is DISABLED for {share}. If it were enabled, {} (priority {prio}) would \
+                 preempt lower-priority running jobs of {share} to make room; candidates now: {} (R20).",
+                jc.name,
+                names.join(", ")
+            ),
+            &["R20"],
+        ));
+    }
+    out
 }
 
 /// The numbers the explanation of a waiting job quotes.
@@ -603,26 +662,6 @@ mod tests {
         assert_eq!(ex.rules, ["R1", "R17"]);
     }
 
-    fn preset_run(id: &str) -> RunData {
-        RunData::compute(quotasim::validate(&presets::builtin(id).unwrap()).unwrap())
-    }
-
-    #[test]
-    fn a_job_waiting_behind_lower_priority_jobs_with_in_share_preemption_disabled_says_so() {
-        let r = preset_run("in-share");
-        // 3:00: nlp's priority-500 job waits; its share runs four priority-10 batches.
-        let sim = r.sim_at(3 * 3600);
-        let j = r.job_index("urgent-eval").unwrap() as u32;
-        let text = job_now(&sim, j).paragraphs.join(" ");
-        assert!(text.contains("In-share preemption is DISABLED for nlp"), "{text}");
-        assert!(text.contains("batch-0 (priority 10)") && text.contains("(priority 500)"), "{text}");
-        assert!(job_now(&sim, j).rules.contains(&"R20"));
-        // vision, with it enabled, never gets the hint.
-        let sim = r.sim_at(2 * 3600 + 60);
-        let v = r.job_index("deadline-run").unwrap() as u32;
-        assert!(!job_now(&sim, v).paragraphs.join(" ").contains("What would change this"));
-    }
-
     #[test]
     fn a_share_that_cannot_borrow_or_is_at_its_borrow_limit_names_the_setting() {
         let mut s = presets::scenario(presets::NOTEBOOK).unwrap();
@@ -636,7 +675,7 @@ mod tests {
             (0..3u32).find(|&j| sim.status_of(j) == Some(Status::Runnable)).expect("a waiting qs1 job");
         let text = job_now(&sim, waiting).paragraphs.join(" ");
         // qs1 has in-share preemption enabled: the setting that matters is its strategy.
-        assert!(text.contains("qs1 is RESERVE, so it never borrows; as LEND_AND_BORROW"), "{text}");
+        assert!(text.contains("What limits it: qs1's strategy RESERVE never borrows"), "{text}");
         assert!(!text.contains("DISABLED"), "{text}");
         // qs1 with a borrow limit of 0 %: the limit is named.
         let mut s = presets::scenario(presets::NOTEBOOK).unwrap();
@@ -648,7 +687,133 @@ mod tests {
         let waiting =
             (0..3u32).find(|&j| sim.status_of(j) == Some(Status::Runnable)).expect("a waiting qs1 job");
         let text = job_now(&sim, waiting).paragraphs.join(" ");
-        assert!(text.contains("qs1's borrowLimit (0 % of its quota) caps what it may borrow"), "{text}");
+        assert!(text.contains("What limits it: qs1's borrowLimit, which lets it use at most 0 ×"), "{text}");
+    }
+
+    fn two_shares(a: &str, jobs: usize) -> RunData {
+        let jobs: Vec<String> = (0..jobs)
+            .map(|i| {
+                format!(
+                    r#"{{"jobName":"a-{i}","quotaShareName":"a","instanceType":"t","instanceCount":1,
+                    "submitAt":{i},"durationSeconds":3600}}"#
+                )
+            })
+            .collect();
+        let json = format!(
+            r#"{{"formatVersion":1,"instanceTypes":[{{"name":"t"}}],
+            "serviceEnvironment":{{"serviceEnvironmentName":"se","capacityLimits":[{{"capacityUnit":"t","maxCapacity":8}}]}},
+            "quotaShares":[{a},
+              {{"quotaShareName":"b","capacityLimits":[{{"capacityUnit":"t","maxCapacity":4}}],
+               "resourceSharingConfiguration":{{"strategy":"LEND"}}}}],
+            "jobs":[{}]}}"#,
+            jobs.join(",")
+        );
+        let s = quotasim::json::parse_scenario(&json).unwrap();
+        RunData::compute(quotasim::validate(&s).unwrap())
+    }
+
+    fn text_at(r: &RunData, job: &str, t: u64) -> String {
+        let sc = r.full().scenario();
+        let j = sc.jobs.iter().position(|x| x.name == job).unwrap() as u32;
+        job_now(&r.sim_at(t), j).paragraphs.join(" ")
+    }
+
+    #[test]
+    fn a_job_stopped_by_its_borrow_limit_names_the_borrow_limit() {
+        // a: quota 2, borrowLimit 50 % (one instance above its quota); b lends four idle ones.
+        let r = two_shares(
+            r#"{"quotaShareName":"a","capacityLimits":[{"capacityUnit":"t","maxCapacity":2}],
+               "resourceSharingConfiguration":{"strategy":"LEND_AND_BORROW","borrowLimit":50}}"#,
+            4,
+        );
+        assert_eq!(r.jobs[3].first_started_at, Some(3600), "a-3 waits for a-0 to end");
+        let text = text_at(&r, "a-3", 600);
+        assert!(
+            text.contains(
+                "What limits it: a's borrowLimit, which lets it use at most 1 × t above its quota (3 in all); \
+                 with this job it would use 4."
+            ),
+            "{text}"
+        );
+        assert!(!text.contains("In-share"), "no lower-priority job runs in a: {text}");
+        assert!(!text.contains("idle capacity is taken"), "{text}");
+    }
+
+    #[test]
+    fn a_reserve_job_names_its_strategy_and_the_idle_capacity_it_may_not_borrow() {
+        let r = two_shares(
+            r#"{"quotaShareName":"a","capacityLimits":[{"capacityUnit":"t","maxCapacity":2}],
+               "resourceSharingConfiguration":{"strategy":"RESERVE"}}"#,
+            3,
+        );
+        assert_eq!(r.jobs[2].first_started_at, Some(3600));
+        let text = text_at(&r, "a-2", 600);
+        assert!(
+            text.contains(
+                "What limits it: a's strategy RESERVE never borrows, so it runs only on its own quota of 2. \
+                 Lending shares have 4 idle t now, which only a LEND_AND_BORROW share may borrow."
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_job_short_of_lendable_capacity_says_who_took_it() {
+        // a: quota 1, unlimited borrowing; b's four idle instances are all lent to a.
+        let r = two_shares(
+            r#"{"quotaShareName":"a","capacityLimits":[{"capacityUnit":"t","maxCapacity":1}],
+               "resourceSharingConfiguration":{"strategy":"LEND_AND_BORROW"}}"#,
+            6,
+        );
+        assert_eq!(r.jobs[5].first_started_at, Some(3600));
+        let text = text_at(&r, "a-5", 600);
+        assert!(text.contains("waiting for lendable capacity"), "{text}");
+        assert!(
+            text.contains(
+                "The lenders' idle capacity is taken: 0 of it is available and this job needs 1. Lending \
+                 shares' usage of their quotas: a 5 of 1, b 0 of 4; borrowing now: a (4)"
+            ),
+            "{text}"
+        );
+        assert!(!text.contains("What limits it"), "unlimited borrowing limits nothing: {text}");
+    }
+
+    #[test]
+    fn the_in_share_preset_says_enabling_in_share_preemption_would_make_room() {
+        let r = RunData::compute(
+            quotasim::validate(&presets::scenario(presets::by_id("in-share").unwrap()).unwrap()).unwrap(),
+        );
+        // nlp has in-share preemption DISABLED: urgent-eval waits behind its priority-10 batches.
+        let text = text_at(&r, "urgent-eval", 3 * 3600);
+        assert!(
+            text.contains(
+                "In-share preemption is DISABLED for nlp. If it were enabled, urgent-eval (priority 500) would \
+                 preempt lower-priority running jobs of nlp to make room; candidates now: batch-0 (priority \
+                 10), batch-1 (priority 10), batch-2 (priority 10), batch-3 (priority 10) (R20)."
+            ),
+            "{text}"
+        );
+        assert!(text.contains("What limits it: nlp's strategy RESERVE never borrows"), "{text}");
+        // vision has it ENABLED: its urgent job preempts, so nothing is said about enabling it.
+        let vision = text_at(&r, "deadline-run", 2 * 3600 + 60);
+        assert!(vision.contains("waiting for preemption to complete"), "{vision}");
+        assert!(!vision.contains("In-share preemption is DISABLED"), "{vision}");
+
+        // With only two lower-priority batches, releasing them would not make room for four
+        // instances: the sentence is not said.
+        let mut s = presets::scenario(presets::by_id("in-share").unwrap()).unwrap();
+        for j in s.jobs.iter_mut() {
+            if j.job_name == "urgent-eval" {
+                j.instance_count = Some(4);
+            }
+            if j.job_name == "batch-0" || j.job_name == "batch-1" {
+                j.scheduling_priority = 600;
+            }
+        }
+        let r = RunData::compute(quotasim::validate(&s).unwrap());
+        let text = text_at(&r, "urgent-eval", 3 * 3600);
+        assert!(text.contains("waiting for quota"), "{text}");
+        assert!(!text.contains("In-share preemption is DISABLED"), "{text}");
     }
 
     #[test]

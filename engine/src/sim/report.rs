@@ -302,6 +302,11 @@ impl Simulation {
         self.ledger.strategy(share)
     }
 
+    /// Whether a share's in-share preemption (R20) is enabled now (updates included).
+    pub fn in_share_preemption(&self, share: ShareId) -> bool {
+        self.shares[share as usize].in_share
+    }
+
     /// Current borrow allowance of a share for a type (`None`: unlimited).
     pub fn borrow_allowance(&self, share: ShareId, ty: TypeId) -> Option<u64> {
         self.ledger.allowance(share, ty)
