@@ -794,6 +794,14 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("What limits it: nlp's strategy RESERVE never borrows"), "{text}");
+        // Already at 2:02, while vision's victims are in their grace period (the end-to-end test
+        // looks there).
+        let early = text_at(&r, "urgent-eval", 2 * 3600 + 120);
+        assert!(
+            early.contains("In-share preemption is DISABLED for nlp")
+                && early.contains("batch-0 (priority 10)"),
+            "{early}"
+        );
         // vision has it ENABLED: its urgent job preempts, so nothing is said about enabling it.
         let vision = text_at(&r, "deadline-run", 2 * 3600 + 60);
         assert!(vision.contains("waiting for preemption to complete"), "{vision}");
