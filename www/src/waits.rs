@@ -96,6 +96,38 @@ pub fn max_wait(shares: &[ShareWaits]) -> u64 {
     shares.iter().filter_map(|s| s.waits.last().copied()).max().unwrap_or(0).max(1)
 }
 
+/// The SVG path of a step line's corners, drawn at the screen's resolution: within one tenth
+/// of a pixel column only the first and the last corner are kept (a CDF only rises, so the
+/// line looks the same), so 50,000 jobs make a path of a few hundred points, not 100,000.
+pub fn step_path(corners: impl Iterator<Item = (f64, f64)>) -> String {
+    let mut d = String::new();
+    let mut column: Option<(f64, f64, f64)> = None; // x, first y, last y
+    let emit = |d: &mut String, x: f64, y: f64| {
+        let _ = write!(d, "{}{x:.1},{y:.1}", if d.is_empty() { 'M' } else { 'L' });
+    };
+    for (x, y) in corners {
+        match &mut column {
+            Some((cx, _, last)) if (x - *cx).abs() < 0.1 => *last = y,
+            _ => {
+                if let Some((cx, first, last)) = column {
+                    emit(&mut d, cx, first);
+                    if last != first {
+                        emit(&mut d, cx, last);
+                    }
+                }
+                column = Some((x, y, y));
+            }
+        }
+    }
+    if let Some((cx, first, last)) = column {
+        emit(&mut d, cx, first);
+        if last != first {
+            emit(&mut d, cx, last);
+        }
+    }
+    d
+}
+
 /// A short legend text for a share: jobs and censored ones.
 pub fn legend_text(s: &ShareWaits) -> String {
     match (s.total(), s.censored) {
@@ -118,8 +150,12 @@ pub fn quantile_text(v: Option<u64>, total: usize) -> String {
 /// the share of jobs started on y (0-100 %), with a title and a description giving each share's
 /// p50 and p90 and how many jobs never started.
 pub fn wait_cdf_svg(run: &RunData, colors: &[String], width: f64, height: f64) -> String {
-    let shares = share_waits(run);
-    let xmax = max_wait(&shares);
+    wait_cdf_svg_of(&share_waits(run), colors, width, height)
+}
+
+/// [`wait_cdf_svg`] of waits already gathered ([`share_waits`]).
+pub fn wait_cdf_svg_of(shares: &[ShareWaits], colors: &[String], width: f64, height: f64) -> String {
+    let xmax = max_wait(shares);
     let sx = Scale::new(0.0, xmax as f64, M_LEFT, (width - M_RIGHT).max(M_LEFT + 10.0));
     let sy = Scale::new(0.0, 1.0, height - M_BOTTOM, M_TOP);
     let mut out = String::with_capacity(4 * 1024);
@@ -180,10 +216,7 @@ pub fn wait_cdf_svg(run: &RunData, colors: &[String], width: f64, height: f64) -
         if pts.is_empty() {
             continue;
         }
-        let mut d = String::new();
-        for (k, (w, f)) in pts.iter().enumerate() {
-            let _ = write!(d, "{}{:.1},{:.1}", if k == 0 { 'M' } else { 'L' }, sx.map(*w as f64), sy.map(*f));
-        }
+        let d = step_path(pts.iter().map(|&(w, f)| (sx.map(w as f64), sy.map(f))));
         let c = colors.get(i).map_or_else(|| "#888".to_string(), |c| escape(c));
         let _ = write!(
             out,
@@ -225,6 +258,18 @@ mod tests {
         assert_eq!(legend_text(&s), "a: 4 jobs, 1 never started");
         // The last wait is the chart's end: no extra point.
         assert_eq!(sw(&[10, 30], 0).steps(30), vec![(0, 0.0), (10, 0.0), (10, 0.5), (30, 0.5), (30, 1.0)]);
+    }
+
+    #[test]
+    fn a_step_path_keeps_the_first_and_last_corner_of_each_pixel_column() {
+        let d = step_path(
+            [(0.0, 10.0), (5.0, 10.0), (5.0, 8.0), (5.02, 8.0), (5.04, 6.0), (9.0, 6.0)].into_iter(),
+        );
+        assert_eq!(d, "M0.0,10.0L5.0,10.0L5.0,6.0L9.0,6.0");
+        assert_eq!(step_path(std::iter::empty()), "");
+        // 20,000 distinct waits on a 300 px chart: a path of at most two corners a column.
+        let many = (0..20_000u64).map(|i| (i as f64 * 300.0 / 20_000.0, 200.0 - i as f64 / 100.0));
+        assert!(step_path(many).matches('L').count() <= 2 * 3000);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::ui::export::ExportButtons;
 use crate::ui::state::use_app;
-use crate::waits::{legend_text, quantile_text, share_waits, wait_cdf_svg};
+use crate::waits::{legend_text, quantile_text, share_waits, wait_cdf_svg_of};
 
 const HEIGHT: f64 = 220.0;
 
@@ -14,15 +14,17 @@ const HEIGHT: f64 = 220.0;
 pub fn WaitChart() -> impl IntoView {
     let app = use_app();
     let width = Memo::new(move |_| (app.chrome.width.get() - 40.0).max(280.0));
+    // Gathered (and sorted) once a run, drawn from that.
+    let shares = Memo::new(move |_| {
+        app.run.handle.with(|r| r.as_ref().map(|r| share_waits(&r.data)).unwrap_or_default())
+    });
     let svg = Memo::new(move |_| {
         let colors = app.share_colors();
         let w = width.get();
-        app.run
-            .handle
-            .with(|r| r.as_ref().map(|r| wait_cdf_svg(&r.data, &colors, w, HEIGHT)).unwrap_or_default())
-    });
-    let shares = Memo::new(move |_| {
-        app.run.handle.with(|r| r.as_ref().map(|r| share_waits(&r.data)).unwrap_or_default())
+        if app.run.handle.with(Option::is_none) {
+            return String::new();
+        }
+        shares.with(|s| wait_cdf_svg_of(s, &colors, w, HEIGHT))
     });
     let has_run = move || app.run.handle.with(Option::is_some);
     view! {
