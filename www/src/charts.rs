@@ -25,6 +25,20 @@ pub const M_LEFT: f64 = 56.0;
 pub const M_RIGHT: f64 = 16.0;
 pub const M_TOP: f64 = 12.0;
 pub const M_BOTTOM: f64 = 28.0;
+
+/// A horizontal grid line across a chart of `width` at `y`, labelled `label` (markup-safe text)
+/// in the left margin.
+pub fn y_grid_line(out: &mut String, y: f64, width: f64, label: &str) {
+    let _ = write!(
+        out,
+        "<line class=\"grid\" x1=\"{M_LEFT}\" x2=\"{:.1}\" y1=\"{y:.1}\" y2=\"{y:.1}\"/>\
+         <text class=\"tick\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{label}</text>",
+        width - M_RIGHT,
+        M_LEFT - 6.0,
+        y + 4.0
+    );
+}
+
 /// Left margin of the timeline (job names).
 pub const TL_LEFT: f64 = 170.0;
 pub const TL_LANE: f64 = 22.0;
@@ -123,15 +137,7 @@ impl Frame<'_> {
         hatch_defs(out, self.colors, &self.prefix);
         clip_def(out, &self.clip, M_LEFT, width - M_RIGHT, 0.0, height - M_BOTTOM + 1.0);
         for v in &ticks {
-            let y = sy.map(*v as f64);
-            let _ = write!(
-                out,
-                "<line class=\"grid\" x1=\"{M_LEFT}\" x2=\"{:.1}\" y1=\"{y:.1}\" y2=\"{y:.1}\"/>\
-                 <text class=\"tick\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{v}</text>",
-                width - M_RIGHT,
-                M_LEFT - 6.0,
-                y + 4.0
-            );
+            y_grid_line(out, sy.map(*v as f64), width, &v.to_string());
         }
         let _ = write!(
             out,

@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use crate::charts::{M_BOTTOM, M_LEFT, M_RIGHT, M_TOP};
+use crate::charts::{y_grid_line, M_BOTTOM, M_LEFT, M_RIGHT, M_TOP};
 use crate::geometry::{format_duration, time_ticks, Scale};
 use crate::run::RunData;
 use crate::text::escape;
@@ -184,15 +184,7 @@ pub fn wait_cdf_svg_of(shares: &[ShareWaits], colors: &[String], width: f64, hei
     out.push_str(&escape(&desc.join("; ")));
     out.push_str("</desc>");
     for pct in [0u32, 25, 50, 75, 100] {
-        let y = sy.map(pct as f64 / 100.0);
-        let _ = write!(
-            out,
-            "<line class=\"grid\" x1=\"{M_LEFT}\" x2=\"{:.1}\" y1=\"{y:.1}\" y2=\"{y:.1}\"/>\
-             <text class=\"tick\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{pct} %</text>",
-            width - M_RIGHT,
-            M_LEFT - 6.0,
-            y + 4.0
-        );
+        y_grid_line(&mut out, sy.map(pct as f64 / 100.0), width, &format!("{pct} %"));
     }
     let max_ticks = ((width - M_LEFT) / 80.0).max(2.0) as usize;
     let yb = height - M_BOTTOM;
