@@ -39,6 +39,28 @@ pub fn y_grid_line(out: &mut String, y: f64, width: f64, label: &str) {
     );
 }
 
+/// Vertical grid lines from `y_top` to `y` at readable times between `t0` and `t1` (at most
+/// `max_ticks`), each labelled `label(t)` (markup-safe text) under the axis.
+pub fn x_time_ticks(
+    out: &mut String,
+    sx: &Scale,
+    (t0, t1): (u64, u64),
+    (y_top, y): (f64, f64),
+    max_ticks: usize,
+    label: impl Fn(u64) -> String,
+) {
+    for t in time_ticks(t0, t1, max_ticks) {
+        let x = sx.map(t as f64);
+        let _ = write!(
+            out,
+            "<line class=\"grid\" x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"{y_top:.1}\" y2=\"{y:.1}\"/>\
+             <text class=\"tick\" x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+            y + 16.0,
+            label(t)
+        );
+    }
+}
+
 /// Left margin of the timeline (job names).
 pub const TL_LEFT: f64 = 170.0;
 pub const TL_LANE: f64 = 22.0;
@@ -88,16 +110,7 @@ fn hatch_defs(out: &mut String, colors: &[String], prefix: &str) {
 }
 
 fn time_axis(out: &mut String, sx: &Scale, t0: u64, t1: u64, y: f64, y_top: f64, max_ticks: usize) {
-    for t in time_ticks(t0, t1, max_ticks) {
-        let x = sx.map(t as f64);
-        let _ = write!(
-            out,
-            "<line class=\"grid\" x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"{y_top:.1}\" y2=\"{y:.1}\"/>\
-             <text class=\"tick\" x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
-            y + 16.0,
-            format_time(t)
-        );
-    }
+    x_time_ticks(out, sx, (t0, t1), (y_top, y), max_ticks, format_time);
 }
 
 /// The frame the utilization and lending charts share: the SVG element, hatch patterns, a

@@ -6,8 +6,8 @@
 
 use std::fmt::Write;
 
-use crate::charts::{y_grid_line, M_BOTTOM, M_LEFT, M_RIGHT, M_TOP};
-use crate::geometry::{format_duration, time_ticks, Scale};
+use crate::charts::{x_time_ticks, y_grid_line, M_BOTTOM, M_LEFT, M_RIGHT, M_TOP};
+use crate::geometry::{format_duration, Scale};
 use crate::run::RunData;
 use crate::text::escape;
 
@@ -188,16 +188,13 @@ pub fn wait_cdf_svg_of(shares: &[ShareWaits], colors: &[String], width: f64, hei
     }
     let max_ticks = ((width - M_LEFT) / 80.0).max(2.0) as usize;
     let yb = height - M_BOTTOM;
-    for t in time_ticks(0, xmax, max_ticks) {
-        let x = sx.map(t as f64);
-        let _ = write!(
-            out,
-            "<line class=\"grid\" x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"{M_TOP:.1}\" y2=\"{yb:.1}\"/>\
-             <text class=\"tick\" x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
-            yb + 16.0,
-            if t == 0 { "0".to_string() } else { escape(&format_duration(t)) }
-        );
-    }
+    x_time_ticks(&mut out, &sx, (0, xmax), (M_TOP, yb), max_ticks, |t| {
+        if t == 0 {
+            "0".to_string()
+        } else {
+            escape(&format_duration(t))
+        }
+    });
     let _ = write!(
         out,
         "<text class=\"axis-label\" transform=\"translate(14,{:.1}) rotate(-90)\" text-anchor=\"middle\">jobs started</text>",
