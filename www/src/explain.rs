@@ -281,7 +281,7 @@ pub fn job_now(sim: &Simulation, j: u32) -> Explanation {
     let (msg, rules) = waiting_words(&wait, &facts);
     ex.rules.extend(rules);
     ex.paragraphs.push(msg);
-    for (para, rules) in what_limits(sim, j, &wait, &snap) {
+    for (para, rules) in what_limits(sim, j, &wait, &snap, &facts) {
         ex.paragraphs.push(para);
         for r in rules {
             if !ex.rules.contains(r) {
@@ -299,6 +299,7 @@ fn what_limits(
     j: u32,
     wait: &WaitReason,
     snap: &Snapshot,
+    facts: &WaitFacts,
 ) -> Vec<(String, &'static [&'static str])> {
     let mut out: Vec<(String, &'static [&'static str])> = Vec::new();
     if !matches!(wait, WaitReason::Quota | WaitReason::Pool | WaitReason::ServiceEnvironment) {
@@ -311,7 +312,7 @@ fn what_limits(
     let ty = &sc.types[t as usize].name;
     let (u, q) = (sim.usage(s, t), sim.quota(s, t));
     let strategy = sim.strategy(s);
-    let pool = snap.types.iter().find(|x| x.capacity_unit == *ty).map_or(0, |x| x.pool_available);
+    let (pool, free) = (facts.pool, facts.free);
     if *wait == WaitReason::Quota && u + n > q {
         match (strategy, sim.borrow_allowance(s, t)) {
             (Strategy::LendAndBorrow, Some(a)) if u + n > q + a => out.push((
@@ -396,7 +397,6 @@ fn what_limits(
     // Stated only when releasing all of them would let the job fit (R14): otherwise R19 would
     // preempt nobody.
     let back: u64 = lower.iter().map(|x| x.2).sum();
-    let free = snap.types.iter().find(|x| x.capacity_unit == *ty).map_or(0, |x| x.free);
     let limit = match strategy {
         Strategy::LendAndBorrow => sim.borrow_allowance(s, t).map_or(u64::MAX, |a| q + a),
         _ => q,
@@ -713,8 +713,7 @@ mod tests {
     }
 
     fn text_at(r: &RunData, job: &str, t: u64) -> String {
-        let sc = r.full().scenario();
-        let j = sc.jobs.iter().position(|x| x.name == job).unwrap() as u32;
+        let j = r.job_index(job).expect("a job of the run") as u32;
         job_now(&r.sim_at(t), j).paragraphs.join(" ")
     }
 
