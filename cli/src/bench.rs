@@ -4,7 +4,8 @@
 //! `repeat` times in each of two modes: with the R24 event list recorded (what `quotasim run`
 //! does) and without it (what `quotasim run --summary` does). The best time is reported.
 //! Memory is the peak of heap bytes allocated by the simulation beyond the validated
-//! scenario, counted by the allocator, divided by the number of jobs.
+//! scenario, counted by the allocator, divided by the number of jobs. With `--at-once` every
+//! job is submitted at t = 0.
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -88,7 +89,7 @@ mod counted {
     }
 }
 
-pub fn run(sizes: &[u64], repeat: u32) -> ExitCode {
+pub fn run(sizes: &[u64], repeat: u32, at_once: bool) -> ExitCode {
     // The same checks as `generate`, before anything runs.
     for &n in sizes {
         if let Err((_, msg)) = GenerateOptions::benchmark(n).check() {
@@ -102,7 +103,12 @@ pub fn run(sizes: &[u64], repeat: u32) -> ExitCode {
         "jobs", "events", "count", "sim ms", "jobs/s", "events/s", "preempted", "B/job"
     );
     for &n in sizes {
-        let scenario = generate(&GenerateOptions::benchmark(n));
+        let mut scenario = generate(&GenerateOptions::benchmark(n));
+        if at_once {
+            for j in &mut scenario.jobs {
+                j.submit_at = 0;
+            }
+        }
         let valid = match validate(&scenario) {
             Ok(v) => Arc::new(v),
             Err(p) => {
@@ -121,7 +127,7 @@ pub fn run(sizes: &[u64], repeat: u32) -> ExitCode {
                 let t0 = Instant::now();
                 let mut sim = Simulation::with_shared(
                     valid.clone(),
-                    Options { record_events, exhaustive_passes: exhaustive },
+                    Options { record_events, exhaustive_passes: exhaustive, ..Options::default() },
                 );
                 sim.run();
                 best = best.min(t0.elapsed().as_secs_f64());

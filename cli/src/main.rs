@@ -215,6 +215,10 @@ enum Command {
         /// Repetitions per size and mode (the best is reported).
         #[arg(long, default_value_t = 5)]
         repeat: u32,
+        /// Submit every job at t = 0, as at the first instant of presets, imports and
+        /// forks, where borrowers are dispatched one per pass (R16).
+        #[arg(long)]
+        at_once: bool,
     },
 }
 
@@ -524,7 +528,7 @@ fn main() -> ExitCode {
                 write_out(&to_json(&generate(&o)))
             }
         }
-        Command::Bench { jobs, repeat } => bench::run(&jobs, repeat.max(1)),
+        Command::Bench { jobs, repeat, at_once } => bench::run(&jobs, repeat.max(1), at_once),
         Command::Import { kind: ImportKind::Aws { files, observed, now } } => {
             bridges::import_aws(&files, observed.as_deref(), now).unwrap_or_else(|policy::Stop(code)| code)
         }
