@@ -790,7 +790,7 @@ impl BenchWorkload {
     pub fn run(&self, record_events: bool) -> Result<JsValue, JsValue> {
         let mut sim = quotasim::Simulation::with_shared(
             self.valid.clone(),
-            quotasim::Options { record_events, exhaustive_passes: false },
+            quotasim::Options { record_events, ..quotasim::Options::default() },
         );
         sim.run();
         to_js(&sim.bench_run())

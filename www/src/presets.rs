@@ -106,8 +106,8 @@ pub const BENCH_TITLE: &str = "Synthetic: 10,000 generated jobs";
 pub const BENCH_EXPLANATION: &str = "A deterministic synthetic workload from the engine's generator: six teams, \
     two instance types, 10,000 jobs arriving over the first 2.8 days for an offered load of 95 % of the owned \
     capacity, with heavy-tailed durations, mixed priorities and checkpoints. The run lasts 6 days: the longest \
-    jobs and the queues that built up take three more days to drain, so utilization over the whole run is 45 %, \
-    the overall wait p95 is 2.9 days and 1,859 preemptions happen. Use it to feel the playground's speed; the \
+    jobs and the queues that built up take three more days to drain, so utilization over the whole run is 46 %, \
+    the overall wait p95 is 2.9 days and 1,872 preemptions happen. Use it to feel the playground's speed; the \
     timeline shows preempted jobs only.";
 
 /// Whether `id` names a built-in scenario (a preset or the generated benchmark).
@@ -453,12 +453,12 @@ mod tests {
         let offered = demand / (owned as f64 * last);
         assert!((0.85..=1.0).contains(&offered), "{offered}");
         assert!(t.contains("lasts 6 days") && (f.run.end as f64 / 86_400.0).floor() == 6.0, "{}", f.run.end);
-        assert!(t.contains("whole run is 45 %"));
-        assert_eq!(Facts::percent(f.run.summary.overall.utilization), 45);
+        assert!(t.contains("whole run is 46 %"));
+        assert_eq!(Facts::percent(f.run.summary.overall.utilization), 46);
         let p95 = f.run.summary.overall.wait_seconds.p95.unwrap() as f64 / 86_400.0;
         assert!(t.contains("p95 is 2.9 days") && (p95 * 10.0).round() == 29.0, "{p95}");
         assert!(
-            t.contains("1,859 preemptions") && f.run.preemptions.len() == 1859,
+            t.contains("1,872 preemptions") && f.run.preemptions.len() == 1872,
             "{}",
             f.run.preemptions.len()
         );

@@ -24,9 +24,7 @@ impl Simulation {
                     self.count_queued(j, false);
                 }
                 self.jobs[j as usize].priority = *priority;
-                if let Some((i, p)) = self.run_index(j) {
-                    self.running[i][p].set_priority(*priority);
-                }
+                self.running.set_priority(self.run_list(j), j, *priority);
                 if queued {
                     self.enqueue(j);
                 }

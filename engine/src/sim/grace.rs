@@ -38,6 +38,8 @@ pub(crate) struct Earmark {
     pub(crate) victims: Vec<JobId>,
     /// When the victims release (R21).
     pub(crate) due: u64,
+    /// Its victims have released: the timer at `due` fired, after their releases.
+    pub(crate) matured: bool,
     pub(crate) live: bool,
 }
 
@@ -57,6 +59,7 @@ impl Simulation {
                 n,
                 victims: Vec::new(),
                 due: release_at,
+                matured: false,
                 live: true,
             });
             self.shares[s as usize].earmark = Some(id);
@@ -120,8 +123,8 @@ impl Simulation {
             }
             jd.preempting = Link::to(log);
         }
-        if let Some((i, p)) = self.run_index(v) {
-            self.running[i][p].set_preempted();
+        if self.running.contains(v) {
+            self.running.set_preempted(self.run_list(v), v);
         }
         if let Some(id) = em {
             self.earmarks[id as usize].victims.push(v);
@@ -235,20 +238,32 @@ impl Simulation {
         }
     }
 
-    /// R21 at release: the share's front job is dispatched first on the earmark if it fits;
-    /// otherwise the earmark lapses.
-    pub(crate) fn pass_earmarks(&mut self) {
-        if self.earmarks.is_empty() {
-            return;
+    /// The victims of the earmarks due now have released (their release timers come first):
+    /// the next pass acts on those earmarks (R21).
+    pub(crate) fn mature_earmarks(&mut self) {
+        let now = self.now;
+        for e in self.earmarks.iter_mut().filter(|e| e.live && e.due == now) {
+            e.matured = true;
         }
+        self.marks.all();
+    }
+
+    /// R21 at release: the share's front job is dispatched first on the earmark if it fits;
+    /// otherwise the earmark lapses. Returns whether any earmark was acted on.
+    pub(crate) fn pass_earmarks(&mut self) -> bool {
+        if self.earmarks.is_empty() {
+            return false;
+        }
+        let mut acted = false;
         let mut changed = false;
         for id in 0..self.earmarks.len() as u32 {
             let e = &self.earmarks[id as usize];
-            if !e.live || e.due > self.now {
+            if !e.live || !e.matured {
                 changed |= !e.live;
                 continue;
             }
             changed = true;
+            acted = true;
             let (s, preemptor, ty, n) = (e.share, e.job, e.ty, e.n);
             self.lapse_earmark(id);
             if let Some(f) = self.front_for_release(s) {
@@ -270,5 +285,6 @@ impl Simulation {
                 self.shares[e.share as usize].earmark = Some(i as u32);
             }
         }
+        acted
     }
 }

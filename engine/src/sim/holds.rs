@@ -60,7 +60,7 @@ impl Holds {
         self.0.push(h);
     }
 
-    fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 }

@@ -87,48 +87,6 @@ pub(crate) struct JobDyn {
     pub(crate) cancelled: bool,
 }
 
-/// A running job (`SCHEDULED` to release) in its share and type's running list, with what
-/// victim searches read, so scanning a list does not touch the job table.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct RunEntry {
-    pub(crate) job: JobId,
-    /// The job's priority, or [`Self::PREEMPTED`] while it is being preempted.
-    key: u32,
-}
-
-impl RunEntry {
-    /// The key of a job being preempted: above every priority, so never a candidate.
-    const PREEMPTED: u32 = u32::MAX;
-
-    pub fn new(job: JobId, priority: u32) -> Self {
-        RunEntry { job, key: priority }
-    }
-
-    /// Whether the job may be a victim (R19): it is not being preempted already.
-    #[inline]
-    pub fn is_candidate(&self) -> bool {
-        self.key != Self::PREEMPTED
-    }
-
-    /// Whether the job may be an in-share victim of a job of priority `prio` (R20).
-    #[inline]
-    pub fn is_candidate_below(&self, prio: u32) -> bool {
-        self.key < prio
-    }
-
-    /// The job's preemption started.
-    pub fn set_preempted(&mut self) {
-        self.key = Self::PREEMPTED;
-    }
-
-    /// The job's priority changed (R23).
-    pub fn set_priority(&mut self, prio: u32) {
-        if self.is_candidate() {
-            self.key = prio;
-        }
-    }
-}
-
 impl Simulation {
     /// Job `j`'s R11 queue key.
     pub(crate) fn qkey(&self, j: JobId) -> QKey {
@@ -196,11 +154,10 @@ impl Simulation {
         v
     }
 
-    /// Where job `j` is in its running list.
-    pub(crate) fn run_index(&self, j: JobId) -> Option<(usize, usize)> {
+    /// Job `j`'s running list (its share and type).
+    pub(crate) fn run_list(&self, j: JobId) -> usize {
         let jc = self.job_cfg(j);
-        let i = self.st(jc.share, jc.ty);
-        self.running[i].iter().position(|e| e.job == j).map(|p| (i, p))
+        self.st(jc.share, jc.ty)
     }
 
     pub(crate) fn set_status(&mut self, j: JobId, status: Status, reason: Reason) {
@@ -234,6 +191,13 @@ impl Simulation {
     /// Starts an attempt: the job takes its instances (R6).
     pub(crate) fn dispatch(&mut self, j: JobId) {
         self.stats.dispatches += 1;
+        // R10's bound: a job dispatched a third time at one instant stops the run there.
+        let now = self.now;
+        if let Some(a) = self.last_attempt(j).filter(|a| a.started == now) {
+            if a.prev.get().is_some_and(|p| self.attempts.get(p as usize).started == now) {
+                self.dispatch_loop.get_or_insert((j, now));
+            }
+        }
         if let Some(since) = self.reclaim_waits.remove(&j) {
             let s = self.job_cfg(j).share;
             self.reclaim_latencies.push((s, self.now - since));
@@ -250,7 +214,7 @@ impl Simulation {
         self.ledger.change_held(self.now, s, t, n, 0);
         let now = self.now;
         let jd = &mut self.jobs[j as usize];
-        self.running[i].push(RunEntry::new(j, jd.priority));
+        self.running.push(i, j, jd.priority);
         let prev = jd.last_attempt;
         jd.last_attempt = Link::to(self.attempts.push(AttemptRaw {
             started: now,
@@ -305,8 +269,8 @@ impl Simulation {
     }
 
     pub(crate) fn remove_running(&mut self, j: JobId) {
-        if let Some((i, p)) = self.run_index(j) {
-            self.running[i].swap_remove(p);
+        if self.running.contains(j) {
+            self.running.remove(self.run_list(j), j);
         }
     }
 

@@ -323,6 +323,9 @@ impl Simulation {
         if let Some(j) = self.overflow {
             return Some(RunError::TimeOverflow { job: self.job_cfg(j).name.clone(), at: self.now });
         }
+        if let Some((j, at)) = self.dispatch_loop {
+            return Some(RunError::DispatchLoop { job: self.job_cfg(j).name.clone(), at });
+        }
         self.sums_error().map(|metric| RunError::SumOverflow { metric })
     }
 

@@ -18,7 +18,6 @@
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::sync::Arc;
-use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::chunked::Chunked;
@@ -42,6 +41,7 @@ mod pass;
 mod preempt;
 mod queue;
 mod report;
+mod running;
 mod share_set;
 
 use clock::{Clock, Timer, TimerKind};
@@ -49,10 +49,11 @@ use events::EventLog;
 use grace::Earmark;
 pub use grace::PreemptionRecord;
 use holds::Holds;
-use jobs::{AttemptRaw, JobDyn, Link, Moment, RunEntry};
+use jobs::{AttemptRaw, JobDyn, Link, Moment};
 use ledger::Ledger;
 use pass::{Marks, OrderEntry};
 use queue::Queues;
+use running::Running;
 
 #[derive(Clone, Debug)]
 struct ShareDyn {
@@ -83,11 +84,15 @@ pub struct Options {
     /// Look at every share in every pass instead of only those whose queue or front-job type
     /// changed. Same results, slower: a reference for tests of the faster default.
     pub exhaustive_passes: bool,
+    /// After the passes of every visited instant reach their fixed point (R10), run one
+    /// more pass over every share. Same results, slower: a check for tests that a pass with
+    /// nothing changed does nothing.
+    pub extra_pass: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { record_events: true, exhaustive_passes: false }
+        Options { record_events: true, exhaustive_passes: false, extra_pass: false }
     }
 }
 
@@ -104,7 +109,7 @@ pub struct Simulation {
     /// Every job's attempts, linked per job (`JobDyn::last_attempt`, `AttemptRaw::prev`).
     attempts: Chunked<AttemptRaw>,
     queues: Queues,
-    running: Vec<Vec<RunEntry>>,
+    running: Running,
     /// Jobs holding free instances (R16), oldest first, with the instances each holds.
     holds: Holds,
     earmarks: Vec<Earmark>,
@@ -129,6 +134,12 @@ pub struct Simulation {
     terminate_reasons: Vec<String>,
     /// The first job whose next time would be after 2^53 - 1: the run stops there.
     overflow: Option<JobId>,
+    /// R10's bound: the job dispatched a third time at one instant, and that instant; the
+    /// run stops there.
+    dispatch_loop: Option<(JobId, u64)>,
+    /// R16 share order: per share, the shares it was tied with on usage/quota in some
+    /// pass's order, so that input order decided between them (a debug counter for tests).
+    order_ties: [u32; crate::scenario::MAX_SHARES],
     /// R26 reclaim latency: front jobs that needed a reclaim (R18) and are not dispatched
     /// yet, with the first instant they needed it.
     reclaim_waits: BTreeMap<JobId, u64>,
@@ -147,6 +158,9 @@ pub enum RunError {
     TimeOverflow { job: String, at: u64 },
     /// A sum over the run (`metric`, a summary path) exceeds 2^53 - 1.
     SumOverflow { metric: String },
+    /// R10's bound on passes at one instant: `job` was dispatched a third time at `at`
+    /// (possible only with a zero grace period); the run stopped there.
+    DispatchLoop { job: String, at: u64 },
 }
 
 impl core::fmt::Display for RunError {
@@ -161,6 +175,11 @@ impl core::fmt::Display for RunError {
                 f,
                 "summary {metric}: the sum exceeds 2^53 - 1 ({MAX_SAFE_INTEGER}), the largest number \
                  results can give exactly"
+            ),
+            RunError::DispatchLoop { job, at } => write!(
+                f,
+                "job {job}: dispatched a third time at {at} (R10: with a zero grace period its \
+                 preemptions and dispatches at one instant would not end); the run stopped at {at}"
             ),
         }
     }
@@ -219,7 +238,7 @@ impl Simulation {
             jobs,
             attempts: Chunked::default(),
             queues: Queues::new(ns, nt),
-            running: vec![Vec::new(); ns * nt],
+            running: Running::new(ns * nt, scenario.jobs.len()),
             holds: Holds::default(),
             earmarks: Vec::new(),
             clock: Clock::default(),
@@ -238,6 +257,8 @@ impl Simulation {
             credits: Vec::new(),
             terminate_reasons: Vec::new(),
             overflow: None,
+            dispatch_loop: None,
+            order_ties: [0; crate::scenario::MAX_SHARES],
             cfg: scenario,
         };
         sim
@@ -302,7 +323,7 @@ impl Simulation {
     }
 
     fn next_instant(&self) -> Option<u64> {
-        if self.overflow.is_some() {
+        if self.overflow.is_some() || self.dispatch_loop.is_some() {
             return None;
         }
         let mut t: Option<u64> = self.clock.next_at();
@@ -379,22 +400,35 @@ impl Simulation {
         }
         loop {
             if self.needs_pass() {
-                self.pass();
-                // What the pass itself did needs no other pass (R10); only releases it made
-                // due at this instant do.
+                self.passes();
+                // The passes reached their fixed point: only releases they made due at this
+                // instant (a zero grace period) call for more passes.
                 self.marks.changed = false;
                 self.ledger.clear_changed();
             }
-            if self.clock.next_at() == Some(t) {
-                self.apply_due_timers();
-            } else {
+            if self.dispatch_loop.is_some() || self.clock.next_at() != Some(t) {
                 break;
             }
+            self.apply_due_timers();
             if !self.needs_pass() {
                 break;
             }
         }
         self.drop_stale_timers();
+    }
+
+    /// R10: passes until a pass dispatches no job and starts no preemption, so one more pass
+    /// with nothing changed would do nothing.
+    fn passes(&mut self) {
+        while self.pass() {
+            if self.dispatch_loop.is_some() {
+                return;
+            }
+        }
+        if self.opts.extra_pass {
+            self.marks.all();
+            self.pass();
+        }
     }
 
     /// Whether a timer still applies (R10): a job's timer until the job's state moves on, an
@@ -428,7 +462,7 @@ impl Simulation {
                 continue; // stale: no change (R10)
             }
             match tm.kind {
-                TimerKind::Mature => self.marks.all(),
+                TimerKind::Mature => self.mature_earmarks(),
                 TimerKind::Advance => self.advance(tm.subject),
                 TimerKind::Finish => self.finish(tm.subject),
                 TimerKind::Release => self.release_victim(tm.subject),

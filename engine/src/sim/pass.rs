@@ -27,6 +27,17 @@ pub(crate) struct OrderEntry {
 }
 
 impl OrderEntry {
+    /// Whether the two are tied on usage / quota, so that input order decides (R16).
+    fn tied(&self, other: &Self) -> bool {
+        match (self.quota == 0, other.quota == 0) {
+            (true, true) => true,
+            (false, false) => {
+                (self.usage as u128) * (other.quota as u128) == (other.usage as u128) * (self.quota as u128)
+            }
+            _ => false,
+        }
+    }
+
     /// R16: lowest usage / quota first (compared by cross-multiplication), quota 0 after all
     /// others, then input order.
     fn cmp(&self, other: &Self) -> Ordering {
@@ -43,7 +54,11 @@ impl OrderEntry {
 
 /// What a pass must look at, so that R16 work is limited to the shares it can affect: what
 /// changed since the last pass, and during the pass under way (it grows as capacity is
-/// released in the pass). Changed types are the ledger's.
+/// released in the pass). Changed types are the ledger's. Phase 3 also looks again at the
+/// shares whose front job fitted by borrowing in the previous pass's phase 3 at the same
+/// instant (`borrowers`): that pass ended after its first dispatch, before every share had
+/// its turn (R16). A share whose front job did not fit then fits no better now unless its
+/// queue or type changed since, which makes it relevant anyway.
 #[derive(Clone, Debug)]
 pub(crate) struct Marks {
     /// Something changed that a pass must look at.
@@ -52,6 +67,16 @@ pub(crate) struct Marks {
     shares_since: ShareSet,
     all: bool,
     shares: ShareSet,
+    /// Shares phase 3 of the next pass looks at whatever changed.
+    borrowers_next: ShareSet,
+    /// Shares phase 3 of this pass looks at whatever changed.
+    borrowers: ShareSet,
+    /// The next pass follows one whose only progress was a borrower dispatched in phase 3
+    /// (and jobs within quota in phase 1): its phases 1 and 2 look only at shares whose queue
+    /// changed and at these, whose front job fitted by borrowing in that phase 3 (see
+    /// `Simulation::pass`).
+    narrow_next: Option<ShareSet>,
+    narrow: bool,
 }
 
 impl Marks {
@@ -62,6 +87,10 @@ impl Marks {
             shares_since: ShareSet::EMPTY,
             all: true,
             shares: ShareSet::EMPTY,
+            borrowers_next: ShareSet::EMPTY,
+            borrowers: ShareSet::EMPTY,
+            narrow_next: None,
+            narrow: false,
         }
     }
 
@@ -82,11 +111,25 @@ impl Marks {
     fn begin_pass(&mut self, all: bool) {
         self.all = core::mem::take(&mut self.all_since) || all;
         self.shares = core::mem::take(&mut self.shares_since);
+        self.borrowers = core::mem::take(&mut self.borrowers_next);
+        self.narrow = false;
+        if let Some(fitted) = self.narrow_next.take() {
+            if !self.all {
+                self.narrow = true;
+                self.shares = self.shares.union(fitted);
+            }
+        }
     }
 
-    fn end_pass(&mut self) {
+    /// End of a pass; when another follows at the same instant, its phase 3 looks at the
+    /// shares whose front job fitted by borrowing in this one's (`borrowers`).
+    fn end_pass(&mut self, borrowers: Option<ShareSet>, narrow: Option<ShareSet>) {
+        self.borrowers_next = borrowers.unwrap_or(ShareSet::EMPTY);
+        self.narrow_next = narrow.filter(|_| borrowers.is_some());
+        self.narrow = false;
         self.all = false;
         self.shares = ShareSet::EMPTY;
+        self.borrowers = ShareSet::EMPTY;
     }
 }
 
@@ -100,7 +143,9 @@ impl Simulation {
     /// Skipping the others is exact: a share whose type and queue did not change since it
     /// was last looked at cannot dispatch, hold or preempt anything new (R16).
     fn relevant(&self, s: ShareId, t: TypeId) -> bool {
-        self.marks.all || self.ledger.changed_in_pass(t) || self.marks.shares.contains(s)
+        self.marks.all
+            || !self.marks.narrow && self.ledger.changed_in_pass(t)
+            || self.marks.shares.contains(s)
     }
 
     /// The share's first job in R11 order that is not never-runnable (with backfill), or
@@ -148,13 +193,15 @@ impl Simulation {
         self.plan_preemption(need, prio)
     }
 
-    /// A pass (R16): earmarks whose victims released, holds, then the three phases.
-    pub(crate) fn pass(&mut self) {
+    /// A pass (R16): earmarks whose victims released, holds, then the three phases. Returns
+    /// whether another pass must follow at this instant (R10).
+    pub(crate) fn pass(&mut self) -> bool {
         self.stats.passes += 1;
+        let before = (self.stats.dispatches, self.preemptions.len());
         // What changed since the last pass is what this pass looks at.
         self.marks.begin_pass(self.cfg.settings.backfill || self.opts.exhaustive_passes);
         self.ledger.begin_pass();
-        self.pass_earmarks();
+        let matured = self.pass_earmarks();
         self.pass_holds();
         // Share order, once per pass: lowest U/Q for the front job's type. Within a pass
         // capacity is only taken, never given back (unless a job has no work at all), so a
@@ -165,7 +212,7 @@ impl Simulation {
         // The shares to look at: all of them, or those whose queue changed and those whose
         // front job is of a type that changed.
         let mut look = if all { ShareSet::first(self.shares.len()) } else { self.marks.shares };
-        if !all {
+        if !all && !self.marks.narrow {
             for t in 0..self.nt as TypeId {
                 if self.ledger.changed_in_pass(t) {
                     look = look.union(self.queues.heads_of_type(t));
@@ -188,17 +235,66 @@ impl Simulation {
                 });
             }
         }
-        order.sort_by(OrderEntry::cmp);
+        order.sort_unstable_by(OrderEntry::cmp);
+        self.note_order_ties(&order);
         self.stats.shares_looked_at += order.len() as u64;
-        self.pass_phases(&order, all);
+        let (borrowed, fitted) = self.pass_phases(&order, all);
         self.order_buf = order;
-        self.marks.end_pass();
+        // R10: passes repeat while one dispatches a job or starts a preemption, with two
+        // shortcuts, each exact without backfill, jobs without work or an earmark acted on
+        // (the property tests check both by forcing an extra pass over every share at every
+        // instant, `Options::extra_pass`):
+        // - Jobs dispatched within quota (phase 1) alone call for no other pass. They only
+        //   take capacity, and only what no holder holds (R16), so the next pass's holds are
+        //   this one's and every front job fits no better than at its turn in phase 1;
+        //   phase 2 looked at every front job with the state as it stays (nothing was
+        //   preempted, phase 3 dispatched nothing), and a front job it did not look at has
+        //   its quota and running jobs unchanged and only less free capacity, which makes no
+        //   preemption possible that was not.
+        // - After a borrower dispatched in phase 3 (and nothing preempted), only its share's
+        //   new front job and the front jobs that fitted by borrowing in phase 3 (phase 2
+        //   passed them by) can newly act in phases 1 and 2 (the next pass is `narrow`).
+        //   Other front jobs fit no better, and preempt no better by reclaiming the new
+        //   borrower: it took from free and the pool all it can return, so each shortfall
+        //   grew by at least what the candidates grew by.
+        let dispatched = self.stats.dispatches != before.0;
+        let preempted = self.preemptions.len() != before.1;
+        let subtle = matured || self.cfg.settings.backfill || self.zero_work;
+        let again = preempted || borrowed || dispatched && subtle;
+        self.marks.end_pass(again.then_some(fitted), (borrowed && !preempted && !subtle).then_some(fitted));
         self.ledger.end_pass();
+        again
+    }
+
+    /// Records which shares of a sorted pass order were tied on usage / quota (R16), so that
+    /// input order decided between them.
+    fn note_order_ties(&mut self, order: &[OrderEntry]) {
+        if order.len() < 2 {
+            return;
+        }
+        let mut start = 0;
+        for i in 1..=order.len() {
+            if i < order.len() && order[i].tied(&order[start]) {
+                continue;
+            }
+            if i - start > 1 {
+                let mut run = ShareSet::EMPTY;
+                for o in &order[start..i] {
+                    run.insert(o.share);
+                }
+                for o in &order[start..i] {
+                    self.order_ties[o.share as usize] |= run.bits();
+                }
+            }
+            start = i;
+        }
     }
 
     /// The three phases of a pass (R16) over shares in `order` (over every share in phase 3
-    /// when `all`).
-    fn pass_phases(&mut self, order: &[OrderEntry], all: bool) {
+    /// when `all`, and over those whose front job fitted by borrowing in the previous pass's
+    /// phase 3). Returns whether phase 3 dispatched a borrower, and the shares whose front
+    /// job fitted by borrowing there.
+    fn pass_phases(&mut self, order: &[OrderEntry], all: bool) -> (bool, ShareSet) {
         let ns = self.shares.len();
         let backfill = self.cfg.settings.backfill;
         let mut no_backfill = ShareSet::EMPTY;
@@ -269,47 +365,45 @@ impl Simulation {
                 unfit = ShareSet::EMPTY;
             }
         }
-        // Phase 3: borrowing, FIFO across shares. A share's queue changes only when it
-        // dispatches, so (`sticky`) a share with nothing that fits stays so until the phase
-        // ends, and is not looked at again.
-        let mut failed = if known { unfit } else { ShareSet::EMPTY };
-        let every = 0..if all { ns as ShareId } else { 0 };
-        let listed = order.iter().filter(|_| !all).map(|o| o.share);
-        let shares = every.chain(listed);
-        loop {
-            let mut best: Option<(u64, JobId)> = None;
-            for s in shares.clone() {
-                if sticky && failed.contains(s) {
-                    continue;
-                }
-                if self.shares[s as usize].earmark.is_some() {
-                    continue;
-                }
-                let f = if backfill && !no_backfill.contains(s) {
-                    self.first_fitting(s, Phase::Borrow).map(|f| (self.job_cfg(f).submit_at, f))
-                } else {
-                    match self.front_of(s) {
-                        None => None,
-                        // Not relevant yet; a dispatch of its type may make it so.
-                        Some(h) if !self.relevant(s, h.ty) => continue,
-                        Some(h) => {
-                            self.fits_need(Self::head_need(s, h), 0, false).then_some((h.submit_at, h.job))
-                        }
-                    }
-                };
-                match f {
-                    Some(key) => {
-                        if best.is_none_or(|b| key < b) {
-                            best = Some(key);
-                        }
-                    }
-                    None => failed.insert(s),
-                }
+        // Phase 3: borrowing, FIFO across shares: the earliest submitted front job that fits
+        // by borrowing is dispatched and the pass ends (R16); the next pass at this instant
+        // (R10) starts again with earmarks, holds and phase 1. Shares known not to fit
+        // (`sticky`) are not looked at again.
+        let failed = if known { unfit } else { ShareSet::EMPTY };
+        let carried = self.marks.borrowers;
+        let mut look = carried;
+        for o in order {
+            look.insert(o.share);
+        }
+        if all {
+            look = ShareSet::first(ns);
+        }
+        let mut best: Option<(u64, JobId)> = None;
+        let mut fitted = ShareSet::EMPTY;
+        for s in look.iter() {
+            if sticky && failed.contains(s) || self.shares[s as usize].earmark.is_some() {
+                continue;
             }
-            match best {
-                Some((_, f)) => self.dispatch(f),
-                None => break,
+            let f = if backfill && !no_backfill.contains(s) {
+                self.first_fitting(s, Phase::Borrow).map(|f| (self.job_cfg(f).submit_at, f))
+            } else {
+                match self.front_of(s) {
+                    Some(h) if carried.contains(s) || self.relevant(s, h.ty) => {
+                        self.fits_need(Self::head_need(s, h), 0, false).then_some((h.submit_at, h.job))
+                    }
+                    _ => None,
+                }
+            };
+            if let Some(key) = f {
+                fitted.insert(s);
+                if best.is_none_or(|b| key < b) {
+                    best = Some(key);
+                }
             }
         }
+        if let Some((_, f)) = best {
+            self.dispatch(f);
+        }
+        (best.is_some(), fitted)
     }
 }

@@ -340,6 +340,13 @@ impl Simulation {
         self.ledger.committed_total(ty).saturating_sub(held)
     }
 
+    /// Whether input order decided between shares `a` and `b` in some pass so far: they were
+    /// tied on usage / quota in a pass's share order (R16). A debug counter: a run in which
+    /// no two shares were tied gives the same outcomes with the shares listed in any order.
+    pub fn order_tie(&self, a: ShareId, b: ShareId) -> bool {
+        self.order_ties[a as usize] & (1 << b) != 0
+    }
+
     /// Front job of a share now (R16), if any.
     pub fn front_job(&self, share: ShareId) -> Option<JobId> {
         self.queues.head(share).map(|h| h.job)

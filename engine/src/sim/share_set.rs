@@ -32,6 +32,12 @@ impl ShareSet {
         self.0 & (1 << s) != 0
     }
 
+    /// The set as bits, share `s` at bit `s`.
+    #[inline]
+    pub fn bits(self) -> u32 {
+        self.0
+    }
+
     #[inline]
     pub fn union(self, other: ShareSet) -> ShareSet {
         ShareSet(self.0 | other.0)

@@ -9,6 +9,8 @@ use quotasim::result::{EventType, Status};
 use quotasim::validate::ActionCfg;
 use quotasim_tests::*;
 
+mod fixed_point;
+
 const TYPES: [&str; 2] = [G5, P5];
 
 #[derive(Clone, Debug)]
@@ -383,9 +385,11 @@ fn check_records(h: &H) -> Result<(), TestCaseError> {
                 if reason == IN_SHARE {
                     prop_assert_eq!(pre.share, victim.share);
                     if !priority_changes && grace > 0 {
-                        // R16/R21: a job is never dispatched in a pass (on an earmark or by
-                        // backfill) only to be preempted by its own share in the same pass
-                        // (with a grace period, an instant has one pass).
+                        // R16/R21: a job is never dispatched (on an earmark or by backfill)
+                        // only to be preempted by its own share at the same instant: the
+                        // backfill pin keeps a share whose first job would preempt from
+                        // backfilling, and later passes at the instant find nothing new
+                        // for that first job.
                         let started = mine_started(&events, &e.job_name, e.at);
                         prop_assert!(
                             started < e.at,
@@ -573,39 +577,71 @@ fn change_at(h: &H, t: u64, events: &[quotasim::result::Event]) -> bool {
         })
 }
 
-/// R21: idle capacity withheld for waiting preemptors is at most what their victims' returns
-/// do not cover. In-share victims return all their instances, so where every victim still
-/// in its grace is an in-share one the bound is exact; otherwise it is the earmarks' size.
-fn check_withheld(h: &H) -> Result<(), String> {
+/// R19/R21: what each victim returns to its preemptor's side, by preemption log index: an
+/// in-share victim all its instances (R20), a reclaim victim the part of them its share was
+/// still over quota when it was picked (recomputed after each pick, jobs already being
+/// preempted counted as released). Computed from the state after the instant `t` of the
+/// decisions in `new` (log entries `from..`): a victim's share dispatches nothing of that type
+/// after it at that instant (it stays over quota until its victims release).
+fn victim_returns(h: &H, from: usize, returns: &mut Vec<u64>) {
+    let sc = h.scenario();
+    let log = h.preemptions();
+    let job = |j: u32| &sc.jobs[j as usize];
+    // Per share and type: usage not counting jobs being preempted, before this instant's
+    // decisions.
+    let mut usage = std::collections::BTreeMap::new();
+    for r in &log[from..] {
+        let v = job(r.victim);
+        usage.entry((v.share, v.ty)).or_insert_with(|| {
+            let leaving: u64 = (0..sc.jobs.len() as u32)
+                .filter(|&j| job(j).share == v.share && job(j).ty == v.ty && h.is_being_preempted(j))
+                .map(|j| job(j).count)
+                .sum();
+            h.usage(v.share, v.ty) - leaving
+        });
+    }
+    for r in &log[from..] {
+        let v = job(r.victim);
+        *usage.get_mut(&(v.share, v.ty)).expect("counted") += v.count;
+    }
+    for r in &log[from..] {
+        let v = job(r.victim);
+        let u = usage.get_mut(&(v.share, v.ty)).expect("counted");
+        let over = u.saturating_sub(h.quota(v.share, v.ty));
+        returns.push(match (r.preemptor, r.kind) {
+            (Some(_), quotasim::result::PreemptionKind::InShare) => v.count,
+            (Some(_), _) => v.count.min(over),
+            (None, _) => 0,
+        });
+        *u -= v.count;
+    }
+}
+
+/// R21: idle capacity withheld for waiting preemptors is at most what their victims'
+/// returns ([`victim_returns`]) do not cover, counting the victims still in their grace.
+fn check_withheld(h: &H, returns: &[u64]) -> Result<(), String> {
     let sc = h.scenario();
     let now = h.now();
     for t in 0..sc.types.len() as u32 {
         let mut bound = 0u64;
-        let mut whole = 0u64;
-        let mut exact = true;
         for s in 0..sc.shares.len() as u32 {
             let Some(p) = h.waiting_preemptor(s) else { continue };
             let pc = &sc.jobs[p as usize];
             if pc.ty != t {
                 continue;
             }
-            let mut returns = 0;
-            for r in h.preemptions().iter().filter(|r| r.preemptor == Some(p) && r.releases_at > now) {
-                if !h.is_being_preempted(r.victim) {
-                    continue;
+            let mut back = 0;
+            for (k, r) in h.preemptions().iter().enumerate() {
+                if r.preemptor == Some(p) && r.releases_at > now && h.is_being_preempted(r.victim) {
+                    back += returns[k];
                 }
-                let vc = &sc.jobs[r.victim as usize];
-                exact &= vc.share == s;
-                returns += vc.count;
             }
-            bound += pc.count - pc.count.min(returns);
-            whole += pc.count;
+            bound += pc.count - pc.count.min(back);
         }
         let w = h.withheld(t);
-        let limit = if exact { bound } else { whole };
-        if w > limit {
+        if w > bound {
             return Err(format!(
-                "type {t}: {w} idle instances withheld for preemptors, at most {limit} allowed"
+                "type {t}: {w} idle instances withheld for preemptors, at most {bound} allowed"
             ));
         }
     }
@@ -613,25 +649,14 @@ fn check_withheld(h: &H) -> Result<(), String> {
 }
 
 /// R16-R18/R21 liveness: a share's front job that fits within its quota is dispatched within
-/// one grace period, unless capacity is held by jobs within their own quotas (counted
+/// one grace period (the passes at an instant run to a fixed point, R10, so a front job
+/// revealed by a borrower's dispatch gets its preemption turn at that instant), unless capacity is held by jobs within their own quotas (counted
 /// conservatively: each other share's usage and queued jobs capped at its quota, plus its
 /// earmark) or its share waits for another job's preemption.
 #[derive(Clone, Debug)]
 struct Watch {
     job: u32,
     since: u64,
-    /// The next instant after `since`: capacity freed inside a pass (a job with no work)
-    /// can go to an older borrower in that pass's FIFO phase, and the front job's reclaim
-    /// then comes in the next pass (R10, R16), so the grace period counts from there.
-    next: Option<u64>,
-}
-
-/// Whether a job of share `s` was dispatched by borrowing at the current instant.
-fn borrowed_now(h: &H, s: u32) -> bool {
-    let sc = h.scenario();
-    (0..sc.jobs.len() as u32).filter(|&j| sc.jobs[j as usize].share == s).any(|j| {
-        h.job_result(j).attempts.last().is_some_and(|a| a.started_at == h.now() && a.borrowed_instances > 0)
-    })
 }
 
 fn front_fits_and_unblocked(h: &H, s: u32) -> Option<u32> {
@@ -705,6 +730,7 @@ fn run_checked(w: &World, strict_capacity: bool) -> Result<(H, usize), TestCaseE
     let mut watched_dispatches = 0;
     let mut seen_events = 0;
     let mut passes = 0;
+    let mut returns: Vec<u64> = Vec::new();
     while let Some(t) = h.step() {
         steps += 1;
         prop_assert!(steps < 10_000, "too many instants");
@@ -713,7 +739,9 @@ fn run_checked(w: &World, strict_capacity: bool) -> Result<(H, usize), TestCaseE
         if let Err(e) = check_instant(&h, strict_capacity) {
             return Err(TestCaseError::fail(format!("at {t}: {e}")));
         }
-        if let Err(e) = check_withheld(&h) {
+        let from = returns.len();
+        victim_returns(&h, from, &mut returns);
+        if let Err(e) = check_withheld(&h, &returns) {
             return Err(TestCaseError::fail(format!("at {t}: {e}")));
         }
         // R10: a pass runs only at an instant where something changed; a timer that no longer
@@ -748,7 +776,7 @@ fn run_checked(w: &World, strict_capacity: bool) -> Result<(H, usize), TestCaseE
                     if st.is_some_and(|x| x.holds_capacity()) {
                         watched_dispatches += 1;
                         prop_assert!(
-                            t <= wt.next.unwrap_or(t).max(wt.since) + grace,
+                            t <= wt.since + grace,
                             "share {s}: front job {} fitting its quota since {} dispatched only at {t} (grace {grace})",
                             wt.job,
                             wt.since
@@ -757,25 +785,19 @@ fn run_checked(w: &World, strict_capacity: bool) -> Result<(H, usize), TestCaseE
                     watch[s as usize] = None;
                 }
             }
-            // A job that becomes its share's front job only after the share borrowed in
-            // phase 3 gets its preemption phase in the next pass (R16: phases 1, 2, 3 once per
-            // pass), which runs at the next instant: start watching from there.
-            let now_ok = if lowered || borrowed_now(&h, s) { None } else { front_fits_and_unblocked(&h, s) };
+            let now_ok = if lowered { None } else { front_fits_and_unblocked(&h, s) };
             match (&watch[s as usize], now_ok) {
                 (Some(wt), Some(j)) if wt.job == j && progressed[s as usize] => {
-                    watch[s as usize] = Some(Watch { job: j, since: t, next: None });
-                }
-                (Some(wt), Some(j)) if wt.job == j && wt.next.is_none() => {
-                    watch[s as usize] = Some(Watch { job: j, since: wt.since, next: Some(t) });
+                    watch[s as usize] = Some(Watch { job: j, since: t });
                 }
                 (Some(wt), Some(j)) if wt.job == j => {
                     prop_assert!(
-                        t <= wt.next.unwrap_or(t).max(wt.since) + grace,
+                        t <= wt.since + grace,
                         "share {s}: front job {j} fitting its quota since {} still waits at {t} (grace {grace})",
                         wt.since
                     );
                 }
-                (_, Some(j)) => watch[s as usize] = Some(Watch { job: j, since: t, next: None }),
+                (_, Some(j)) => watch[s as usize] = Some(Watch { job: j, since: t }),
                 (_, None) => watch[s as usize] = None,
             }
         }
@@ -970,6 +992,15 @@ fn fast_and_exhaustive(valid: quotasim::ValidScenario) -> (String, String, usize
     (to_json(&fast.result()), to_json(&full.result()), fast.preemptions().len())
 }
 
+/// R10: a run whose every visited instant gets one more pass over every share after its
+/// passes reached their fixed point gives the same bytes.
+fn with_extra_passes(valid: quotasim::ValidScenario) -> String {
+    use quotasim::{json::to_json, Options, Simulation};
+    let mut sim = Simulation::with_options(valid, Options { extra_pass: true, ..Options::default() });
+    sim.run();
+    to_json(&sim.result())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases(256), ..ProptestConfig::default() })]
 
@@ -981,12 +1012,13 @@ proptest! {
 }
 
 #[test]
-fn r16_generated_workload_same_as_exhaustive_passes() {
+fn r16_generated_workload_same_as_exhaustive_passes_and_extra_passes() {
     use quotasim::{generate, validate, GenerateOptions};
     for seed in [1, 2] {
         let valid = validate(&generate(&GenerateOptions::new(4000, 20, 5, seed))).expect("valid");
-        let (fast, full, preemptions) = fast_and_exhaustive(valid);
+        let (fast, full, preemptions) = fast_and_exhaustive(valid.clone());
         assert!(preemptions > 0, "the workload preempts");
         assert_eq!(fast, full, "seed {seed}");
+        assert_eq!(fast, with_extra_passes(valid), "seed {seed}: an extra pass changed something");
     }
 }

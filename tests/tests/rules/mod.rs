@@ -1,6 +1,7 @@
 //! The rules of the semantics spec, one module per group, each test named after its rule.
 
 mod actions;
+mod fixed_point;
 mod jobs;
 mod outputs;
 mod preemption;

@@ -142,7 +142,9 @@ fn r10_no_tick_instants_are_only_when_something_changes() {
 fn r10_cancelled_timer_runs_no_pass() {
     // `cancelled` is terminated at 50; its completion timer at 300 no longer applies. At 100
     // `big1` is the first job and fits only by borrowing, so nothing backfills in that pass
-    // (R16); nothing changes until `big1` completes at 1100, when `big2` and then `small` run.
+    // (R16); the next pass at 100 (R10) finds `big2` first, too large for the pool, and
+    // `small` backfills by borrowing. `big2` runs when `big1` completes at 1100. (With one
+    // pass per instant, `small` waited until 1100 too.)
     let h = Sc::new()
         .capacity(G5, 10)
         .backfill(true)
@@ -156,7 +158,7 @@ fn r10_cancelled_timer_runs_no_pass() {
         .run();
     assert_eq!(h.spans("big1"), vec![(100, Some(1100))]);
     assert_eq!(h.spans("big2"), vec![(1100, Some(1200))]);
-    assert_eq!(h.spans("small"), vec![(1100, Some(1150))]);
+    assert_eq!(h.spans("small"), vec![(100, Some(150))]);
 }
 
 #[test]
@@ -196,7 +198,9 @@ fn r10_capacity_lowered_to_zero_ends_the_run_at_the_release() {
 #[test]
 fn r10_passes_run_only_at_instants_where_something_changed() {
     // Instants with only a cancelled timer (300) run no pass: 0 (submit), 50 (terminate),
-    // 100 (submissions), 1100 (completion), 1150 and 1200 (completions).
+    // 100 (submissions), 150, 1100 and 1200 (completions). At each, passes repeat until one
+    // dispatches nothing (R10): 2 at 0 and at 1100 (one dispatch each), 3 at 100 (big1, then
+    // small), 1 where nothing can be dispatched.
     let mut h = Sc::new()
         .capacity(G5, 10)
         .backfill(true)
@@ -212,7 +216,7 @@ fn r10_passes_run_only_at_instants_where_something_changed() {
     while let Some(t) = h.step() {
         instants.push((t, h.stats().passes));
     }
-    assert_eq!(instants, vec![(0, 1), (50, 2), (100, 3), (1100, 4), (1150, 5), (1200, 6)]);
+    assert_eq!(instants, vec![(0, 2), (50, 3), (100, 6), (150, 7), (1100, 9), (1200, 10)]);
 }
 
 // ----- R11 --------------------------------------------------------------------------------
@@ -857,31 +861,6 @@ fn r16_usage_ratio_is_per_front_job_type() {
 }
 
 #[test]
-fn r16_front_job_revealed_in_phase_3_waits_for_the_next_pass() {
-    // A pass runs phases 1, 2 and 3 once. At 100 s0's g1 runs on its quota (phase 1) and g2
-    // borrows (phase 3); only then is p (P5, fits s0's quota) s0's front job, after the
-    // preemption phase: it does not reclaim x in this pass, and no later instant comes
-    // before x ends. This is the letter of R10/R16; the spec may want another phase 2 here
-    // (listed as an ambiguity).
-    let h = Sc::new()
-        .capacity(G5, 3)
-        .capacity(P5, 2)
-        .share(lab("s0", G5, 1).limit(P5, 1))
-        .share(lab("s1", G5, 2).limit(P5, 1))
-        .job(job("x_own", "s1").ty(P5).prio(9).dur(100_000))
-        .job(job("x", "s1").ty(P5).dur(100_000))
-        .job(job("g0", "s0").count(3).dur(100))
-        .job(job("g1", "s0").at(10).dur(100_000))
-        .job(job("g2", "s0").at(10).dur(100_000))
-        .job(job("p", "s0").ty(P5).at(50).dur(10))
-        .run_until(5000);
-    assert_eq!(h.first_started("g1"), Some(100));
-    assert_eq!(h.first_started("g2"), Some(100));
-    assert!(h.victims().is_empty());
-    assert_eq!(h.reason("p"), Some(WAIT_POOL.to_string()));
-}
-
-#[test]
 fn r15_lend_and_borrow_shares_lend_their_idle_quota_too() {
     // B1 (LEND_AND_BORROW) is idle; B2 borrows from it.
     let h = Sc::new()
@@ -933,4 +912,28 @@ fn r10_zero_grace_in_share_preemption_completes_in_the_instant() {
         .run();
     assert_eq!(h.spans("hi"), vec![(100, Some(200))]);
     assert_eq!(h.spans("lo"), vec![(0, Some(100)), (200, Some(1200))]);
+}
+
+#[test]
+fn r16_a_hold_ends_when_its_holder_can_never_run() {
+    // a (4 instances, within A's quota of 5) holds the 3 free instances (R16, oversubscribed
+    // quotas). At 20 the service environment's limit falls to 3, below a's count: a can never
+    // run (R17), so its hold ends and c takes the one free instance at 30. A hold that
+    // outlived its holder's chance to run would keep c waiting for ever.
+    for backfill in [false, true] {
+        let h = Sc::new()
+            .backfill(backfill)
+            .capacity(G5, 5)
+            .share(reserve("A", G5, 5))
+            .share(reserve("B", G5, 3))
+            .share(reserve("C", G5, 1))
+            .job(job("b", "B").count(2).dur(1000))
+            .job(job("a", "A").count(4).at(10).dur(100))
+            .job(job("c", "C").at(30).dur(100))
+            .update_capacity(20, &[(G5, 3)])
+            .run();
+        assert_eq!(h.first_started("c"), Some(30), "backfill {backfill}");
+        assert_eq!(h.first_started("a"), None);
+        assert_eq!(h.reason("a").as_deref(), Some(MISCONFIG_SE));
+    }
 }

@@ -20,7 +20,9 @@ impl Simulation {
     ) -> Option<(Vec<Returned>, Vec<Returned>)> {
         let jc = self.job_cfg(j);
         let (s, t) = (jc.share, jc.ty);
-        let mut cands: Vec<JobId> = self.running[self.st(s, t)]
+        let mut cands: Vec<JobId> = self
+            .running
+            .list(self.st(s, t))
             .iter()
             .filter(|e| e.is_candidate_below(prio))
             .map(|e| e.job)

@@ -87,8 +87,8 @@ impl Simulation {
                 .type_shares(t)
                 .iter()
                 .any(|&b| b != s && self.ledger.over_quota(b as ShareId, t) > 0);
-        let in_share_possible = self.shares[s as usize].in_share
-            && self.running[self.st(s, t)].iter().any(|e| e.is_candidate_below(prio));
+        let in_share_possible =
+            self.shares[s as usize].in_share && self.running.has_candidate_below(self.st(s, t), prio);
         if !reclaim_possible && !in_share_possible {
             return None;
         }

@@ -68,7 +68,11 @@ impl Simulation {
         for b in 0..ns {
             if eligible(b) && over[b] > 0 {
                 cands.extend(
-                    self.running[b * self.nt + t as usize].iter().filter(|e| e.is_candidate()).map(|e| e.job),
+                    self.running
+                        .list(b * self.nt + t as usize)
+                        .iter()
+                        .filter(|e| e.is_candidate())
+                        .map(|e| e.job),
                 );
             }
         }

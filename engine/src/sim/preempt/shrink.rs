@@ -18,7 +18,8 @@ impl Simulation {
     pub(crate) fn plan_shrink(&self, t: TypeId) -> Option<Plan> {
         let cap = self.ledger.capacity(t).unwrap_or(0);
         let ns = self.shares.len();
-        let running = |b: usize| self.running[b * self.nt + t as usize].iter().filter(|e| e.is_candidate());
+        let running =
+            |b: usize| self.running.list(b * self.nt + t as usize).iter().filter(|e| e.is_candidate());
         // In use: jobs already being preempted count as released.
         let in_use: Vec<u64> = (0..ns).map(|b| running(b).map(|e| self.job_cfg(e.job).count).sum()).collect();
         let total: u64 = in_use.iter().sum();

@@ -405,3 +405,33 @@ fn r21_another_front_job_fits_on_the_earmark_with_the_same_type_and_no_more_inst
     assert!(h.attempts("l1").is_empty(), "l1 is not dispatched ahead of l3");
     assert!(h.attempts("l3").is_empty(), "l3 needs 3: L's quota is 3 and l0 holds 1");
 }
+
+#[test]
+fn r21_reclaim_earmark_is_first_what_the_victim_returns_then_idle_capacity() {
+    // v (3 instances) borrows 2 above V's quota of 1. At 100 p (3, within L's quota) is
+    // short of the pool: it reclaims v, which returns only its 2 over-quota instances (R19).
+    // p's earmark of 3 is those 2, and 1 idle instance withheld for the part they do not
+    // cover; v keeps all 3 until it releases at 220. So of the 2 free instances, 1 is left
+    // for others: r runs at 150, r2 waits.
+    let h = Sc::new()
+        .capacity(G5, 5)
+        .share(lab("V", G5, 1))
+        .share(lend("L", G5, 3))
+        .share(reserve("R", G5, 1))
+        .share(reserve("R2", G5, 1))
+        .job(job("v", "V").count(3).dur(10_000))
+        .job(job("p", "L").count(3).at(100).dur(100))
+        .job(job("r", "R").at(150).dur(1000))
+        .job(job("r2", "R2").at(150).dur(1000))
+        .run_until(150);
+    assert_eq!(h.victims(), vec!["v".to_string()]);
+    let g5 = h.type_id(G5);
+    assert_eq!(h.withheld(g5), 1, "the part of the earmark v's returns do not cover");
+    assert_eq!(h.share_usage("L", G5).earmarked, 3);
+    assert_eq!(h.used("V", G5), 3, "v holds every instance until it releases");
+    assert_eq!(h.first_started("r"), Some(150));
+    assert_eq!(h.status("r2"), Some(Runnable));
+    let mut h = h;
+    h.until(220);
+    assert_eq!(h.first_started("p"), Some(220));
+}

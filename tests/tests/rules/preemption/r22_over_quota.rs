@@ -109,3 +109,26 @@ fn r22_over_quota_usage_counts_as_borrowed_in_reports() {
     assert_eq!(t.borrowed, 1);
     assert_eq!(t.unattributed_borrowed, 1, "no lender's idle quota accounts for it");
 }
+
+#[test]
+fn r22_borrow_limit_lowered_below_what_a_share_borrows() {
+    // B borrows 2 of L's idle instances (unlimited borrow limit). At 100 its borrow limit
+    // becomes 50 % (an allowance of 1): B is over quota because of the update, as with a
+    // lowered quota. Nothing is preempted then; at 200 L's job needs its quota back and
+    // reclaims one of B's borrowers with "Capacity limit reduced".
+    let h = Sc::new()
+        .capacity(G5, 4)
+        .share(lab("B", G5, 2))
+        .share(lend("L", G5, 2))
+        .jobs(4, |i| job(&format!("b{i}"), "B").dur(10_000))
+        .job(job("l", "L").at(200).dur(100))
+        .update_share(100, update("B").sharing(Strategy::LendAndBorrow, Some(50)))
+        .run_until(250);
+    assert!(h.over_quota_by_update(h.share_id("B"), h.type_id(G5)));
+    let started = h.preemption_events("b4", EventType::PreemptionStarted);
+    assert_eq!(started.len(), 1, "b4, the latest dispatched, is reclaimed");
+    assert_eq!(started[0].at, 200);
+    assert_eq!(started[0].reason.as_deref(), Some(LIMIT_REDUCED));
+    assert_eq!(started[0].preempted_by.clone().flatten().as_deref(), Some("l"));
+    assert_eq!(h.victims(), vec!["b4".to_string()]);
+}
