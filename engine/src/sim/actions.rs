@@ -16,14 +16,13 @@ impl Simulation {
                 let j = *job;
                 let s = self.job_cfg(j).share;
                 let k = self.qkey(j);
-                let queued =
-                    self.jobs[j as usize].status == Some(Status::Runnable) && self.queues.contains(s, &k);
+                let queued = self.jobs.status(j) == Some(Status::Runnable) && self.queues.contains(s, &k);
                 if queued {
                     // Every action has every share looked at: no mark needed.
                     self.queues.remove(s, &k);
                     self.count_queued(j, false);
                 }
-                self.jobs[j as usize].priority = *priority;
+                self.jobs.set_priority(j, *priority);
                 self.running.set_priority(self.run_list(j), j, *priority);
                 if queued {
                     self.enqueue(j);
@@ -40,10 +39,10 @@ impl Simulation {
                 let old_strategy = self.ledger.strategy(s);
                 self.ledger.update_share(self.now, s, u.quota.as_deref(), u.sharing);
                 if let Some(isp) = u.in_share_preemption {
-                    self.shares[s as usize].in_share = isp;
+                    self.in_share[s as usize] = isp;
                 }
                 if let Some(en) = u.enabled {
-                    self.shares[s as usize].enabled = en;
+                    self.enabled[s as usize] = en;
                 }
                 // R22: over quota because of the update.
                 let strategy = self.ledger.strategy(s);
@@ -69,7 +68,7 @@ impl Simulation {
             ActionCfg::UpdateCapacity { limits } => {
                 self.ledger.update_capacity(self.now, limits);
                 for t in 0..self.nt {
-                    if let Some(plan) = self.plan_shrink(t as TypeId) {
+                    if let Some(plan) = self.planner().plan_shrink(t as TypeId) {
                         self.execute(None, plan);
                     }
                 }

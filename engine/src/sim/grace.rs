@@ -1,27 +1,31 @@
-//! R21: executing a preemption plan, earmarks, grace periods, release and lapse, and every
-//! victim's credit.
+//! R21: preemptions in progress. The preemption log (every victim's preemption, in decision
+//! order, with the instances its preemptor's earmark was credited with), and the earmarks of
+//! waiting preemptors: which share each blocks, when its victims release, whether that time
+//! came. [`Grace`] keeps this bookkeeping; the orchestrator executes plans, releases victims
+//! and dispatches preemptors, and moves capacity in the ledger.
 
+use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::reasons::Reason;
-use crate::result::{EventType, PreemptionKind, Status};
+use crate::result::PreemptionKind;
 use crate::scenario::{JobId, ShareId, TypeId};
 
-use super::clock::TimerKind;
-use super::jobs::{Link, Moment};
-use super::ledger::Need;
-use super::preempt::Plan;
-use super::Simulation;
 /// A record of one victim's preemption, kept for explanations and R24 events.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PreemptionRecord {
+    /// The job told to stop.
     pub victim: JobId,
+    /// The job it makes room for (none when a lowered limit preempts it, R23).
     pub preemptor: Option<JobId>,
+    /// Why (R18, R20, R22/R23).
     pub kind: PreemptionKind,
+    /// When it was told to stop (`Preemption Started`).
     pub decided_at: u64,
+    /// When its grace period ends (`Preemption Completed`).
     pub releases_at: u64,
     /// The victim's `preemptedAttemptCount`, this preemption included.
     pub count: u32,
+    /// Training lost (R8), in seconds.
     pub lost: u64,
     /// Candidates in the order R19/R20 considered them (the first few).
     pub considered: Vec<JobId>,
@@ -29,6 +33,7 @@ pub struct PreemptionRecord {
     pub earmarked: u64,
 }
 
+/// A waiting preemptor's earmark (R21).
 #[derive(Clone, Debug)]
 pub(crate) struct Earmark {
     pub(crate) job: JobId,
@@ -43,248 +48,186 @@ pub(crate) struct Earmark {
     pub(crate) live: bool,
 }
 
-impl Simulation {
-    /// Tells victims to stop (`Preemption Started`, R21) and earmarks the preemptor's need.
-    pub(crate) fn execute(&mut self, preemptor: Option<JobId>, plan: Plan) {
-        let release_at = self.now.saturating_add(self.cfg.settings.grace);
-        let em = if let Some(p) = preemptor {
-            let jc = self.job_cfg(p);
-            let (s, t, n) = (jc.share, jc.ty, jc.count);
-            self.drop_hold(p);
-            let id = self.earmarks.len() as u32;
-            self.earmarks.push(Earmark {
-                job: p,
-                share: s,
-                ty: t,
-                n,
-                victims: Vec::new(),
-                due: release_at,
-                matured: false,
-                live: true,
-            });
-            self.shares[s as usize].earmark = Some(id);
-            Some(id)
-        } else {
-            None
-        };
-        for v in plan.victims {
-            self.start_preemption(v.job, preemptor, v.kind, v.credit, release_at, plan.considered.jobs(), em);
-        }
-        if let Some(id) = em {
-            let e = &self.earmarks[id as usize];
-            let (s, t, n) = (e.share, e.ty, e.n);
-            self.ledger.add_committed(s, t, n);
-            self.push_timer(release_at, TimerKind::Mature, id);
-        }
+/// An earmark that lapsed: what it held, and the victims still in their grace.
+pub(crate) struct Lapsed {
+    pub share: ShareId,
+    pub ty: TypeId,
+    pub n: u64,
+    pub victims: Vec<JobId>,
+}
+
+/// The preemption log and the earmarks. See the module documentation.
+#[derive(Clone, Debug)]
+pub(crate) struct Grace {
+    earmarks: Vec<Earmark>,
+    /// Per share: its waiting preemptor's earmark; the share is blocked meanwhile.
+    by_share: Vec<Option<u32>>,
+    log: Vec<PreemptionRecord>,
+    /// Per log entry: instances of the victim committed to its preemptor's earmark while
+    /// the victim is being preempted.
+    credits: Vec<u64>,
+}
+
+impl Grace {
+    pub fn new(shares: usize) -> Self {
+        Grace { earmarks: Vec::new(), by_share: vec![None; shares], log: Vec::new(), credits: Vec::new() }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn start_preemption(
-        &mut self,
-        v: JobId,
-        preemptor: Option<JobId>,
-        kind: PreemptionKind,
-        credit: u64,
-        release_at: u64,
-        considered: &[JobId],
-        em: Option<u32>,
-    ) {
-        let jc = self.job_cfg(v);
-        let (s, t, ckpt) = (jc.share, jc.ty, jc.checkpoint_interval);
-        // R8: training stops now; keep what the last checkpoint saved.
-        let trained = self.stop_training(v);
-        let st = &self.cfg.settings;
-        let kept = match ckpt {
-            Some(_) if st.checkpoint_on_stop && st.grace >= st.checkpoint_save => trained,
-            Some(c) => trained / c * c,
-            None => 0,
-        };
-        let lost = trained - kept;
-        let count = self.jobs[v as usize].preempted_count + 1;
-        let log = self.preemptions.len() as u32;
+    /// The preemption log, in decision order.
+    pub fn log(&self) -> &[PreemptionRecord] {
+        &self.log
+    }
+
+    /// Entry `k` of the log.
+    pub fn record(&self, k: u32) -> &PreemptionRecord {
+        &self.log[k as usize]
+    }
+
+    /// Logs a victim's preemption with its credit; returns its log entry.
+    pub fn log_preemption(&mut self, rec: PreemptionRecord, credit: u64) -> u32 {
+        let k = self.log.len() as u32;
+        self.log.push(rec);
         self.credits.push(credit);
-        self.preemptions.push(PreemptionRecord {
-            victim: v,
-            preemptor,
-            kind,
-            decided_at: self.now,
-            releases_at: release_at,
-            count,
-            lost,
-            considered: considered.to_vec(),
-            earmarked: preemptor.map_or(0, |p| self.job_cfg(p).count),
+        k
+    }
+
+    /// Instances of log entry `k`'s victim its preemptor's earmark holds.
+    pub fn credit(&self, k: u32) -> u64 {
+        self.credits[k as usize]
+    }
+
+    /// A new earmark of `n` instances of type `t` for `job` of share `s`, its victims
+    /// releasing at `due`; the share is blocked until it is used or lapses.
+    pub fn earmark(&mut self, job: JobId, s: ShareId, t: TypeId, n: u64, due: u64) -> u32 {
+        let id = self.earmarks.len() as u32;
+        self.earmarks.push(Earmark {
+            job,
+            share: s,
+            ty: t,
+            n,
+            victims: Vec::new(),
+            due,
+            matured: false,
+            live: true,
         });
-        {
-            let jd = &mut self.jobs[v as usize];
-            if ckpt.is_some() {
-                jd.saved += kept;
-            } else {
-                jd.saved = 0;
-            }
-            jd.preempting = Link::to(log);
-        }
-        if self.running.contains(v) {
-            self.running.set_preempted(self.run_list(v), v);
-        }
-        if let Some(id) = em {
-            self.earmarks[id as usize].victims.push(v);
-        }
-        let ps = preemptor.map(|p| self.job_cfg(p).share);
-        self.ledger.start_preemption(s, t, self.job_cfg(v).count, credit, ps);
-        let status = self.jobs[v as usize].status;
-        self.event(v, EventType::PreemptionStarted, status, Reason::Preempted(log));
-        self.push_timer(release_at, TimerKind::Release, v);
+        self.by_share[s as usize] = Some(id);
+        id
     }
 
-    /// `Preemption Completed` (R21): the victim releases and becomes `RUNNABLE` or `FAILED`.
-    pub(crate) fn release_victim(&mut self, v: JobId) {
-        let Some(log) = self.jobs[v as usize].preempting.get() else { return };
-        let retries = self.job_cfg(v).retries;
-        self.stop_attempt(v, Reason::Preempted(log));
-        let jd = &mut self.jobs[v as usize];
-        jd.preempted_count += 1;
-        let failed = retries.is_some_and(|r| jd.preempted_count as u64 > r);
-        if failed {
-            jd.reason = Reason::RetryLimit(log);
-            jd.stopped_at = Moment::at(self.now);
-            self.put_status(v, Status::Failed);
-            self.event(v, EventType::PreemptionCompleted, Some(Status::Failed), Reason::RetryLimit(log));
-            self.event(v, EventType::StateChange, Some(Status::Failed), Reason::RetryLimit(log));
-        } else {
-            self.put_status(v, Status::Runnable);
-            self.event(v, EventType::PreemptionCompleted, Some(Status::Runnable), Reason::Preempted(log));
-            self.event(v, EventType::StateChange, Some(Status::Runnable), Reason::Preempted(log));
-            self.enqueue(v);
-        }
-        self.marks.changed = true;
+    /// Victim `v` is one of earmark `id`'s.
+    pub fn add_victim(&mut self, id: u32, v: JobId) {
+        self.earmarks[id as usize].victims.push(v);
     }
 
-    /// The victim of preemption log entry `log` stops (it releases, or is terminated): its
-    /// committed instances go, and its credit leaves its preemptor's earmark, which stays
-    /// until the preemption would have completed.
-    pub(crate) fn end_preemption(&mut self, log: u32) {
-        let v = self.preemptions[log as usize].victim;
-        let jc = self.job_cfg(v);
-        let (s, t, n) = (jc.share, jc.ty, jc.count);
-        self.ledger.end_preemption(s, t, n, self.credits[log as usize], self.preemptor_share(log));
+    /// Earmark `id`.
+    pub fn get(&self, id: u32) -> &Earmark {
+        &self.earmarks[id as usize]
     }
 
-    /// The share of the preemptor of preemption log entry `log`, if it has one.
-    fn preemptor_share(&self, log: u32) -> Option<ShareId> {
-        self.preemptions[log as usize].preemptor.map(|p| self.job_cfg(p).share)
+    /// The number of earmarks kept (live ones, and those that lapsed since the last
+    /// [`Self::compact`]).
+    pub fn len(&self) -> usize {
+        self.earmarks.len()
     }
 
-    /// R21: an earmark lapses; victims still in their grace take their credit back.
-    pub(crate) fn lapse_earmark(&mut self, id: u32) {
-        let e = &mut self.earmarks[id as usize];
-        if !e.live {
-            return;
-        }
-        e.live = false;
-        let (s, t, n) = (e.share, e.ty, e.n);
-        let victims = core::mem::take(&mut e.victims);
-        self.ledger.sub_committed(s, t, n);
-        if self.shares[s as usize].earmark == Some(id) {
-            self.shares[s as usize].earmark = None;
-        }
-        for v in victims {
-            let Some(log) = self.jobs[v as usize].preempting.get() else { continue };
-            let credit = self.credits[log as usize];
-            if credit > 0 {
-                let vc = self.job_cfg(v);
-                self.ledger.take_back_credit(vc.share, vc.ty, credit, s);
-                self.credits[log as usize] = 0;
-            }
-        }
-        self.marks.changed = true;
+    /// The earmark blocking share `s`, if its preemptor waits.
+    #[inline]
+    pub fn of_share(&self, s: ShareId) -> Option<u32> {
+        self.by_share[s as usize]
     }
 
-    /// R21: after an update, every earmark must still fit, in decision order: R14 for the
-    /// preemptor once every job being preempted has released and earlier earmarks are taken.
-    pub(crate) fn check_earmarks(&mut self) {
-        let live: Vec<u32> =
-            (0..self.earmarks.len() as u32).filter(|&i| self.earmarks[i as usize].live).collect();
-        if live.is_empty() {
-            return;
-        }
-        // A what-if: every earmark released, every job being preempted too; then the
-        // earmarks taken again in decision order, those that no longer fit lapse.
-        let earmarks: Vec<(u32, Need)> = live
-            .iter()
-            .map(|&id| {
-                let e = &self.earmarks[id as usize];
-                (id, Need { job: e.job, share: e.share, ty: e.ty, count: e.n })
-            })
-            .collect();
-        let holds = &self.holds;
-        let hold_of = |j: JobId| holds.of(j);
-        let lapsed: Vec<u32> = self.ledger.what_if(|l| {
-            for &(_, e) in &earmarks {
-                l.sub_committed(e.share, e.ty, e.count);
-            }
-            l.release_all_preempted();
-            let mut lapsed = Vec::new();
-            for &(id, e) in &earmarks {
-                if l.fits(e, || hold_of(e.job), 0, false) {
-                    l.add_committed(e.share, e.ty, e.count);
-                } else {
-                    lapsed.push(id);
-                }
-            }
-            lapsed
-        });
-        for id in lapsed {
-            self.lapse_earmark(id);
-        }
+    /// Share `s`'s waiting preemptor.
+    pub fn waiting_preemptor(&self, s: ShareId) -> Option<JobId> {
+        self.of_share(s).map(|e| self.earmarks[e as usize].job)
     }
 
-    /// The victims of the earmarks due now have released (their release timers come first):
-    /// the next pass acts on those earmarks (R21).
-    pub(crate) fn mature_earmarks(&mut self) {
-        let now = self.now;
+    /// Live earmarks, in decision order.
+    pub fn live(&self) -> Vec<u32> {
+        (0..self.earmarks.len() as u32).filter(|&i| self.earmarks[i as usize].live).collect()
+    }
+
+    /// Whether a live earmark's victims release at `at` (its timer still applies, R10).
+    pub fn due_at(&self, at: u64) -> bool {
+        self.earmarks.iter().any(|e| e.live && e.due == at)
+    }
+
+    /// The victims of the live earmarks due at `now` have released: the next pass acts on
+    /// those earmarks.
+    pub fn mature(&mut self, now: u64) {
         for e in self.earmarks.iter_mut().filter(|e| e.live && e.due == now) {
             e.matured = true;
         }
-        self.marks.all();
     }
 
-    /// R21 at release: the share's front job is dispatched first on the earmark if it fits;
-    /// otherwise the earmark lapses. Returns whether any earmark was acted on.
-    pub(crate) fn pass_earmarks(&mut self) -> bool {
-        if self.earmarks.is_empty() {
-            return false;
+    /// Earmark `id` lapses (it is used, or no longer applies): returns what it held and its
+    /// victims, unless it had lapsed already.
+    pub fn lapse(&mut self, id: u32) -> Option<Lapsed> {
+        let e = &mut self.earmarks[id as usize];
+        if !e.live {
+            return None;
         }
-        let mut acted = false;
-        let mut changed = false;
-        for id in 0..self.earmarks.len() as u32 {
-            let e = &self.earmarks[id as usize];
-            if !e.live || !e.matured {
-                changed |= !e.live;
-                continue;
-            }
-            changed = true;
-            acted = true;
-            let (s, preemptor, ty, n) = (e.share, e.job, e.ty, e.n);
-            self.lapse_earmark(id);
-            if let Some(f) = self.front_for_release(s) {
-                // Another front job goes first only if it fits on the earmark itself: same
-                // type, no more instances than were earmarked.
-                let jc = self.job_cfg(f);
-                let on_earmark = f == preemptor || (jc.ty == ty && jc.count <= n);
-                if on_earmark && self.fits(f, false) {
-                    self.dispatch(f);
-                }
-            }
+        e.live = false;
+        let lapsed = Lapsed { share: e.share, ty: e.ty, n: e.n, victims: core::mem::take(&mut e.victims) };
+        if self.by_share[lapsed.share as usize] == Some(id) {
+            self.by_share[lapsed.share as usize] = None;
         }
-        if changed {
-            self.earmarks.retain(|e| e.live);
-            for sh in self.shares.iter_mut() {
-                sh.earmark = None;
-            }
-            for (i, e) in self.earmarks.iter().enumerate() {
-                self.shares[e.share as usize].earmark = Some(i as u32);
-            }
+        Some(lapsed)
+    }
+
+    /// The credit of log entry `k` goes back to its victim (its earmark lapsed); returns it.
+    pub fn take_back_credit(&mut self, k: u32) -> u64 {
+        core::mem::take(&mut self.credits[k as usize])
+    }
+
+    /// Drops the earmarks that lapsed, keeping decision order.
+    pub fn compact(&mut self) {
+        self.earmarks.retain(|e| e.live);
+        self.by_share.iter_mut().for_each(|x| *x = None);
+        for (i, e) in self.earmarks.iter().enumerate() {
+            self.by_share[e.share as usize] = Some(i as u32);
         }
-        acted
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(victim: JobId) -> PreemptionRecord {
+        PreemptionRecord {
+            victim,
+            preemptor: Some(9),
+            kind: PreemptionKind::CrossShare,
+            decided_at: 0,
+            releases_at: 120,
+            count: 1,
+            lost: 0,
+            considered: Vec::new(),
+            earmarked: 2,
+        }
+    }
+
+    #[test]
+    fn r21_an_earmark_blocks_its_share_until_it_lapses() {
+        let mut g = Grace::new(2);
+        let id = g.earmark(9, 1, 0, 2, 120);
+        let k = g.log_preemption(rec(4), 2);
+        g.add_victim(id, 4);
+        assert_eq!((g.waiting_preemptor(1), g.waiting_preemptor(0)), (Some(9), None));
+        assert!(g.due_at(120) && !g.due_at(100));
+        g.mature(100);
+        assert!(!g.get(id).matured);
+        g.mature(120);
+        assert!(g.get(id).matured);
+        assert_eq!(g.take_back_credit(k), 2);
+        assert_eq!(g.credit(k), 0);
+        let l = g.lapse(id).expect("live");
+        assert_eq!((l.share, l.n, l.victims), (1, 2, alloc::vec![4]));
+        assert!(g.lapse(id).is_none(), "lapses once");
+        assert_eq!(g.waiting_preemptor(1), None);
+        assert!(!g.due_at(120), "a lapsed earmark's timer no longer applies");
+        g.compact();
+        assert_eq!(g.len(), 0);
+        assert_eq!(g.log().len(), 1);
     }
 }

@@ -1,13 +1,13 @@
 //! R16 holds: a front job that fits its quota but not the free instances holds the free
-//! instances it waits for; and the fit checks that count a job's own hold as free.
+//! instances it waits for, oldest holder first; and [`Fit`], the R14 checks that count a job's
+//! own hold as free. The holds keep the ledger's withheld instances in step with them.
 
 use alloc::vec::Vec;
 
 use crate::scenario::{JobId, ShareId, TypeId};
 
-use super::ledger::Need;
-use super::queue::Head;
-use super::Simulation;
+use super::ledger::{Ledger, Need};
+use super::share_set::ShareSet;
 
 /// A front job holding free instances for itself.
 #[derive(Clone, Copy, Debug)]
@@ -27,15 +27,9 @@ impl Holds {
         self.0.iter().find(|h| h.job == j).map_or(0, |h| h.instances)
     }
 
-    /// Job `j` holds nothing any more; returns what it held, if it was a holder.
-    pub fn remove(&mut self, j: JobId) -> Option<u64> {
-        let p = self.0.iter().position(|h| h.job == j)?;
-        Some(self.0.remove(p).instances)
-    }
-
     /// Job `j` holds at least `want` instances (it becomes a holder if it was not); returns
     /// how many more it holds.
-    pub fn raise(&mut self, j: JobId, want: u64) -> u64 {
+    fn raise(&mut self, j: JobId, want: u64) -> u64 {
         let p = match self.0.iter().position(|h| h.job == j) {
             Some(p) => p,
             None => {
@@ -52,123 +46,101 @@ impl Holds {
         }
     }
 
-    fn take(&mut self) -> Vec<Hold> {
-        core::mem::take(&mut self.0)
+    /// Job `j` (of type `t`) holds nothing any more: what it held is free again.
+    pub fn drop_hold(&mut self, ledger: &mut Ledger, j: JobId, t: TypeId) {
+        let Some(p) = self.0.iter().position(|h| h.job == j) else { return };
+        let h = self.0.remove(p).instances;
+        if h > 0 {
+            ledger.change_withheld(t, 0, h);
+            ledger.mark(t);
+        }
     }
 
-    fn push(&mut self, h: Hold) {
-        self.0.push(h);
+    /// R16 phase 1: a front job that fits its quota and the pool but not `free` holds the
+    /// free instances it waits for.
+    pub fn maybe_hold(&mut self, ledger: &mut Ledger, need: Need) {
+        let (f, t, n) = (need.job, need.ty, need.count);
+        if !ledger.may_hold(need) || ledger.capacity(t).is_none_or(|cap| n > cap) {
+            return;
+        }
+        let free = Fit { ledger, holds: self }.free_for(f, t).max(0) as u64;
+        let more = self.raise(f, free.min(n));
+        if more > 0 {
+            ledger.change_withheld(t, more, 0);
+        }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+    /// R16 at the start of a pass: the holds, oldest first, are revalidated and take newly
+    /// free instances. A holder keeps its hold while it is its share's front job (`front`)
+    /// and may hold (it fits its quota and, for a lender, the pool; R17: it can run at all).
+    /// `need_of` gives a holder's request. Returns the shares whose holder's hold changed:
+    /// free instances moved between jobs, so they must be looked at again.
+    pub fn revalidate(
+        &mut self,
+        ledger: &mut Ledger,
+        need_of: impl Fn(JobId) -> Need,
+        front: impl Fn(&Ledger, ShareId) -> Option<JobId>,
+    ) -> ShareSet {
+        let mut moved = ShareSet::EMPTY;
+        if self.0.is_empty() {
+            return moved;
+        }
+        let holds = core::mem::take(&mut self.0);
+        for hold in &holds {
+            ledger.change_withheld(need_of(hold.job).ty, 0, hold.instances);
+        }
+        for &Hold { job: h, instances: before } in &holds {
+            let need = need_of(h);
+            let take = if front(ledger, need.share) == Some(h) && ledger.may_hold(need) {
+                // The holds taken again so far are withheld; `h` holds nothing yet.
+                let take = (ledger.free(need.ty, || 0).max(0) as u64).min(need.count);
+                self.0.push(Hold { job: h, instances: take });
+                take
+            } else {
+                0
+            };
+            ledger.change_withheld(need.ty, take, 0);
+            if take != before {
+                ledger.mark(need.ty);
+                moved.insert(need.share);
+            }
+        }
+        moved
     }
 }
 
-impl Simulation {
+/// R14 with holds (R16): what a job may count on, read from the ledger and the holds.
+#[derive(Clone, Copy)]
+pub(crate) struct Fit<'a> {
+    pub ledger: &'a Ledger,
+    pub holds: &'a Holds,
+}
+
+impl Fit<'_> {
     /// Instances job `j` holds for itself (R16), if any.
     #[inline]
-    pub(crate) fn hold_of(&self, j: JobId, t: TypeId) -> u64 {
+    pub fn hold_of(&self, j: JobId, t: TypeId) -> u64 {
         if self.ledger.withheld(t) == 0 {
             return 0;
         }
         self.holds.of(j)
     }
 
-    pub(crate) fn free_for(&self, j: JobId, t: TypeId) -> i64 {
+    pub fn free_for(&self, j: JobId, t: TypeId) -> i64 {
         self.ledger.free(t, || self.hold_of(j, t))
     }
 
     /// Fewer free instances than the job needs (or no service environment limit): it fits
     /// neither within quota nor by borrowing.
-    pub(crate) fn free_short(&self, need: Need) -> bool {
+    pub fn free_short(&self, need: Need) -> bool {
         self.ledger.capacity(need.ty).is_none() || self.free_for(need.job, need.ty) < need.count as i64
     }
 
     /// R14 with `own_release` instances of the job's own share counted as released (in-share
     /// victims, R20). `within` asks for a fit within quota (R16 phase 1).
-    pub(crate) fn fits_adj(&self, j: JobId, own_release: u64, within: bool) -> bool {
-        self.fits_need(self.need(j), own_release, within)
-    }
-
-    pub(crate) fn need(&self, j: JobId) -> Need {
-        let jc = self.job_cfg(j);
-        Need { job: j, share: jc.share, ty: jc.ty, count: jc.count }
-    }
-
-    /// The front job of share `s` as a [`Need`].
-    pub(crate) fn head_need(s: ShareId, h: Head) -> Need {
-        Need { job: h.job, share: s, ty: h.ty, count: h.count }
-    }
-
-    /// [`Self::fits_adj`] for a request already at hand.
     #[inline]
-    pub(crate) fn fits_need(&self, need: Need, own_release: u64, within: bool) -> bool {
+    pub fn fits(&self, need: Need, own_release: u64, within: bool) -> bool {
         self.ledger.fits(need, || self.hold_of(need.job, need.ty), own_release, within)
-    }
-
-    pub(crate) fn fits(&self, j: JobId, within: bool) -> bool {
-        self.fits_adj(j, 0, within)
-    }
-
-    pub(crate) fn drop_hold(&mut self, j: JobId) {
-        if let Some(h) = self.holds.remove(j) {
-            if h > 0 {
-                let t = self.job_cfg(j).ty;
-                self.ledger.change_withheld(t, 0, h);
-                self.ledger.mark(t);
-            }
-        }
-    }
-
-    /// R16 phase 1: a front job that fits its quota and the pool but not `free` holds the
-    /// free instances it waits for.
-    pub(crate) fn maybe_hold(&mut self, need: Need) {
-        let (f, t, n) = (need.job, need.ty, need.count);
-        if !self.may_hold(need) || self.ledger.capacity(t).is_none_or(|cap| n > cap) {
-            return;
-        }
-        let free = self.free_for(f, t).max(0) as u64;
-        let want = free.min(n);
-        let more = self.holds.raise(f, want);
-        if more > 0 {
-            self.ledger.change_withheld(t, more, 0);
-        }
-    }
-
-    /// R16: a job may hold free instances while it fits its quota and (for a lender) the pool.
-    pub(crate) fn may_hold(&self, need: Need) -> bool {
-        self.ledger.may_hold(need)
-    }
-
-    /// Start of a pass: holds, oldest first, are revalidated and take newly free instances.
-    pub(crate) fn pass_holds(&mut self) {
-        if self.holds.is_empty() {
-            return;
-        }
-        let holds = self.holds.take();
-        for hold in &holds {
-            self.ledger.change_withheld(self.job_cfg(hold.job).ty, 0, hold.instances);
-        }
-        for &Hold { job: h, instances: hv } in &holds {
-            let jc = self.job_cfg(h);
-            let (s, t, n) = (jc.share, jc.ty, jc.count);
-            // The front job is always a queued one.
-            let still_front = self.first_job(s) == Some(h);
-            let take = if !still_front || !self.may_hold(self.need(h)) {
-                0
-            } else {
-                let take = (self.free_for(h, t).max(0) as u64).min(n);
-                self.holds.push(Hold { job: h, instances: take });
-                take
-            };
-            self.ledger.change_withheld(t, take, 0);
-            // A hold that changed moves free instances between jobs: their shares look again.
-            if take != hv {
-                self.ledger.mark(t);
-                self.marks.share(s);
-            }
-        }
     }
 }
 
@@ -179,26 +151,13 @@ mod tests {
     #[test]
     fn a_holder_keeps_its_place_and_only_ever_holds_more() {
         let mut h = Holds::default();
-        assert!(h.is_empty());
         assert_eq!(h.raise(7, 0), 0, "a holder with nothing free yet");
         assert_eq!(h.raise(3, 2), 2);
         assert_eq!(h.raise(7, 1), 1, "the older holder takes more");
         assert_eq!(h.raise(7, 1), 0, "never less than it holds");
         assert_eq!((h.of(7), h.of(3), h.of(9)), (1, 2, 0));
         // Oldest first: 7 became a holder before 3.
-        let order: Vec<JobId> = h.take().iter().map(|x| x.job).collect();
+        let order: Vec<JobId> = h.0.iter().map(|x| x.job).collect();
         assert_eq!(order, [7, 3]);
-        assert!(h.is_empty());
-    }
-
-    #[test]
-    fn removing_a_holder_gives_back_what_it_held() {
-        let mut h = Holds::default();
-        h.raise(1, 3);
-        h.raise(2, 1);
-        assert_eq!(h.remove(1), Some(3));
-        assert_eq!(h.remove(1), None, "not a holder any more");
-        h.push(Hold { job: 4, instances: 2 });
-        assert_eq!((h.of(2), h.of(4)), (1, 2));
     }
 }

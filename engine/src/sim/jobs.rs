@@ -1,17 +1,16 @@
-//! R6, R7, R8, R9: jobs and their attempts: submission, dispatch, the steps to `RUNNING`,
-//! completion, timeout, termination, and the one way an attempt stops.
+//! R6, R7, R8, R9: what each job is doing: its status (with the R25 counts per status), its
+//! attempts, its training and saved progress, its priority as updated, and whether it is being
+//! preempted. [`Jobs`] keeps this bookkeeping and nothing else: capacity, queues and events are
+//! the orchestrator's, which tells it what happened and reads back what it needs.
 
 use alloc::vec::Vec;
-use core::cmp::Reverse;
 
+use crate::chunked::Chunked;
 use crate::reasons::Reason;
-use crate::result::{EventType, Status};
+use crate::result::Status;
 use crate::scenario::JobId;
 
-use super::clock::TimerKind;
 use super::events::status_slot;
-use super::queue::QKey;
-use super::Simulation;
 
 /// An index, or none, in 4 bytes (the job table is kept small).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,6 +75,7 @@ pub(crate) struct JobDyn {
     pub(crate) stopped_at: Moment,
     pub(crate) reason: Reason,
     pub(crate) priority: u32,
+    /// Changes whenever its timers stop applying (R10: stale timers are dropped).
     pub(crate) gen: u32,
     pub(crate) preempted_count: u32,
     /// While it is being preempted: its record in the preemption log.
@@ -87,134 +87,108 @@ pub(crate) struct JobDyn {
     pub(crate) cancelled: bool,
 }
 
-impl Simulation {
-    /// Job `j`'s R11 queue key.
-    pub(crate) fn qkey(&self, j: JobId) -> QKey {
-        let jc = self.job_cfg(j);
-        QKey {
-            priority: Reverse(self.jobs[j as usize].priority),
-            submit_at: jc.submit_at,
-            job: j,
-            ty: jc.ty,
-            count: jc.count,
-        }
+/// Every job's dynamic state, its attempts, and how many jobs are in each status (R25).
+#[derive(Clone, Debug)]
+pub(crate) struct Jobs {
+    table: Vec<JobDyn>,
+    attempts: Chunked<AttemptRaw>,
+    /// Jobs per status, by [`status_slot`].
+    counts: [u64; 8],
+}
+
+impl Jobs {
+    /// `priorities` in input order: every job not yet submitted.
+    pub fn new(priorities: impl ExactSizeIterator<Item = u32>) -> Self {
+        let n = priorities.len();
+        let table = priorities
+            .map(|priority| JobDyn {
+                saved: 0,
+                trained: 0,
+                running_since: Moment::NEVER,
+                first_running: Moment::NEVER,
+                stopped_at: Moment::NEVER,
+                reason: Reason::None,
+                priority,
+                gen: 0,
+                preempted_count: 0,
+                preempting: Link::NONE,
+                last_attempt: Link::NONE,
+                status: None,
+                cancelled: false,
+            })
+            .collect();
+        Jobs { table, attempts: Chunked::default(), counts: [n as u64, 0, 0, 0, 0, 0, 0, 0] }
     }
 
-    pub(crate) fn enqueue(&mut self, j: JobId) {
-        let k = self.qkey(j);
-        let s = self.job_cfg(j).share;
-        let (len, head_changed) = self.queues.insert(s, k);
-        self.stats.max_queued = self.stats.max_queued.max(len as u64);
-        self.count_queued(j, true);
-        // Without backfill a pass reads only a share's front job (with backfill every share
-        // is looked at anyway): a job queued behind it changes nothing the pass can see.
-        if head_changed {
-            self.marks.share(s);
-        }
+    /// Number of jobs.
+    pub fn len(&self) -> usize {
+        self.table.len()
     }
 
-    pub(crate) fn dequeue(&mut self, j: JobId) {
-        let s = self.job_cfg(j).share;
-        let (removed, head_changed) = self.queues.remove(s, &self.qkey(j));
-        if head_changed {
-            self.marks.share(s);
-        }
-        if removed {
-            self.count_queued(j, false);
-        }
-        self.drop_hold(j);
+    /// Job `j`'s state.
+    #[inline]
+    pub fn get(&self, j: JobId) -> &JobDyn {
+        &self.table[j as usize]
     }
 
-    /// R26 fairness: a job's instances join (or leave) its share's queued demand.
-    pub(crate) fn count_queued(&mut self, j: JobId, add: bool) {
-        let jc = self.job_cfg(j);
-        let (s, t, n) = (jc.share, jc.ty, jc.count);
-        let (add, sub) = if add { (n, 0) } else { (0, n) };
-        self.ledger.change_queued(self.now, s, t, add, sub);
+    /// Every job's state, in input order.
+    pub fn iter(&self) -> impl Iterator<Item = &JobDyn> + '_ {
+        self.table.iter()
     }
 
-    pub(crate) fn last_attempt(&self, j: JobId) -> Option<&AttemptRaw> {
-        self.jobs[j as usize].last_attempt.get().map(|a| self.attempts.get(a as usize))
+    /// Jobs per status, by [`status_slot`] (R25).
+    pub fn counts(&self) -> &[u64; 8] {
+        &self.counts
     }
 
-    pub(crate) fn last_attempt_mut(&mut self, j: JobId) -> Option<&mut AttemptRaw> {
-        self.jobs[j as usize].last_attempt.get().map(|a| self.attempts.get_mut(a as usize))
+    #[inline]
+    pub fn status(&self, j: JobId) -> Option<Status> {
+        self.table[j as usize].status
     }
 
-    /// A job's attempts, first to last.
-    pub(crate) fn attempts_of(&self, j: JobId) -> Vec<&AttemptRaw> {
-        let mut v = Vec::new();
-        let mut a = self.jobs[j as usize].last_attempt;
-        while let Some(i) = a.get() {
-            let at = self.attempts.get(i as usize);
-            v.push(at);
-            a = at.prev;
-        }
-        v.reverse();
-        v
+    #[inline]
+    pub fn priority(&self, j: JobId) -> u32 {
+        self.table[j as usize].priority
     }
 
-    /// Job `j`'s running list (its share and type).
-    pub(crate) fn run_list(&self, j: JobId) -> usize {
-        let jc = self.job_cfg(j);
-        self.st(jc.share, jc.ty)
+    #[inline]
+    pub fn gen(&self, j: JobId) -> u32 {
+        self.table[j as usize].gen
     }
 
-    pub(crate) fn set_status(&mut self, j: JobId, status: Status, reason: Reason) {
-        self.put_status(j, status);
-        self.event(j, EventType::StateChange, Some(status), reason);
+    /// The preemption log entry of job `j` while it is being preempted.
+    #[inline]
+    pub fn preempting(&self, j: JobId) -> Option<u32> {
+        self.table[j as usize].preempting.get()
     }
 
-    /// Sets a job's status, keeping the R25 job counts.
-    pub(crate) fn put_status(&mut self, j: JobId, status: Status) {
-        let jd = &mut self.jobs[j as usize];
-        self.status_counts[status_slot(jd.status)] -= 1;
-        self.status_counts[status_slot(Some(status))] += 1;
+    /// Sets a job's status, keeping the counts per status.
+    pub fn set_status(&mut self, j: JobId, status: Status) {
+        let jd = &mut self.table[j as usize];
+        self.counts[status_slot(jd.status)] -= 1;
+        self.counts[status_slot(Some(status))] += 1;
         jd.status = Some(status);
     }
 
-    pub(crate) fn submit(&mut self, j: JobId) {
-        if self.jobs[j as usize].cancelled {
-            return;
-        }
-        let s = self.job_cfg(j).share;
-        if !self.shares[s as usize].enabled {
-            self.stop_job(j, Status::Failed, Reason::Rejected);
-            return;
-        }
-        self.set_status(j, Status::Submitted, Reason::None);
-        self.set_status(j, Status::Runnable, Reason::None);
-        self.enqueue(j);
-        self.marks.changed = true;
+    /// R23: a job's priority changes.
+    pub fn set_priority(&mut self, j: JobId, priority: u32) {
+        self.table[j as usize].priority = priority;
     }
 
-    /// Starts an attempt: the job takes its instances (R6).
-    pub(crate) fn dispatch(&mut self, j: JobId) {
-        self.stats.dispatches += 1;
-        // R10's bound: a job dispatched a third time at one instant stops the run there.
-        let now = self.now;
-        if let Some(a) = self.last_attempt(j).filter(|a| a.started == now) {
-            if a.prev.get().is_some_and(|p| self.attempts.get(p as usize).started == now) {
-                self.dispatch_loop.get_or_insert((j, now));
-            }
-        }
-        if let Some(since) = self.reclaim_waits.remove(&j) {
-            let s = self.job_cfg(j).share;
-            self.reclaim_latencies.push((s, self.now - since));
-        }
-        self.dequeue(j);
-        let jc = self.job_cfg(j);
-        let (s, t, n) = (jc.share, jc.ty, jc.count);
-        let i = self.st(s, t);
-        let q = self.ledger.quota(s, t);
-        let u = self.ledger.quota_usage(s, t);
-        // R14: the part above its quota.
-        let borrowed = (u + n).saturating_sub(q) - u.saturating_sub(q);
-        self.ledger.add_committed(s, t, n);
-        self.ledger.change_held(self.now, s, t, n, 0);
-        let now = self.now;
-        let jd = &mut self.jobs[j as usize];
-        self.running.push(i, j, jd.priority);
+    /// R23: terminated before its `submitAt`, it is never submitted.
+    pub fn cancel(&mut self, j: JobId) {
+        self.table[j as usize].cancelled = true;
+    }
+
+    /// Its timers no longer apply.
+    fn bump(jd: &mut JobDyn) {
+        jd.gen = jd.gen.wrapping_add(1);
+    }
+
+    /// R6: an attempt starts at `now` with `borrowed` instances above its share's quota; the
+    /// job's earlier timers no longer apply.
+    pub fn start_attempt(&mut self, j: JobId, now: u64, borrowed: u64) {
+        let jd = &mut self.table[j as usize];
         let prev = jd.last_attempt;
         jd.last_attempt = Link::to(self.attempts.push(AttemptRaw {
             started: now,
@@ -223,144 +197,147 @@ impl Simulation {
             reason: Reason::None,
             prev,
         }) as u32);
-        jd.gen = jd.gen.wrapping_add(1);
-        self.set_status(j, Status::Scheduled, Reason::None);
-        let sched = self.cfg.settings.scheduled;
-        if sched > 0 {
-            self.push_timer(now.saturating_add(sched), TimerKind::Advance, j);
-        } else {
-            self.advance(j);
-        }
+        Self::bump(jd);
     }
 
-    pub(crate) fn advance(&mut self, j: JobId) {
-        match self.jobs[j as usize].status {
-            Some(Status::Scheduled) => {
-                self.set_status(j, Status::Starting, Reason::None);
-                let st = self.cfg.settings.starting;
-                if st > 0 {
-                    self.push_timer(self.now.saturating_add(st), TimerKind::Advance, j);
-                } else {
-                    self.start_running(j);
-                }
-            }
-            Some(Status::Starting) => self.start_running(j),
-            _ => {}
-        }
+    /// Whether job `j`'s last two attempts both started at `now`: a third dispatch at this
+    /// instant would be R10's bound.
+    pub fn dispatched_twice_at(&self, j: JobId, now: u64) -> bool {
+        let Some(a) = self.last_attempt(j).filter(|a| a.started == now) else { return false };
+        a.prev.get().is_some_and(|p| self.attempts.get(p as usize).started == now)
     }
 
-    pub(crate) fn start_running(&mut self, j: JobId) {
-        let now = self.now;
-        self.set_status(j, Status::Running, Reason::None);
-        let jc = self.job_cfg(j);
-        let remaining = jc.duration - self.jobs[j as usize].saved;
-        let timeout = jc.timeout;
-        let jd = &mut self.jobs[j as usize];
+    /// R8: the current attempt starts training at `now` (`RUNNING`); returns the work left.
+    pub fn start_training(&mut self, j: JobId, now: u64, duration: u64) -> u64 {
+        let jd = &mut self.table[j as usize];
         jd.running_since = Moment::at(now);
         if jd.first_running == Moment::NEVER {
             jd.first_running = Moment::at(now);
         }
-        match timeout {
-            // R9: a timeout equal to the remaining work is a success.
-            Some(tau) if tau < remaining => self.push_timer(now.saturating_add(tau), TimerKind::Finish, j),
-            _ if remaining == 0 => self.finish(j),
-            _ => self.push_timer(now.saturating_add(remaining), TimerKind::Finish, j),
-        }
+        duration - jd.saved
     }
 
-    pub(crate) fn remove_running(&mut self, j: JobId) {
-        if self.running.contains(j) {
-            self.running.remove(self.run_list(j), j);
-        }
+    /// Training time of the current attempt up to `now`.
+    pub fn attempt_training(&self, j: JobId, now: u64) -> u64 {
+        self.table[j as usize].running_since.get().map_or(0, |since| now - since)
     }
 
-    /// Training time of the current attempt so far.
-    pub(crate) fn attempt_training(&self, j: JobId) -> u64 {
-        self.jobs[j as usize].running_since.get().map_or(0, |since| self.now - since)
+    /// Training time over every attempt up to `now`.
+    pub fn training(&self, j: JobId, now: u64) -> u64 {
+        self.table[j as usize].trained + self.attempt_training(j, now)
     }
 
-    /// R8: the current attempt's training stops; returns its training time. The job's
-    /// timers no longer apply.
-    pub(crate) fn stop_training(&mut self, j: JobId) -> u64 {
-        let trained = self.attempt_training(j);
-        let jd = &mut self.jobs[j as usize];
+    /// R8: the current attempt's training stops at `now`; returns its training time. The
+    /// job's timers no longer apply.
+    pub fn stop_training(&mut self, j: JobId, now: u64) -> u64 {
+        let trained = self.attempt_training(j, now);
+        let jd = &mut self.table[j as usize];
         jd.trained += trained;
         jd.running_since = Moment::NEVER;
-        jd.gen = jd.gen.wrapping_add(1);
+        Self::bump(jd);
         trained
     }
 
-    /// The one way an attempt stops, whether the job completes, times out (R9), is released
-    /// after its preemption (R21) or is terminated (R23): training stops, the job releases
-    /// its instances (R6), the part credited to a preemptor's earmark included, and the
-    /// attempt ends with `reason`.
-    pub(crate) fn stop_attempt(&mut self, j: JobId, reason: Reason) {
-        self.stop_training(j);
-        let jc = self.job_cfg(j);
-        let (s, t, n) = (jc.share, jc.ty, jc.count);
-        self.remove_running(j);
-        match self.jobs[j as usize].preempting.get() {
-            Some(log) => self.end_preemption(log),
-            None => self.ledger.sub_committed(s, t, n),
+    /// R7, R8: job `j` is told to stop (preemption log entry `log`): it keeps `kept` of the
+    /// training it just stopped if it checkpoints, else restarts from zero. Returns this
+    /// preemption's count (`preemptedAttemptCount` with it).
+    pub fn start_preemption(&mut self, j: JobId, log: u32, kept: u64, checkpoints: bool) -> u32 {
+        let jd = &mut self.table[j as usize];
+        if checkpoints {
+            jd.saved += kept;
+        } else {
+            jd.saved = 0;
         }
-        self.ledger.change_held(self.now, s, t, 0, n);
-        let now = self.now;
-        if let Some(a) = self.last_attempt_mut(j) {
+        jd.preempting = Link::to(log);
+        jd.preempted_count + 1
+    }
+
+    /// The attempt holding instances ends at `now` with `reason`; the job is no longer being
+    /// preempted. Returns the preemption log entry it was being preempted by, if any.
+    pub fn end_attempt(&mut self, j: JobId, now: u64, reason: Reason) -> Option<u32> {
+        let jd = &mut self.table[j as usize];
+        let log = jd.preempting.get();
+        jd.preempting = Link::NONE;
+        if let Some(a) = jd.last_attempt.get() {
+            let a = self.attempts.get_mut(a as usize);
             a.stopped = Moment::at(now);
             a.reason = reason;
         }
-        self.jobs[j as usize].preempting = Link::NONE;
+        log
     }
 
-    /// The job stops for good with `status` (R7, R9, R23).
-    fn stop_job(&mut self, j: JobId, status: Status, reason: Reason) {
-        let jd = &mut self.jobs[j as usize];
+    /// R7: a preemption completed; returns the job's `preemptedAttemptCount` now.
+    pub fn count_preemption(&mut self, j: JobId) -> u32 {
+        let jd = &mut self.table[j as usize];
+        jd.preempted_count += 1;
+        jd.preempted_count
+    }
+
+    /// The job stops for good at `now` with `reason` (its status is the caller's).
+    pub fn stop(&mut self, j: JobId, now: u64, reason: Reason) {
+        let jd = &mut self.table[j as usize];
         jd.reason = reason;
-        jd.stopped_at = Moment::at(self.now);
-        self.set_status(j, status, reason);
+        jd.stopped_at = Moment::at(now);
     }
 
-    /// Completion or timeout (R9) of a running job.
-    pub(crate) fn finish(&mut self, j: JobId) {
-        let jc = self.job_cfg(j);
-        let (duration, timeout) = (jc.duration, jc.timeout);
-        let remaining = duration - self.jobs[j as usize].saved;
-        let success = timeout.is_none_or(|tau| tau >= remaining);
-        let reason = if success { Reason::None } else { Reason::Timeout };
-        self.stop_attempt(j, reason);
-        if success {
-            self.jobs[j as usize].saved = duration;
-            self.stop_job(j, Status::Succeeded, reason);
-        } else {
-            self.stop_job(j, Status::Failed, reason);
-        }
-        self.marks.changed = true;
+    /// R9: the job succeeded: all its work is saved.
+    pub fn complete(&mut self, j: JobId, duration: u64) {
+        self.table[j as usize].saved = duration;
     }
 
-    /// `terminateServiceJob` (R23).
-    pub(crate) fn terminate(&mut self, j: JobId, reason: Reason) {
-        self.reclaim_waits.remove(&j);
-        match self.jobs[j as usize].status {
-            None => {
-                self.jobs[j as usize].cancelled = true;
-                self.stop_job(j, Status::Failed, reason);
-            }
-            Some(Status::Submitted) | Some(Status::Runnable) => {
-                self.dequeue(j);
-                let s = self.job_cfg(j).share;
-                if let Some(id) =
-                    self.shares[s as usize].earmark.filter(|&id| self.earmarks[id as usize].job == j)
-                {
-                    self.lapse_earmark(id);
-                }
-                self.stop_job(j, Status::Failed, reason);
-            }
-            Some(st) if st.holds_capacity() => {
-                self.stop_attempt(j, reason);
-                self.stop_job(j, Status::Failed, reason);
-            }
-            _ => {}
+    pub fn last_attempt(&self, j: JobId) -> Option<&AttemptRaw> {
+        self.table[j as usize].last_attempt.get().map(|a| self.attempts.get(a as usize))
+    }
+
+    /// A job's attempts, first to last.
+    pub fn attempts_of(&self, j: JobId) -> Vec<&AttemptRaw> {
+        let mut v = Vec::new();
+        let mut a = self.table[j as usize].last_attempt;
+        while let Some(i) = a.get() {
+            let at = self.attempts.get(i as usize);
+            v.push(at);
+            a = at.prev;
         }
-        self.marks.changed = true;
+        v.reverse();
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn r6_r25_statuses_are_counted_as_they_change() {
+        let mut jobs = Jobs::new([0, 5].into_iter());
+        assert_eq!(jobs.counts()[status_slot(None)], 2);
+        jobs.set_status(1, Status::Submitted);
+        jobs.set_status(1, Status::Runnable);
+        assert_eq!(jobs.counts()[status_slot(None)], 1);
+        assert_eq!(jobs.counts()[status_slot(Some(Status::Runnable))], 1);
+        assert_eq!(jobs.priority(1), 5);
+    }
+
+    #[test]
+    fn r8_attempts_train_stop_and_link_back() {
+        let mut jobs = Jobs::new([0].into_iter());
+        let g = jobs.gen(0);
+        jobs.start_attempt(0, 10, 1);
+        assert_ne!(jobs.gen(0), g, "a new attempt: older timers no longer apply");
+        assert_eq!(jobs.start_training(0, 15, 100), 100);
+        assert_eq!(jobs.stop_training(0, 40), 25);
+        assert_eq!(jobs.start_preemption(0, 7, 20, true), 1);
+        assert_eq!(jobs.preempting(0), Some(7));
+        assert_eq!(jobs.end_attempt(0, 160, Reason::Preempted(7)), Some(7));
+        assert_eq!(jobs.count_preemption(0), 1);
+        assert!(!jobs.dispatched_twice_at(0, 160));
+        jobs.start_attempt(0, 160, 0);
+        jobs.start_attempt(0, 160, 0);
+        assert!(jobs.dispatched_twice_at(0, 160), "R10's bound is the next dispatch");
+        assert_eq!(jobs.start_training(0, 170, 100), 80, "resumes from the 20 s saved");
+        let spans: Vec<(u64, Option<u64>)> =
+            jobs.attempts_of(0).iter().map(|a| (a.started, a.stopped.get())).collect();
+        assert_eq!(spans, [(10, Some(160)), (160, None), (160, None)]);
+        assert_eq!(jobs.training(0, 180), 35);
     }
 }

@@ -1,54 +1,33 @@
-//! R26 summary metrics, R15 attribution of borrowed instances, and the 2^53 - 1 check of
-//! the run's sums.
+//! R26 summary metrics from a [`View`], the reclaim latencies the run records, and the
+//! 2^53 - 1 check of the run's sums.
 
 // Shares index several parallel arrays at once; index loops say that best.
 #![allow(clippy::needless_range_loop)]
 
+use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::result::{
-    BenchRun, Metrics, Percentiles, PreemptionKind, SimResult, Status, Summary, SummaryResult,
-};
-use crate::scenario::{JobId, ShareId, TypeId};
+use crate::result::{Metrics, Percentiles, PreemptionKind, Status, Summary};
+use crate::scenario::{JobId, ShareId};
 
 use super::ledger::Integrals;
-use super::{RunError, Simulation, MAX_SAFE_INTEGER};
-/// Borrowed and lent instances of one share (R15).
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct BorrowedLent {
-    pub borrowed: u64,
-    pub lent: u64,
-}
+use super::report::View;
+use super::MAX_SAFE_INTEGER;
 
-/// Instances of one borrower attributed to one lender (R15).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct FlowOf {
-    pub borrower: ShareId,
-    pub lender: ShareId,
-    pub instances: u64,
-}
-
-/// R15 for one type: per share, what it borrows and lends; the flows; and borrowed
-/// instances no lender's idle quota accounts for.
-pub(crate) struct Attribution {
-    pub per_share: Vec<BorrowedLent>,
-    pub flows: Vec<FlowOf>,
-    pub unattributed: u64,
-}
-
-/// A view for computing R26 metrics without touching the simulation.
-pub(crate) struct MetricsView<'a> {
-    pub(crate) ig: Integrals,
-    pub(crate) sim: &'a Simulation,
-    pub(crate) nt: usize,
+/// What R26 metrics are computed from: the integrals brought up to now, and a view.
+struct MetricsView<'a> {
+    ig: Integrals,
+    v: View<'a>,
+    reclaim: &'a ReclaimLatency,
 }
 
 impl MetricsView<'_> {
     fn build_summary(&self) -> Summary {
-        let sim = self.sim;
-        let ns = sim.shares.len();
+        let sim = &self.v;
+        let ns = sim.ns();
+        let nt = sim.nt();
         let mut per: Vec<Metrics> = vec![Metrics::default(); ns];
         let mut overall = Metrics::default();
         // R26 cost: only when some instance type has a price; a type without one costs 0.
@@ -87,7 +66,7 @@ impl MetricsView<'_> {
                 waits[s].push(first - jc.submit_at);
             }
         }
-        for p in &sim.preemptions {
+        for p in sim.grace.log() {
             let jc = &sim.cfg.jobs[p.victim as usize];
             let s = jc.share as usize;
             // R8: each preemption's lost work, per instance and GPU of the victim.
@@ -108,7 +87,7 @@ impl MetricsView<'_> {
         // Preemptions per job: the log holds every victim's preemption, in decision order.
         let mut per_job: Vec<(JobId, u64)> = Vec::new();
         {
-            let mut victims: Vec<JobId> = sim.preemptions.iter().map(|p| p.victim).collect();
+            let mut victims: Vec<JobId> = sim.grace.log().iter().map(|p| p.victim).collect();
             victims.sort_unstable();
             for v in victims {
                 match per_job.last_mut() {
@@ -118,10 +97,10 @@ impl MetricsView<'_> {
             }
         }
         let mut reclaims: Vec<Vec<u64>> = vec![Vec::new(); ns];
-        for &(s, l) in &sim.reclaim_latencies {
+        for &(s, l) in &self.reclaim.latencies {
             reclaims[s as usize].push(l);
         }
-        let mut all_reclaims: Vec<u64> = sim.reclaim_latencies.iter().map(|x| x.1).collect();
+        let mut all_reclaims: Vec<u64> = self.reclaim.latencies.iter().map(|x| x.1).collect();
         overall.reclaim_latency_seconds = percentiles(&mut all_reclaims);
         for (m, r) in per.iter_mut().zip(reclaims.iter_mut()) {
             m.reclaim_latency_seconds = percentiles(r);
@@ -139,8 +118,8 @@ impl MetricsView<'_> {
             let mut entitled = 0u64;
             let (mut gpu, mut gpu_own, mut gpu_b) = (0u64, 0u64, 0u64);
             let mut quota_s = 0u64;
-            for t in 0..self.nt {
-                let a = &self.ig.acc[s * self.nt + t];
+            for t in 0..nt {
+                let a = &self.ig.acc[s * nt + t];
                 let g = sim.cfg.types[t].gpus;
                 let m = &mut per[s];
                 m.instance_seconds = m.instance_seconds.saturating_add(a.used);
@@ -231,15 +210,16 @@ impl MetricsView<'_> {
     /// With oversubscribed quotas (R3) idle quota is charged in proportion to the capacity
     /// not held, per type, so the sum still holds.
     fn costs(&self, per: &mut [Metrics], overall: &mut Metrics, lost: &[f64], useful_gpu_seconds: f64) {
-        let sim = self.sim;
+        let sim = &self.v;
+        let nt = sim.nt();
         let ns = per.len();
         let mut cost = vec![0.0f64; ns];
         let mut idle_cost = vec![0.0f64; ns];
         let mut unassigned = 0.0f64;
         let committed = sim.cfg.settings.billing == crate::model::Billing::Committed;
-        for t in 0..self.nt {
+        for t in 0..nt {
             let p = sim.cfg.types[t].price.unwrap_or(0.0) / 3600.0;
-            let acc = |s: usize| &self.ig.acc[s * self.nt + t];
+            let acc = |s: usize| &self.ig.acc[s * nt + t];
             if !committed {
                 for s in 0..ns {
                     cost[s] += acc(s).used as f64 * p;
@@ -307,26 +287,39 @@ pub(crate) fn percentiles(v: &mut [u64]) -> Percentiles {
     }
 }
 
-impl Simulation {
-    /// What the run did so far, for benchmarks.
-    pub fn bench_run(&self) -> BenchRun {
-        let mut victims: Vec<JobId> = self.preemptions.iter().map(|p| p.victim).collect();
-        victims.sort_unstable();
-        victims.dedup();
-        BenchRun { events: self.stats.events, preempted_jobs: victims.len() as u64, ended_at: self.now }
+/// R26 reclaim latency: front jobs that needed a reclaim (R18) and are not dispatched yet,
+/// with the first instant they needed it; and, per dispatched job that had needed one, its
+/// share and the latency.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ReclaimLatency {
+    waits: BTreeMap<JobId, u64>,
+    latencies: Vec<(ShareId, u64)>,
+}
+
+impl ReclaimLatency {
+    /// Front job `j` fits its quota and does not fit at `now`: it needs a reclaim.
+    pub fn waiting(&mut self, j: JobId, now: u64) {
+        self.waits.entry(j).or_insert(now);
     }
 
-    /// Why the results so far cannot be given exactly, if so: a job's next time would come
-    /// after 2^53 - 1 (the run stopped before it), or a sum in the summary exceeds 2^53 - 1.
-    /// Front ends check it after running and report it instead of results.
-    pub fn run_error(&self) -> Option<RunError> {
-        if let Some(j) = self.overflow {
-            return Some(RunError::TimeOverflow { job: self.job_cfg(j).name.clone(), at: self.now });
+    /// Job `j` of share `s` is dispatched at `now`.
+    pub fn dispatched(&mut self, j: JobId, s: ShareId, now: u64) {
+        if let Some(since) = self.waits.remove(&j) {
+            self.latencies.push((s, now - since));
         }
-        if let Some((j, at)) = self.dispatch_loop {
-            return Some(RunError::DispatchLoop { job: self.job_cfg(j).name.clone(), at });
-        }
-        self.sums_error().map(|metric| RunError::SumOverflow { metric })
+    }
+
+    /// Job `j` is terminated: it is not counted.
+    pub fn dropped(&mut self, j: JobId) {
+        self.waits.remove(&j);
+    }
+}
+
+impl View<'_> {
+    /// R26: the summary metrics as of now.
+    pub fn summary(&self, reclaim: &ReclaimLatency) -> Summary {
+        let ig = self.ledger.integrals_at(self.now);
+        MetricsView { ig, v: *self, reclaim }.build_summary()
     }
 
     /// The summary path of the first integer sum over 2^53 - 1 (R26), if any.
@@ -341,17 +334,17 @@ impl Simulation {
             "utilization",
         ];
         let ig = self.ledger.integrals_at(self.now);
-        let mut lost: Vec<u128> = vec![0; self.shares.len()];
-        for p in &self.preemptions {
+        let mut lost: Vec<u128> = vec![0; self.ns()];
+        for p in self.grace.log() {
             let jc = self.job_cfg(p.victim);
             lost[jc.share as usize] += p.lost as u128 * jc.count as u128;
         }
         let over = |m: &[u128; 7]| m.iter().position(|&v| v > MAX_SAFE_INTEGER as u128).map(|k| FIELDS[k]);
         let mut overall = [0u128; 7];
-        for s in 0..self.shares.len() {
+        for s in 0..self.ns() {
             let mut m = [0u128; 7];
-            for t in 0..self.nt {
-                let a = &ig.acc[s * self.nt + t];
+            for t in 0..self.nt() {
+                let a = &ig.acc[s * self.nt() + t];
                 let g = self.cfg.types[t].gpus.max(1) as u128;
                 let sums = [a.used, a.own, a.borrowed, a.lent];
                 for (k, v) in sums.iter().enumerate() {
@@ -370,75 +363,5 @@ impl Simulation {
         }
         overall[6] = ig.cap.iter().map(|&c| c as u128).sum();
         over(&overall).map(|field| alloc::format!("overall.{field}"))
-    }
-
-    /// R15: attributes type `t`'s borrowed instances to lenders; returns per share
-    /// (borrowed, lent) and the flows `(borrower, lender, n)`.
-    pub(crate) fn attribution(&self, t: TypeId) -> Attribution {
-        let ns = self.shares.len();
-        let mut per = vec![BorrowedLent::default(); ns];
-        let mut flows = Vec::new();
-        let mut idle: Vec<u64> = (0..ns)
-            .map(|l| {
-                if self.ledger.lends(l as ShareId) {
-                    self.ledger.quota(l as ShareId, t).saturating_sub(self.ledger.held(l as ShareId, t))
-                } else {
-                    0
-                }
-            })
-            .collect();
-        let mut lender = 0usize;
-        let mut unattributed = 0;
-        for b in 0..ns {
-            let mut x = self.ledger.held(b as ShareId, t).saturating_sub(self.ledger.quota(b as ShareId, t));
-            per[b].borrowed = x;
-            while x > 0 {
-                while lender < ns && idle[lender] == 0 {
-                    lender += 1;
-                }
-                if lender >= ns {
-                    unattributed += x;
-                    break;
-                }
-                let k = x.min(idle[lender]);
-                idle[lender] -= k;
-                per[lender].lent += k;
-                flows.push(FlowOf { borrower: b as ShareId, lender: lender as ShareId, instances: k });
-                x -= k;
-            }
-        }
-        Attribution { per_share: per, flows, unattributed }
-    }
-
-    /// Training time of a job over all its attempts, so far (for checking R8).
-    pub fn training_seconds(&self, j: JobId) -> u64 {
-        self.jobs[j as usize].trained + self.attempt_training(j)
-    }
-
-    /// R26: the summary metrics as of now.
-    pub fn summary(&self) -> Summary {
-        let ig = self.ledger.integrals_at(self.now);
-        MetricsView { ig, sim: self, nt: self.nt }.build_summary()
-    }
-
-    /// The whole result (format spec) as of now.
-    pub fn result(&self) -> SimResult {
-        SimResult {
-            format_version: 1,
-            ended_at: self.ended_at(),
-            jobs: self.jobs(),
-            events: self.events(),
-            summary: self.summary(),
-        }
-    }
-
-    /// `--summary`: the result without jobs and events.
-    pub fn summary_result(&self) -> SummaryResult {
-        SummaryResult { format_version: 1, ended_at: self.ended_at(), summary: self.summary() }
-    }
-
-    /// `endedAt`: the current time.
-    pub fn ended_at(&self) -> u64 {
-        self.now
     }
 }

@@ -1,5 +1,5 @@
-//! R10: the discrete-event simulation, [`Simulation`]: the instant loop, which routes due
-//! timers to the modules that own the rules.
+//! R10: the discrete-event simulation, [`Simulation`]: the orchestrator of the instant loop,
+//! the pass and the actions, over types that each own one concern's state.
 //!
 //! # Lifecycle
 //! `Simulation::new(valid)` starts at time 0 with nothing submitted. [`Simulation::step`]
@@ -10,30 +10,33 @@
 //! fork a what-if at any instant.
 //!
 //! # Layout
-//! Each module below names the rules it owns in its first line: `clock` (timers),
-//! `ledger` (accounting), `queue`, `jobs`, `holds` and `pass` (scheduling),
-//! `preempt` (planning), `grace` (executing preemptions), `actions`, `events`,
-//! `report` and `metrics`. Every tie is broken by input order.
+//! `Simulation` is implemented in four files: this one (its state and what can be read of
+//! it), `instant` (the instant loop, timers and what happens to jobs in it), `pass` (R16) and
+//! `actions` (R22, R23). Every other module owns one concern's state and returns outcomes
+//! instead of calling others, each naming the rules it owns in its first line: `clock`
+//! (timers), `ledger` (accounting), `queue`, `running`, `jobs`, `holds`, `grace` (preemptions
+//! in progress), `events`; `preempt` plans preemptions from a read-only view; `report` and
+//! `metrics` read a [`report::View`]. Every tie is broken by input order.
 
-use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
-use crate::chunked::Chunked;
-use crate::reasons::Reason;
+use crate::model::Strategy;
+use crate::reasons::WaitReason;
 pub use crate::reasons::{
     MISCONFIG_BORROW_LIMIT, MISCONFIG_POOL, MISCONFIG_QUOTA, MISCONFIG_SE, REJECTED_REASON, TIMEOUT_REASON,
     WAIT_FREE, WAIT_POOL, WAIT_PREEMPTION, WAIT_QUOTA,
 };
-use crate::result::{EventType, Status};
-use crate::scenario::{JobId, ShareId, TypeId, ValidScenario};
+use crate::result::{BenchRun, Event, JobResult, SimResult, Snapshot, Status, Summary, SummaryResult};
+use crate::scenario::{JobId, ShareId, TypeId, ValidScenario, MAX_SHARES};
 
 mod actions;
 mod clock;
 mod events;
 mod grace;
 mod holds;
+mod instant;
 mod jobs;
 mod ledger;
 mod metrics;
@@ -44,24 +47,18 @@ mod report;
 mod running;
 mod share_set;
 
-use clock::{Clock, Timer, TimerKind};
+use clock::Clock;
 use events::EventLog;
-use grace::Earmark;
+use grace::Grace;
 pub use grace::PreemptionRecord;
 use holds::Holds;
-use jobs::{AttemptRaw, JobDyn, Link, Moment};
+use jobs::Jobs;
 use ledger::Ledger;
+use metrics::ReclaimLatency;
 use pass::{Marks, OrderEntry};
 use queue::Queues;
+use report::View;
 use running::Running;
-
-#[derive(Clone, Debug)]
-struct ShareDyn {
-    in_share: bool,
-    enabled: bool,
-    /// The share's pending preemptor's earmark (R21): the share is blocked meanwhile.
-    earmark: Option<u32>,
-}
 
 /// Work counters, for benchmarks and profiling.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -103,16 +100,18 @@ pub struct Simulation {
     opts: Options,
     now: u64,
     nt: usize,
-    shares: Vec<ShareDyn>,
+    /// Per share: in-share preemption enabled (R20) and the share enabled (R2), as updated
+    /// by actions.
+    in_share: Vec<bool>,
+    enabled: Vec<bool>,
     ledger: Ledger,
-    jobs: Vec<JobDyn>,
-    /// Every job's attempts, linked per job (`JobDyn::last_attempt`, `AttemptRaw::prev`).
-    attempts: Chunked<AttemptRaw>,
+    jobs: Jobs,
     queues: Queues,
     running: Running,
     /// Jobs holding free instances (R16), oldest first, with the instances each holds.
     holds: Holds,
-    earmarks: Vec<Earmark>,
+    /// The preemption log and the waiting preemptors' earmarks (R21).
+    grace: Grace,
     clock: Clock,
     /// Jobs in submission order, when that is not input order (else empty).
     submit_order: Arc<Vec<JobId>>,
@@ -124,13 +123,7 @@ pub struct Simulation {
     /// there, so every pass must consider every share.
     zero_work: bool,
     stats: Stats,
-    /// Jobs per status, by `status_slot`, for R25.
-    status_counts: [u64; 8],
     events: EventLog,
-    preemptions: Vec<PreemptionRecord>,
-    /// Per preemption log entry: instances of the victim committed to its preemptor's
-    /// earmark while the victim is being preempted.
-    credits: Vec<u64>,
     terminate_reasons: Vec<String>,
     /// The first job whose next time would be after 2^53 - 1: the run stops there.
     overflow: Option<JobId>,
@@ -139,12 +132,9 @@ pub struct Simulation {
     dispatch_loop: Option<(JobId, u64)>,
     /// R16 share order: per share, the shares it was tied with on usage/quota in some
     /// pass's order, so that input order decided between them (a debug counter for tests).
-    order_ties: [u32; crate::scenario::MAX_SHARES],
-    /// R26 reclaim latency: front jobs that needed a reclaim (R18) and are not dispatched
-    /// yet, with the first instant they needed it.
-    reclaim_waits: BTreeMap<JobId, u64>,
-    /// Per dispatched job that had needed a reclaim: its share and the latency.
-    reclaim_latencies: Vec<(ShareId, u64)>,
+    order_ties: [u32; MAX_SHARES],
+    /// R26 reclaim latency.
+    reclaim: ReclaimLatency,
 }
 
 /// The largest time or sum results can give exactly (JSON numbers, JavaScript): 2^53 - 1.
@@ -191,6 +181,7 @@ impl Simulation {
         Self::with_options(scenario, Options::default())
     }
 
+    /// A new simulation at time 0 that records what `opts` says.
     pub fn with_options(scenario: ValidScenario, opts: Options) -> Self {
         Self::with_shared(Arc::new(scenario), opts)
     }
@@ -199,48 +190,24 @@ impl Simulation {
     pub fn with_shared(scenario: Arc<ValidScenario>, opts: Options) -> Self {
         let nt = scenario.types.len();
         let ns = scenario.shares.len();
-        let shares: Vec<ShareDyn> = scenario
-            .shares
-            .iter()
-            .map(|s| ShareDyn { in_share: s.in_share_preemption, enabled: s.enabled, earmark: None })
-            .collect();
-        let jobs: Vec<JobDyn> = scenario
-            .jobs
-            .iter()
-            .map(|j| JobDyn {
-                saved: 0,
-                trained: 0,
-                running_since: Moment::NEVER,
-                first_running: Moment::NEVER,
-                stopped_at: Moment::NEVER,
-                reason: Reason::None,
-                priority: j.priority,
-                gen: 0,
-                preempted_count: 0,
-                preempting: Link::NONE,
-                last_attempt: Link::NONE,
-                status: None,
-                cancelled: false,
-            })
-            .collect();
         // Most files list jobs in submission order already; then none is kept.
         let mut order: Vec<JobId> = Vec::new();
         if !scenario.jobs.is_sorted_by_key(|j| j.submit_at) {
             order = (0..scenario.jobs.len() as u32).collect();
             order.sort_by_key(|&j| (scenario.jobs[j as usize].submit_at, j));
         }
-        let sim = Simulation {
+        Simulation {
             opts,
             now: 0,
             nt,
-            shares,
+            in_share: scenario.shares.iter().map(|s| s.in_share_preemption).collect(),
+            enabled: scenario.shares.iter().map(|s| s.enabled).collect(),
             ledger: Ledger::new(&scenario),
-            jobs,
-            attempts: Chunked::default(),
+            jobs: Jobs::new(scenario.jobs.iter().map(|j| j.priority)),
             queues: Queues::new(ns, nt),
             running: Running::new(ns * nt, scenario.jobs.len()),
             holds: Holds::default(),
-            earmarks: Vec::new(),
+            grace: Grace::new(ns),
             clock: Clock::default(),
             submit_order: Arc::new(order),
             next_submit: 0,
@@ -249,22 +216,37 @@ impl Simulation {
             order_buf: Vec::with_capacity(ns),
             zero_work: scenario.jobs.iter().any(|j| j.duration == 0),
             stats: Stats::default(),
-            reclaim_waits: BTreeMap::new(),
-            reclaim_latencies: Vec::new(),
-            status_counts: [scenario.jobs.len() as u64, 0, 0, 0, 0, 0, 0, 0],
             events: EventLog::default(),
-            preemptions: Vec::new(),
-            credits: Vec::new(),
             terminate_reasons: Vec::new(),
             overflow: None,
             dispatch_loop: None,
-            order_ties: [0; crate::scenario::MAX_SHARES],
+            order_ties: [0; MAX_SHARES],
+            reclaim: ReclaimLatency::default(),
             cfg: scenario,
-        };
-        sim
+        }
     }
 
-    // ----- small accessors -------------------------------------------------------------
+    #[inline]
+    fn st(&self, s: ShareId, t: TypeId) -> usize {
+        s as usize * self.nt + t as usize
+    }
+
+    /// What reports read.
+    fn view(&self) -> View<'_> {
+        View {
+            cfg: &self.cfg,
+            now: self.now,
+            ledger: &self.ledger,
+            jobs: &self.jobs,
+            grace: &self.grace,
+            queues: &self.queues,
+            holds: &self.holds,
+            events: &self.events,
+            terminate_reasons: &self.terminate_reasons,
+        }
+    }
+
+    // ----- running ---------------------------------------------------------------------
 
     /// The scenario being simulated.
     pub fn scenario(&self) -> &ValidScenario {
@@ -279,62 +261,6 @@ impl Simulation {
     /// Whether anything is left to happen.
     pub fn is_done(&self) -> bool {
         self.next_instant().is_none()
-    }
-
-    #[inline]
-    fn st(&self, s: ShareId, t: TypeId) -> usize {
-        s as usize * self.nt + t as usize
-    }
-
-    fn job_cfg(&self, j: JobId) -> &crate::scenario::JobCfg {
-        &self.cfg.jobs[j as usize]
-    }
-
-    /// Schedules a timer; `job` is the earmark's id for [`TimerKind::Mature`]. A time after
-    /// 2^53 - 1 stops the run instead ([`Self::run_error`]).
-    fn push_timer(&mut self, at: u64, kind: TimerKind, job: u32) {
-        if at > MAX_SAFE_INTEGER {
-            let culprit =
-                if matches!(kind, TimerKind::Mature) { self.earmarks[job as usize].job } else { job };
-            self.overflow.get_or_insert(culprit);
-            return;
-        }
-        let gen = if matches!(kind, TimerKind::Mature) { 0 } else { self.jobs[job as usize].gen };
-        self.clock.push(at, kind, job, gen);
-    }
-
-    fn event(&mut self, j: JobId, etype: EventType, status: Option<Status>, reason: Reason) {
-        self.stats.events += 1;
-        if self.opts.record_events {
-            self.events.push(self.now, j, etype, status, reason);
-        }
-    }
-
-    // ----- time ------------------------------------------------------------------------
-
-    /// The `k`-th job in submission order (R10: by `submitAt`, then input order).
-    #[inline]
-    fn submission(&self, k: usize) -> Option<JobId> {
-        if self.submit_order.is_empty() {
-            (k < self.jobs.len()).then_some(k as JobId)
-        } else {
-            self.submit_order.get(k).copied()
-        }
-    }
-
-    fn next_instant(&self) -> Option<u64> {
-        if self.overflow.is_some() || self.dispatch_loop.is_some() {
-            return None;
-        }
-        let mut t: Option<u64> = self.clock.next_at();
-        if let Some(j) = self.submission(self.next_submit) {
-            let a = self.cfg.jobs[j as usize].submit_at;
-            t = Some(t.map_or(a, |x| x.min(a)));
-        }
-        if let Some((a, _)) = self.cfg.actions.get(self.next_action) {
-            t = Some(t.map_or(*a, |x| x.min(*a)));
-        }
-        t
     }
 
     /// When the next instant at which anything happens is, if any (what [`Self::step`] would
@@ -375,98 +301,192 @@ impl Simulation {
         self.stats
     }
 
-    fn process_instant(&mut self, t: u64) {
-        self.stats.instants += 1;
-        self.now = t;
-        // Releases and other timers due now, in the order they were scheduled.
-        self.apply_due_timers();
-        // Actions in file order.
-        while let Some((at, _)) = self.cfg.actions.get(self.next_action) {
-            if *at != t {
-                break;
-            }
-            let a = self.cfg.actions[self.next_action].1.clone();
-            self.next_action += 1;
-            self.apply_action(&a);
-            self.marks.all();
-        }
-        // Submissions in file order.
-        while let Some(j) = self.submission(self.next_submit) {
-            if self.cfg.jobs[j as usize].submit_at != t {
-                break;
-            }
-            self.next_submit += 1;
-            self.submit(j);
-        }
-        loop {
-            if self.needs_pass() {
-                self.passes();
-                // The passes reached their fixed point: only releases they made due at this
-                // instant (a zero grace period) call for more passes.
-                self.marks.changed = false;
-                self.ledger.clear_changed();
-            }
-            if self.dispatch_loop.is_some() || self.clock.next_at() != Some(t) {
-                break;
-            }
-            self.apply_due_timers();
-            if !self.needs_pass() {
-                break;
-            }
-        }
-        self.drop_stale_timers();
+    // ----- results (R24-R26) -------------------------------------------------------------
+
+    /// The preemption log: every victim's preemption in decision order.
+    pub fn preemptions(&self) -> &[PreemptionRecord] {
+        self.grace.log()
     }
 
-    /// R10: passes until a pass dispatches no job and starts no preemption, so one more pass
-    /// with nothing changed would do nothing.
-    fn passes(&mut self) {
-        while self.pass() {
-            if self.dispatch_loop.is_some() {
-                return;
-            }
-        }
-        if self.opts.extra_pass {
-            self.marks.all();
-            self.pass();
-        }
+    /// R17: the `MISCONFIGURATION` reason of a job that can never fit, if any.
+    pub fn never_runnable_reason(&self, j: JobId) -> Option<&'static str> {
+        self.view().never_runnable_reason(j)
     }
 
-    /// Whether a timer still applies (R10): a job's timer until the job's state moves on, an
-    /// earmark's while an earmark of that instant is live.
-    fn timer_applies(&self, tm: &Timer) -> bool {
-        match tm.kind {
-            TimerKind::Mature => self.earmarks.iter().any(|e| e.live && e.due == tm.at),
-            _ => self.jobs[tm.subject as usize].gen == tm.gen,
-        }
+    /// The reason shown for a job now: terminal reasons, preemption in progress, R17.
+    pub fn status_reason(&self, j: JobId) -> Option<String> {
+        self.view().status_reason(j)
     }
 
-    /// Pops timers that no longer apply from the front of the queue, so that the next
-    /// instant is one where something happens. Between instants nothing else makes a timer
-    /// stale.
-    fn drop_stale_timers(&mut self) {
-        while let Some(tm) = self.clock.peek() {
-            if self.timer_applies(tm) {
-                break;
-            }
-            self.clock.pop();
-        }
-        // Likewise the submission of a job terminated before its `submitAt` (R23).
-        while self.submission(self.next_submit).is_some_and(|j| self.jobs[j as usize].cancelled) {
-            self.next_submit += 1;
+    /// R17: why a `RUNNABLE` job waits.
+    pub fn waiting_reason(&self, j: JobId) -> WaitReason {
+        self.view().waiting_reason(j)
+    }
+
+    /// R25: utilization now, per share and type, with pool and service environment totals.
+    pub fn snapshot(&self) -> Snapshot {
+        self.view().snapshot()
+    }
+
+    /// One job as the result shows it now.
+    pub fn job_result(&self, j: JobId) -> JobResult {
+        self.view().job_result(j)
+    }
+
+    /// Every job as the result shows it now, in input order.
+    pub fn jobs(&self) -> Vec<JobResult> {
+        self.view().jobs()
+    }
+
+    /// Number of recorded events.
+    pub fn event_count(&self) -> usize {
+        self.events.len()
+    }
+
+    /// The R24 events from index `from` on.
+    pub fn events_from(&self, from: usize) -> Vec<Event> {
+        self.view().events_from(from)
+    }
+
+    /// The distinct instants of the recorded events, in order.
+    pub fn event_instants(&self) -> impl Iterator<Item = u64> + '_ {
+        self.events.instants()
+    }
+
+    /// The R24 event list so far.
+    pub fn events(&self) -> Vec<Event> {
+        self.events_from(0)
+    }
+
+    /// R26: the summary metrics as of now.
+    pub fn summary(&self) -> Summary {
+        self.view().summary(&self.reclaim)
+    }
+
+    /// The whole result (format spec) as of now.
+    pub fn result(&self) -> SimResult {
+        SimResult {
+            format_version: 1,
+            ended_at: self.ended_at(),
+            jobs: self.jobs(),
+            events: self.events(),
+            summary: self.summary(),
         }
     }
 
-    fn apply_due_timers(&mut self) {
-        while let Some(tm) = self.clock.pop_due(self.now) {
-            if !self.timer_applies(&tm) {
-                continue; // stale: no change (R10)
-            }
-            match tm.kind {
-                TimerKind::Mature => self.mature_earmarks(),
-                TimerKind::Advance => self.advance(tm.subject),
-                TimerKind::Finish => self.finish(tm.subject),
-                TimerKind::Release => self.release_victim(tm.subject),
-            }
+    /// `--summary`: the result without jobs and events.
+    pub fn summary_result(&self) -> SummaryResult {
+        SummaryResult { format_version: 1, ended_at: self.ended_at(), summary: self.summary() }
+    }
+
+    /// `endedAt`: the current time.
+    pub fn ended_at(&self) -> u64 {
+        self.now
+    }
+
+    /// What the run did so far, for benchmarks.
+    pub fn bench_run(&self) -> BenchRun {
+        let mut victims: Vec<JobId> = self.grace.log().iter().map(|p| p.victim).collect();
+        victims.sort_unstable();
+        victims.dedup();
+        BenchRun { events: self.stats.events, preempted_jobs: victims.len() as u64, ended_at: self.now }
+    }
+
+    /// Why the results so far cannot be given exactly, if so: a job's next time would come
+    /// after 2^53 - 1 (the run stopped before it), a job was dispatched a third time at one
+    /// instant (R10), or a sum in the summary exceeds 2^53 - 1. Front ends check it after
+    /// running and report it instead of results.
+    pub fn run_error(&self) -> Option<RunError> {
+        if let Some(j) = self.overflow {
+            return Some(RunError::TimeOverflow {
+                job: self.cfg.jobs[j as usize].name.clone(),
+                at: self.now,
+            });
         }
+        if let Some((j, at)) = self.dispatch_loop {
+            return Some(RunError::DispatchLoop { job: self.cfg.jobs[j as usize].name.clone(), at });
+        }
+        self.view().sums_error().map(|metric| RunError::SumOverflow { metric })
+    }
+
+    // ----- state now -------------------------------------------------------------------
+
+    /// Training time of a job over all its attempts, so far (for checking R8).
+    pub fn training_seconds(&self, j: JobId) -> u64 {
+        self.jobs.training(j, self.now)
+    }
+
+    /// Held instances of a share and type now (R25 `usage`).
+    pub fn usage(&self, share: ShareId, ty: TypeId) -> u64 {
+        self.ledger.held(share, ty)
+    }
+
+    /// Current quota of a share for a type.
+    pub fn quota(&self, share: ShareId, ty: TypeId) -> u64 {
+        self.ledger.quota(share, ty)
+    }
+
+    /// Current service environment limit of a type.
+    pub fn capacity(&self, ty: TypeId) -> Option<u64> {
+        self.ledger.capacity(ty)
+    }
+
+    /// Current strategy of a share.
+    pub fn strategy(&self, share: ShareId) -> Strategy {
+        self.ledger.strategy(share)
+    }
+
+    /// Whether a share's in-share preemption (R20) is enabled now (updates included).
+    pub fn in_share_preemption(&self, share: ShareId) -> bool {
+        self.in_share[share as usize]
+    }
+
+    /// Current borrow allowance of a share for a type (`None`: unlimited).
+    pub fn borrow_allowance(&self, share: ShareId, ty: TypeId) -> Option<u64> {
+        self.ledger.allowance(share, ty)
+    }
+
+    /// Whether a share's usage of a type is over quota because of an update (R22).
+    pub fn over_quota_by_update(&self, share: ShareId, ty: TypeId) -> bool {
+        self.ledger.over_by_update(share, ty)
+    }
+
+    /// A job's status now (`None`: not submitted yet).
+    pub fn status_of(&self, j: JobId) -> Option<Status> {
+        self.jobs.status(j)
+    }
+
+    /// Whether the job is being preempted (between `Preemption Started` and `Completed`).
+    pub fn is_being_preempted(&self, j: JobId) -> bool {
+        self.jobs.preempting(j).is_some()
+    }
+
+    /// The earmarked preemptor of a share, if it waits for its victims (R21).
+    pub fn waiting_preemptor(&self, share: ShareId) -> Option<JobId> {
+        self.grace.waiting_preemptor(share)
+    }
+
+    /// Idle instances of a type withheld now for waiting preemptors (R21): what their
+    /// earmarks take beyond the instances their victims hold and will return.
+    pub fn withheld(&self, ty: TypeId) -> u64 {
+        let held: u64 = (0..self.in_share.len()).map(|s| self.ledger.held(s as ShareId, ty)).sum();
+        self.ledger.committed_total(ty).saturating_sub(held)
+    }
+
+    /// Front job of a share now (R16), if any.
+    pub fn front_job(&self, share: ShareId) -> Option<JobId> {
+        self.queues.head(share).map(|h| h.job)
+    }
+
+    /// Jobs of a share waiting now, in R11 order.
+    pub fn queued(&self, share: ShareId) -> Vec<JobId> {
+        self.queues.iter(share).map(|h| h.job).collect()
+    }
+
+    /// Whether input order decided between shares `a` and `b` in some pass so far: they were
+    /// tied on usage / quota in a pass's share order (R16). A debug counter: a run in which
+    /// no two shares were tied gives the same outcomes with the shares listed in any order.
+    pub fn order_tie(&self, a: ShareId, b: ShareId) -> bool {
+        self.order_ties[a as usize] & (1 << b) != 0
     }
 }

@@ -1,13 +1,22 @@
-//! R16: the scheduling pass and its phases, and what a pass must look at.
+//! R16, R21: the scheduling pass and its phases, what a pass must look at, and the
+//! preemptions it starts (executing a plan, earmarks, their release and lapse).
 
 use core::cmp::Ordering;
 
+use alloc::vec::Vec;
+
 use crate::model::Strategy;
+use crate::reasons::Reason;
+use crate::result::{EventType, PreemptionKind};
 use crate::scenario::{JobId, ShareId, TypeId};
 
+use super::clock::TimerKind;
+use super::grace::PreemptionRecord;
+use super::holds::Fit;
 use super::ledger::Need;
-use super::preempt::Plan;
+use super::preempt::{Plan, Planner};
 use super::queue::Head;
+use super::report;
 use super::share_set::ShareSet;
 use super::Simulation;
 /// Phase of a pass (R16), for the front-job rule with backfill.
@@ -157,15 +166,54 @@ impl Simulation {
     /// [`Self::first_job`] with its type, count and submission time.
     #[inline]
     pub(crate) fn front_of(&self, s: ShareId) -> Option<Head> {
-        if self.cfg.settings.backfill {
-            return self.front_backfill(s);
-        }
-        self.queues.head(s).filter(|h| !self.ledger.never_runnable(s, h.ty, h.count))
+        report::front_of(&self.queues, &self.ledger, self.cfg.settings.backfill, s)
     }
 
-    #[inline(never)]
-    pub(crate) fn front_backfill(&self, s: ShareId) -> Option<Head> {
-        self.queues.iter(s).find(|h| !self.ledger.never_runnable(s, h.ty, h.count))
+    /// R14 with holds (R16).
+    #[inline]
+    fn fit(&self) -> Fit<'_> {
+        Fit { ledger: &self.ledger, holds: &self.holds }
+    }
+
+    /// What preemption planning reads (R18-R20, R23).
+    pub(crate) fn planner(&self) -> Planner<'_> {
+        Planner {
+            cfg: &self.cfg,
+            ledger: &self.ledger,
+            holds: &self.holds,
+            running: &self.running,
+            jobs: &self.jobs,
+            in_share: &self.in_share,
+            now: self.now,
+        }
+    }
+
+    /// R18 then R20 for `need`, the front job of its share with priority `prio`: the victims
+    /// that would let it fit, if any.
+    pub(crate) fn plan_preemption(&self, need: Need, prio: u32) -> Option<Plan> {
+        self.planner().plan_preemption(need, prio)
+    }
+
+    /// Job `j`'s request.
+    pub(crate) fn need(&self, j: JobId) -> Need {
+        let jc = self.job_cfg(j);
+        Need { job: j, share: jc.share, ty: jc.ty, count: jc.count }
+    }
+
+    /// The front job of share `s` as a [`Need`].
+    pub(crate) fn head_need(s: ShareId, h: Head) -> Need {
+        Need { job: h.job, share: s, ty: h.ty, count: h.count }
+    }
+
+    /// R14 for a request at hand, with `own_release` instances of its own share counted as
+    /// released (in-share victims, R20); `within` asks for a fit within quota (phase 1).
+    #[inline]
+    pub(crate) fn fits_need(&self, need: Need, own_release: u64, within: bool) -> bool {
+        self.fit().fits(need, own_release, within)
+    }
+
+    pub(crate) fn fits(&self, j: JobId, within: bool) -> bool {
+        self.fits_need(self.need(j), 0, within)
     }
 
     /// With backfill: the first job of the share that fits in `phase`'s sense.
@@ -181,7 +229,7 @@ impl Simulation {
         if !self.cfg.settings.backfill || self.fits(first, false) {
             return Some(first);
         }
-        if self.plan_preemption(self.need(first), self.jobs[first as usize].priority).is_some() {
+        if self.plan_preemption(self.need(first), self.jobs.priority(first)).is_some() {
             return Some(first);
         }
         Some(self.first_fitting(s, Phase::Borrow).unwrap_or(first))
@@ -197,12 +245,25 @@ impl Simulation {
     /// whether another pass must follow at this instant (R10).
     pub(crate) fn pass(&mut self) -> bool {
         self.stats.passes += 1;
-        let before = (self.stats.dispatches, self.preemptions.len());
+        let before = (self.stats.dispatches, self.grace.log().len());
         // What changed since the last pass is what this pass looks at.
         self.marks.begin_pass(self.cfg.settings.backfill || self.opts.exhaustive_passes);
         self.ledger.begin_pass();
         let matured = self.pass_earmarks();
-        self.pass_holds();
+        // R16: holds, oldest first, are revalidated and take newly free instances.
+        let (queues, backfill) = (&self.queues, self.cfg.settings.backfill);
+        let cfg = &self.cfg;
+        let moved = self.holds.revalidate(
+            &mut self.ledger,
+            |j| {
+                let jc = &cfg.jobs[j as usize];
+                Need { job: j, share: jc.share, ty: jc.ty, count: jc.count }
+            },
+            |ledger, s| report::front_of(queues, ledger, backfill, s).map(|h| h.job),
+        );
+        for s in moved.iter() {
+            self.marks.share(s);
+        }
         // Share order, once per pass: lowest U/Q for the front job's type. Within a pass
         // capacity is only taken, never given back (unless a job has no work at all), so a
         // share that is not relevant now cannot become able to act in this pass.
@@ -211,7 +272,7 @@ impl Simulation {
         order.clear();
         // The shares to look at: all of them, or those whose queue changed and those whose
         // front job is of a type that changed.
-        let mut look = if all { ShareSet::first(self.shares.len()) } else { self.marks.shares };
+        let mut look = if all { ShareSet::first(self.in_share.len()) } else { self.marks.shares };
         if !all && !self.marks.narrow {
             for t in 0..self.nt as TypeId {
                 if self.ledger.changed_in_pass(t) {
@@ -220,7 +281,7 @@ impl Simulation {
             }
         }
         for s in look.iter() {
-            if self.shares[s as usize].earmark.is_some() {
+            if self.grace.of_share(s).is_some() {
                 continue;
             }
             if let Some(h) = self.front_of(s) {
@@ -258,7 +319,7 @@ impl Simulation {
         //   borrower: it took from free and the pool all it can return, so each shortfall
         //   grew by at least what the candidates grew by.
         let dispatched = self.stats.dispatches != before.0;
-        let preempted = self.preemptions.len() != before.1;
+        let preempted = self.grace.log().len() != before.1;
         let subtle = matured || self.cfg.settings.backfill || self.zero_work;
         let again = preempted || borrowed || dispatched && subtle;
         self.marks.end_pass(again.then_some(fitted), (borrowed && !preempted && !subtle).then_some(fitted));
@@ -295,7 +356,7 @@ impl Simulation {
     /// phase 3). Returns whether phase 3 dispatched a borrower, and the shares whose front
     /// job fitted by borrowing there.
     fn pass_phases(&mut self, order: &[OrderEntry], all: bool) -> (bool, ShareSet) {
-        let ns = self.shares.len();
+        let ns = self.in_share.len();
         let backfill = self.cfg.settings.backfill;
         let mut no_backfill = ShareSet::EMPTY;
         // Within a pass, capacity is only taken (no job completes inside a pass unless some
@@ -307,7 +368,7 @@ impl Simulation {
         let mut unfit = ShareSet::EMPTY;
         // Phase 1: within-quota dispatch.
         for s in order.iter().map(|o| o.share) {
-            while self.shares[s as usize].earmark.is_none() {
+            while self.grace.of_share(s).is_none() {
                 let Some(h) = self.front_of(s) else { break };
                 if !self.relevant(s, h.ty) {
                     break;
@@ -318,10 +379,11 @@ impl Simulation {
                     self.dispatch(f);
                     continue;
                 }
-                self.maybe_hold(need);
+                self.holds.maybe_hold(&mut self.ledger, need);
                 if !backfill {
                     // Not within quota may still fit by borrowing; short of free never does.
-                    if known && (self.ledger.strategy(s) != Strategy::LendAndBorrow || self.free_short(need))
+                    if known
+                        && (self.ledger.strategy(s) != Strategy::LendAndBorrow || self.fit().free_short(need))
                     {
                         unfit.insert(s);
                     }
@@ -339,7 +401,7 @@ impl Simulation {
         }
         // Phase 2: preemption, reclaim then in-share.
         for s in order.iter().map(|o| o.share) {
-            if self.shares[s as usize].earmark.is_some() {
+            if self.grace.of_share(s).is_some() {
                 continue;
             }
             if backfill && !no_backfill.contains(s) && self.first_fitting(s, Phase::Borrow).is_some() {
@@ -356,8 +418,7 @@ impl Simulation {
             // R26: a front job within its quota that does not fit needs a reclaim (R18),
             // whether or not victims are found now: its reclaim latency starts here.
             if self.ledger.quota_usage(s, h.ty) + h.count <= self.ledger.quota(s, h.ty) {
-                let now = self.now;
-                self.reclaim_waits.entry(h.job).or_insert(now);
+                self.reclaim.waiting(h.job, self.now);
             }
             if let Some(plan) = self.counted_plan(need, h.priority) {
                 self.execute(Some(h.job), plan);
@@ -381,7 +442,7 @@ impl Simulation {
         let mut best: Option<(u64, JobId)> = None;
         let mut fitted = ShareSet::EMPTY;
         for s in look.iter() {
-            if sticky && failed.contains(s) || self.shares[s as usize].earmark.is_some() {
+            if sticky && failed.contains(s) || self.grace.of_share(s).is_some() {
                 continue;
             }
             let f = if backfill && !no_backfill.contains(s) {
@@ -405,5 +466,166 @@ impl Simulation {
             self.dispatch(f);
         }
         (best.is_some(), fitted)
+    }
+}
+
+impl Simulation {
+    /// R21: tells a plan's victims to stop (`Preemption Started`) and earmarks the
+    /// preemptor's need.
+    pub(crate) fn execute(&mut self, preemptor: Option<JobId>, plan: Plan) {
+        let release_at = self.now.saturating_add(self.cfg.settings.grace);
+        let em = preemptor.map(|p| {
+            let jc = self.job_cfg(p);
+            let (s, t, n) = (jc.share, jc.ty, jc.count);
+            self.holds.drop_hold(&mut self.ledger, p, t);
+            self.grace.earmark(p, s, t, n, release_at)
+        });
+        for v in plan.victims {
+            self.start_preemption(v.job, preemptor, v.kind, v.credit, release_at, plan.considered.jobs(), em);
+        }
+        if let Some(id) = em {
+            let e = self.grace.get(id);
+            let (s, t, n) = (e.share, e.ty, e.n);
+            self.ledger.add_committed(s, t, n);
+            self.push_timer(release_at, TimerKind::Mature, id);
+        }
+    }
+
+    /// R8, R21: victim `v` is told to stop; its credit goes to its preemptor's earmark.
+    #[allow(clippy::too_many_arguments)]
+    fn start_preemption(
+        &mut self,
+        v: JobId,
+        preemptor: Option<JobId>,
+        kind: PreemptionKind,
+        credit: u64,
+        release_at: u64,
+        considered: &[JobId],
+        em: Option<u32>,
+    ) {
+        let jc = self.job_cfg(v);
+        let (s, t, count, ckpt) = (jc.share, jc.ty, jc.count, jc.checkpoint_interval);
+        // R8: training stops now; keep what the last checkpoint saved.
+        let trained = self.jobs.stop_training(v, self.now);
+        let st = &self.cfg.settings;
+        let kept = match ckpt {
+            Some(_) if st.checkpoint_on_stop && st.grace >= st.checkpoint_save => trained,
+            Some(c) => trained / c * c,
+            None => 0,
+        };
+        let log = self.grace.log().len() as u32;
+        let n = self.jobs.start_preemption(v, log, kept, ckpt.is_some());
+        self.grace.log_preemption(
+            PreemptionRecord {
+                victim: v,
+                preemptor,
+                kind,
+                decided_at: self.now,
+                releases_at: release_at,
+                count: n,
+                lost: trained - kept,
+                considered: considered.to_vec(),
+                earmarked: preemptor.map_or(0, |p| self.job_cfg(p).count),
+            },
+            credit,
+        );
+        if self.running.contains(v) {
+            self.running.set_preempted(self.run_list(v), v);
+        }
+        if let Some(id) = em {
+            self.grace.add_victim(id, v);
+        }
+        let ps = preemptor.map(|p| self.job_cfg(p).share);
+        self.ledger.start_preemption(s, t, count, credit, ps);
+        let status = self.jobs.status(v);
+        self.event(v, EventType::PreemptionStarted, status, Reason::Preempted(log));
+        self.push_timer(release_at, TimerKind::Release, v);
+    }
+
+    /// R21: an earmark lapses; victims still in their grace take their credit back.
+    pub(crate) fn lapse_earmark(&mut self, id: u32) {
+        let Some(lapsed) = self.grace.lapse(id) else { return };
+        self.ledger.sub_committed(lapsed.share, lapsed.ty, lapsed.n);
+        for v in lapsed.victims {
+            let Some(log) = self.jobs.preempting(v) else { continue };
+            let credit = self.grace.take_back_credit(log);
+            if credit > 0 {
+                let vc = self.job_cfg(v);
+                self.ledger.take_back_credit(vc.share, vc.ty, credit, lapsed.share);
+            }
+        }
+        self.marks.changed = true;
+    }
+
+    /// R21: after an update, every earmark must still fit, in decision order: R14 for the
+    /// preemptor once every job being preempted has released and earlier earmarks are taken.
+    pub(crate) fn check_earmarks(&mut self) {
+        let live = self.grace.live();
+        if live.is_empty() {
+            return;
+        }
+        // A what-if: every earmark released, every job being preempted too; then the
+        // earmarks taken again in decision order, those that no longer fit lapse.
+        let earmarks: Vec<(u32, Need)> = live
+            .iter()
+            .map(|&id| {
+                let e = self.grace.get(id);
+                (id, Need { job: e.job, share: e.share, ty: e.ty, count: e.n })
+            })
+            .collect();
+        let holds = &self.holds;
+        let hold_of = |j: JobId| holds.of(j);
+        let lapsed: Vec<u32> = self.ledger.what_if(|l| {
+            for &(_, e) in &earmarks {
+                l.sub_committed(e.share, e.ty, e.count);
+            }
+            l.release_all_preempted();
+            let mut lapsed = Vec::new();
+            for &(id, e) in &earmarks {
+                if l.fits(e, || hold_of(e.job), 0, false) {
+                    l.add_committed(e.share, e.ty, e.count);
+                } else {
+                    lapsed.push(id);
+                }
+            }
+            lapsed
+        });
+        for id in lapsed {
+            self.lapse_earmark(id);
+        }
+    }
+
+    /// R21 at release: the share's front job is dispatched first on the earmark if it fits;
+    /// otherwise the earmark lapses. Returns whether any earmark was acted on.
+    fn pass_earmarks(&mut self) -> bool {
+        if self.grace.len() == 0 {
+            return false;
+        }
+        let mut acted = false;
+        let mut changed = false;
+        for id in 0..self.grace.len() as u32 {
+            let e = self.grace.get(id);
+            if !e.live || !e.matured {
+                changed |= !e.live;
+                continue;
+            }
+            changed = true;
+            acted = true;
+            let (s, preemptor, ty, n) = (e.share, e.job, e.ty, e.n);
+            self.lapse_earmark(id);
+            if let Some(f) = self.front_for_release(s) {
+                // Another front job goes first only if it fits on the earmark itself: same
+                // type, no more instances than were earmarked.
+                let jc = self.job_cfg(f);
+                let on_earmark = f == preemptor || (jc.ty == ty && jc.count <= n);
+                if on_earmark && self.fits(f, false) {
+                    self.dispatch(f);
+                }
+            }
+        }
+        if changed {
+            self.grace.compact();
+        }
+        acted
     }
 }

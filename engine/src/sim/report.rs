@@ -1,4 +1,5 @@
-//! R17, R24, R25: read-only views: the snapshot, job results, rendered events and reasons.
+//! R17, R24, R25: what can be read of a simulation, through a [`View`] of its owners: the
+//! snapshot, job results, rendered events and reasons (and, in `metrics`, the summary).
 
 use alloc::string::{String, ToString};
 use alloc::vec;
@@ -14,15 +15,50 @@ use crate::result::{
 };
 use crate::scenario::{JobId, ShareId, TypeId};
 
-use super::events::{status_slot, RawEvent};
-use super::grace::PreemptionRecord;
-use super::metrics::Attribution;
-use super::Simulation;
+use crate::scenario::{JobCfg, ValidScenario};
 
-impl Simulation {
-    /// The preemption log: every victim's preemption in decision order.
-    pub fn preemptions(&self) -> &[PreemptionRecord] {
-        &self.preemptions
+use super::events::{status_slot, EventLog, RawEvent};
+use super::grace::Grace;
+use super::holds::{Fit, Holds};
+use super::jobs::Jobs;
+use super::ledger::{Attribution, Ledger};
+use super::queue::{Head, Queues};
+
+/// Read-only references to a simulation's owners, for reports.
+#[derive(Clone, Copy)]
+pub(crate) struct View<'a> {
+    pub cfg: &'a ValidScenario,
+    pub now: u64,
+    pub ledger: &'a Ledger,
+    pub jobs: &'a Jobs,
+    pub grace: &'a Grace,
+    pub queues: &'a Queues,
+    pub holds: &'a Holds,
+    pub events: &'a EventLog,
+    pub terminate_reasons: &'a [String],
+}
+
+/// R16: the front job of share `s`: its first job that is not never-runnable (R17) with
+/// backfill, or simply its first job (when that is not never-runnable) without.
+#[inline]
+pub(crate) fn front_of(queues: &Queues, ledger: &Ledger, backfill: bool, s: ShareId) -> Option<Head> {
+    if backfill {
+        return queues.iter(s).find(|h| !ledger.never_runnable(s, h.ty, h.count));
+    }
+    queues.head(s).filter(|h| !ledger.never_runnable(s, h.ty, h.count))
+}
+
+impl<'a> View<'a> {
+    pub(crate) fn job_cfg(&self, j: JobId) -> &'a JobCfg {
+        &self.cfg.jobs[j as usize]
+    }
+
+    pub(crate) fn nt(&self) -> usize {
+        self.cfg.types.len()
+    }
+
+    pub(crate) fn ns(&self) -> usize {
+        self.cfg.shares.len()
     }
 
     /// R17: the `MISCONFIGURATION` reason of a job that can never fit, if any.
@@ -33,9 +69,9 @@ impl Simulation {
 
     /// The reason shown for a job now: terminal reasons, preemption in progress, R17.
     pub fn status_reason(&self, j: JobId) -> Option<String> {
-        let jd = &self.jobs[j as usize];
+        let jd = self.jobs.get(j);
         if let Some(log) = jd.preempting.get() {
-            let kind = self.preemptions[log as usize].kind;
+            let kind = self.grace.record(log).kind;
             return Some(preemption_in_progress(kind));
         }
         match jd.status {
@@ -52,8 +88,8 @@ impl Simulation {
             Reason::Terminated(i) => Some(self.terminate_reasons[i as usize].clone()),
             Reason::Timeout => Some(String::from(TIMEOUT_REASON)),
             Reason::Rejected => Some(String::from(REJECTED_REASON)),
-            Reason::Preempted(l) => Some(String::from(self.preemptions[l as usize].kind.reason())),
-            Reason::RetryLimit(l) => Some(retry_limit_reached(self.preemptions[l as usize].kind)),
+            Reason::Preempted(l) => Some(String::from(self.grace.record(l).kind.reason())),
+            Reason::RetryLimit(l) => Some(retry_limit_reached(self.grace.record(l).kind)),
         }
     }
 
@@ -65,11 +101,13 @@ impl Simulation {
         }
         let jc = self.job_cfg(j);
         let s = jc.share;
-        let em = self.shares[s as usize].earmark;
-        if em.is_some_and(|id| self.earmarks[id as usize].job == j) {
+        let em = self.grace.of_share(s);
+        if em.is_some_and(|id| self.grace.get(id).job == j) {
             return WaitReason::Preemption;
         }
-        let front = self.first_job(s).or_else(|| self.front_job(s));
+        let front = front_of(self.queues, self.ledger, self.cfg.settings.backfill, s)
+            .or_else(|| self.queues.head(s))
+            .map(|h| h.job);
         if let Some(f) = front.filter(|&f| f != j) {
             return WaitReason::Behind(self.job_cfg(f).name.clone());
         }
@@ -86,7 +124,7 @@ impl Simulation {
             WaitReason::Quota
         } else if self.ledger.lends(s) && self.ledger.pool_available(t) < n as i64 {
             WaitReason::Pool
-        } else if self.free_for(j, t) < n as i64 {
+        } else if (Fit { ledger: self.ledger, holds: self.holds }).free_for(j, t) < n as i64 {
             WaitReason::ServiceEnvironment
         } else {
             WaitReason::Quota
@@ -97,17 +135,17 @@ impl Simulation {
     pub fn snapshot(&self) -> Snapshot {
         let mut types = Vec::new();
         let mut shares = Vec::new();
-        for t in 0..self.nt as TypeId {
+        for t in 0..self.nt() as TypeId {
             let ti = t as usize;
-            let Attribution { per_share: per, flows, unattributed } = self.attribution(t);
-            let usage: u64 = (0..self.shares.len()).map(|s| self.ledger.held(s as ShareId, t)).sum();
-            let pool_usage: u64 = (0..self.shares.len())
+            let Attribution { per_share: per, flows, unattributed } = self.ledger.attribution(t);
+            let usage: u64 = (0..self.ns()).map(|s| self.ledger.held(s as ShareId, t)).sum();
+            let pool_usage: u64 = (0..self.ns())
                 .filter(|&s| self.ledger.lends(s as ShareId))
                 .map(|s| self.ledger.held(s as ShareId, t))
                 .sum();
             let relevant = self.ledger.capacity(t).is_some()
                 || usage > 0
-                || (0..self.shares.len()).any(|s| self.ledger.quota(s as ShareId, t) > 0);
+                || (0..self.ns()).any(|s| self.ledger.quota(s as ShareId, t) > 0);
             if !relevant {
                 continue;
             }
@@ -124,15 +162,19 @@ impl Simulation {
                 borrowed: per.iter().map(|p| p.borrowed).sum(),
                 unattributed_borrowed: unattributed,
             });
-            for (s, sh) in self.shares.iter().enumerate() {
+            for s in 0..self.ns() {
                 let u = self.ledger.held(s as ShareId, t);
                 let q = self.ledger.quota(s as ShareId, t);
                 if q == 0 && u == 0 {
                     continue;
                 }
                 let name = |x: ShareId| self.cfg.shares[x as usize].name.clone();
-                let earmarked =
-                    sh.earmark.map(|id| &self.earmarks[id as usize]).filter(|e| e.ty == t).map_or(0, |e| e.n);
+                let earmarked = self
+                    .grace
+                    .of_share(s as ShareId)
+                    .map(|id| self.grace.get(id))
+                    .filter(|e| e.ty == t)
+                    .map_or(0, |e| e.n);
                 shares.push(ShareTypeUsage {
                     quota_share_name: name(s as ShareId),
                     capacity_unit: tc.name.clone(),
@@ -162,7 +204,7 @@ impl Simulation {
             }
         }
         // Kept by status (not yet submitted first, then in `Status` order).
-        let c = &self.status_counts;
+        let c = self.jobs.counts();
         let n = |s: Status| c[status_slot(Some(s))];
         let jc = JobCounts {
             not_submitted: c[status_slot(None)],
@@ -178,15 +220,15 @@ impl Simulation {
 
     /// One job as the result shows it now.
     pub fn job_result(&self, j: JobId) -> JobResult {
-        let lost = self.preemptions.iter().filter(|p| p.victim == j).map(|p| p.lost).sum();
+        let lost = self.grace.log().iter().filter(|p| p.victim == j).map(|p| p.lost).sum();
         self.job_result_with(j, lost)
     }
 
     /// [`Self::job_result`] with the job's lost work (R8) at hand.
     pub(crate) fn job_result_with(&self, j: JobId, lost: u64) -> JobResult {
-        let jd = &self.jobs[j as usize];
+        let jd = self.jobs.get(j);
         let jc = self.job_cfg(j);
-        let raw = self.attempts_of(j);
+        let raw = self.jobs.attempts_of(j);
         let attempts: Vec<Attempt> = raw
             .iter()
             .map(|a| Attempt {
@@ -226,30 +268,15 @@ impl Simulation {
     /// Every job as the result shows it now, in input order.
     pub fn jobs(&self) -> Vec<JobResult> {
         let mut lost = vec![0u64; self.jobs.len()];
-        for p in &self.preemptions {
+        for p in self.grace.log() {
             lost[p.victim as usize] += p.lost;
         }
         (0..self.jobs.len() as u32).map(|j| self.job_result_with(j, lost[j as usize])).collect()
     }
 
-    /// Number of recorded events.
-    pub fn event_count(&self) -> usize {
-        self.events.len()
-    }
-
     /// The R24 events from index `from` on.
     pub fn events_from(&self, from: usize) -> Vec<Event> {
         self.events.iter_from(from).map(|(at, idx, e)| self.render_event(at, idx, e)).collect()
-    }
-
-    /// The distinct instants of the recorded events, in order.
-    pub fn event_instants(&self) -> impl Iterator<Item = u64> + '_ {
-        self.events.instants()
-    }
-
-    /// The R24 event list so far.
-    pub fn events(&self) -> Vec<Event> {
-        self.events_from(0)
     }
 
     pub(crate) fn render_event(&self, at: u64, idx: usize, e: RawEvent) -> Event {
@@ -269,7 +296,7 @@ impl Simulation {
         };
         if e.etype() != EventType::StateChange {
             if let Reason::Preempted(l) | Reason::RetryLimit(l) = reason {
-                let p = &self.preemptions[l as usize];
+                let p = self.grace.record(l);
                 ev.preempted_by = Some(p.preemptor.map(|x| self.job_cfg(x).name.clone()));
                 ev.reason = Some(String::from(p.kind.reason()));
                 ev.preempted_attempt_count = Some(p.count);
@@ -280,80 +307,5 @@ impl Simulation {
             }
         }
         ev
-    }
-
-    /// Held instances of a share and type now (R25 `usage`).
-    pub fn usage(&self, share: ShareId, ty: TypeId) -> u64 {
-        self.ledger.held(share, ty)
-    }
-
-    /// Current quota of a share for a type.
-    pub fn quota(&self, share: ShareId, ty: TypeId) -> u64 {
-        self.ledger.quota(share, ty)
-    }
-
-    /// Current service environment limit of a type.
-    pub fn capacity(&self, ty: TypeId) -> Option<u64> {
-        self.ledger.capacity(ty)
-    }
-
-    /// Current strategy of a share.
-    pub fn strategy(&self, share: ShareId) -> Strategy {
-        self.ledger.strategy(share)
-    }
-
-    /// Whether a share's in-share preemption (R20) is enabled now (updates included).
-    pub fn in_share_preemption(&self, share: ShareId) -> bool {
-        self.shares[share as usize].in_share
-    }
-
-    /// Current borrow allowance of a share for a type (`None`: unlimited).
-    pub fn borrow_allowance(&self, share: ShareId, ty: TypeId) -> Option<u64> {
-        self.ledger.allowance(share, ty)
-    }
-
-    /// Whether a share's usage of a type is over quota because of an update (R22).
-    pub fn over_quota_by_update(&self, share: ShareId, ty: TypeId) -> bool {
-        self.ledger.over_by_update(share, ty)
-    }
-
-    /// Whether any limit was lowered so far (service environment or quota share).
-    pub fn status_of(&self, j: JobId) -> Option<Status> {
-        self.jobs[j as usize].status
-    }
-
-    /// Whether the job is being preempted (between `Preemption Started` and `Completed`).
-    pub fn is_being_preempted(&self, j: JobId) -> bool {
-        self.jobs[j as usize].preempting.get().is_some()
-    }
-
-    /// The earmarked preemptor of a share, if it waits for its victims (R21).
-    pub fn waiting_preemptor(&self, share: ShareId) -> Option<JobId> {
-        self.shares[share as usize].earmark.map(|e| self.earmarks[e as usize].job)
-    }
-
-    /// Idle instances of a type withheld now for waiting preemptors (R21): what their
-    /// earmarks take beyond the instances their victims hold and will return.
-    pub fn withheld(&self, ty: TypeId) -> u64 {
-        let t = ty as usize;
-        let held: u64 = (0..self.shares.len()).map(|s| self.ledger.held(s as ShareId, t as TypeId)).sum();
-        self.ledger.committed_total(ty).saturating_sub(held)
-    }
-
-    /// Whether input order decided between shares `a` and `b` in some pass so far: they were
-    /// tied on usage / quota in a pass's share order (R16). A debug counter: a run in which
-    /// no two shares were tied gives the same outcomes with the shares listed in any order.
-    pub fn order_tie(&self, a: ShareId, b: ShareId) -> bool {
-        self.order_ties[a as usize] & (1 << b) != 0
-    }
-
-    /// Front job of a share now (R16), if any.
-    pub fn front_job(&self, share: ShareId) -> Option<JobId> {
-        self.queues.head(share).map(|h| h.job)
-    }
-
-    /// Jobs of a share waiting now, in R11 order.
-    pub fn queued(&self, share: ShareId) -> Vec<JobId> {
-        self.queues.iter(share).map(|h| h.job).collect()
     }
 }

@@ -635,5 +635,68 @@ impl Ledger {
     }
 }
 
+/// Borrowed and lent instances of one share (R15).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct BorrowedLent {
+    pub borrowed: u64,
+    pub lent: u64,
+}
+
+/// Instances of one borrower attributed to one lender (R15).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FlowOf {
+    pub borrower: ShareId,
+    pub lender: ShareId,
+    pub instances: u64,
+}
+
+/// R15 for one type: per share, what it borrows and lends; the flows; and borrowed
+/// instances no lender's idle quota accounts for.
+pub(crate) struct Attribution {
+    pub per_share: Vec<BorrowedLent>,
+    pub flows: Vec<FlowOf>,
+    pub unattributed: u64,
+}
+
+impl Ledger {
+    /// R15: attributes type `t`'s borrowed instances to lenders; returns per share
+    /// (borrowed, lent) and the flows `(borrower, lender, n)`.
+    pub fn attribution(&self, t: TypeId) -> Attribution {
+        let ns = self.terms.len();
+        let mut per = vec![BorrowedLent::default(); ns];
+        let mut flows = Vec::new();
+        let mut idle: Vec<u64> = (0..ns)
+            .map(|l| {
+                if self.lends(l as ShareId) {
+                    self.quota(l as ShareId, t).saturating_sub(self.held(l as ShareId, t))
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let mut lender = 0usize;
+        let mut unattributed = 0;
+        for b in 0..ns {
+            let mut x = self.held(b as ShareId, t).saturating_sub(self.quota(b as ShareId, t));
+            per[b].borrowed = x;
+            while x > 0 {
+                while lender < ns && idle[lender] == 0 {
+                    lender += 1;
+                }
+                if lender >= ns {
+                    unattributed += x;
+                    break;
+                }
+                let k = x.min(idle[lender]);
+                idle[lender] -= k;
+                per[lender].lent += k;
+                flows.push(FlowOf { borrower: b as ShareId, lender: lender as ShareId, instances: k });
+                x -= k;
+            }
+        }
+        Attribution { per_share: per, flows, unattributed }
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -4,11 +4,10 @@
 use alloc::vec::Vec;
 
 use crate::scenario::JobId;
-use crate::sim::Simulation;
 
-use super::{minimize, Considered, Returned, Step3};
+use super::{minimize, Considered, Planner, Returned, Step3};
 
-impl Simulation {
+impl Planner<'_> {
     /// R20 for front job `j` of priority `prio`: its share's running jobs of strictly lower
     /// priority (not being preempted already) in R19 order until, with reclaim, the job
     /// fits; then made minimal. Returns the reclaim victims and the in-share victims.
@@ -18,7 +17,7 @@ impl Simulation {
         prio: u32,
         considered: &mut Considered,
     ) -> Option<(Vec<Returned>, Vec<Returned>)> {
-        let jc = self.job_cfg(j);
+        let jc = self.job(j);
         let (s, t) = (jc.share, jc.ty);
         let mut cands: Vec<JobId> = self
             .running
@@ -27,7 +26,7 @@ impl Simulation {
             .filter(|e| e.is_candidate_below(prio))
             .map(|e| e.job)
             .collect();
-        let count = |v: JobId| self.job_cfg(v).count;
+        let count = |v: JobId| self.job(v).count;
         let mut chosen: Vec<JobId> = Vec::new();
         let mut released = 0u64;
         let mut cross = loop {

@@ -1,15 +1,19 @@
-//! Preemption planning, one module per rule: `reclaim`, `order`, `in_share` and
-//! `shrink`. Planning only reads the state and returns a [`Plan`]; `super::grace`
-//! executes it.
+//! R18-R20, R23: preemption planning, one module per rule: `reclaim`, `order`, `in_share`
+//! and `shrink`. A [`Planner`] is a read-only view of what planning reads (the ledger and the
+//! holds, the running lists, the jobs' priorities and attempts, in-share settings, the
+//! scenario), so it can be table-tested on a state built without a run; it returns a
+//! [`Plan`], which the simulation executes (R21).
 
 use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::result::PreemptionKind;
-use crate::scenario::{JobId, ShareId};
+use crate::scenario::{JobCfg, JobId, ShareId, ValidScenario};
 
-use super::ledger::Need;
-use super::Simulation;
+use super::holds::{Fit, Holds};
+use super::jobs::Jobs;
+use super::ledger::{Ledger, Need};
+use super::running::Running;
 
 mod in_share;
 mod order;
@@ -58,6 +62,39 @@ impl Considered {
     }
 }
 
+/// What preemption planning reads.
+#[derive(Clone, Copy)]
+pub(crate) struct Planner<'a> {
+    pub cfg: &'a ValidScenario,
+    pub ledger: &'a Ledger,
+    pub holds: &'a Holds,
+    pub running: &'a Running,
+    pub jobs: &'a Jobs,
+    /// Per share: in-share preemption enabled now (R20, as updated by actions).
+    pub in_share: &'a [bool],
+    pub now: u64,
+}
+
+impl<'a> Planner<'a> {
+    fn job(&self, j: JobId) -> &'a JobCfg {
+        &self.cfg.jobs[j as usize]
+    }
+
+    fn cfg_need(&self, j: JobId) -> Need {
+        let jc = self.job(j);
+        Need { job: j, share: jc.share, ty: jc.ty, count: jc.count }
+    }
+
+    fn fit(&self) -> Fit<'a> {
+        Fit { ledger: self.ledger, holds: self.holds }
+    }
+
+    #[inline]
+    fn st(&self, s: ShareId, t: crate::scenario::TypeId) -> usize {
+        s as usize * self.cfg.types.len() + t as usize
+    }
+}
+
 /// "Made minimal" (R18-R20, R23): from the last victim back, drops every victim without
 /// which the rest are still `enough`.
 fn minimize<T: Clone>(victims: &mut Vec<T>, mut enough: impl FnMut(&[T]) -> bool) {
@@ -72,7 +109,7 @@ fn minimize<T: Clone>(victims: &mut Vec<T>, mut enough: impl FnMut(&[T]) -> bool
     }
 }
 
-impl Simulation {
+impl Planner<'_> {
     /// R18 then R20 for `need`, the front job of its share with priority `prio`, which does
     /// not fit even with borrowing: the victims that would let it fit, if any.
     pub(crate) fn plan_preemption(&self, need: Need, prio: u32) -> Option<Plan> {
@@ -88,7 +125,7 @@ impl Simulation {
                 .iter()
                 .any(|&b| b != s && self.ledger.over_quota(b as ShareId, t) > 0);
         let in_share_possible =
-            self.shares[s as usize].in_share && self.running.has_candidate_below(self.st(s, t), prio);
+            self.in_share[s as usize] && self.running.has_candidate_below(self.st(s, t), prio);
         if !reclaim_possible && !in_share_possible {
             return None;
         }
@@ -118,7 +155,7 @@ impl Simulation {
         in_share: Vec<Returned>,
         considered: Considered,
     ) -> Plan {
-        let n = self.job_cfg(j).count;
+        let n = self.job(j).count;
         let mut need = n;
         let all: Vec<(Returned, bool)> =
             in_share.iter().map(|&r| (r, true)).chain(cross.iter().map(|&r| (r, false))).collect();
@@ -128,7 +165,7 @@ impl Simulation {
             if need == 0 {
                 break;
             }
-            if self.ledger.lends(self.job_cfg(r.job).share) {
+            if self.ledger.lends(self.job(r.job).share) {
                 let c = r.instances.min(need);
                 credit[k] = c;
                 need -= c;
@@ -146,7 +183,7 @@ impl Simulation {
             .iter()
             .zip(credit)
             .map(|(&(r, in_share), credit)| {
-                let jc = self.job_cfg(r.job);
+                let jc = self.job(r.job);
                 let kind = if in_share {
                     PreemptionKind::InShare
                 } else if self.ledger.over_by_update(jc.share, jc.ty) {

@@ -2,9 +2,9 @@
 
 use core::cmp::Reverse;
 
+use super::Planner;
 use crate::model::VictimOrder;
 use crate::scenario::JobId;
-use crate::sim::Simulation;
 
 /// What R19 knows of a candidate before the shortfall is known (steps 1, 2 and 4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,22 +84,22 @@ pub(crate) fn first_victim(
     best.map(|(i, _)| i)
 }
 
-impl Simulation {
+impl Planner<'_> {
     /// Running job `v` as an R19 candidate.
     pub(crate) fn candidate(&self, v: JobId) -> Candidate {
         let step2 = match self.cfg.settings.victim_order {
             // Most recently dispatched first: larger start time sorts first.
-            VictimOrder::Aws => u64::MAX - self.last_attempt(v).map_or(0, |a| a.started),
+            VictimOrder::Aws => u64::MAX - self.jobs.last_attempt(v).map_or(0, |a| a.started),
             VictimOrder::LeastLostWork => {
-                let tr = self.attempt_training(v);
-                match self.job_cfg(v).checkpoint_interval {
+                let tr = self.jobs.attempt_training(v, self.now);
+                match self.job(v).checkpoint_interval {
                     Some(c) => tr % c,
                     None => tr,
                 }
             }
         };
-        let jc = self.job_cfg(v);
-        Candidate { job: v, priority: self.jobs[v as usize].priority, step2, submit_at: jc.submit_at }
+        let jc = self.job(v);
+        Candidate { job: v, priority: self.jobs.priority(v), step2, submit_at: jc.submit_at }
     }
 
     /// R19: the index in `cands` of the first victim, `step3` giving step 3 for a candidate.

@@ -7,11 +7,10 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::scenario::{JobId, ShareId};
-use crate::sim::Simulation;
 
-use super::{minimize, Considered, Returned, Step3};
+use super::{minimize, Considered, Planner, Returned, Step3};
 
-impl Simulation {
+impl Planner<'_> {
     /// R18/R19: plans reclaim for front job `j`, with `own_release` instances of its own
     /// share counted as released (in-share victims, R20). `Some(victims)` when the job fits
     /// (with no victims if it fits already); `None` when even all candidates would not do.
@@ -21,24 +20,24 @@ impl Simulation {
         own_release: u64,
         considered: &mut Considered,
     ) -> Option<Vec<Returned>> {
-        let jc = self.job_cfg(j);
+        let jc = self.job(j);
         let (s, t, n) = (jc.share, jc.ty, jc.count);
         self.ledger.capacity(t)?;
         let u = self.ledger.quota_usage(s, t).saturating_sub(own_release);
         let q = self.ledger.quota(s, t);
         let lends = self.ledger.lends(s);
-        if self.fits_adj(j, own_release, false) {
+        if self.fit().fits(self.cfg_need(j), own_release, false) {
             return Some(Vec::new());
         }
         if u + n > q {
             // A job that needs borrowing never triggers reclaim.
             return None;
         }
-        let free = self.free_for(j, t) + own_release as i64;
+        let free = self.fit().free_for(j, t) + own_release as i64;
         let pool = self.ledger.pool_available(t) + if lends { own_release as i64 } else { 0 };
         let mut fs: i64 = (n as i64 - free).max(0);
         let mut ps: i64 = if lends { (n as i64 - pool).max(0) } else { 0 };
-        let ns = self.shares.len();
+        let ns = self.cfg.shares.len();
         // Quick rejection before any allocation: all returnable capacity together.
         {
             let (mut all_f, mut all_p) = (0i64, 0i64);
@@ -69,7 +68,7 @@ impl Simulation {
             if eligible(b) && over[b] > 0 {
                 cands.extend(
                     self.running
-                        .list(b * self.nt + t as usize)
+                        .list(self.st(b as ShareId, t))
                         .iter()
                         .filter(|e| e.is_candidate())
                         .map(|e| e.job),
@@ -79,16 +78,16 @@ impl Simulation {
         let mut taken: Vec<JobId> = Vec::new();
         while fs > 0 || ps > 0 {
             let idx = self.pick_victim(&cands, |c| {
-                let b = self.job_cfg(c).share as usize;
-                let ret = self.job_cfg(c).count.min(over[b]) as i64;
+                let b = self.job(c).share as usize;
+                let ret = self.job(c).count.min(over[b]) as i64;
                 let lend_b = self.ledger.lends(b as ShareId);
                 let need = fs.max(if lend_b { ps } else { 0 });
                 let covers = ret >= fs && (!lend_b && ps == 0 || lend_b && ret >= ps);
                 Step3::new(covers, ret as u64, (ret - need).max(0) as u64)
             })?;
             let c = cands.swap_remove(idx);
-            let b = self.job_cfg(c).share as usize;
-            let ret = self.job_cfg(c).count.min(over[b]);
+            let b = self.job(c).share as usize;
+            let ret = self.job(c).count.min(over[b]);
             if ret == 0 {
                 continue;
             }
@@ -100,13 +99,13 @@ impl Simulation {
             }
             taken.push(c);
             // Drop candidates of shares no longer over quota.
-            cands.retain(|&x| over[self.job_cfg(x).share as usize] > 0);
+            cands.retain(|&x| over[self.job(x).share as usize] > 0);
         }
         // Minimal set: from the last taken back, drop every victim not needed.
         let returns_ok = |set: &[JobId]| -> bool {
             let mut per: Vec<u64> = vec![0; ns];
             for &v in set {
-                per[self.job_cfg(v).share as usize] += self.job_cfg(v).count;
+                per[self.job(v).share as usize] += self.job(v).count;
             }
             let (mut f, mut p) = (0i64, 0i64);
             for b in 0..ns {
@@ -125,8 +124,8 @@ impl Simulation {
             taken
                 .into_iter()
                 .map(|v| {
-                    let b = self.job_cfg(v).share as usize;
-                    let r = self.job_cfg(v).count.min(over2[b]);
+                    let b = self.job(v).share as usize;
+                    let r = self.job(v).count.min(over2[b]);
                     over2[b] -= r;
                     Returned { job: v, instances: r }
                 })

@@ -7,21 +7,20 @@ use alloc::vec::Vec;
 
 use crate::result::PreemptionKind;
 use crate::scenario::{JobId, ShareId, TypeId};
-use crate::sim::Simulation;
 
-use super::{minimize, Considered, Plan, Step3, Victim};
+use super::{minimize, Considered, Plan, Planner, Step3, Victim};
 
-impl Simulation {
+impl Planner<'_> {
     /// R23 `updateServiceEnvironment`: when use of type `t` is above its new limit, victims
     /// are chosen at once: over-quota jobs first, then any job, each group in R19 order,
     /// made minimal. No earmark takes their instances: they stay held until they release.
     pub(crate) fn plan_shrink(&self, t: TypeId) -> Option<Plan> {
         let cap = self.ledger.capacity(t).unwrap_or(0);
-        let ns = self.shares.len();
+        let ns = self.cfg.shares.len();
         let running =
-            |b: usize| self.running.list(b * self.nt + t as usize).iter().filter(|e| e.is_candidate());
+            |b: usize| self.running.list(self.st(b as ShareId, t)).iter().filter(|e| e.is_candidate());
         // In use: jobs already being preempted count as released.
-        let in_use: Vec<u64> = (0..ns).map(|b| running(b).map(|e| self.job_cfg(e.job).count).sum()).collect();
+        let in_use: Vec<u64> = (0..ns).map(|b| running(b).map(|e| self.job(e.job).count).sum()).collect();
         let total: u64 = in_use.iter().sum();
         if total <= cap {
             return None;
@@ -41,25 +40,25 @@ impl Simulation {
             }
             while short > 0 {
                 let Some(idx) = self.pick_victim(&cands, |c| {
-                    let r = self.job_cfg(c).count as i64;
+                    let r = self.job(c).count as i64;
                     Step3::new(r >= short, r as u64, (r - short).max(0) as u64)
                 }) else {
                     break;
                 };
                 let c = cands.swap_remove(idx);
-                let b = self.job_cfg(c).share as usize;
-                let r = self.job_cfg(c).count;
+                let b = self.job(c).share as usize;
+                let r = self.job(c).count;
                 short -= r as i64;
                 over[b] = over[b].saturating_sub(r);
                 considered.push(c);
                 taken.push(c);
                 if over_quota_only {
-                    cands.retain(|&x| over[self.job_cfg(x).share as usize] > 0);
+                    cands.retain(|&x| over[self.job(x).share as usize] > 0);
                 }
             }
         }
         let need = total - cap;
-        minimize(&mut taken, |rest| rest.iter().map(|&v| self.job_cfg(v).count).sum::<u64>() >= need);
+        minimize(&mut taken, |rest| rest.iter().map(|&v| self.job(v).count).sum::<u64>() >= need);
         let victims = taken
             .into_iter()
             .map(|job| Victim { job, credit: 0, kind: PreemptionKind::CapacityReduced })
