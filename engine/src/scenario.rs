@@ -26,14 +26,53 @@ pub struct TypeCfg {
     pub price: Option<f64>,
 }
 
+/// R2, R14: what a `LEND_AND_BORROW` share may borrow above its quota: without limit (the
+/// format's `borrowLimit: -1`, its default) or a percentage of its quota.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BorrowLimit {
+    /// No limit: it may borrow all the pool lends.
+    Unlimited,
+    /// At most this percentage of its quota, per instance type.
+    Percent(u64),
+}
+
+impl BorrowLimit {
+    /// From the format's `borrowLimit` (-1 or below: unlimited).
+    pub fn from_format(v: i64) -> BorrowLimit {
+        if v < 0 {
+            BorrowLimit::Unlimited
+        } else {
+            BorrowLimit::Percent(v as u64)
+        }
+    }
+
+    /// The format's `borrowLimit`: -1 for unlimited.
+    pub fn to_format(self) -> i64 {
+        match self {
+            BorrowLimit::Unlimited => -1,
+            BorrowLimit::Percent(p) => p as i64,
+        }
+    }
+
+    /// R13: the borrow allowance for a quota of `quota` instances, `floor(quota * p / 100)`
+    /// (`None`: no limit).
+    pub fn allowance(self, quota: u64) -> Option<u64> {
+        match self {
+            BorrowLimit::Unlimited => None,
+            BorrowLimit::Percent(p) => {
+                Some(((quota as u128 * p as u128) / 100).min(u64::MAX as u128 / 4) as u64)
+            }
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShareCfg {
     pub name: String,
     /// Own quota per instance type (indexed by `TypeId`; 0 where the share has no limit).
     pub quota: Vec<u64>,
     pub strategy: Strategy,
-    /// -1 = unlimited.
-    pub borrow_limit: i64,
+    pub borrow_limit: BorrowLimit,
     pub in_share_preemption: bool,
     pub enabled: bool,
 }
@@ -56,7 +95,7 @@ pub struct JobCfg {
 pub struct ShareUpdateCfg {
     pub share: ShareId,
     pub quota: Option<Vec<u64>>,
-    pub sharing: Option<(Strategy, i64)>,
+    pub sharing: Option<(Strategy, BorrowLimit)>,
     pub in_share_preemption: Option<bool>,
     pub enabled: Option<bool>,
 }

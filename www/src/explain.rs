@@ -276,7 +276,7 @@ pub fn job_now(sim: &Simulation, j: u32) -> Explanation {
         capacity: tt.and_then(|x| x.service_environment_capacity),
         share: &share.name,
         strategy: share.strategy,
-        borrow_limit: share.borrow_limit,
+        borrow_limit: share.borrow_limit.to_format(),
     };
     let (msg, rules) = waiting_words(&wait, &facts);
     ex.rules.extend(rules);

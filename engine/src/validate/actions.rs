@@ -104,6 +104,6 @@ pub(super) fn finish(mut actions_raw: Vec<(u64, usize, ActionRawCfg)>, nt: usize
 pub(super) enum ActionRawCfg {
     Priority(JobId, u32),
     Terminate(JobId, String),
-    Share(ShareId, Option<Vec<(TypeId, u64)>>, Option<(Strategy, i64)>, Option<bool>, Option<bool>),
+    Share(ShareId, Option<Vec<(TypeId, u64)>>, Option<(Strategy, BorrowLimit)>, Option<bool>, Option<bool>),
     Capacity(Vec<(TypeId, u64)>),
 }

@@ -187,7 +187,7 @@ impl Checker {
         self.limits(path, limits, 1)
     }
 
-    pub(super) fn sharing(&mut self, path: &str, r: &ResourceSharing) -> (Strategy, i64) {
+    pub(super) fn sharing(&mut self, path: &str, r: &ResourceSharing) -> (Strategy, BorrowLimit) {
         let bl = match r.borrow_limit {
             None => -1,
             Some(b) => {
@@ -214,7 +214,7 @@ impl Checker {
                 }
             }
         };
-        (r.strategy, bl)
+        (r.strategy, BorrowLimit::from_format(bl))
     }
 
     pub(super) fn priority(&mut self, path: &str, p: i64) -> u32 {

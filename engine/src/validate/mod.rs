@@ -271,4 +271,4 @@ pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
 
 /// A checked share before the per-type tables exist: name, limits, strategy, borrow limit,
 /// in-share preemption, enabled.
-type ShareRaw = (String, Vec<(TypeId, u64)>, Strategy, i64, bool, bool);
+type ShareRaw = (String, Vec<(TypeId, u64)>, Strategy, BorrowLimit, bool, bool);

@@ -526,7 +526,9 @@ fn check_instant(h: &H, strict_capacity: bool) -> Result<(), String> {
             }
             let max = match h.strategy(s) {
                 Strategy::Reserve | Strategy::Lend => Some(q),
-                Strategy::LendAndBorrow => allowance(q, sc.shares[s as usize].borrow_limit).map(|a| q + a),
+                Strategy::LendAndBorrow => {
+                    allowance(q, sc.shares[s as usize].borrow_limit.to_format()).map(|a| q + a)
+                }
             };
             if let Some(m) = max {
                 if u > m {

@@ -56,7 +56,7 @@ fn r2_share_defaults_enabled_no_in_share_preemption_unlimited_borrow() {
     let s = &v.shares[0];
     assert!(s.enabled);
     assert!(!s.in_share_preemption);
-    assert_eq!(s.borrow_limit, -1);
+    assert_eq!(s.borrow_limit, quotasim::scenario::BorrowLimit::Unlimited);
 }
 
 #[test]

@@ -23,7 +23,7 @@ use alloc::vec::Vec;
 
 use crate::model::Strategy;
 use crate::reasons::Misconfiguration;
-use crate::scenario::{JobId, ShareId, TypeId, ValidScenario};
+use crate::scenario::{BorrowLimit, JobId, ShareId, TypeId, ValidScenario};
 
 mod integrals;
 
@@ -42,8 +42,7 @@ pub(crate) struct Need {
 #[derive(Clone, Copy, Debug)]
 struct Terms {
     strategy: Strategy,
-    /// Percent of quota that may be borrowed; negative: no limit.
-    borrow_limit: i64,
+    borrow_limit: BorrowLimit,
 }
 
 /// Types whose capacity or accounting changed: since the last pass, and during the pass
@@ -540,7 +539,7 @@ impl Ledger {
         now: u64,
         s: ShareId,
         quota: Option<&[u64]>,
-        terms: Option<(Strategy, i64)>,
+        terms: Option<(Strategy, BorrowLimit)>,
     ) {
         self.integrate_all(now);
         if let Some(q) = quota {
@@ -596,13 +595,7 @@ impl Ledger {
     }
 
     fn compute_allowance(&self, s: ShareId, t: TypeId) -> Option<u64> {
-        let terms = &self.terms[s as usize];
-        if terms.borrow_limit < 0 {
-            None
-        } else {
-            let q = self.quota(s, t) as u128;
-            Some(((q * terms.borrow_limit as u128) / 100).min(u64::MAX as u128 / 4) as u64)
-        }
+        self.terms[s as usize].borrow_limit.allowance(self.quota(s, t))
     }
 
     fn recompute_pool(&mut self) {

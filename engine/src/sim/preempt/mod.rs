@@ -19,6 +19,8 @@ mod in_share;
 mod order;
 mod reclaim;
 mod shrink;
+#[cfg(test)]
+mod tests;
 
 pub(crate) use order::Step3;
 
