@@ -119,6 +119,97 @@ impl core::fmt::Display for WaitReason {
     }
 }
 
+/// What holds a waiting job at an instant: R17's reasons for its share's front job, with the
+/// quota reason split by what binds (the keys of `runnableSecondsByCause` in results).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum WaitCause {
+    /// Its share's own quota is in use by its own jobs (R14).
+    QuotaUsed,
+    /// A `LEND_AND_BORROW` share at its borrow allowance (R14).
+    BorrowLimit,
+    /// A `RESERVE` or `LEND` share at its quota while the pool has idle capacity it could
+    /// borrow if its strategy allowed (R4).
+    CannotBorrow,
+    /// Its share is over a quota or limit lowered by an update (R22).
+    LimitLowered,
+    /// The lending pool is in use (R13).
+    Pool,
+    /// Short of the service environment's free instances (R3, R14).
+    ServiceEnvironment,
+    /// Its share's preemptor waits for its victims (R21).
+    PreemptionInProgress,
+    /// It can never run as configured (R17's `MISCONFIGURATION` reasons).
+    Misconfiguration,
+    /// Behind its share's front job (R12).
+    Behind,
+}
+
+impl WaitCause {
+    /// Every cause, in the order results list them.
+    pub const ALL: [WaitCause; 9] = [
+        WaitCause::QuotaUsed,
+        WaitCause::BorrowLimit,
+        WaitCause::CannotBorrow,
+        WaitCause::LimitLowered,
+        WaitCause::Pool,
+        WaitCause::ServiceEnvironment,
+        WaitCause::PreemptionInProgress,
+        WaitCause::Misconfiguration,
+        WaitCause::Behind,
+    ];
+
+    /// Its key in results (`runnableSecondsByCause.pool`).
+    pub fn key(self) -> &'static str {
+        match self {
+            WaitCause::QuotaUsed => "quotaUsed",
+            WaitCause::BorrowLimit => "borrowLimit",
+            WaitCause::CannotBorrow => "cannotBorrow",
+            WaitCause::LimitLowered => "limitLowered",
+            WaitCause::Pool => "pool",
+            WaitCause::ServiceEnvironment => "serviceEnvironment",
+            WaitCause::PreemptionInProgress => "preemptionInProgress",
+            WaitCause::Misconfiguration => "misconfiguration",
+            WaitCause::Behind => "behind",
+        }
+    }
+}
+
+/// Why a waiting job waits now and what would change it: the engine's answer, from the same
+/// check the pass makes (R14, R17, R20), which explanations put into words.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WaitAnalysis {
+    /// R17's reason.
+    pub reason: WaitReason,
+    /// What binds (the quota reason split).
+    pub cause: WaitCause,
+    /// Its place in its share's queue (from 1) and the queue's length (R11).
+    pub position: Option<(usize, usize)>,
+    /// Instances it needs.
+    pub need: u64,
+    /// Its share's usage against its quota (R14, R21) and its quota, for its type.
+    pub usage: u64,
+    /// Its share's quota for its type.
+    pub quota: u64,
+    /// Its share's borrow allowance for its type (`None`: no limit).
+    pub allowance: Option<u64>,
+    /// Its share's strategy now.
+    pub strategy: crate::model::Strategy,
+    /// Free instances of its type for it (its own hold counted, R16).
+    pub free: i64,
+    /// What the lending pool has left of its type (R13).
+    pub pool: i64,
+    /// The service environment's limit for its type.
+    pub capacity: Option<u64>,
+    /// R20: running jobs of its share and type with a lower priority, not being preempted:
+    /// `(job, priority)`, lowest priority first.
+    pub lower_priority: alloc::vec::Vec<(u32, u32)>,
+    /// Whether releasing all of `lower_priority` would let it fit (R14): only then would
+    /// in-share preemption preempt anyone.
+    pub fits_without_lower: bool,
+    /// Whether its share has in-share preemption enabled now.
+    pub in_share_enabled: bool,
+}
+
 /// The reason of a job being preempted now (R21), for its status and its `Preemption
 /// Started` event.
 pub fn preemption_in_progress(kind: PreemptionKind) -> String {

@@ -1,7 +1,7 @@
 //! Explanations in words, with rule numbers: why a job was preempted, why a job waits.
 
 use quotasim::model::Strategy;
-use quotasim::reasons::{Misconfiguration, WaitReason};
+use quotasim::reasons::{Misconfiguration, WaitAnalysis, WaitCause, WaitReason};
 use quotasim::result::Snapshot;
 use quotasim::sim::PreemptionRecord;
 use quotasim::{PreemptionKind, Simulation, Status};
@@ -252,17 +252,16 @@ pub fn job_now(sim: &Simulation, j: u32) -> Explanation {
         }
         _ => {}
     }
-    // The typed R17 reason; its text is the spec's string.
-    let wait = sim.waiting_reason(j);
+    // The engine's analysis of the wait, from the check the pass makes: the typed R17 reason
+    // (its text is the spec's string), the numbers, and the in-share candidates.
+    let an = sim.wait_analysis(j);
+    let wait = an.reason.clone();
     ex.paragraphs.push(head);
     ex.paragraphs.push(format!("Its reason now: {wait}."));
-    let queue = sim.queued(jc.share);
-    if let Some(pos) = queue.iter().position(|&x| x == j) {
+    if let Some((pos, len)) = an.position {
         ex.paragraphs.push(format!(
-            "It is number {} of {} in {}'s queue (highest priority first, then earliest submission, then \
+            "It is number {pos} of {len} in {}'s queue (highest priority first, then earliest submission, then \
              input order; R11).",
-            pos + 1,
-            queue.len(),
             share.name
         ));
     }
@@ -281,7 +280,7 @@ pub fn job_now(sim: &Simulation, j: u32) -> Explanation {
     let (msg, rules) = waiting_words(&wait, &facts);
     ex.rules.extend(rules);
     ex.paragraphs.push(msg);
-    for (para, rules) in what_limits(sim, j, &wait, &snap, &facts) {
+    for (para, rules) in what_limits(sim, j, &an, &snap) {
         ex.paragraphs.push(para);
         for r in rules {
             if !ex.rules.contains(r) {
@@ -292,121 +291,112 @@ pub fn job_now(sim: &Simulation, j: u32) -> Explanation {
     ex
 }
 
-/// What the user could change for a front job that waits: the setting that stops it, or who
-/// holds the capacity it needs. Each sentence is stated only when it is true now.
+/// What the user could change for a front job that waits, from the engine's analysis: the
+/// setting that stops it, or who holds the capacity it needs. Each sentence is stated only
+/// when the analysis says it is true now.
 fn what_limits(
     sim: &Simulation,
     j: u32,
-    wait: &WaitReason,
+    an: &WaitAnalysis,
     snap: &Snapshot,
-    facts: &WaitFacts,
 ) -> Vec<(String, &'static [&'static str])> {
     let mut out: Vec<(String, &'static [&'static str])> = Vec::new();
-    if !matches!(wait, WaitReason::Quota | WaitReason::Pool | WaitReason::ServiceEnvironment) {
-        return out;
-    }
     let sc = sim.scenario();
     let jc = &sc.jobs[j as usize];
     let (s, t, n) = (jc.share, jc.ty, jc.count);
     let share = &sc.shares[s as usize].name;
     let ty = &sc.types[t as usize].name;
-    let (u, q) = (sim.usage(s, t), sim.quota(s, t));
-    let strategy = sim.strategy(s);
-    let (pool, free) = (facts.pool, facts.free);
-    if *wait == WaitReason::Quota && u + n > q {
-        match (strategy, sim.borrow_allowance(s, t)) {
-            (Strategy::LendAndBorrow, Some(a)) if u + n > q + a => out.push((
-                format!(
-                    "What limits it: {share}'s borrowLimit, which lets it use at most {a} × {ty} above its \
-                     quota ({} in all); with this job it would use {}. A higher borrowLimit (or -1, \
-                     unlimited) lifts this limit (R14).",
-                    q + a,
-                    u + n
-                ),
-                &["R14"],
-            )),
-            (Strategy::LendAndBorrow, _) => {}
-            (st, _) => {
-                let idle = if pool > 0 {
-                    format!(
-                        " Lending shares have {pool} idle {ty} now, which only a LEND_AND_BORROW share may \
-                         borrow."
-                    )
-                } else {
-                    String::new()
-                };
+    let (u, q) = (an.usage, an.quota);
+    match an.cause {
+        WaitCause::BorrowLimit => {
+            if let Some(a) = an.allowance {
                 out.push((
                     format!(
-                        "What limits it: {share}'s strategy {} never borrows, so it runs only on its own quota of \
-                         {q}.{idle} (R4, R14)",
-                        st.as_str()
+                        "What limits it: {share}'s borrowLimit, which lets it use at most {a} × {ty} above its \
+                         quota ({} in all); with this job it would use {}. A higher borrowLimit (or -1, \
+                         unlimited) lifts this limit (R14).",
+                        q + a,
+                        u + n
                     ),
-                    &["R4", "R14"],
-                ));
+                    &["R14"],
+                ))
             }
         }
-    }
-    if *wait == WaitReason::Pool {
-        let borrowers: Vec<String> = snap
-            .shares
-            .iter()
-            .filter(|x| x.capacity_unit == *ty && x.borrowed > 0)
-            .map(|x| format!("{} ({})", x.quota_share_name, x.borrowed))
-            .collect();
-        let lenders: Vec<String> = sc
-            .shares
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| sim.strategy(*i as u32) != Strategy::Reserve && sim.quota(*i as u32, t) > 0)
-            .map(|(i, x)| format!("{} {} of {}", x.name, sim.usage(i as u32, t), sim.quota(i as u32, t)))
-            .collect();
-        let who = if borrowers.is_empty() {
-            String::from("no share is borrowing, the lenders' own jobs use it")
-        } else {
-            format!("borrowing now: {}", borrowers.join(", "))
-        };
-        out.push((
+        WaitCause::CannotBorrow | WaitCause::QuotaUsed if an.strategy != Strategy::LendAndBorrow => {
+            let idle = if an.pool > 0 {
+                format!(
+                    " Lending shares have {} idle {ty} now, which only a LEND_AND_BORROW share may borrow.",
+                    an.pool
+                )
+            } else {
+                String::new()
+            };
+            out.push((
+                format!(
+                    "What limits it: {share}'s strategy {} never borrows, so it runs only on its own quota of \
+                     {q}.{idle} (R4, R14)",
+                    an.strategy.as_str()
+                ),
+                &["R4", "R14"],
+            ));
+        }
+        WaitCause::LimitLowered => out.push((
             format!(
-                "The lenders' idle capacity is taken: {pool} of it is available and this job needs {n}. \
-                 Lending shares' usage of their quotas: {}; {who} (R13, R15).",
-                lenders.join(", ")
+                "What limits it: {share}'s quota or borrow limit for {ty} was lowered below what it uses ({u} \
+                 against a quota of {q}); its jobs above it may be reclaimed, and it waits until the share is \
+                 back within its quota (R22)."
             ),
-            &["R13", "R15"],
-        ));
+            &["R22"],
+        )),
+        WaitCause::Pool => {
+            let borrowers: Vec<String> = snap
+                .shares
+                .iter()
+                .filter(|x| x.capacity_unit == *ty && x.borrowed > 0)
+                .map(|x| format!("{} ({})", x.quota_share_name, x.borrowed))
+                .collect();
+            let lenders: Vec<String> = sc
+                .shares
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| sim.strategy(*i as u32) != Strategy::Reserve && sim.quota(*i as u32, t) > 0)
+                .map(|(i, x)| format!("{} {} of {}", x.name, sim.usage(i as u32, t), sim.quota(i as u32, t)))
+                .collect();
+            let who = if borrowers.is_empty() {
+                String::from("no share is borrowing, the lenders' own jobs use it")
+            } else {
+                format!("borrowing now: {}", borrowers.join(", "))
+            };
+            out.push((
+                format!(
+                    "The lenders' idle capacity is taken: {} of it is available and this job needs {n}. \
+                     Lending shares' usage of their quotas: {}; {who} (R13, R15).",
+                    an.pool,
+                    lenders.join(", ")
+                ),
+                &["R13", "R15"],
+            ));
+        }
+        _ => {}
     }
-    // R20: running lower-priority jobs of its own share would be in-share candidates.
-    let prio = sim.job_result(j).scheduling_priority;
-    let mut lower: Vec<(u32, String, u64)> = (0..sc.jobs.len() as u32)
-        .filter(|&o| {
-            let oc = &sc.jobs[o as usize];
-            o != j
-                && oc.share == s
-                && oc.ty == t
-                && sim.status_of(o).is_some_and(|st| st.holds_capacity())
-                && !sim.is_being_preempted(o)
-        })
-        .map(|o| {
-            (
-                sim.job_result(o).scheduling_priority,
-                sc.jobs[o as usize].name.clone(),
-                sc.jobs[o as usize].count,
-            )
-        })
-        .filter(|(p, _, _)| *p < prio)
-        .collect();
-    // Stated only when releasing all of them would let the job fit (R14): otherwise R19 would
-    // preempt nobody.
-    let back: u64 = lower.iter().map(|x| x.2).sum();
-    let limit = match strategy {
-        Strategy::LendAndBorrow => sim.borrow_allowance(s, t).map_or(u64::MAX, |a| q + a),
-        _ => q,
-    };
-    let fits = u.saturating_sub(back) + n <= limit
-        && free + back as i64 >= n as i64
-        && (strategy == Strategy::Reserve || pool + back as i64 >= n as i64);
-    if !lower.is_empty() && fits && !sim.in_share_preemption(s) {
-        lower.sort();
-        let names: Vec<String> = lower.iter().map(|(p, name, _)| format!("{name} (priority {p})")).collect();
+    let capacity_cause = matches!(
+        an.cause,
+        WaitCause::QuotaUsed
+            | WaitCause::BorrowLimit
+            | WaitCause::CannotBorrow
+            | WaitCause::LimitLowered
+            | WaitCause::Pool
+            | WaitCause::ServiceEnvironment
+    );
+    // R20: stated only when releasing all of them would let the job fit (R14): otherwise R19
+    // would preempt nobody.
+    if capacity_cause && an.fits_without_lower && !an.in_share_enabled {
+        let prio = sim.job_result(j).scheduling_priority;
+        let names: Vec<String> = an
+            .lower_priority
+            .iter()
+            .map(|&(o, p)| format!("{} (priority {p})", sc.jobs[o as usize].name))
+            .collect();
         out.push((
             format!(
                 "In-share preemption is DISABLED for {share}. If it were enabled, {} (priority {prio}) would \

@@ -23,7 +23,7 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use crate::model::Strategy;
-use crate::reasons::WaitReason;
+use crate::reasons::{WaitAnalysis, WaitReason};
 pub use crate::reasons::{
     MISCONFIG_BORROW_LIMIT, MISCONFIG_POOL, MISCONFIG_QUOTA, MISCONFIG_SE, REJECTED_REASON, TIMEOUT_REASON,
     WAIT_FREE, WAIT_POOL, WAIT_PREEMPTION, WAIT_QUOTA,
@@ -243,6 +243,8 @@ impl Simulation {
             holds: &self.holds,
             events: &self.events,
             terminate_reasons: &self.terminate_reasons,
+            running: &self.running,
+            in_share: &self.in_share,
         }
     }
 
@@ -321,6 +323,13 @@ impl Simulation {
     /// R17: why a `RUNNABLE` job waits.
     pub fn waiting_reason(&self, j: JobId) -> WaitReason {
         self.view().waiting_reason(j)
+    }
+
+    /// Why `RUNNABLE` job `j` waits now and what would change it: R17's reason, what binds,
+    /// the numbers the check read, and the lower-priority jobs of its share in-share
+    /// preemption could take (R14, R17, R20). From the same check the pass makes.
+    pub fn wait_analysis(&self, j: JobId) -> WaitAnalysis {
+        self.view().wait_analysis(j)
     }
 
     /// R25: utilization now, per share and type, with pool and service environment totals.

@@ -7,7 +7,8 @@ use alloc::vec::Vec;
 
 use crate::model::Strategy;
 use crate::reasons::{
-    preemption_in_progress, retry_limit_reached, Reason, WaitReason, REJECTED_REASON, TIMEOUT_REASON,
+    preemption_in_progress, retry_limit_reached, Reason, WaitAnalysis, WaitCause, WaitReason,
+    REJECTED_REASON, TIMEOUT_REASON,
 };
 use crate::result::{
     Attempt, Event, EventType, Flow, JobCounts, JobResult, PreemptedAttempt, PreemptionSummary,
@@ -21,8 +22,9 @@ use super::events::{status_slot, EventLog, RawEvent};
 use super::grace::Grace;
 use super::holds::{Fit, Holds};
 use super::jobs::Jobs;
-use super::ledger::{Attribution, Ledger};
+use super::ledger::{Attribution, FitCheck, Ledger, Need};
 use super::queue::{Head, Queues};
+use super::running::Running;
 
 /// Read-only references to a simulation's owners, for reports.
 #[derive(Clone, Copy)]
@@ -36,6 +38,8 @@ pub(crate) struct View<'a> {
     pub holds: &'a Holds,
     pub events: &'a EventLog,
     pub terminate_reasons: &'a [String],
+    pub running: &'a Running,
+    pub in_share: &'a [bool],
 }
 
 /// R16: the front job of share `s`: its first job that is not never-runnable (R17) with
@@ -114,24 +118,90 @@ impl<'a> View<'a> {
         if em.is_some() {
             return WaitReason::Preemption;
         }
-        let (t, n) = (jc.ty, jc.count);
-        let u = self.ledger.quota_usage(s, t);
-        let q = self.ledger.quota(s, t);
-        let within = u + n <= q;
-        let borrow_ok = self.ledger.strategy(s) == Strategy::LendAndBorrow
-            && self.ledger.allowance(s, t).is_none_or(|a| u + n <= q + a);
-        if !within && !borrow_ok {
-            WaitReason::Quota
-        } else if self.ledger.lends(s) && self.ledger.pool_available(t) < n as i64 {
-            WaitReason::Pool
-        } else if (Fit { ledger: self.ledger, holds: self.holds }).free_for(j, t) < n as i64 {
-            WaitReason::ServiceEnvironment
+        self.capacity_wait(j).0
+    }
+
+    /// R14: the check of job `j`'s request now, its own hold counted (R16).
+    fn check(&self, j: JobId, own_release: u64) -> FitCheck {
+        let jc = self.job_cfg(j);
+        let need = Need { job: j, share: jc.share, ty: jc.ty, count: jc.count };
+        let fit = Fit { ledger: self.ledger, holds: self.holds };
+        self.ledger.check(need, || fit.hold_of(j, jc.ty), own_release)
+    }
+
+    /// R17 for a front job short of capacity, and what binds: the quota reason split into
+    /// a lowered limit (R22), the borrow allowance, a strategy that cannot borrow while the
+    /// pool has room, or the share's own quota in use.
+    pub(crate) fn capacity_wait(&self, j: JobId) -> (WaitReason, WaitCause, FitCheck) {
+        let jc = self.job_cfg(j);
+        let c = self.check(j, 0);
+        let n = c.need as i64;
+        if !c.quota_ok(false) {
+            let cause = if self.ledger.over_by_update(jc.share, jc.ty) {
+                WaitCause::LimitLowered
+            } else if c.strategy == Strategy::LendAndBorrow {
+                WaitCause::BorrowLimit
+            } else if c.pool >= n && c.free >= n {
+                WaitCause::CannotBorrow
+            } else {
+                WaitCause::QuotaUsed
+            };
+            (WaitReason::Quota, cause, c)
+        } else if c.strategy.lends() && c.pool < n {
+            (WaitReason::Pool, WaitCause::Pool, c)
+        } else if c.free < n {
+            (WaitReason::ServiceEnvironment, WaitCause::ServiceEnvironment, c)
         } else {
-            WaitReason::Quota
+            (WaitReason::Quota, WaitCause::QuotaUsed, c)
+        }
+    }
+
+    /// Why waiting job `j` waits now and what would change it (R14, R17, R20).
+    pub fn wait_analysis(&self, j: JobId) -> WaitAnalysis {
+        let jc = self.job_cfg(j);
+        let (s, t) = (jc.share, jc.ty);
+        let reason = self.waiting_reason(j);
+        let (cause, c) = match &reason {
+            WaitReason::Misconfiguration(_) => (WaitCause::Misconfiguration, self.check(j, 0)),
+            WaitReason::Preemption => (WaitCause::PreemptionInProgress, self.check(j, 0)),
+            WaitReason::Behind(_) => (WaitCause::Behind, self.check(j, 0)),
+            _ => {
+                let (_, cause, c) = self.capacity_wait(j);
+                (cause, c)
+            }
+        };
+        let queue: Vec<JobId> = self.queues.iter(s).map(|h| h.job).collect();
+        let position = queue.iter().position(|&x| x == j).map(|p| (p + 1, queue.len()));
+        let prio = self.jobs.priority(j);
+        let mut lower: Vec<(u32, JobId)> = self
+            .running
+            .list(s as usize * self.nt() + t as usize)
+            .iter()
+            .filter(|e| e.is_candidate_below(prio))
+            .map(|e| (self.jobs.priority(e.job), e.job))
+            .collect();
+        lower.sort_by(|a, b| (a.0, &self.job_cfg(a.1).name).cmp(&(b.0, &self.job_cfg(b.1).name)));
+        let back: u64 = lower.iter().map(|&(_, o)| self.job_cfg(o).count).sum();
+        WaitAnalysis {
+            reason,
+            cause,
+            position,
+            need: c.need,
+            usage: c.usage,
+            quota: c.quota,
+            allowance: c.allowance,
+            strategy: c.strategy,
+            free: c.free,
+            pool: c.pool,
+            capacity: self.ledger.capacity(t),
+            fits_without_lower: !lower.is_empty() && self.check(j, back).fits(false),
+            lower_priority: lower.into_iter().map(|(p, o)| (o, p)).collect(),
+            in_share_enabled: self.in_share[s as usize],
         }
     }
 
     /// R25: utilization now, per share and type, with pool and service environment totals.
+    #[allow(clippy::needless_range_loop)] // shares index several tables at once
     pub fn snapshot(&self) -> Snapshot {
         let mut types = Vec::new();
         let mut shares = Vec::new();

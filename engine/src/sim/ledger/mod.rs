@@ -38,6 +38,60 @@ pub(crate) struct Need {
     pub count: u64,
 }
 
+/// R14: what a request is checked against (see [`Ledger::check`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FitCheck {
+    /// Instances it needs.
+    pub need: u64,
+    /// Its share's usage against its own quota (R14, R21), own releases counted.
+    pub usage: u64,
+    pub quota: u64,
+    /// Its share's borrow allowance (`None`: no limit).
+    pub allowance: Option<u64>,
+    pub strategy: Strategy,
+    /// Whether the service environment has a limit for the type (R1).
+    pub has_capacity: bool,
+    /// Free instances for it (its own hold counted).
+    pub free: i64,
+    /// What the lending pool has left (R13).
+    pub pool: i64,
+}
+
+impl FitCheck {
+    /// Within its share's quota.
+    #[inline]
+    pub fn within(&self) -> bool {
+        self.usage + self.need <= self.quota
+    }
+
+    /// Within its quota, or (`within` not asked) within quota plus allowance by borrowing.
+    #[inline]
+    pub fn quota_ok(&self, within: bool) -> bool {
+        self.within()
+            || !within
+                && self.strategy == Strategy::LendAndBorrow
+                && self.allowance.is_none_or(|a| self.usage + self.need <= self.quota + a)
+    }
+
+    /// The pool has room, when its share lends (R13).
+    #[inline]
+    pub fn pool_ok(&self) -> bool {
+        !self.strategy.lends() || self.pool >= self.need as i64
+    }
+
+    /// Enough free instances.
+    #[inline]
+    pub fn free_ok(&self) -> bool {
+        self.has_capacity && self.free >= self.need as i64
+    }
+
+    /// R14: it fits now (`within`: within quota, R16 phase 1).
+    #[inline]
+    pub fn fits(&self, within: bool) -> bool {
+        self.free_ok() && self.quota_ok(within) && self.pool_ok()
+    }
+}
+
 /// A share's terms (R13), as updated by actions.
 #[derive(Clone, Copy, Debug)]
 struct Terms {
@@ -295,34 +349,32 @@ impl Ledger {
         self.pool_cap[t as usize] as i64 - self.pool_committed[t as usize] as i64 - self.pool_adj[t as usize]
     }
 
+    /// R14: a request checked against its share's quota and allowance, the lending pool and
+    /// the free instances, for a job that itself holds `own_hold` of them (R16), with
+    /// `own_release` instances of its own share counted as released (in-share victims, R20).
+    /// The one check behind every fit the pass decides on and every explanation of a wait.
+    #[inline]
+    pub fn check(&self, need: Need, own_hold: impl FnOnce() -> u64, own_release: u64) -> FitCheck {
+        let Need { share: s, ty: t, count: n, .. } = need;
+        let strategy = self.strategy(s);
+        let lends = strategy.lends();
+        FitCheck {
+            need: n,
+            usage: self.quota_usage(s, t).saturating_sub(own_release),
+            quota: self.quota(s, t),
+            allowance: self.allowance(s, t),
+            strategy,
+            has_capacity: self.cap[t as usize].is_some(),
+            free: self.free(t, own_hold) + own_release as i64,
+            pool: self.pool_available(t) + if lends { own_release as i64 } else { 0 },
+        }
+    }
+
     /// R14 with `own_release` instances of the job's own share counted as released (in-share
     /// victims, R20). `within` asks for a fit within quota (R16 phase 1).
     #[inline]
     pub fn fits(&self, need: Need, own_hold: impl FnOnce() -> u64, own_release: u64, within: bool) -> bool {
-        let Need { share: s, ty: t, count: n, .. } = need;
-        if self.cap[t as usize].is_none() {
-            return false;
-        }
-        let u = self.quota_usage(s, t).saturating_sub(own_release);
-        let q = self.quota(s, t);
-        let strategy = self.strategy(s);
-        let lends = strategy.lends();
-        let free = self.free(t, own_hold) + own_release as i64;
-        if free < n as i64 {
-            return false;
-        }
-        let pool_ok = || self.pool_available(t) + if lends { own_release as i64 } else { 0 } >= n as i64;
-        if u + n <= q {
-            return !lends || pool_ok();
-        }
-        if within || strategy != Strategy::LendAndBorrow {
-            return false;
-        }
-        let limit_ok = match self.allowance(s, t) {
-            None => true,
-            Some(a) => u + n <= q + a,
-        };
-        limit_ok && pool_ok()
+        self.check(need, own_hold, own_release).fits(within)
     }
 
     /// R16: a job may hold free instances while it fits its quota and (for a lender) the pool.

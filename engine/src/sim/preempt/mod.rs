@@ -134,7 +134,7 @@ impl Planner<'_> {
         let mut considered = Considered::default();
         if let Some(v) = self.plan_reclaim(j, 0, &mut considered) {
             if !v.is_empty() {
-                return Some(self.to_plan(j, v, Vec::new(), considered));
+                return Some(self.plan_of(j, v, Vec::new(), considered));
             }
             return None; // fits already: nothing to preempt
         }
@@ -142,7 +142,7 @@ impl Planner<'_> {
             return None;
         }
         let (cross, in_share) = self.plan_in_share(j, prio, &mut considered)?;
-        Some(self.to_plan(j, cross, in_share, considered))
+        Some(self.plan_of(j, cross, in_share, considered))
     }
 
     /// Victims with the kinds of their preemption and their credits: how many of their
@@ -150,7 +150,7 @@ impl Planner<'_> {
     /// whole need `n`: first what its victims will return (lenders' returns first), and free
     /// and pool capacity only for the rest. Credits never add up to more than `n`, so a
     /// victim's other instances stay held, for everyone, until it releases.
-    fn to_plan(
+    fn plan_of(
         &self,
         j: JobId,
         cross: Vec<Returned>,
