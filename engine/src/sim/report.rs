@@ -47,9 +47,15 @@ pub(crate) struct View<'a> {
 #[inline]
 pub(crate) fn front_of(queues: &Queues, ledger: &Ledger, backfill: bool, s: ShareId) -> Option<Head> {
     if backfill {
-        return queues.iter(s).find(|h| !ledger.never_runnable(s, h.ty, h.count));
+        return front_backfill(queues, ledger, s);
     }
     queues.head(s).filter(|h| !ledger.never_runnable(s, h.ty, h.count))
+}
+
+/// [`front_of`] with backfill: a walk of the queue, kept out of the common path.
+#[inline(never)]
+fn front_backfill(queues: &Queues, ledger: &Ledger, s: ShareId) -> Option<Head> {
+    queues.iter(s).find(|h| !ledger.never_runnable(s, h.ty, h.count))
 }
 
 impl<'a> View<'a> {

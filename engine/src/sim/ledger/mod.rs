@@ -59,13 +59,13 @@ pub(crate) struct FitCheck {
 
 impl FitCheck {
     /// Within its share's quota.
-    #[inline]
+    #[inline(always)]
     pub fn within(&self) -> bool {
         self.usage + self.need <= self.quota
     }
 
     /// Within its quota, or (`within` not asked) within quota plus allowance by borrowing.
-    #[inline]
+    #[inline(always)]
     pub fn quota_ok(&self, within: bool) -> bool {
         self.within()
             || !within
@@ -74,19 +74,19 @@ impl FitCheck {
     }
 
     /// The pool has room, when its share lends (R13).
-    #[inline]
+    #[inline(always)]
     pub fn pool_ok(&self) -> bool {
         !self.strategy.lends() || self.pool >= self.need as i64
     }
 
     /// Enough free instances.
-    #[inline]
+    #[inline(always)]
     pub fn free_ok(&self) -> bool {
         self.has_capacity && self.free >= self.need as i64
     }
 
     /// R14: it fits now (`within`: within quota, R16 phase 1).
-    #[inline]
+    #[inline(always)]
     pub fn fits(&self, within: bool) -> bool {
         self.free_ok() && self.quota_ok(within) && self.pool_ok()
     }
@@ -310,7 +310,7 @@ impl Ledger {
 
     /// R14: instances of share `s` counted against its own quota: everything its jobs hold
     /// (victims in their grace included) plus its waiting preemptor's earmark.
-    #[inline]
+    #[inline(always)]
     pub fn quota_usage(&self, s: ShareId, t: TypeId) -> u64 {
         let i = self.st(s, t);
         self.committed[i] + self.credited[i] - self.covered[i]
@@ -325,14 +325,14 @@ impl Ledger {
     }
 
     /// R13 borrow allowance of share `s` for type `t` (`None`: no limit).
-    #[inline]
+    #[inline(always)]
     pub fn allowance(&self, s: ShareId, t: TypeId) -> Option<u64> {
         self.allowance[self.st(s, t)]
     }
 
     /// Free instances of type `t` for a job that itself holds `own_hold` of them (R16); very
     /// negative without a service environment limit.
-    #[inline]
+    #[inline(always)]
     pub fn free(&self, t: TypeId, own_hold: impl FnOnce() -> u64) -> i64 {
         match self.cap[t as usize] {
             None => i64::MIN / 4,
@@ -344,7 +344,7 @@ impl Ledger {
     }
 
     /// What the lending pool has left for type `t` (R13).
-    #[inline]
+    #[inline(always)]
     pub fn pool_available(&self, t: TypeId) -> i64 {
         self.pool_cap[t as usize] as i64 - self.pool_committed[t as usize] as i64 - self.pool_adj[t as usize]
     }
@@ -353,7 +353,7 @@ impl Ledger {
     /// the free instances, for a job that itself holds `own_hold` of them (R16), with
     /// `own_release` instances of its own share counted as released (in-share victims, R20).
     /// The one check behind every fit the pass decides on and every explanation of a wait.
-    #[inline]
+    #[inline(always)]
     pub fn check(&self, need: Need, own_hold: impl FnOnce() -> u64, own_release: u64) -> FitCheck {
         let Need { share: s, ty: t, count: n, .. } = need;
         let strategy = self.strategy(s);
@@ -372,7 +372,7 @@ impl Ledger {
 
     /// R14 with `own_release` instances of the job's own share counted as released (in-share
     /// victims, R20). `within` asks for a fit within quota (R16 phase 1).
-    #[inline]
+    #[inline(always)]
     pub fn fits(&self, need: Need, own_hold: impl FnOnce() -> u64, own_release: u64, within: bool) -> bool {
         self.check(need, own_hold, own_release).fits(within)
     }
