@@ -20,9 +20,14 @@ use crate::workload::{
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields, default))]
 pub struct GenerateOptions {
+    /// Jobs to generate, at most `MAX_JOBS`.
     pub jobs: u64,
+    /// Quota shares, 1 to 20, named `team-00`, `team-01`, ...
     pub shares: u32,
+    /// Instance types, 1 to 5, taken in order from a fixed list of GPU types.
     pub instance_types: u32,
+    /// The workload's `seed`, 0 to 2^53 - 1; the quotas are drawn from a stream of their own
+    /// derived from it.
     pub seed: u64,
     /// Offered load as a percentage of the capacity owned by shares (100 = exactly full).
     pub load_percent: u32,
@@ -41,6 +46,9 @@ impl Default for GenerateOptions {
 }
 
 impl GenerateOptions {
+    /// Options for `jobs` jobs over `shares` shares and `instance_types` types, drawn with `seed`;
+    /// the rest at their defaults (95% offered load, 80% of jobs checkpointing, durations from
+    /// 10 minutes to 3 days).
     pub fn new(jobs: u64, shares: u32, instance_types: u32, seed: u64) -> Self {
         GenerateOptions {
             jobs,
@@ -106,9 +114,11 @@ impl GenerateOptions {
 pub struct Rng(u64);
 
 impl Rng {
+    /// A generator whose draws are fixed by `seed`.
     pub fn new(seed: u64) -> Self {
         Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
     }
+    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;

@@ -11,7 +11,9 @@ use crate::model::{InstanceTypeInfo, QuotaShare, Scenario, ServiceEnvironment};
 /// Configuration without jobs.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Configuration {
+    /// Quota shares, each replacing the scenario's share of the same name or added at the end.
     pub quota_shares: Vec<QuotaShare>,
+    /// A service environment whose capacity limits (and name, when given) replace the scenario's.
     pub service_environment: Option<ServiceEnvironment>,
     /// Instance types with their GPUs (Kueue flavors); added, or their GPUs replaced.
     pub instance_types: Vec<InstanceTypeInfo>,

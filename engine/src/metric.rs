@@ -19,7 +19,9 @@ use crate::result::SummaryResult;
 /// A resolved metric: its path with every `*` replaced by a share name, and its value.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MetricValue {
+    /// The path, with the share's name in place of `*`.
     pub path: String,
+    /// The number there; `None` where the summary has `null`.
     pub value: Option<f64>,
 }
 

@@ -26,8 +26,10 @@ use crate::validate::Problem;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Objectives {
+    /// `formatVersion`: must be 1 (the default).
     #[serde(default = "one")]
     pub format_version: i64,
+    /// `objectives`: at least one.
     pub objectives: Vec<Objective>,
 }
 
@@ -39,9 +41,12 @@ fn one() -> i64 {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Objective {
+    /// `metric`: a metric path ([`crate::metric`]); `*` for every share.
     pub metric: String,
+    /// `min`: the smallest value that meets the objective (inclusive).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min: Option<f64>,
+    /// `max`: the largest value that meets the objective (inclusive).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max: Option<f64>,
 }
@@ -90,16 +95,20 @@ pub fn load_objectives(text: &str) -> Result<Objectives, Vec<Problem>> {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Verdict {
-    /// The objective, as `objectives[i]`.
+    /// `objective`: the objective, as `objectives[i]`.
     pub objective: String,
-    /// The metric, with a share name in place of `*`.
+    /// `metric`: the metric path, with a share name in place of `*`.
     pub metric: String,
+    /// `min`: the objective's lower bound, if any.
     pub min: Option<f64>,
+    /// `max`: the objective's upper bound, if any.
     pub max: Option<f64>,
+    /// `value`: the metric's value; `null` when the summary has none (then it is met).
     pub value: Option<f64>,
-    /// The value under the baseline scenario, when one was given.
+    /// `baseline`: the value under the baseline scenario, when one was given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub baseline: Option<Option<f64>>,
+    /// `met`: the value is within the bounds, or `null`.
     pub met: bool,
 }
 
@@ -107,9 +116,11 @@ pub struct Verdict {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Report {
+    /// `formatVersion`: 1.
     pub format_version: u32,
-    /// Every objective met.
+    /// `met`: every objective met.
     pub met: bool,
+    /// `verdicts`: one per objective and metric, in the objectives' order.
     pub verdicts: Vec<Verdict>,
 }
 

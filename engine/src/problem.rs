@@ -5,11 +5,14 @@ use alloc::format;
 use alloc::string::String;
 use core::fmt;
 
+/// How serious a [`Problem`] is; `error` or `warning` in JSON.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Severity {
+    /// Something is wrong; a scenario with an error does not run.
     Error,
+    /// Worth knowing (R3 oversubscription, capacity no share owns, ...); nothing is refused.
     Warning,
 }
 
@@ -17,9 +20,13 @@ pub enum Severity {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Problem {
-    /// Path of the field in the scenario JSON, e.g. `jobs[3].instanceCount`; empty for the root.
+    /// `path`: the field's path in the scenario JSON, e.g. `jobs[3].instanceCount`; empty for
+    /// the root.
     pub path: String,
+    /// `severity`: an error or a warning.
     pub severity: Severity,
+    /// `message`: what is wrong, for a person; at most [`MAX_MESSAGE`] bytes, control characters
+    /// escaped.
     pub message: String,
 }
 
@@ -57,12 +64,17 @@ fn bounded(s: String) -> String {
 }
 
 impl Problem {
+    /// An error at `path`; path and message are made [`printable`] and cut to [`MAX_MESSAGE`]
+    /// bytes.
     pub fn error(path: impl Into<String>, message: impl Into<String>) -> Self {
         Problem { path: bounded(path.into()), severity: Severity::Error, message: bounded(message.into()) }
     }
+    /// A warning at `path`; path and message are made [`printable`] and cut to [`MAX_MESSAGE`]
+    /// bytes.
     pub fn warning(path: impl Into<String>, message: impl Into<String>) -> Self {
         Problem { path: bounded(path.into()), severity: Severity::Warning, message: bounded(message.into()) }
     }
+    /// Whether it is an error (a scenario with one does not run).
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }

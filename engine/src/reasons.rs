@@ -46,16 +46,26 @@ impl Reason {
     }
 }
 
+/// R17 (1): more instances than the service environment's limit for the type, or no limit for it.
 pub const MISCONFIG_SE: &str = "MISCONFIGURATION:SERVICE_ENVIRONMENT_MAX_RESOURCE";
+/// R17 (2): a `RESERVE` or `LEND` share's job needs more than the share's quota.
 pub const MISCONFIG_QUOTA: &str =
     "MISCONFIGURATION:QUOTA_MANAGEMENT_LIMIT_EXCEEDED - Job requirements exceed quota share capacity limits.";
+/// R17 (3): a `LEND_AND_BORROW` share's job needs more than its quota plus its borrow allowance.
 pub const MISCONFIG_BORROW_LIMIT: &str = "MISCONFIGURATION:QUOTA_MANAGEMENT_LIMIT_EXCEEDED - Job requirements exceed quota share capacity limits and borrow limits.";
+/// R17 (4): a `LEND_AND_BORROW` share's job needs more than the whole pool's capacity.
 pub const MISCONFIG_POOL: &str = "MISCONFIGURATION:QUOTA_MANAGEMENT_LIMIT_EXCEEDED - Job requires borrowing that exceeds all configured borrowable capacity.";
+/// R17: the front job waits: its share's usage is at its quota (and allowance).
 pub const WAIT_QUOTA: &str = "CAPACITY: waiting for quota";
+/// R17: the front job waits for the lending pool (it needs capacity the pool lends).
 pub const WAIT_POOL: &str = "CAPACITY: waiting for lendable capacity";
+/// R17: the front job is short of free service environment instances only.
 pub const WAIT_FREE: &str = "CAPACITY: waiting for service environment capacity";
+/// R17: the share's preemptor waits for its victims to release (R21).
 pub const WAIT_PREEMPTION: &str = "CAPACITY: waiting for preemption to complete";
+/// R9: the reason of a job whose attempt reached `timeoutSeconds`.
 pub const TIMEOUT_REASON: &str = "Job attempt duration exceeded timeout";
+/// R6: the reason of a job submitted to a `DISABLED` share.
 pub const REJECTED_REASON: &str = "Quota share is DISABLED: submission rejected";
 
 /// R17: why a job can never run (`MISCONFIGURATION`).

@@ -13,16 +13,25 @@ use serde::Serialize;
 #[cfg_attr(feature = "serde", derive(Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "SCREAMING_SNAKE_CASE"))]
 pub enum Status {
+    /// Accepted at `submitAt`; it is `RUNNABLE` at the same instant.
     Submitted,
+    /// Queued in its share, waiting to be dispatched (R11, R17).
     Runnable,
+    /// Dispatched and holding its instances; `STARTING` after `settings.scheduledSeconds`.
     Scheduled,
+    /// Holding its instances; `RUNNING` after `settings.startingSeconds`.
     Starting,
+    /// Training (R8) on its instances.
     Running,
+    /// All its training is done.
     Succeeded,
+    /// Ended without finishing: timeout (R9), termination (R23), retry limit (R7) or a submission
+    /// to a `DISABLED` share (R6).
     Failed,
 }
 
 impl Status {
+    /// The AWS spelling, as in the JSON (`RUNNABLE`, `SUCCEEDED`, ...).
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Submitted => "SUBMITTED",
@@ -38,6 +47,7 @@ impl Status {
     pub fn holds_capacity(self) -> bool {
         matches!(self, Status::Scheduled | Status::Starting | Status::Running)
     }
+    /// Whether the job has ended for good (`SUCCEEDED` or `FAILED`).
     pub fn is_terminal(self) -> bool {
         matches!(self, Status::Succeeded | Status::Failed)
     }
@@ -46,12 +56,17 @@ impl Status {
 /// Why a job was preempted (R18, R20, R22).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum PreemptionKind {
+    /// R18: reclaim of capacity borrowed by another share.
     CrossShare,
+    /// R20: for a higher-priority job of the same share.
     InShare,
+    /// R22, R23: the victim's share is over quota after an update, or the service environment's
+    /// limit was lowered.
     CapacityReduced,
 }
 
 impl PreemptionKind {
+    /// The spec's reason text: an attempt's `statusReason` and a preemption event's `reason`.
     pub fn reason(self) -> &'static str {
         match self {
             PreemptionKind::CrossShare => "Cross-share preemption triggered to reclaim borrowed capacity",
@@ -61,12 +76,16 @@ impl PreemptionKind {
     }
 }
 
+/// R24: an event's `type`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "SCREAMING_SNAKE_CASE"))]
 pub enum EventType {
+    /// `STATE_CHANGE`: the job's status changed (R6).
     StateChange,
+    /// `PREEMPTION_STARTED`: the job was told to stop; its status is unchanged (R21).
     PreemptionStarted,
+    /// `PREEMPTION_COMPLETED`: its grace period ended and it released its instances (R21).
     PreemptionCompleted,
 }
 
@@ -75,23 +94,32 @@ pub enum EventType {
 #[cfg_attr(feature = "serde", derive(Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Event {
+    /// `at`: when it happened, in seconds of simulated time.
     pub at: u64,
+    /// `jobName`: the job it happened to.
     pub job_name: String,
+    /// `quotaShareName`: that job's quota share.
     pub quota_share_name: String,
+    /// `type`: a state change or a preemption step.
     #[cfg_attr(feature = "serde", serde(rename = "type"))]
     pub event_type: EventType,
+    /// `status`: the job's status after the event (unchanged by `PREEMPTION_STARTED`).
     pub status: Option<Status>,
+    /// `statusReason`: why (R17; `PREEMPTION_IN_PROGRESS: ...` on `PREEMPTION_STARTED`); `null`
+    /// when there is no reason.
     pub status_reason: Option<String>,
-    /// The job whose dispatch needed this preemption (preemption events; `null` when the
-    /// service environment's capacity was lowered).
+    /// `preemptedBy`: the job whose dispatch needed this preemption (preemption events; `null`
+    /// when the service environment's capacity was lowered).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_state_change_none"))]
     pub preempted_by: Option<Option<String>>,
+    /// `reason`: preemption events only: why the victim was preempted (R18, R20, R22).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
-    /// The victim's `preemptedAttemptCount`, this preemption included.
+    /// `preemptedAttemptCount` (preemption events): the victim's count, this preemption
+    /// included (R7).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub preempted_attempt_count: Option<u32>,
-    /// Training seconds this preemption lost (R8).
+    /// `lostWorkSeconds` (preemption events): training seconds this preemption lost (R8).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub lost_work_seconds: Option<u64>,
 }
@@ -106,26 +134,39 @@ fn is_state_change_none(v: &Option<Option<String>>) -> bool {
 #[cfg_attr(feature = "serde", derive(Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Attempt {
+    /// `startedAt`: when it was dispatched (`SCHEDULED`), in seconds.
     pub started_at: u64,
+    /// `stoppedAt`: when it released its instances; `null` while it holds them.
     pub stopped_at: Option<u64>,
+    /// `borrowedInstances`: how many of its instances were above its share's quota at dispatch
+    /// (R14).
     pub borrowed_instances: u64,
+    /// `statusReason`: why it ended (preemption, timeout, termination); `null` when it succeeded or
+    /// still holds its instances.
     pub status_reason: Option<String>,
 }
 
+/// An attempt ended by a preemption, as listed in `recentPreemptedAttempts` (R7).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct PreemptedAttempt {
+    /// `startedAt`: when it was dispatched, in seconds.
     pub started_at: u64,
+    /// `stoppedAt`: when it released its instances (`Preemption Completed`), in seconds.
     pub stopped_at: u64,
+    /// `statusReason`: the preemption's reason (R18, R20, R22).
     pub status_reason: String,
 }
 
+/// R7: a job's `preemptionSummary`, as `DescribeServiceJob` shows it.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct PreemptionSummary {
+    /// `preemptedAttemptCount`: the job's preemptions, each counted when it completes (R7).
     pub preempted_attempt_count: u32,
+    /// `recentPreemptedAttempts`: every attempt ended by a preemption, first to last.
     pub recent_preempted_attempts: Vec<PreemptedAttempt>,
 }
 
@@ -134,16 +175,29 @@ pub struct PreemptionSummary {
 #[cfg_attr(feature = "serde", derive(Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct JobResult {
+    /// `jobName`: the job's name.
     pub job_name: String,
+    /// `quotaShareName`: its quota share.
     pub quota_share_name: String,
+    /// `status`: its status at `endedAt`; `null` when it was not submitted yet.
     pub status: Option<Status>,
+    /// `statusReason`: the reason shown at `endedAt`: why it waits (R17), `PREEMPTION_IN_PROGRESS:
+    /// ...` (R21) or why it failed; `null` otherwise.
     pub status_reason: Option<String>,
+    /// `schedulingPriority`: its priority at `endedAt`, updates included (R23).
     pub scheduling_priority: u32,
+    /// `submitAt`: when it was submitted, in seconds.
     pub submit_at: u64,
+    /// `firstStartedAt`: when its first attempt was dispatched; `null` if none was.
     pub first_started_at: Option<u64>,
+    /// `stoppedAt`: when it succeeded or failed; `null` while it has not.
     pub stopped_at: Option<u64>,
+    /// `preemptionSummary`: its preemptions (R7).
     pub preemption_summary: PreemptionSummary,
+    /// `attempts`: every attempt, first to last, the current one included.
     pub attempts: Vec<Attempt>,
+    /// `lostWorkSeconds`: training seconds its preemptions lost (R8), counted from each stop
+    /// signal.
     pub lost_work_seconds: u64,
 }
 
@@ -152,21 +206,32 @@ pub struct JobResult {
 #[cfg_attr(feature = "serde", derive(Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct ShareTypeUsage {
+    /// `quotaShareName`: the share.
     pub quota_share_name: String,
+    /// `capacityUnit`: the instance type.
     pub capacity_unit: String,
+    /// `quota`: the share's own quota of this type now (R13 `Q_S`), in instances.
     pub quota: u64,
-    /// Instances held by the share's jobs (`SCHEDULED`, `STARTING`, `RUNNING`).
+    /// `usage`: instances held by the share's jobs (`SCHEDULED`, `STARTING`, `RUNNING`; jobs
+    /// being preempted included, R21).
     pub usage: u64,
+    /// `withinQuota`: the part of `usage` within the quota, min(usage, quota).
     pub within_quota: u64,
+    /// `overQuota`: the part of `usage` above the quota, max(0, usage - quota).
     pub over_quota: u64,
-    /// Over-quota usage attributed to lenders (R15), as `{lender, instances}`.
+    /// `borrowed`: instances counted as borrowed (R15): `overQuota`, over quota after an update
+    /// (R22) included.
     pub borrowed: u64,
+    /// `borrowedFrom`: `borrowed` attributed to lenders (R15), one `{quotaShareName, instances}`
+    /// per lender.
     pub borrowed_from: Vec<Flow>,
-    /// Idle quota of this share used by borrowers (R15).
+    /// `lent`: instances of this share's idle quota used by borrowers (R15).
     pub lent: u64,
+    /// `lentTo`: `lent` per borrower, one `{quotaShareName, instances}` each (R15).
     pub lent_to: Vec<Flow>,
+    /// `idle`: quota neither held nor lent, in instances.
     pub idle: u64,
-    /// Instances earmarked for this share's waiting preemptor (R21).
+    /// `earmarked`: instances earmarked for this share's waiting preemptor (R21).
     pub earmarked: u64,
 }
 
@@ -175,7 +240,9 @@ pub struct ShareTypeUsage {
 #[cfg_attr(feature = "serde", derive(Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Flow {
+    /// `quotaShareName`: the other share: the lender in `borrowedFrom`, the borrower in `lentTo`.
     pub quota_share_name: String,
+    /// `instances`: how many instances, attributed as R15 says.
     pub instances: u64,
 }
 
@@ -184,17 +251,28 @@ pub struct Flow {
 #[cfg_attr(feature = "serde", derive(Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct TypeTotals {
+    /// `capacityUnit`: the instance type.
     pub capacity_unit: String,
+    /// `gpusPerInstance`: its GPUs per instance (R1; 0 when unknown).
     pub gpus_per_instance: u64,
-    /// The service environment's limit (`null`: none, jobs of this type never run).
+    /// `serviceEnvironmentCapacity`: the service environment's limit, in instances (`null`:
+    /// none, jobs of this type never run).
     pub service_environment_capacity: Option<u64>,
+    /// `usage`: instances held by the jobs of every share.
     pub usage: u64,
+    /// `free`: the service environment's limit (0 when none) minus `usage`; negative after a
+    /// lowered limit (R13).
     pub free: i64,
+    /// `poolCapacity`: the quotas of the lending shares, summed (R13).
     pub pool_capacity: u64,
+    /// `poolUsage`: instances held by the jobs of the lending shares.
     pub pool_usage: u64,
+    /// `poolAvailable`: `poolCapacity - poolUsage`; negative after a lowered quota (R13).
     pub pool_available: i64,
+    /// `borrowed`: instances held above their shares' quotas, summed over shares (R15).
     pub borrowed: u64,
-    /// Borrowed instances no lender's idle quota accounts for (after a lowered limit).
+    /// `unattributedBorrowed`: borrowed instances no lender's idle quota accounts for (after a
+    /// lowered limit).
     pub unattributed_borrowed: u64,
 }
 
@@ -203,46 +281,71 @@ pub struct TypeTotals {
 #[cfg_attr(feature = "serde", derive(Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Snapshot {
+    /// `at`: the instant, in seconds.
     pub at: u64,
+    /// `types`: one entry per instance type that has a limit, a quota or usage.
     pub types: Vec<TypeTotals>,
+    /// `shares`: one entry per share and instance type that has a quota or usage.
     pub shares: Vec<ShareTypeUsage>,
-    /// Jobs per status now, in `Status` order; `notSubmitted` counts jobs not yet submitted.
+    /// `jobCounts`: jobs per status now, in `Status` order; `notSubmitted` counts jobs not yet
+    /// submitted.
     pub job_counts: JobCounts,
 }
 
+/// R25: how many jobs are in each status at an instant.
 #[derive(Clone, Debug, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct JobCounts {
+    /// `notSubmitted`: jobs whose `submitAt` has not come yet.
     pub not_submitted: u64,
+    /// `runnable`: jobs `SUBMITTED` or `RUNNABLE`.
     pub runnable: u64,
+    /// `scheduled`: jobs `SCHEDULED`.
     pub scheduled: u64,
+    /// `starting`: jobs `STARTING`.
     pub starting: u64,
+    /// `running`: jobs `RUNNING`.
     pub running: u64,
+    /// `succeeded`: jobs `SUCCEEDED`.
     pub succeeded: u64,
+    /// `failed`: jobs `FAILED`.
     pub failed: u64,
 }
 
-/// Wait or completion times: percentiles by nearest rank, in seconds.
+/// R26 wait, completion or reclaim-latency times: percentiles by nearest rank, in seconds.
 #[derive(Clone, Debug, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Percentiles {
+    /// `count`: how many values (jobs) there are.
     pub count: u64,
+    /// `p50`: the median; `null` when `count` is 0.
     pub p50: Option<u64>,
+    /// `p90`: the 90th percentile; `null` when `count` is 0.
     pub p90: Option<u64>,
+    /// `p95`: the 95th percentile; `null` when `count` is 0.
     pub p95: Option<u64>,
+    /// `p99`: the 99th percentile; `null` when `count` is 0.
     pub p99: Option<u64>,
+    /// `max`: the largest value; `null` when `count` is 0.
     pub max: Option<u64>,
 }
 
+/// R26 `preemptions`: how many times jobs of the share (or the run) were told to stop, by reason,
+/// counted at `Preemption Started`.
 #[derive(Clone, Debug, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct PreemptionCounts {
+    /// `crossShare`: reclaims (R18).
     pub cross_share: u64,
+    /// `inShare`: in-share preemptions (R20).
     pub in_share: u64,
+    /// `capacityLimitReduced`: over quota after an update, or a lowered service environment limit
+    /// (R22, R23).
     pub capacity_limit_reduced: u64,
+    /// `total`: the three above, summed.
     pub total: u64,
 }
 
@@ -251,11 +354,11 @@ pub struct PreemptionCounts {
 #[cfg_attr(feature = "serde", derive(Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Fairness {
-    /// Held instance-seconds over entitled instance-seconds (above 1 when borrowing); `null`
-    /// when the share (or run) was never entitled to anything.
+    /// `entitlementRatio`: held instance-seconds over entitled instance-seconds (above 1 when
+    /// borrowing); `null` when the share (or run) was never entitled to anything.
     pub entitlement_ratio: Option<f64>,
-    /// Overall only: Jain's index (sum x)^2 / (k sum x^2) over the k shares with a ratio; 1 when
-    /// every share got the same share of its entitlement. `null` per share.
+    /// `jainIndex`, overall only: Jain's index (sum x)^2 / (k sum x^2) over the k shares with a
+    /// ratio; 1 when every share got the same share of its entitlement. `null` per share.
     pub jain_index: Option<f64>,
 }
 
@@ -264,60 +367,92 @@ pub struct Fairness {
 #[cfg_attr(feature = "serde", derive(Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Metrics {
+    /// `jobs`: jobs of the share (or the run), submitted or not.
     pub jobs: u64,
+    /// `succeeded`: jobs `SUCCEEDED` at `endedAt`.
     pub succeeded: u64,
+    /// `failed`: jobs `FAILED` at `endedAt`.
     pub failed: u64,
+    /// `neverRunnable`: jobs `RUNNABLE` at `endedAt` with a `MISCONFIGURATION` reason (R17); also
+    /// in `unfinished`.
     pub never_runnable: u64,
+    /// `unfinished`: jobs neither `SUCCEEDED` nor `FAILED` at `endedAt`, jobs not yet submitted
+    /// included.
     pub unfinished: u64,
+    /// `instanceSeconds`: instance-seconds held, from dispatch to release (R6).
     pub instance_seconds: u64,
+    /// `instanceSecondsOwn`: the part of `instanceSeconds` within the share's quota.
     pub instance_seconds_own: u64,
+    /// `instanceSecondsBorrowed`: the part of `instanceSeconds` above the share's quota (R14, R22).
     pub instance_seconds_borrowed: u64,
+    /// `instanceSecondsLent`: instance-seconds of the share's idle quota used by borrowers (R15).
     pub instance_seconds_lent: u64,
+    /// `instanceHours`: `instanceSeconds` in hours.
     pub instance_hours: f64,
+    /// `gpuHours`: held GPU-hours: instance-seconds times GPUs per instance (R1), over 3600.
     pub gpu_hours: f64,
+    /// `gpuHoursOwn`: the part of `gpuHours` within the share's quota.
     pub gpu_hours_own: f64,
+    /// `gpuHoursBorrowed`: the part of `gpuHours` above the share's quota.
     pub gpu_hours_borrowed: f64,
-    /// Instance-seconds used over the service environment's instance-seconds (overall), or
-    /// over the share's quota instance-seconds (per share; may exceed 1 when borrowing).
+    /// `utilization`: instance-seconds held over the service environment's instance-seconds
+    /// (overall), or over the share's quota instance-seconds (per share; may exceed 1 when
+    /// borrowing); `null` when the denominator is 0.
     pub utilization: Option<f64>,
+    /// `waitSeconds`: submission to first `RUNNING`, in seconds, over the jobs that reached
+    /// `RUNNING`.
     pub wait_seconds: Percentiles,
+    /// `completionSeconds`: submission to `SUCCEEDED`, in seconds, over the jobs that succeeded.
     pub completion_seconds: Percentiles,
+    /// `preemptions`: the share's jobs (or all jobs) told to stop, by reason.
     pub preemptions: PreemptionCounts,
+    /// `lostInstanceSeconds`: training seconds lost to preemption (R8) times the victim's
+    /// instances.
     pub lost_instance_seconds: u64,
+    /// `lostGpuHours`: `lostInstanceSeconds` times GPUs per instance, in hours.
     pub lost_gpu_hours: f64,
-    /// Held over entitled instance-seconds (entitlement: min(quota, queued + held) per type),
-    /// and overall Jain's index of the shares' ratios.
+    /// `fairness`: held over entitled instance-seconds (entitlement: min(quota, queued + held)
+    /// per type), and overall Jain's index of the shares' ratios.
     pub fairness: Fairness,
-    /// Entitled instance-seconds not held: max(0, entitlement - held) per type, over time.
+    /// `fairnessDeficitInstanceSeconds`: entitled instance-seconds not held, max(0,
+    /// entitlement - held) per type, over time.
     pub fairness_deficit_instance_seconds: u64,
-    /// What the share (or the run) cost, when instance types have prices
-    /// (`instanceTypes[].pricePerHour`); `null` otherwise. See `settings.billing`.
+    /// `cost`: what the share (or the run) cost, in the prices' currency, when instance types
+    /// have prices (`instanceTypes[].pricePerHour`); `null` otherwise. See `settings.billing`.
     pub cost: Option<f64>,
-    /// The price of the training lost to preemption (R8).
+    /// `lostCost`: the price of the training lost to preemption (R8); `null` without prices.
     pub lost_cost: Option<f64>,
-    /// With `committed` billing: the price of quota neither used nor lent.
+    /// `idleQuotaCost`, with `committed` billing: the price of quota neither used nor lent;
+    /// `null` otherwise.
     pub idle_quota_cost: Option<f64>,
-    /// Overall only, with `committed` billing: capacity that belongs to no share.
+    /// `unassignedCost`, overall only, with `committed` billing: the price of capacity that
+    /// belongs to no share; `null` otherwise.
     pub unassigned_cost: Option<f64>,
-    /// Overall only: cost over the GPU-hours of training of succeeded jobs.
+    /// `costPerUsefulGpuHour`, overall only: `cost` over the GPU-hours of training of succeeded
+    /// jobs; `null` without prices or without such GPU-hours.
     pub cost_per_useful_gpu_hour: Option<f64>,
-    /// From the first instant a front job needed a reclaim (R18) to its dispatch.
+    /// `reclaimLatencySeconds`: per job that needed a reclaim (R18), from the first instant it
+    /// did to its dispatch, in seconds.
     pub reclaim_latency_seconds: Percentiles,
-    /// The most preemptions any one job of the share (or of the run) suffered.
+    /// `maxPreemptionsPerJob`: the most times any one job of the share (or of the run) was told
+    /// to stop.
     pub max_preemptions_per_job: u64,
-    /// Jobs preempted more than once.
+    /// `jobsPreemptedMoreThanOnce`: jobs told to stop more than once.
     pub jobs_preempted_more_than_once: u64,
-    /// Training instance-seconds of succeeded jobs over instance-seconds held.
+    /// `goodput`: training instance-seconds of succeeded jobs over instance-seconds held;
+    /// `null` when none were held.
     pub goodput: Option<f64>,
 }
 
+/// R26: a result's `summary`: metrics per quota share and for the whole run.
 #[derive(Clone, Debug, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Summary {
-    /// Keyed by quota share name, in input order.
+    /// `perQuotaShare`: keyed by quota share name, in input order.
     #[cfg_attr(feature = "serde", serde(serialize_with = "ser_pairs"))]
     pub per_quota_share: Vec<(String, Metrics)>,
+    /// `overall`: the whole run.
     pub overall: Metrics,
 }
 
@@ -336,10 +471,16 @@ fn ser_pairs<S: serde::Serializer>(v: &[(String, Metrics)], s: S) -> Result<S::O
 #[cfg_attr(feature = "serde", derive(Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct SimResult {
+    /// `formatVersion`: 1.
     pub format_version: u32,
+    /// `endedAt`: the time the run stands at, in seconds (with `--until T` or
+    /// `settings.horizonSeconds`, that time).
     pub ended_at: u64,
+    /// `jobs`: every job, in input order.
     pub jobs: Vec<JobResult>,
+    /// `events`: the R24 events in order (empty when the run did not record them).
     pub events: Vec<Event>,
+    /// `summary`: the R26 metrics.
     pub summary: Summary,
 }
 
@@ -348,8 +489,11 @@ pub struct SimResult {
 #[cfg_attr(feature = "serde", derive(Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct SummaryResult {
+    /// `formatVersion`: 1.
     pub format_version: u32,
+    /// `endedAt`: the time the run stands at, in seconds.
     pub ended_at: u64,
+    /// `summary`: the R26 metrics.
     pub summary: Summary,
 }
 
@@ -358,9 +502,10 @@ pub struct SummaryResult {
 #[cfg_attr(feature = "serde", derive(Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct BenchRun {
-    /// R24 events, whether or not the event list was recorded.
+    /// `events`: R24 events, whether or not the event list was recorded.
     pub events: u64,
-    /// Jobs preempted at least once.
+    /// `preemptedJobs`: jobs told to stop at least once.
     pub preempted_jobs: u64,
+    /// `endedAt`: the time the run ended at, in seconds.
     pub ended_at: u64,
 }

@@ -1,5 +1,5 @@
 //! The checked scenario the simulation runs: dense ids and per-type tables, built by
-//! [`crate::validate`] from a [`crate::model::Scenario`]. The simulation reads only these
+//! [`crate::validate()`] from a [`crate::model::Scenario`]. The simulation reads only these
 //! types, never the validator.
 
 use alloc::string::String;
@@ -18,9 +18,13 @@ pub type ShareId = u32;
 /// Dense index of a job (its position in the input).
 pub type JobId = u32;
 
+/// An instance type, indexed by [`TypeId`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct TypeCfg {
+    /// Its name, as in `capacityUnit` and `instanceType`.
     pub name: String,
+    /// GPUs per instance: `instanceTypes[].gpus`, else the built-in catalogue's, else 0 (R1; GPU
+    /// metrics only).
     pub gpus: u64,
     /// Price per instance-hour (R26 cost), when given.
     pub price: Option<f64>,
@@ -66,79 +70,130 @@ impl BorrowLimit {
     }
 }
 
+/// R2: a quota share as validated, indexed by [`ShareId`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShareCfg {
+    /// `quotaShareName`.
     pub name: String,
     /// Own quota per instance type (indexed by `TypeId`; 0 where the share has no limit).
     pub quota: Vec<u64>,
+    /// `resourceSharingConfiguration.strategy` (R4).
     pub strategy: Strategy,
+    /// `resourceSharingConfiguration.borrowLimit` (R14); `Unlimited` for shares that cannot borrow.
     pub borrow_limit: BorrowLimit,
+    /// `preemptionConfiguration.inSharePreemption` is `ENABLED` (R20).
     pub in_share_preemption: bool,
+    /// `state` is `ENABLED`: a `DISABLED` share rejects submissions (R6).
     pub enabled: bool,
 }
 
+/// R5: a job as validated, indexed by [`JobId`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct JobCfg {
+    /// `jobName`.
     pub name: String,
+    /// Its quota share.
     pub share: ShareId,
+    /// `schedulingPriority` as submitted (actions may change it, R23).
     pub priority: u32,
+    /// Its instance type.
     pub ty: TypeId,
+    /// `instanceCount`: instances it holds while dispatched (R6).
     pub count: u64,
+    /// `submitAt`, in seconds.
     pub submit_at: u64,
+    /// `durationSeconds`: training it needs, in seconds.
     pub duration: u64,
+    /// `checkpointIntervalSeconds` (R8; 600 for a payload `CheckpointConfig`); `None`: no
+    /// checkpoints.
     pub checkpoint_interval: Option<u64>,
+    /// `timeoutSeconds` per attempt (R9); `None`: no timeout.
     pub timeout: Option<u64>,
+    /// `preemptionRetriesBeforeTermination` (R7); `None`: unlimited.
     pub retries: Option<u64>,
 }
 
+/// R23 `updateQuotaShare`, resolved: `None` fields stay as they were.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShareUpdateCfg {
+    /// The share.
     pub share: ShareId,
+    /// New own quota per type, indexed by [`TypeId`] (the whole `capacityLimits` list; 0 for types
+    /// not in it).
     pub quota: Option<Vec<u64>>,
+    /// New strategy and borrow limit (`resourceSharingConfiguration`, whole).
     pub sharing: Option<(Strategy, BorrowLimit)>,
+    /// New in-share preemption setting (R20).
     pub in_share_preemption: Option<bool>,
+    /// New `state`: `true` for `ENABLED`.
     pub enabled: Option<bool>,
 }
 
+/// R23: an action, resolved to ids.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ActionCfg {
+    /// `updateServiceJob`: a job's priority changes.
     UpdatePriority {
+        /// The job.
         job: JobId,
+        /// Its new `schedulingPriority`.
         priority: u32,
     },
+    /// `terminateServiceJob`: the job ends `FAILED`.
     Terminate {
+        /// The job.
         job: JobId,
+        /// Its status reason.
         reason: String,
     },
+    /// `updateQuotaShare`.
     UpdateShare(ShareUpdateCfg),
     /// New service environment limit per type (`None`: no limit, the type cannot run).
     UpdateCapacity {
+        /// Indexed by [`TypeId`]: the new `maxCapacity`, `None` for types the list does not name.
         limits: Vec<Option<u64>>,
     },
 }
 
+/// The `settings`, checked; times in seconds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SettingsCfg {
+    /// `preemptionGraceSeconds` (R21).
     pub grace: u64,
+    /// `scheduledSeconds` (R6).
     pub scheduled: u64,
+    /// `startingSeconds` (R6).
     pub starting: u64,
+    /// `backfill` (R12).
     pub backfill: bool,
+    /// `victimOrder` (R19 step 2).
     pub victim_order: VictimOrder,
+    /// `checkpointOnStop` (R8).
     pub checkpoint_on_stop: bool,
+    /// `checkpointSaveSeconds` (R8).
     pub checkpoint_save: u64,
+    /// `horizonSeconds`: where a run stops; `None`: when nothing is left to happen.
     pub horizon: Option<u64>,
+    /// `billing`: what the cost metrics charge (R26).
     pub billing: crate::model::Billing,
 }
 
 /// A scenario that passed validation, with every name resolved to a dense id.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ValidScenario {
+    /// The scenario's `name`.
     pub name: Option<String>,
+    /// The settings.
     pub settings: SettingsCfg,
+    /// Every instance type the scenario names, indexed by [`TypeId`]: those of `instanceTypes`
+    /// first, then in the order the rest of the file mentions them.
     pub types: Vec<TypeCfg>,
     /// Service environment limit per type; `None` where it has none (R1: such jobs never run).
     pub capacity: Vec<Option<u64>>,
+    /// Quota shares in input order, indexed by [`ShareId`].
     pub shares: Vec<ShareCfg>,
+    /// Jobs in input order (a workload's generated jobs after the listed ones), indexed by
+    /// [`JobId`].
     pub jobs: Vec<JobCfg>,
     /// Sorted by time, stably (file order within an instant).
     pub actions: Vec<(u64, ActionCfg)>,

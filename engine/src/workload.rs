@@ -37,20 +37,20 @@ use serde::{Deserialize, Serialize};
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
 pub struct Workload {
-    /// The seed of every draw; `seed`, `seed + 1`, ... are replicates.
+    /// `seed`: the seed of every draw, 0 to 2^53 - 1; `seed`, `seed + 1`, ... are replicates.
     #[cfg_attr(feature = "serde", serde(default))]
     pub seed: i64,
-    /// Jobs in all, split over the entries without their own `jobs` by `weight`.
+    /// `jobs`: jobs in all, split over the entries without their own `jobs` by `weight`.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub jobs: Option<i64>,
-    /// Offered load, as a percentage of the capacity shares own, for entries without an
-    /// `arrivalsPerHour`.
+    /// `loadPercent`: offered load, as a percentage of the capacity shares own, for entries
+    /// without an `arrivalsPerHour`.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub load_percent: Option<f64>,
-    /// When arrivals start, seconds.
+    /// `startAt`: when arrivals start, in seconds (default 0).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
     pub start_at: i64,
-    /// One entry per quota share that submits work.
+    /// `shares`: one entry per quota share that submits work.
     pub shares: Vec<ShareWorkload>,
 }
 
@@ -64,30 +64,33 @@ fn is_zero(v: &i64) -> bool {
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
 pub struct ShareWorkload {
+    /// `quotaShareName`: the share that submits the jobs; it must exist, with one entry per share.
     pub quota_share_name: String,
-    /// Its part of `workload.jobs` (default 1).
+    /// `weight`: its part of `workload.jobs` (default 1).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub weight: Option<i64>,
-    /// Its number of jobs, instead of a part of `workload.jobs`.
+    /// `jobs`: its number of jobs, instead of a part of `workload.jobs`.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub jobs: Option<i64>,
-    /// Mean arrivals per hour (Poisson), instead of `workload.loadPercent`.
+    /// `arrivalsPerHour`: mean arrivals per hour (Poisson), instead of `workload.loadPercent`.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub arrivals_per_hour: Option<f64>,
-    /// Instance types to draw from, by weight.
+    /// `instanceTypes`: instance types to draw from, by weight.
     pub instance_types: Vec<WeightedType>,
-    /// Instance counts to draw from, by weight (default: 1 instance). A count above the share's
-    /// quota of the drawn type is lowered to that quota.
+    /// `sizes`: instance counts to draw from, by weight (default: 1 instance). A count above the
+    /// share's quota of the drawn type is lowered to that quota.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
     pub sizes: Vec<WeightedSize>,
+    /// `duration`: how long the jobs train.
     pub duration: DurationSpec,
-    /// Priorities to draw from, by weight (default: 0).
+    /// `priorities`: priorities to draw from, by weight (default: 0).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
     pub priorities: Vec<WeightedPriority>,
-    /// Which jobs checkpoint, and how often (default: none).
+    /// `checkpoint`: which jobs checkpoint, and how often in seconds (default: none).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub checkpoint: Option<PercentOf>,
-    /// Which jobs set `preemptionRetriesBeforeTermination`, and to what (default: none).
+    /// `preemptionRetries`: which jobs set `preemptionRetriesBeforeTermination`, and to what
+    /// (default: none).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub preemption_retries: Option<PercentOf>,
 }
@@ -97,7 +100,9 @@ pub struct ShareWorkload {
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
 pub struct WeightedType {
+    /// `name`: an instance type of the scenario.
     pub name: String,
+    /// `weight`: its relative chance, 0 to 1,000,000 (default 1).
     #[cfg_attr(feature = "serde", serde(default = "one"))]
     pub weight: i64,
 }
@@ -107,7 +112,9 @@ pub struct WeightedType {
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
 pub struct WeightedSize {
+    /// `instances`: an instance count, at least 1.
     pub instances: i64,
+    /// `weight`: its relative chance, 0 to 1,000,000 (default 1).
     #[cfg_attr(feature = "serde", serde(default = "one"))]
     pub weight: i64,
 }
@@ -117,7 +124,9 @@ pub struct WeightedSize {
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
 pub struct WeightedPriority {
+    /// `priority`: a `schedulingPriority`, 0 to 9999.
     pub priority: i64,
+    /// `weight`: its relative chance, 0 to 1,000,000 (default 1).
     #[cfg_attr(feature = "serde", serde(default = "one"))]
     pub weight: i64,
 }
@@ -132,7 +141,10 @@ fn one() -> i64 {
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
 pub struct PercentOf {
+    /// `percent`: the percentage of jobs that get a value, 0 to 100.
     pub percent: i64,
+    /// `values`: the values drawn from (`checkpointIntervalSeconds` at least 1, retries at least
+    /// 0).
     pub values: Vec<i64>,
 }
 
@@ -141,8 +153,11 @@ pub struct PercentOf {
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
 pub struct DurationSpec {
+    /// `distribution`: the distribution drawn from.
     pub distribution: Distribution,
+    /// `minSeconds`: the shortest duration, at least 1 (the scale of `pareto`).
     pub min_seconds: i64,
+    /// `maxSeconds`: the longest duration, at least `minSeconds`.
     pub max_seconds: i64,
 }
 

@@ -3,7 +3,7 @@
 //! Field names and enum spellings follow the AWS Batch API (camelCase, `LEND_AND_BORROW`, ...)
 //! so that `describe-quota-share` output can be pasted into a scenario. Numbers are kept as
 //! `i64` here, exactly as the user wrote them, so that validation (not the parser) can report
-//! a negative or out-of-range value with its path; [`crate::validate`] turns a `Scenario` into
+//! a negative or out-of-range value with its path; [`crate::validate()`] turns a `Scenario` into
 //! a checked [`crate::ValidScenario`].
 
 use alloc::string::String;
@@ -26,30 +26,39 @@ pub type Ignored = Option<serde::de::IgnoredAny>;
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
 pub struct Scenario {
+    /// `formatVersion`: must be 1 (the default).
     #[cfg_attr(feature = "serde", serde(default = "one"))]
     pub format_version: i64,
+    /// `name`: a name for the scenario, free text.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
+    /// `description`: free text.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub description: Option<String>,
+    /// `settings`: the simulation's settings, all optional.
     #[cfg_attr(feature = "serde", serde(default))]
     pub settings: Settings,
+    /// `instanceTypes`: GPU counts and prices of instance types (R1, R26); optional.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
     pub instance_types: Vec<InstanceTypeInfo>,
+    /// `serviceEnvironment`: R1, the capacity limits.
     pub service_environment: ServiceEnvironment,
+    /// `schedulingPolicy`: the AWS shape, accepted when its strategy is `FIFO`.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub scheduling_policy: Option<SchedulingPolicy>,
+    /// `quotaShares`: the quota shares (R2), 1 to 20.
     #[cfg_attr(feature = "serde", serde(default))]
     pub quota_shares: Vec<QuotaShare>,
-    /// Jobs described by generator settings, expanded after `jobs` (`crate::workload`).
+    /// `workload`: jobs described by generator settings, expanded after `jobs` (`crate::workload`).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub workload: Option<Workload>,
-    /// At most 2,000,000 jobs (`MAX_JOBS`); a longer list is refused while it is read.
+    /// `jobs` (R5): at most 2,000,000 (`MAX_JOBS`); a longer list is refused while it is read.
     #[cfg_attr(
         feature = "serde",
         serde(default, deserialize_with = "crate::model::serde_impls::bounded_jobs")
     )]
     pub jobs: Vec<Job>,
+    /// `actions`: R23, changes at given times.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
     pub actions: Vec<Action>,
 }
@@ -83,23 +92,26 @@ impl Default for Scenario {
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields, default))]
 pub struct Settings {
-    /// R21: how long a told-to-stop job keeps its capacity.
+    /// `preemptionGraceSeconds` (R21): how long a told-to-stop job keeps its capacity, in
+    /// seconds (default 120).
     pub preemption_grace_seconds: i64,
-    /// R6: time spent in `SCHEDULED` before `STARTING`.
+    /// `scheduledSeconds` (R6): time spent in `SCHEDULED` before `STARTING`, in seconds.
     pub scheduled_seconds: i64,
-    /// R6: time spent in `STARTING` before `RUNNING`.
+    /// `startingSeconds` (R6): time spent in `STARTING` before `RUNNING`, in seconds.
     pub starting_seconds: i64,
-    /// R12: let later jobs of a share go first when its front job cannot.
+    /// `backfill` (R12): let later jobs of a share go first when its front job cannot.
     pub backfill: bool,
-    /// R19 step 2.
+    /// `victimOrder`: R19 step 2.
     pub victim_order: VictimOrder,
-    /// R8: a checkpointing job also saves at the stop signal.
+    /// `checkpointOnStop` (R8): a checkpointing job also saves at the stop signal.
     pub checkpoint_on_stop: bool,
-    /// R8: how long that save takes; it must fit in the grace period.
+    /// `checkpointSaveSeconds` (R8): how long that save takes, in seconds (default 30); it
+    /// must fit in the grace period.
     pub checkpoint_save_seconds: i64,
-    /// Stop the simulation at this time (`None`: run until nothing is left to happen).
+    /// `horizonSeconds`: stop the simulation at this time, in seconds (`None`: run until
+    /// nothing is left to happen).
     pub horizon_seconds: Option<i64>,
-    /// What is paid for, for the cost metrics (R26).
+    /// `billing`: what is paid for, for the cost metrics (R26).
     pub billing: Billing,
 }
 
@@ -150,10 +162,13 @@ pub enum VictimOrder {
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
 pub struct InstanceTypeInfo {
+    /// `name`: the instance type, as in `capacityUnit`.
     pub name: String,
+    /// `gpus`: GPUs per instance (default 0); replaces the built-in catalogue's count.
     #[cfg_attr(feature = "serde", serde(default))]
     pub gpus: i64,
-    /// Price of one instance for an hour, for the cost metrics (R26); any currency.
+    /// `pricePerHour`: price of one instance for an hour, for the cost metrics (R26); any
+    /// currency.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub price_per_hour: Option<f64>,
 }
@@ -163,11 +178,15 @@ pub struct InstanceTypeInfo {
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
 pub struct CapacityLimit {
+    /// `capacityUnit`: the instance type.
     pub capacity_unit: String,
+    /// `maxCapacity`: a number of instances (at least 1 in a quota share, 0 or more in the service
+    /// environment).
     pub max_capacity: i64,
 }
 
 impl CapacityLimit {
+    /// A limit of `max_capacity` instances of type `capacity_unit`.
     pub fn new(capacity_unit: &str, max_capacity: i64) -> Self {
         CapacityLimit { capacity_unit: capacity_unit.into(), max_capacity }
     }
@@ -178,30 +197,41 @@ impl CapacityLimit {
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
 pub struct ServiceEnvironment {
+    /// `serviceEnvironmentName`: the AWS name, kept for exports; the simulation has one service
+    /// environment.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub service_environment_name: Option<String>,
+    /// `capacityLimits`: at most one per instance type; a type without one can never run (R1, R17).
     pub capacity_limits: Vec<CapacityLimit>,
+    /// `serviceEnvironmentArn`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub service_environment_arn: Ignored,
+    /// `serviceEnvironmentType`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub service_environment_type: Ignored,
+    /// `state`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub state: Ignored,
+    /// `status`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub status: Ignored,
+    /// `statusReason`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub status_reason: Ignored,
+    /// `tags`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub tags: Ignored,
+    /// `createdAt`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub created_at: Ignored,
+    /// `clientToken`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub client_token: Ignored,
@@ -212,22 +242,28 @@ pub struct ServiceEnvironment {
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
 pub struct SchedulingPolicy {
+    /// `name`: the AWS name of the policy; not used by the simulation.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
+    /// `quotaSharePolicy`: how idle capacity is assigned.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub quota_share_policy: Option<QuotaSharePolicy>,
+    /// `arn`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub arn: Ignored,
+    /// `tags`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub tags: Ignored,
 }
 
+/// The `quotaSharePolicy` of a scheduling policy.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
 pub struct QuotaSharePolicy {
+    /// `idleResourceAssignmentStrategy`: only `FIFO` is accepted (R16 phase 3).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub idle_resource_assignment_strategy: Option<String>,
 }
@@ -237,8 +273,11 @@ pub struct QuotaSharePolicy {
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "SCREAMING_SNAKE_CASE"))]
 pub enum Strategy {
+    /// `RESERVE`: idle quota is kept for the share; it neither lends nor borrows.
     Reserve,
+    /// `LEND`: idle quota may be borrowed by others; it never borrows.
     Lend,
+    /// `LEND_AND_BORROW`: lends like `LEND` and may borrow others' idle quota (R14).
     LendAndBorrow,
 }
 
@@ -247,6 +286,7 @@ impl Strategy {
     pub fn lends(self) -> bool {
         !matches!(self, Strategy::Reserve)
     }
+    /// The spelling in the format (`RESERVE`, `LEND`, `LEND_AND_BORROW`).
     pub fn as_str(self) -> &'static str {
         match self {
             Strategy::Reserve => "RESERVE",
@@ -261,24 +301,29 @@ impl Strategy {
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
 pub struct ResourceSharing {
+    /// `strategy`: R4.
     pub strategy: Strategy,
-    /// Percent of the share's quota it may borrow on top; -1 = unlimited. Only with
-    /// `LEND_AND_BORROW` (R2); `None` means the default -1.
+    /// `borrowLimit`: percent of the share's quota it may borrow on top; -1 = unlimited. Only
+    /// with `LEND_AND_BORROW` (R2, R14); `None` means the default -1.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub borrow_limit: Option<i64>,
 }
 
 impl ResourceSharing {
+    /// A configuration with `strategy` and `borrow_limit` (`None`: the default -1).
     pub fn new(strategy: Strategy, borrow_limit: Option<i64>) -> Self {
         ResourceSharing { strategy, borrow_limit }
     }
 }
 
+/// `ENABLED` or `DISABLED`: whether a share's in-share preemption is on (R20).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "SCREAMING_SNAKE_CASE"))]
 pub enum Toggle {
+    /// `ENABLED`.
     Enabled,
+    /// `DISABLED` (the default).
     #[default]
     Disabled,
 }
@@ -288,16 +333,21 @@ pub enum Toggle {
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
 pub struct SharePreemption {
+    /// `inSharePreemption`: R20, `DISABLED` by default.
     #[cfg_attr(feature = "serde", serde(default))]
     pub in_share_preemption: Toggle,
 }
 
+/// R2: a quota share's `state`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "SCREAMING_SNAKE_CASE"))]
 pub enum ShareState {
+    /// `ENABLED` (the default): the share accepts submissions.
     #[default]
     Enabled,
+    /// `DISABLED`: submissions to the share are rejected and end `FAILED` (R6); its queued jobs
+    /// still run and its quota still lends (R23).
     Disabled,
 }
 
@@ -306,31 +356,43 @@ pub enum ShareState {
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
 pub struct QuotaShare {
+    /// `quotaShareName`: 1 to 128 letters, digits, `-` and `_`; unique.
     pub quota_share_name: String,
+    /// `capacityLimits`: the share's own quota (R2, R13), 1 to 5 distinct instance types.
     pub capacity_limits: Vec<CapacityLimit>,
+    /// `resourceSharingConfiguration`: strategy and borrow limit (R4, R14).
     pub resource_sharing_configuration: ResourceSharing,
+    /// `preemptionConfiguration`: in-share preemption (R20).
     #[cfg_attr(feature = "serde", serde(default))]
     pub preemption_configuration: SharePreemption,
+    /// `state`: `ENABLED` (default) or `DISABLED`.
     #[cfg_attr(feature = "serde", serde(default))]
     pub state: ShareState,
+    /// `quotaShareArn`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub quota_share_arn: Ignored,
+    /// `jobQueue`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub job_queue: Ignored,
+    /// `status`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub status: Ignored,
+    /// `statusReason`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub status_reason: Ignored,
+    /// `tags`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub tags: Ignored,
+    /// `createdAt`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub created_at: Ignored,
+    /// `clientToken`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub client_token: Ignored,
@@ -368,6 +430,8 @@ impl QuotaShare {
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
 pub struct JobPreemption {
+    /// `preemptionRetriesBeforeTermination`: how many preemptions requeue the job; the next one
+    /// ends it `FAILED` (R7). `None`: unlimited.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub preemption_retries_before_termination: Option<i64>,
 }
@@ -377,57 +441,82 @@ pub struct JobPreemption {
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
 pub struct Job {
+    /// `jobName`: 1 to 128 letters, digits, `-` and `_`; unique.
     pub job_name: String,
+    /// `quotaShareName`: the share the job is submitted to; it must exist.
     pub quota_share_name: String,
+    /// `schedulingPriority`: 0 to 9999, default 0; higher runs first within a share (R11).
     #[cfg_attr(feature = "serde", serde(default))]
     pub scheduling_priority: i64,
-    /// Given directly, or through `serviceRequestPayload.ResourceConfig.InstanceType`.
+    /// `instanceType`: given directly, or through
+    /// `serviceRequestPayload.ResourceConfig.InstanceType`.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub instance_type: Option<String>,
+    /// `instanceCount`: instances the job holds while dispatched (default 1); or given as
+    /// `serviceRequestPayload.ResourceConfig.InstanceCount`.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub instance_count: Option<i64>,
+    /// `submitAt`: when the job is submitted, in seconds (default 0).
     #[cfg_attr(feature = "serde", serde(default))]
     pub submit_at: i64,
+    /// `durationSeconds`: the training time the job needs, in seconds (R5, R8).
     pub duration_seconds: i64,
+    /// `checkpointIntervalSeconds`: R8, seconds of training between checkpoints; `None`: no
+    /// checkpoints (every 600 s with a payload `CheckpointConfig`).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub checkpoint_interval_seconds: Option<i64>,
+    /// `timeoutSeconds`: R9, the most seconds an attempt may spend `RUNNING` (or the payload's
+    /// `StoppingCondition.MaxRuntimeInSeconds`); `None`: no timeout.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub timeout_seconds: Option<i64>,
+    /// `preemptionConfiguration`: the job's retry limit (R7).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub preemption_configuration: Option<JobPreemption>,
-    /// The AWS `SubmitServiceJob` payload, as an object or a JSON string.
+    /// `serviceRequestPayload`: the AWS `SubmitServiceJob` payload, as an object or a JSON
+    /// string.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub service_request_payload: Option<ServiceRequestPayload>,
+    /// `jobArn`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub job_arn: Ignored,
+    /// `jobId`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub job_id: Ignored,
+    /// `jobQueue`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub job_queue: Ignored,
+    /// `status`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub status: Ignored,
+    /// `statusReason`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub status_reason: Ignored,
+    /// `serviceJobType`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub service_job_type: Ignored,
+    /// `createdAt`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub created_at: Ignored,
+    /// `tags`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub tags: Ignored,
+    /// `clientToken`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub client_token: Ignored,
+    /// `retryStrategy`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub retry_strategy: Ignored,
+    /// `shareIdentifier`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
     pub share_identifier: Ignored,
@@ -459,25 +548,52 @@ impl Job {
 /// in the payload is accepted and ignored.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ServiceRequestPayload {
+    /// `ResourceConfig.InstanceType`: the job's instance type.
     pub instance_type: Option<String>,
+    /// `ResourceConfig.InstanceCount`: the job's number of instances.
     pub instance_count: Option<i64>,
+    /// `StoppingCondition.MaxRuntimeInSeconds`: the job's `timeoutSeconds`.
     pub max_runtime_in_seconds: Option<i64>,
+    /// Whether a `CheckpointConfig` is given: without `checkpointIntervalSeconds`, the job
+    /// checkpoints every 600 s.
     pub has_checkpoint_config: bool,
 }
 
 /// R23: an action applied at time `at`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Action {
+    /// `at`: when the action applies, in seconds; before the jobs submitted at that instant
+    /// (R10, R23).
     pub at: i64,
+    /// Which action, with its fields: the one action key of the object.
     pub kind: ActionKind,
 }
 
+/// R23: what an action does, written as the one action key of the action object.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ActionKind {
-    UpdateServiceJob { job_name: String, scheduling_priority: i64 },
-    TerminateServiceJob { job_name: String, reason: String },
+    /// `updateServiceJob`: a new priority for a job, used from the next pass (R11).
+    UpdateServiceJob {
+        /// `jobName`: the job.
+        job_name: String,
+        /// `schedulingPriority`: its new priority, 0 to 9999.
+        scheduling_priority: i64,
+    },
+    /// `terminateServiceJob`: the job ends `FAILED` at once and frees its capacity (subject to
+    /// R21's earmark).
+    TerminateServiceJob {
+        /// `jobName`: the job.
+        job_name: String,
+        /// `reason`: its status reason (default `Terminated by user`).
+        reason: String,
+    },
+    /// `updateQuotaShare`: changes the named fields of a share.
     UpdateQuotaShare(QuotaShareUpdate),
-    UpdateServiceEnvironment { capacity_limits: Vec<CapacityLimit> },
+    /// `updateServiceEnvironment`: new capacity limits.
+    UpdateServiceEnvironment {
+        /// `capacityLimits`: replaces the whole list; a lower limit than in use preempts (R23).
+        capacity_limits: Vec<CapacityLimit>,
+    },
 }
 
 impl ActionKind {
@@ -498,13 +614,18 @@ impl ActionKind {
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
 pub struct QuotaShareUpdate {
+    /// `quotaShareName`: the share to change.
     pub quota_share_name: String,
+    /// `capacityLimits`: replaces the share's whole list.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub capacity_limits: Option<Vec<CapacityLimit>>,
+    /// `resourceSharingConfiguration`: replaces the whole object (a missing `borrowLimit` is -1).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub resource_sharing_configuration: Option<ResourceSharing>,
+    /// `preemptionConfiguration`: replaces the share's in-share preemption setting.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub preemption_configuration: Option<SharePreemption>,
+    /// `state`: enables or disables the share.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub state: Option<ShareState>,
 }

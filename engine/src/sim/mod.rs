@@ -16,7 +16,7 @@
 //! instead of calling others, each naming the rules it owns in its first line: `clock`
 //! (timers), `ledger` (accounting), `queue`, `running`, `jobs`, `holds`, `grace` (preemptions
 //! in progress), `events`; `preempt` plans preemptions from a read-only view; `report` and
-//! `metrics` read a [`report::View`]. Every tie is broken by input order.
+//! `metrics` read a `report::View`. Every tie is broken by input order.
 
 use alloc::string::String;
 use alloc::sync::Arc;
@@ -63,11 +63,17 @@ use running::Running;
 /// Work counters, for benchmarks and profiling.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
+    /// Instants processed (R10).
     pub instants: u64,
+    /// Scheduling passes run (R16).
     pub passes: u64,
+    /// Shares put in a pass's share order, summed over passes.
     pub shares_looked_at: u64,
+    /// Preemption plans computed by passes (R18, R20).
     pub preemption_plans: u64,
+    /// Attempts started (dispatches, R6).
     pub dispatches: u64,
+    /// The most jobs any one share's queue has held at once.
     pub max_queued: u64,
     /// R24 events, counted whether or not the event list is recorded.
     pub events: u64,
@@ -145,12 +151,25 @@ pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 pub enum RunError {
     /// A job's next time (a completion, a step of its start, a release) would come after
     /// 2^53 - 1 seconds; the run stopped at `at`, before it.
-    TimeOverflow { job: String, at: u64 },
+    TimeOverflow {
+        /// The job's name.
+        job: String,
+        /// The time the run stopped at, in seconds.
+        at: u64,
+    },
     /// A sum over the run (`metric`, a summary path) exceeds 2^53 - 1.
-    SumOverflow { metric: String },
+    SumOverflow {
+        /// The summary path of the sum, e.g. `perQuotaShare.team-a.instanceSeconds`.
+        metric: String,
+    },
     /// R10's bound on passes at one instant: `job` was dispatched a third time at `at`
     /// (possible only with a zero grace period); the run stopped there.
-    DispatchLoop { job: String, at: u64 },
+    DispatchLoop {
+        /// The job's name.
+        job: String,
+        /// The instant, in seconds.
+        at: u64,
+    },
 }
 
 impl core::fmt::Display for RunError {
@@ -482,7 +501,7 @@ impl Simulation {
         self.ledger.committed_total(ty).saturating_sub(held)
     }
 
-    /// Front job of a share now (R16), if any.
+    /// The first job in a share's queue now (R11 order), if any.
     pub fn front_job(&self, share: ShareId) -> Option<JobId> {
         self.queues.head(share).map(|h| h.job)
     }
