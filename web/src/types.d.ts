@@ -5,26 +5,42 @@
 
 /** One whole simulation (format spec, "Scenario"). */
 export interface Scenario {
+  /** `formatVersion`: must be 1 (the default). */
   formatVersion?: number;
+  /** `name`: a name for the scenario, free text. */
   name?: string | null;
+  /** `description`: free text. */
   description?: string | null;
+  /** `settings`: the simulation's settings, all optional. */
   settings?: Settings;
+  /** `instanceTypes`: GPU counts and prices of instance types (R1, R26); optional. */
   instanceTypes?: Array<InstanceTypeInfo>;
+  /** `serviceEnvironment`: R1, the capacity limits. */
   serviceEnvironment: ServiceEnvironment;
+  /** `schedulingPolicy`: the AWS shape, accepted when its strategy is `FIFO`. */
   schedulingPolicy?: SchedulingPolicy | null;
+  /** `quotaShares`: the quota shares (R2), 1 to 20. */
   quotaShares?: Array<QuotaShare>;
-  /** Jobs described by generator settings, expanded after `jobs` (`crate::workload`). */
+  /** `workload`: jobs described by generator settings, expanded after `jobs` (`crate::workload`). */
   workload?: Workload | null;
-  /** At most 2,000,000 jobs (`MAX_JOBS`); a longer list is refused while it is read. */
+  /** `jobs` (R5): at most 2,000,000 (`MAX_JOBS`); a longer list is refused while it is read. */
   jobs?: Array<Job>;
+  /** `actions`: R23, changes at given times. */
   actions?: Array<Action>;
 }
 
 /** What to generate. `GenerateOptions::new` gives the documented defaults. */
 export interface GenerateOptions {
+  /** Jobs to generate, at most `MAX_JOBS`. */
   jobs?: number;
+  /** Quota shares, 1 to 20, named `team-00`, `team-01`, ... */
   shares?: number;
+  /** Instance types, 1 to 5, taken in order from a fixed list of GPU types. */
   instanceTypes?: number;
+  /**
+   * The workload's `seed`, 0 to 2^53 - 1; the quotas are drawn from a stream of their own
+   * derived from it.
+   */
   seed?: number;
   /** Offered load as a percentage of the capacity owned by shares (100 = exactly full). */
   loadPercent?: number;
@@ -38,7 +54,9 @@ export interface GenerateOptions {
 
 /** An objectives file. */
 export interface Objectives {
+  /** `formatVersion`: must be 1 (the default). */
   formatVersion?: number;
+  /** `objectives`: at least one. */
   objectives: Array<Objective>;
 }
 
@@ -72,43 +90,69 @@ export interface Observed {
 
 /** One thing wrong (or worth knowing) about a scenario. */
 export interface Problem {
-  /** Path of the field in the scenario JSON, e.g. `jobs[3].instanceCount`; empty for the root. */
+  /**
+   * `path`: the field's path in the scenario JSON, e.g. `jobs[3].instanceCount`; empty for
+   * the root.
+   */
   path: string;
+  /** `severity`: an error or a warning. */
   severity: Severity;
+  /**
+   * `message`: what is wrong, for a person; at most `MAX_MESSAGE` bytes, control characters
+   * escaped.
+   */
   message: string;
 }
 
 /** The whole result of a run (format spec, "Result (JSON)"). */
 export interface SimResult {
+  /** `formatVersion`: 1. */
   formatVersion: number;
+  /**
+   * `endedAt`: the time the run stands at, in seconds (with `--until T` or
+   * `settings.horizonSeconds`, that time).
+   */
   endedAt: number;
+  /** `jobs`: every job, in input order. */
   jobs: Array<JobResult>;
+  /** `events`: the R24 events in order (empty when the run did not record them). */
   events: Array<SimEvent>;
+  /** `summary`: the R26 metrics. */
   summary: Summary;
 }
 
 /** `--summary`: the result without the per-job and per-event lists. */
 export interface SummaryResult {
+  /** `formatVersion`: 1. */
   formatVersion: number;
+  /** `endedAt`: the time the run stands at, in seconds. */
   endedAt: number;
+  /** `summary`: the R26 metrics. */
   summary: Summary;
 }
 
 /** R25: the engine's form of `GetJobQueueSnapshot.queueUtilization`. */
 export interface Snapshot {
+  /** `at`: the instant, in seconds. */
   at: number;
+  /** `types`: one entry per instance type that has a limit, a quota or usage. */
   types: Array<TypeTotals>;
+  /** `shares`: one entry per share and instance type that has a quota or usage. */
   shares: Array<ShareTypeUsage>;
-  /** Jobs per status now, in `Status` order; `notSubmitted` counts jobs not yet submitted. */
+  /**
+   * `jobCounts`: jobs per status now, in `Status` order; `notSubmitted` counts jobs not yet
+   * submitted.
+   */
   jobCounts: JobCounts;
 }
 
 /** What one benchmark run did (`quotasim bench`, and `BenchWorkload.run` in the npm package). */
 export interface BenchRun {
-  /** R24 events, whether or not the event list was recorded. */
+  /** `events`: R24 events, whether or not the event list was recorded. */
   events: number;
-  /** Jobs preempted at least once. */
+  /** `preemptedJobs`: jobs told to stop at least once. */
   preemptedJobs: number;
+  /** `endedAt`: the time the run ended at, in seconds. */
   endedAt: number;
 }
 
@@ -127,9 +171,11 @@ export interface Comparison {
 
 /** The result of checking objectives (`quotasim check`). */
 export interface Report {
+  /** `formatVersion`: 1. */
   formatVersion: number;
-  /** Every objective met. */
+  /** `met`: every objective met. */
   met: boolean;
+  /** `verdicts`: one per objective and metric, in the objectives' order. */
   verdicts: Array<Verdict>;
 }
 
@@ -176,114 +222,192 @@ export interface Calibration {
 
 /** Simulation settings; every field is optional and defaults as documented in the format spec. */
 export interface Settings {
-  /** R21: how long a told-to-stop job keeps its capacity. */
+  /**
+   * `preemptionGraceSeconds` (R21): how long a told-to-stop job keeps its capacity, in
+   * seconds (default 120).
+   */
   preemptionGraceSeconds?: number;
-  /** R6: time spent in `SCHEDULED` before `STARTING`. */
+  /** `scheduledSeconds` (R6): time spent in `SCHEDULED` before `STARTING`, in seconds. */
   scheduledSeconds?: number;
-  /** R6: time spent in `STARTING` before `RUNNING`. */
+  /** `startingSeconds` (R6): time spent in `STARTING` before `RUNNING`, in seconds. */
   startingSeconds?: number;
-  /** R12: let later jobs of a share go first when its front job cannot. */
+  /** `backfill` (R12): let later jobs of a share go first when its front job cannot. */
   backfill?: boolean;
-  /** R19 step 2. */
+  /** `victimOrder`: R19 step 2. */
   victimOrder?: VictimOrder;
-  /** R8: a checkpointing job also saves at the stop signal. */
+  /** `checkpointOnStop` (R8): a checkpointing job also saves at the stop signal. */
   checkpointOnStop?: boolean;
-  /** R8: how long that save takes; it must fit in the grace period. */
+  /**
+   * `checkpointSaveSeconds` (R8): how long that save takes, in seconds (default 30); it
+   * must fit in the grace period.
+   */
   checkpointSaveSeconds?: number;
-  /** Stop the simulation at this time (`None`: run until nothing is left to happen). */
+  /**
+   * `horizonSeconds`: stop the simulation at this time, in seconds (`None`: run until
+   * nothing is left to happen).
+   */
   horizonSeconds?: number | null;
-  /** What is paid for, for the cost metrics (R26). */
+  /** `billing`: what is paid for, for the cost metrics (R26). */
   billing?: Billing;
 }
 
 /** An instance type's GPU count, used only for GPU-denominated metrics (R1). */
 export interface InstanceTypeInfo {
+  /** `name`: the instance type, as in `capacityUnit`. */
   name: string;
+  /** `gpus`: GPUs per instance (default 0); replaces the built-in catalogue's count. */
   gpus?: number;
-  /** Price of one instance for an hour, for the cost metrics (R26); any currency. */
+  /**
+   * `pricePerHour`: price of one instance for an hour, for the cost metrics (R26); any
+   * currency.
+   */
   pricePerHour?: number | null;
 }
 
 /** R1: the service environment and its capacity limits. */
 export interface ServiceEnvironment {
+  /**
+   * `serviceEnvironmentName`: the AWS name, kept for exports; the simulation has one service
+   * environment.
+   */
   serviceEnvironmentName?: string | null;
+  /** `capacityLimits`: at most one per instance type; a type without one can never run (R1, R17). */
   capacityLimits: Array<CapacityLimit>;
+  /** `serviceEnvironmentArn`: accepted from AWS output and ignored. */
   serviceEnvironmentArn?: unknown;
+  /** `serviceEnvironmentType`: accepted from AWS output and ignored. */
   serviceEnvironmentType?: unknown;
+  /** `state`: accepted from AWS output and ignored. */
   state?: unknown;
+  /** `status`: accepted from AWS output and ignored. */
   status?: unknown;
+  /** `statusReason`: accepted from AWS output and ignored. */
   statusReason?: unknown;
+  /** `tags`: accepted from AWS output and ignored. */
   tags?: unknown;
+  /** `createdAt`: accepted from AWS output and ignored. */
   createdAt?: unknown;
+  /** `clientToken`: accepted from AWS output and ignored. */
   clientToken?: unknown;
 }
 
 /** The AWS `schedulingPolicy` shape; `FIFO` is the only idle-resource strategy. */
 export interface SchedulingPolicy {
+  /** `name`: the AWS name of the policy; not used by the simulation. */
   name?: string | null;
+  /** `quotaSharePolicy`: how idle capacity is assigned. */
   quotaSharePolicy?: QuotaSharePolicy | null;
+  /** `arn`: accepted from AWS output and ignored. */
   arn?: unknown;
+  /** `tags`: accepted from AWS output and ignored. */
   tags?: unknown;
 }
 
 /** R2: a team's quota share. */
 export interface QuotaShare {
+  /** `quotaShareName`: 1 to 128 letters, digits, `-` and `_`; unique. */
   quotaShareName: string;
+  /** `capacityLimits`: the share's own quota (R2, R13), 1 to 5 distinct instance types. */
   capacityLimits: Array<CapacityLimit>;
+  /** `resourceSharingConfiguration`: strategy and borrow limit (R4, R14). */
   resourceSharingConfiguration: ResourceSharing;
+  /** `preemptionConfiguration`: in-share preemption (R20). */
   preemptionConfiguration?: SharePreemption;
+  /** `state`: `ENABLED` (default) or `DISABLED`. */
   state?: ShareState;
+  /** `quotaShareArn`: accepted from AWS output and ignored. */
   quotaShareArn?: unknown;
+  /** `jobQueue`: accepted from AWS output and ignored. */
   jobQueue?: unknown;
+  /** `status`: accepted from AWS output and ignored. */
   status?: unknown;
+  /** `statusReason`: accepted from AWS output and ignored. */
   statusReason?: unknown;
+  /** `tags`: accepted from AWS output and ignored. */
   tags?: unknown;
+  /** `createdAt`: accepted from AWS output and ignored. */
   createdAt?: unknown;
+  /** `clientToken`: accepted from AWS output and ignored. */
   clientToken?: unknown;
 }
 
 /** A scenario's `workload` section: jobs described by generator settings. */
 export interface Workload {
-  /** The seed of every draw; `seed`, `seed + 1`, ... are replicates. */
+  /** `seed`: the seed of every draw, 0 to 2^53 - 1; `seed`, `seed + 1`, ... are replicates. */
   seed?: number;
-  /** Jobs in all, split over the entries without their own `jobs` by `weight`. */
+  /** `jobs`: jobs in all, split over the entries without their own `jobs` by `weight`. */
   jobs?: number | null;
   /**
-   * Offered load, as a percentage of the capacity shares own, for entries without an
-   * `arrivalsPerHour`.
+   * `loadPercent`: offered load, as a percentage of the capacity shares own, for entries
+   * without an `arrivalsPerHour`.
    */
   loadPercent?: number | null;
-  /** When arrivals start, seconds. */
+  /** `startAt`: when arrivals start, in seconds (default 0). */
   startAt?: number;
-  /** One entry per quota share that submits work. */
+  /** `shares`: one entry per quota share that submits work. */
   shares: Array<ShareWorkload>;
 }
 
 /** R5: one training job. */
 export interface Job {
+  /** `jobName`: 1 to 128 letters, digits, `-` and `_`; unique. */
   jobName: string;
+  /** `quotaShareName`: the share the job is submitted to; it must exist. */
   quotaShareName: string;
+  /** `schedulingPriority`: 0 to 9999, default 0; higher runs first within a share (R11). */
   schedulingPriority?: number;
-  /** Given directly, or through `serviceRequestPayload.ResourceConfig.InstanceType`. */
+  /**
+   * `instanceType`: given directly, or through
+   * `serviceRequestPayload.ResourceConfig.InstanceType`.
+   */
   instanceType?: string | null;
+  /**
+   * `instanceCount`: instances the job holds while dispatched (default 1); or given as
+   * `serviceRequestPayload.ResourceConfig.InstanceCount`.
+   */
   instanceCount?: number | null;
+  /** `submitAt`: when the job is submitted, in seconds (default 0). */
   submitAt?: number;
+  /** `durationSeconds`: the training time the job needs, in seconds (R5, R8). */
   durationSeconds: number;
+  /**
+   * `checkpointIntervalSeconds`: R8, seconds of training between checkpoints; `None`: no
+   * checkpoints (every 600 s with a payload `CheckpointConfig`).
+   */
   checkpointIntervalSeconds?: number | null;
+  /**
+   * `timeoutSeconds`: R9, the most seconds an attempt may spend `RUNNING` (or the payload's
+   * `StoppingCondition.MaxRuntimeInSeconds`); `None`: no timeout.
+   */
   timeoutSeconds?: number | null;
+  /** `preemptionConfiguration`: the job's retry limit (R7). */
   preemptionConfiguration?: JobPreemption | null;
-  /** The AWS `SubmitServiceJob` payload, as an object or a JSON string. */
+  /**
+   * `serviceRequestPayload`: the AWS `SubmitServiceJob` payload, as an object or a JSON
+   * string.
+   */
   serviceRequestPayload?: ServiceRequestPayload | string | null;
+  /** `jobArn`: accepted from AWS output and ignored. */
   jobArn?: unknown;
+  /** `jobId`: accepted from AWS output and ignored. */
   jobId?: unknown;
+  /** `jobQueue`: accepted from AWS output and ignored. */
   jobQueue?: unknown;
+  /** `status`: accepted from AWS output and ignored. */
   status?: unknown;
+  /** `statusReason`: accepted from AWS output and ignored. */
   statusReason?: unknown;
+  /** `serviceJobType`: accepted from AWS output and ignored. */
   serviceJobType?: unknown;
+  /** `createdAt`: accepted from AWS output and ignored. */
   createdAt?: unknown;
+  /** `tags`: accepted from AWS output and ignored. */
   tags?: unknown;
+  /** `clientToken`: accepted from AWS output and ignored. */
   clientToken?: unknown;
+  /** `retryStrategy`: accepted from AWS output and ignored. */
   retryStrategy?: unknown;
+  /** `shareIdentifier`: accepted from AWS output and ignored. */
   shareIdentifier?: unknown;
 }
 
@@ -298,8 +422,11 @@ export interface Action {
 
 /** One bound on one metric (or one per share, with `*`). */
 export interface Objective {
+  /** `metric`: a metric path (`crate::metric`); `*` for every share. */
   metric: string;
+  /** `min`: the smallest value that meets the objective (inclusive). */
   min?: number | null;
+  /** `max`: the largest value that meets the objective (inclusive). */
   max?: number | null;
 }
 
@@ -326,92 +453,171 @@ export interface ObservedJob {
   instanceSeconds: number;
 }
 
+/**
+ * How serious a `Problem` is; `error` or `warning` in JSON.
+ * - `"error"`: Something is wrong; a scenario with an error does not run.
+ * - `"warning"`: Worth knowing (R3 oversubscription, capacity no share owns, ...); nothing is refused.
+ */
 export type Severity = "error" | "warning";
 
 /** A job as `DescribeServiceJob` would show it at the end of the run. */
 export interface JobResult {
+  /** `jobName`: the job's name. */
   jobName: string;
+  /** `quotaShareName`: its quota share. */
   quotaShareName: string;
+  /** `status`: its status at `endedAt`; `null` when it was not submitted yet. */
   status: Status | null;
+  /**
+   * `statusReason`: the reason shown at `endedAt`: why it waits (R17), `PREEMPTION_IN_PROGRESS:
+   * ...` (R21) or why it failed; `null` otherwise.
+   */
   statusReason: string | null;
+  /** `schedulingPriority`: its priority at `endedAt`, updates included (R23). */
   schedulingPriority: number;
+  /** `submitAt`: when it was submitted, in seconds. */
   submitAt: number;
+  /** `firstStartedAt`: when its first attempt was dispatched; `null` if none was. */
   firstStartedAt: number | null;
+  /** `stoppedAt`: when it succeeded or failed; `null` while it has not. */
   stoppedAt: number | null;
+  /** `preemptionSummary`: its preemptions (R7). */
   preemptionSummary: PreemptionSummary;
+  /** `attempts`: every attempt, first to last, the current one included. */
   attempts: Array<Attempt>;
+  /**
+   * `lostWorkSeconds`: training seconds its preemptions lost (R8), counted from each stop
+   * signal.
+   */
   lostWorkSeconds: number;
 }
 
 /** R24: one state change or preemption step. */
 export interface SimEvent {
+  /** `at`: when it happened, in seconds of simulated time. */
   at: number;
+  /** `jobName`: the job it happened to. */
   jobName: string;
+  /** `quotaShareName`: that job's quota share. */
   quotaShareName: string;
+  /** `type`: a state change or a preemption step. */
   type: EventType;
+  /** `status`: the job's status after the event (unchanged by `PREEMPTION_STARTED`). */
   status: Status | null;
+  /**
+   * `statusReason`: why (R17; `PREEMPTION_IN_PROGRESS: ...` on `PREEMPTION_STARTED`); `null`
+   * when there is no reason.
+   */
   statusReason: string | null;
   /**
-   * The job whose dispatch needed this preemption (preemption events; `null` when the
-   * service environment's capacity was lowered).
+   * `preemptedBy`: the job whose dispatch needed this preemption (preemption events; `null`
+   * when the service environment's capacity was lowered).
    */
   preemptedBy?: string | null;
+  /** `reason`: preemption events only: why the victim was preempted (R18, R20, R22). */
   reason?: string;
-  /** The victim's `preemptedAttemptCount`, this preemption included. */
+  /**
+   * `preemptedAttemptCount` (preemption events): the victim's count, this preemption
+   * included (R7).
+   */
   preemptedAttemptCount?: number;
-  /** Training seconds this preemption lost (R8). */
+  /** `lostWorkSeconds` (preemption events): training seconds this preemption lost (R8). */
   lostWorkSeconds?: number;
 }
 
+/** R26: a result's `summary`: metrics per quota share and for the whole run. */
 export interface Summary {
-  /** Keyed by quota share name, in input order. */
+  /** `perQuotaShare`: keyed by quota share name, in input order. */
   perQuotaShare: Record<string, Metrics>;
+  /** `overall`: the whole run. */
   overall: Metrics;
 }
 
 /** R25: totals of one instance type at an instant. */
 export interface TypeTotals {
+  /** `capacityUnit`: the instance type. */
   capacityUnit: string;
+  /** `gpusPerInstance`: its GPUs per instance (R1; 0 when unknown). */
   gpusPerInstance: number;
-  /** The service environment's limit (`null`: none, jobs of this type never run). */
+  /**
+   * `serviceEnvironmentCapacity`: the service environment's limit, in instances (`null`:
+   * none, jobs of this type never run).
+   */
   serviceEnvironmentCapacity: number | null;
+  /** `usage`: instances held by the jobs of every share. */
   usage: number;
+  /**
+   * `free`: the service environment's limit (0 when none) minus `usage`; negative after a
+   * lowered limit (R13).
+   */
   free: number;
+  /** `poolCapacity`: the quotas of the lending shares, summed (R13). */
   poolCapacity: number;
+  /** `poolUsage`: instances held by the jobs of the lending shares. */
   poolUsage: number;
+  /** `poolAvailable`: `poolCapacity - poolUsage`; negative after a lowered quota (R13). */
   poolAvailable: number;
+  /** `borrowed`: instances held above their shares' quotas, summed over shares (R15). */
   borrowed: number;
-  /** Borrowed instances no lender's idle quota accounts for (after a lowered limit). */
+  /**
+   * `unattributedBorrowed`: borrowed instances no lender's idle quota accounts for (after a
+   * lowered limit).
+   */
   unattributedBorrowed: number;
 }
 
 /** R25: one quota share's use of one instance type at an instant. */
 export interface ShareTypeUsage {
+  /** `quotaShareName`: the share. */
   quotaShareName: string;
+  /** `capacityUnit`: the instance type. */
   capacityUnit: string;
+  /** `quota`: the share's own quota of this type now (R13 `Q_S`), in instances. */
   quota: number;
-  /** Instances held by the share's jobs (`SCHEDULED`, `STARTING`, `RUNNING`). */
+  /**
+   * `usage`: instances held by the share's jobs (`SCHEDULED`, `STARTING`, `RUNNING`; jobs
+   * being preempted included, R21).
+   */
   usage: number;
+  /** `withinQuota`: the part of `usage` within the quota, min(usage, quota). */
   withinQuota: number;
+  /** `overQuota`: the part of `usage` above the quota, max(0, usage - quota). */
   overQuota: number;
-  /** Over-quota usage attributed to lenders (R15), as `{lender, instances}`. */
+  /**
+   * `borrowed`: instances counted as borrowed (R15): `overQuota`, over quota after an update
+   * (R22) included.
+   */
   borrowed: number;
+  /**
+   * `borrowedFrom`: `borrowed` attributed to lenders (R15), one `{quotaShareName, instances}`
+   * per lender.
+   */
   borrowedFrom: Array<Flow>;
-  /** Idle quota of this share used by borrowers (R15). */
+  /** `lent`: instances of this share's idle quota used by borrowers (R15). */
   lent: number;
+  /** `lentTo`: `lent` per borrower, one `{quotaShareName, instances}` each (R15). */
   lentTo: Array<Flow>;
+  /** `idle`: quota neither held nor lent, in instances. */
   idle: number;
-  /** Instances earmarked for this share's waiting preemptor (R21). */
+  /** `earmarked`: instances earmarked for this share's waiting preemptor (R21). */
   earmarked: number;
 }
 
+/** R25: how many jobs are in each status at an instant. */
 export interface JobCounts {
+  /** `notSubmitted`: jobs whose `submitAt` has not come yet. */
   notSubmitted: number;
+  /** `runnable`: jobs `SUBMITTED` or `RUNNABLE`. */
   runnable: number;
+  /** `scheduled`: jobs `SCHEDULED`. */
   scheduled: number;
+  /** `starting`: jobs `STARTING`. */
   starting: number;
+  /** `running`: jobs `RUNNING`. */
   running: number;
+  /** `succeeded`: jobs `SUCCEEDED`. */
   succeeded: number;
+  /** `failed`: jobs `FAILED`. */
   failed: number;
 }
 
@@ -440,15 +646,19 @@ export interface ChangedJob {
 
 /** One objective checked on one metric. */
 export interface Verdict {
-  /** The objective, as `objectives[i]`. */
+  /** `objective`: the objective, as `objectives[i]`. */
   objective: string;
-  /** The metric, with a share name in place of `*`. */
+  /** `metric`: the metric path, with a share name in place of `*`. */
   metric: string;
+  /** `min`: the objective's lower bound, if any. */
   min: number | null;
+  /** `max`: the objective's upper bound, if any. */
   max: number | null;
+  /** `value`: the metric's value; `null` when the summary has none (then it is met). */
   value: number | null;
-  /** The value under the baseline scenario, when one was given. */
+  /** `baseline`: the value under the baseline scenario, when one was given. */
   baseline?: number | null;
+  /** `met`: the value is within the bounds, or `null`. */
   met: boolean;
 }
 
@@ -505,58 +715,81 @@ export type Billing = "onDemand" | "committed";
 
 /** `{capacityUnit, maxCapacity}`: a number of instances of one type. */
 export interface CapacityLimit {
+  /** `capacityUnit`: the instance type. */
   capacityUnit: string;
+  /**
+   * `maxCapacity`: a number of instances (at least 1 in a quota share, 0 or more in the service
+   * environment).
+   */
   maxCapacity: number;
 }
 
+/** The `quotaSharePolicy` of a scheduling policy. */
 export interface QuotaSharePolicy {
+  /** `idleResourceAssignmentStrategy`: only `FIFO` is accepted (R16 phase 3). */
   idleResourceAssignmentStrategy?: string | null;
 }
 
 /** `resourceSharingConfiguration`. */
 export interface ResourceSharing {
+  /** `strategy`: R4. */
   strategy: Strategy;
   /**
-   * Percent of the share's quota it may borrow on top; -1 = unlimited. Only with
-   * `LEND_AND_BORROW` (R2); `None` means the default -1.
+   * `borrowLimit`: percent of the share's quota it may borrow on top; -1 = unlimited. Only
+   * with `LEND_AND_BORROW` (R2, R14); `None` means the default -1.
    */
   borrowLimit?: number | null;
 }
 
 /** `preemptionConfiguration` of a quota share. */
 export interface SharePreemption {
+  /** `inSharePreemption`: R20, `DISABLED` by default. */
   inSharePreemption?: Toggle;
 }
 
+/**
+ * R2: a quota share's `state`.
+ * - `"ENABLED"`: `ENABLED` (the default): the share accepts submissions.
+ * - `"DISABLED"`: `DISABLED`: submissions to the share are rejected and end `FAILED` (R6); its queued jobs still run and its quota still lends (R23).
+ */
 export type ShareState = "ENABLED" | "DISABLED";
 
 /** What one quota share submits. */
 export interface ShareWorkload {
+  /** `quotaShareName`: the share that submits the jobs; it must exist, with one entry per share. */
   quotaShareName: string;
-  /** Its part of `workload.jobs` (default 1). */
+  /** `weight`: its part of `workload.jobs` (default 1). */
   weight?: number | null;
-  /** Its number of jobs, instead of a part of `workload.jobs`. */
+  /** `jobs`: its number of jobs, instead of a part of `workload.jobs`. */
   jobs?: number | null;
-  /** Mean arrivals per hour (Poisson), instead of `workload.loadPercent`. */
+  /** `arrivalsPerHour`: mean arrivals per hour (Poisson), instead of `workload.loadPercent`. */
   arrivalsPerHour?: number | null;
-  /** Instance types to draw from, by weight. */
+  /** `instanceTypes`: instance types to draw from, by weight. */
   instanceTypes: Array<WeightedType>;
   /**
-   * Instance counts to draw from, by weight (default: 1 instance). A count above the share's
-   * quota of the drawn type is lowered to that quota.
+   * `sizes`: instance counts to draw from, by weight (default: 1 instance). A count above the
+   * share's quota of the drawn type is lowered to that quota.
    */
   sizes?: Array<WeightedSize>;
+  /** `duration`: how long the jobs train. */
   duration: DurationSpec;
-  /** Priorities to draw from, by weight (default: 0). */
+  /** `priorities`: priorities to draw from, by weight (default: 0). */
   priorities?: Array<WeightedPriority>;
-  /** Which jobs checkpoint, and how often (default: none). */
+  /** `checkpoint`: which jobs checkpoint, and how often in seconds (default: none). */
   checkpoint?: PercentOf | null;
-  /** Which jobs set `preemptionRetriesBeforeTermination`, and to what (default: none). */
+  /**
+   * `preemptionRetries`: which jobs set `preemptionRetriesBeforeTermination`, and to what
+   * (default: none).
+   */
   preemptionRetries?: PercentOf | null;
 }
 
 /** `preemptionConfiguration` of a job (R7). */
 export interface JobPreemption {
+  /**
+   * `preemptionRetriesBeforeTermination`: how many preemptions requeue the job; the next one
+   * ends it `FAILED` (R7). `None`: unlimited.
+   */
   preemptionRetriesBeforeTermination?: number | null;
 }
 
@@ -583,10 +816,15 @@ export interface TerminateServiceJob {
  * value whole (R23).
  */
 export interface QuotaShareUpdate {
+  /** `quotaShareName`: the share to change. */
   quotaShareName: string;
+  /** `capacityLimits`: replaces the share's whole list. */
   capacityLimits?: Array<CapacityLimit> | null;
+  /** `resourceSharingConfiguration`: replaces the whole object (a missing `borrowLimit` is -1). */
   resourceSharingConfiguration?: ResourceSharing | null;
+  /** `preemptionConfiguration`: replaces the share's in-share preemption setting. */
   preemptionConfiguration?: SharePreemption | null;
+  /** `state`: enables or disables the share. */
   state?: ShareState | null;
 }
 
@@ -603,82 +841,164 @@ export interface Range {
   step: number;
 }
 
-/** R6: a job's status. */
+/**
+ * R6: a job's status.
+ * - `"SUBMITTED"`: Accepted at `submitAt`; it is `RUNNABLE` at the same instant.
+ * - `"RUNNABLE"`: Queued in its share, waiting to be dispatched (R11, R17).
+ * - `"SCHEDULED"`: Dispatched and holding its instances; `STARTING` after `settings.scheduledSeconds`.
+ * - `"STARTING"`: Holding its instances; `RUNNING` after `settings.startingSeconds`.
+ * - `"RUNNING"`: Training (R8) on its instances.
+ * - `"SUCCEEDED"`: All its training is done.
+ * - `"FAILED"`: Ended without finishing: timeout (R9), termination (R23), retry limit (R7) or a submission to a `DISABLED` share (R6).
+ */
 export type Status = "SUBMITTED" | "RUNNABLE" | "SCHEDULED" | "STARTING" | "RUNNING" | "SUCCEEDED" | "FAILED";
 
+/** R7: a job's `preemptionSummary`, as `DescribeServiceJob` shows it. */
 export interface PreemptionSummary {
+  /** `preemptedAttemptCount`: the job's preemptions, each counted when it completes (R7). */
   preemptedAttemptCount: number;
+  /** `recentPreemptedAttempts`: every attempt ended by a preemption, first to last. */
   recentPreemptedAttempts: Array<PreemptedAttempt>;
 }
 
 /** One attempt of a job: from dispatch (`SCHEDULED`) to releasing its capacity. */
 export interface Attempt {
+  /** `startedAt`: when it was dispatched (`SCHEDULED`), in seconds. */
   startedAt: number;
+  /** `stoppedAt`: when it released its instances; `null` while it holds them. */
   stoppedAt: number | null;
+  /**
+   * `borrowedInstances`: how many of its instances were above its share's quota at dispatch
+   * (R14).
+   */
   borrowedInstances: number;
+  /**
+   * `statusReason`: why it ended (preemption, timeout, termination); `null` when it succeeded or
+   * still holds its instances.
+   */
   statusReason: string | null;
 }
 
+/**
+ * R24: an event's `type`.
+ * - `"STATE_CHANGE"`: `STATE_CHANGE`: the job's status changed (R6).
+ * - `"PREEMPTION_STARTED"`: `PREEMPTION_STARTED`: the job was told to stop; its status is unchanged (R21).
+ * - `"PREEMPTION_COMPLETED"`: `PREEMPTION_COMPLETED`: its grace period ended and it released its instances (R21).
+ */
 export type EventType = "STATE_CHANGE" | "PREEMPTION_STARTED" | "PREEMPTION_COMPLETED";
 
 /** R26 metrics of one quota share, or of the whole run. */
 export interface Metrics {
+  /** `jobs`: jobs of the share (or the run), submitted or not. */
   jobs: number;
+  /** `succeeded`: jobs `SUCCEEDED` at `endedAt`. */
   succeeded: number;
+  /** `failed`: jobs `FAILED` at `endedAt`. */
   failed: number;
+  /**
+   * `neverRunnable`: jobs `RUNNABLE` at `endedAt` with a `MISCONFIGURATION` reason (R17); also
+   * in `unfinished`.
+   */
   neverRunnable: number;
+  /**
+   * `unfinished`: jobs neither `SUCCEEDED` nor `FAILED` at `endedAt`, jobs not yet submitted
+   * included.
+   */
   unfinished: number;
+  /** `instanceSeconds`: instance-seconds held, from dispatch to release (R6). */
   instanceSeconds: number;
+  /** `instanceSecondsOwn`: the part of `instanceSeconds` within the share's quota. */
   instanceSecondsOwn: number;
+  /** `instanceSecondsBorrowed`: the part of `instanceSeconds` above the share's quota (R14, R22). */
   instanceSecondsBorrowed: number;
+  /** `instanceSecondsLent`: instance-seconds of the share's idle quota used by borrowers (R15). */
   instanceSecondsLent: number;
+  /** `instanceHours`: `instanceSeconds` in hours. */
   instanceHours: number;
+  /** `gpuHours`: held GPU-hours: instance-seconds times GPUs per instance (R1), over 3600. */
   gpuHours: number;
+  /** `gpuHoursOwn`: the part of `gpuHours` within the share's quota. */
   gpuHoursOwn: number;
+  /** `gpuHoursBorrowed`: the part of `gpuHours` above the share's quota. */
   gpuHoursBorrowed: number;
   /**
-   * Instance-seconds used over the service environment's instance-seconds (overall), or
-   * over the share's quota instance-seconds (per share; may exceed 1 when borrowing).
+   * `utilization`: instance-seconds held over the service environment's instance-seconds
+   * (overall), or over the share's quota instance-seconds (per share; may exceed 1 when
+   * borrowing); `null` when the denominator is 0.
    */
   utilization: number | null;
+  /**
+   * `waitSeconds`: submission to first `RUNNING`, in seconds, over the jobs that reached
+   * `RUNNING`.
+   */
   waitSeconds: Percentiles;
+  /** `completionSeconds`: submission to `SUCCEEDED`, in seconds, over the jobs that succeeded. */
   completionSeconds: Percentiles;
+  /** `preemptions`: the share's jobs (or all jobs) told to stop, by reason. */
   preemptions: PreemptionCounts;
+  /**
+   * `lostInstanceSeconds`: training seconds lost to preemption (R8) times the victim's
+   * instances.
+   */
   lostInstanceSeconds: number;
+  /** `lostGpuHours`: `lostInstanceSeconds` times GPUs per instance, in hours. */
   lostGpuHours: number;
   /**
-   * Held over entitled instance-seconds (entitlement: min(quota, queued + held) per type),
-   * and overall Jain's index of the shares' ratios.
+   * `fairness`: held over entitled instance-seconds (entitlement: min(quota, queued + held)
+   * per type), and overall Jain's index of the shares' ratios.
    */
   fairness: Fairness;
-  /** Entitled instance-seconds not held: max(0, entitlement - held) per type, over time. */
+  /**
+   * `fairnessDeficitInstanceSeconds`: entitled instance-seconds not held, max(0,
+   * entitlement - held) per type, over time.
+   */
   fairnessDeficitInstanceSeconds: number;
   /**
-   * What the share (or the run) cost, when instance types have prices
-   * (`instanceTypes[].pricePerHour`); `null` otherwise. See `settings.billing`.
+   * `cost`: what the share (or the run) cost, in the prices' currency, when instance types
+   * have prices (`instanceTypes[].pricePerHour`); `null` otherwise. See `settings.billing`.
    */
   cost: number | null;
-  /** The price of the training lost to preemption (R8). */
+  /** `lostCost`: the price of the training lost to preemption (R8); `null` without prices. */
   lostCost: number | null;
-  /** With `committed` billing: the price of quota neither used nor lent. */
+  /**
+   * `idleQuotaCost`, with `committed` billing: the price of quota neither used nor lent;
+   * `null` otherwise.
+   */
   idleQuotaCost: number | null;
-  /** Overall only, with `committed` billing: capacity that belongs to no share. */
+  /**
+   * `unassignedCost`, overall only, with `committed` billing: the price of capacity that
+   * belongs to no share; `null` otherwise.
+   */
   unassignedCost: number | null;
-  /** Overall only: cost over the GPU-hours of training of succeeded jobs. */
+  /**
+   * `costPerUsefulGpuHour`, overall only: `cost` over the GPU-hours of training of succeeded
+   * jobs; `null` without prices or without such GPU-hours.
+   */
   costPerUsefulGpuHour: number | null;
-  /** From the first instant a front job needed a reclaim (R18) to its dispatch. */
+  /**
+   * `reclaimLatencySeconds`: per job that needed a reclaim (R18), from the first instant it
+   * did to its dispatch, in seconds.
+   */
   reclaimLatencySeconds: Percentiles;
-  /** The most preemptions any one job of the share (or of the run) suffered. */
+  /**
+   * `maxPreemptionsPerJob`: the most times any one job of the share (or of the run) was told
+   * to stop.
+   */
   maxPreemptionsPerJob: number;
-  /** Jobs preempted more than once. */
+  /** `jobsPreemptedMoreThanOnce`: jobs told to stop more than once. */
   jobsPreemptedMoreThanOnce: number;
-  /** Training instance-seconds of succeeded jobs over instance-seconds held. */
+  /**
+   * `goodput`: training instance-seconds of succeeded jobs over instance-seconds held;
+   * `null` when none were held.
+   */
   goodput: number | null;
 }
 
 /** A number of instances flowing between two shares (R15 attribution). */
 export interface Flow {
+  /** `quotaShareName`: the other share: the lender in `borrowedFrom`, the borrower in `lentTo`. */
   quotaShareName: string;
+  /** `instances`: how many instances, attributed as R15 says. */
   instances: number;
 }
 
@@ -706,39 +1026,63 @@ export interface Pair {
   observed: number | null;
 }
 
-/** R4: what a share does with idle quota. */
+/**
+ * R4: what a share does with idle quota.
+ * - `"RESERVE"`: `RESERVE`: idle quota is kept for the share; it neither lends nor borrows.
+ * - `"LEND"`: `LEND`: idle quota may be borrowed by others; it never borrows.
+ * - `"LEND_AND_BORROW"`: `LEND_AND_BORROW`: lends like `LEND` and may borrow others' idle quota (R14).
+ */
 export type Strategy = "RESERVE" | "LEND" | "LEND_AND_BORROW";
 
+/**
+ * `ENABLED` or `DISABLED`: whether a share's in-share preemption is on (R20).
+ * - `"ENABLED"`: `ENABLED`.
+ * - `"DISABLED"`: `DISABLED` (the default).
+ */
 export type Toggle = "ENABLED" | "DISABLED";
 
 /** `{name, weight}`. */
 export interface WeightedType {
+  /** `name`: an instance type of the scenario. */
   name: string;
+  /** `weight`: its relative chance, 0 to 1,000,000 (default 1). */
   weight?: number;
 }
 
 /** `{instances, weight}`. */
 export interface WeightedSize {
+  /** `instances`: an instance count, at least 1. */
   instances: number;
+  /** `weight`: its relative chance, 0 to 1,000,000 (default 1). */
   weight?: number;
 }
 
 /** How long jobs train, seconds. */
 export interface DurationSpec {
+  /** `distribution`: the distribution drawn from. */
   distribution: Distribution;
+  /** `minSeconds`: the shortest duration, at least 1 (the scale of `pareto`). */
   minSeconds: number;
+  /** `maxSeconds`: the longest duration, at least `minSeconds`. */
   maxSeconds: number;
 }
 
 /** `{priority, weight}`. */
 export interface WeightedPriority {
+  /** `priority`: a `schedulingPriority`, 0 to 9999. */
   priority: number;
+  /** `weight`: its relative chance, 0 to 1,000,000 (default 1). */
   weight?: number;
 }
 
 /** `percent` of the jobs take one of `values`, drawn uniformly. */
 export interface PercentOf {
+  /** `percent`: the percentage of jobs that get a value, 0 to 100. */
   percent: number;
+  /**
+   * `values`: the values drawn from (`checkpointIntervalSeconds` at least 1, retries at least
+   * 0).
+   */
   values: Array<number>;
 }
 
@@ -761,39 +1105,60 @@ export interface CheckpointConfig {
   [key: string]: unknown;
 }
 
+/** An attempt ended by a preemption, as listed in `recentPreemptedAttempts` (R7). */
 export interface PreemptedAttempt {
+  /** `startedAt`: when it was dispatched, in seconds. */
   startedAt: number;
+  /** `stoppedAt`: when it released its instances (`Preemption Completed`), in seconds. */
   stoppedAt: number;
+  /** `statusReason`: the preemption's reason (R18, R20, R22). */
   statusReason: string;
 }
 
-/** Wait or completion times: percentiles by nearest rank, in seconds. */
+/** R26 wait, completion or reclaim-latency times: percentiles by nearest rank, in seconds. */
 export interface Percentiles {
+  /** `count`: how many values (jobs) there are. */
   count: number;
+  /** `p50`: the median; `null` when `count` is 0. */
   p50: number | null;
+  /** `p90`: the 90th percentile; `null` when `count` is 0. */
   p90: number | null;
+  /** `p95`: the 95th percentile; `null` when `count` is 0. */
   p95: number | null;
+  /** `p99`: the 99th percentile; `null` when `count` is 0. */
   p99: number | null;
+  /** `max`: the largest value; `null` when `count` is 0. */
   max: number | null;
 }
 
+/**
+ * R26 `preemptions`: how many times jobs of the share (or the run) were told to stop, by reason,
+ * counted at `Preemption Started`.
+ */
 export interface PreemptionCounts {
+  /** `crossShare`: reclaims (R18). */
   crossShare: number;
+  /** `inShare`: in-share preemptions (R20). */
   inShare: number;
+  /**
+   * `capacityLimitReduced`: over quota after an update, or a lowered service environment limit
+   * (R22, R23).
+   */
   capacityLimitReduced: number;
+  /** `total`: the three above, summed. */
   total: number;
 }
 
 /** R26 fairness: how much of what a share was entitled to it held. */
 export interface Fairness {
   /**
-   * Held instance-seconds over entitled instance-seconds (above 1 when borrowing); `null`
-   * when the share (or run) was never entitled to anything.
+   * `entitlementRatio`: held instance-seconds over entitled instance-seconds (above 1 when
+   * borrowing); `null` when the share (or run) was never entitled to anything.
    */
   entitlementRatio: number | null;
   /**
-   * Overall only: Jain's index (sum x)^2 / (k sum x^2) over the k shares with a ratio; 1 when
-   * every share got the same share of its entitlement. `null` per share.
+   * `jainIndex`, overall only: Jain's index (sum x)^2 / (k sum x^2) over the k shares with a
+   * ratio; 1 when every share got the same share of its entitlement. `null` per share.
    */
   jainIndex: number | null;
 }
