@@ -676,6 +676,8 @@ test("hostile links: no script runs, nothing is injected, the page keeps working
       assert.equal(await page.locator(".status.err").count(), 1, h.name);
       await page.getByRole("button", { name: "Go back" }).click();
       await ready(page);
+      // The scenario gone back to is the saved one: the next link that cannot be read opens it.
+      await page.waitForFunction(() => (localStorage.getItem("quotasim-playground-v1") ?? "").includes("qs1_job_high"));
     } else {
       await ready(page);
     }

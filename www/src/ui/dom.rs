@@ -6,6 +6,11 @@ pub fn window() -> Option<web_sys::Window> {
     web_sys::window()
 }
 
+/// Whether the page is hidden (its tab in the background, or being closed).
+pub fn page_hidden() -> bool {
+    window().and_then(|w| w.document()).is_some_and(|d| d.hidden())
+}
+
 /// Milliseconds from the page's time origin.
 pub fn now_ms() -> f64 {
     window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())

@@ -466,7 +466,22 @@ impl AppState {
             let t = Timeout::new(400, move || self.save(&self.current()));
             self.doc.save_timer.set_value(Some(t));
         });
+        // A page closed or hidden within the pause still saves: what the user made is not lost.
+        let flush = move || {
+            if let Some(Some(t)) = self.doc.save_timer.try_update_value(Option::take) {
+                drop(t);
+                self.save(&self.current());
+            }
+        };
+        let hide = window_event_listener(leptos::ev::pagehide, move |_| flush());
+        let hidden = window_event_listener_untyped("visibilitychange", move |_| {
+            if dom::page_hidden() {
+                flush();
+            }
+        });
         on_cleanup(move || {
+            hide.remove();
+            hidden.remove();
             let _ = self.run.timer.try_set_value(None);
             let _ = self.run.pending.try_set_value(None);
             let _ = self.doc.save_timer.try_set_value(None);
