@@ -89,6 +89,10 @@ enum Command {
         /// With --events-format: the epoch milliseconds of time 0 (default 2026-01-01).
         #[arg(long, value_name = "MS", default_value_t = quotasim::aws::DEFAULT_ORIGIN_MILLIS)]
         origin: i64,
+        /// Run up to and including instant T, then print the state after it as a scenario
+        /// that starts there (settings.startAt = T, R28) instead of results.
+        #[arg(long = "print-state-at", value_name = "T")]
+        print_state_at: Option<u64>,
     },
     /// Check a run against objectives; exit 3 when any is violated.
     Check {
@@ -369,6 +373,51 @@ fn write_out(s: &str) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// `run --print-state-at T`: the state after instant T as an R28 scenario.
+fn print_state(path: &str, set: &[String], t: u64, pretty: bool) -> ExitCode {
+    if t > quotasim::MAX_SAFE_INTEGER {
+        eprintln!("quotasim: --print-state-at must be at most 2^53 - 1 ({})", quotasim::MAX_SAFE_INTEGER);
+        return ExitCode::from(2);
+    }
+    let changes = match policy::parse_changes(set) {
+        Ok(c) => c,
+        Err(policy::Stop(code)) => return code,
+    };
+    let text = match read_input(path) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let loaded = parse_scenario(&text)
+        .and_then(|s| quotasim::change::apply_changes(&s, &changes))
+        .map_err(|p| vec![p])
+        .and_then(|s| quotasim::workload::expanded(&s))
+        .and_then(|s| validate(&s).map(|v| (s, v)));
+    let (expanded, valid) = match loaded {
+        Ok(x) => x,
+        Err(problems) => {
+            print_problems(&problems);
+            return ExitCode::from(1);
+        }
+    };
+    print_problems(&valid.warnings);
+    let start = valid.settings.start_at;
+    if t < start {
+        eprintln!("quotasim: --print-state-at {t} is before the scenario's settings.startAt ({start})");
+        return ExitCode::from(2);
+    }
+    let mut sim = Simulation::with_options(valid, Options { record_events: false, ..Options::default() });
+    sim.run_until(t);
+    if let Some(e) = sim.run_error() {
+        eprintln!("quotasim: {e}");
+        return ExitCode::from(1);
+    }
+    let state = sim.state(&expanded);
+    for why in &state.inexact {
+        eprintln!("quotasim: warning: the state at {t} is not exact (R28): {why}");
+    }
+    write_out(&json(&state.scenario, pretty))
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
@@ -388,7 +437,11 @@ fn main() -> ExitCode {
             print_scenario,
             events_format,
             origin,
+            print_state_at,
         } => {
+            if let Some(t) = print_state_at {
+                return print_state(&scenario, &set, t, pretty);
+            }
             if until.is_some_and(|t| t > quotasim::MAX_SAFE_INTEGER) {
                 eprintln!("quotasim: --until must be at most 2^53 - 1 ({})", quotasim::MAX_SAFE_INTEGER);
                 return ExitCode::from(2);

@@ -268,5 +268,6 @@ pub fn generate_workload(o: &GenerateOptions) -> Scenario {
         }),
         jobs: Vec::new(),
         actions: Vec::new(),
+        history: Vec::new(),
     }
 }

@@ -85,6 +85,9 @@ pub struct ShareCfg {
     pub in_share_preemption: bool,
     /// `state` is `ENABLED`: a `DISABLED` share rejects submissions (R6).
     pub enabled: bool,
+    /// `capacityLimitReduced` (R28), per instance type (indexed by `TypeId`): usage at
+    /// `settings.startAt` above the quota is over quota as R22 says.
+    pub limit_reduced: Vec<bool>,
 }
 
 /// R5: a job as validated, indexed by [`JobId`].
@@ -111,6 +114,12 @@ pub struct JobCfg {
     pub timeout: Option<u64>,
     /// `preemptionRetriesBeforeTermination` (R7); `None`: unlimited.
     pub retries: Option<u64>,
+    /// `startedAt` (R28): in the attempt dispatched then, at `settings.startAt`.
+    pub started_at: Option<u64>,
+    /// `previousAttempts` (R28): attempts preempted before `settings.startAt`.
+    pub previous_attempts: u32,
+    /// `completedWorkSeconds` (R28): training those attempts saved, in seconds.
+    pub completed_work: u64,
 }
 
 /// R23 `updateQuotaShare`, resolved: `None` fields stay as they were.
@@ -176,6 +185,10 @@ pub struct SettingsCfg {
     pub horizon: Option<u64>,
     /// `billing`: what the cost metrics charge (R26).
     pub billing: crate::model::Billing,
+    /// `startAt` (R28): the instant the run begins, in seconds.
+    pub start_at: u64,
+    /// `originEpochMs` (R28): epoch milliseconds of time 0, if given.
+    pub origin_epoch_ms: Option<i64>,
 }
 
 /// A scenario that passed validation, with every name resolved to a dense id.

@@ -382,6 +382,7 @@ pub fn shape_of(base: &Scenario) -> Scenario {
         workload: None,
         jobs: Vec::new(),
         actions: Vec::new(),
+        history: Vec::new(),
     }
 }
 

@@ -914,7 +914,7 @@ mod tests {
                     j.quota_share_name.as_str(),
                     j.instance_count,
                     j.submit_at,
-                    j.duration_seconds,
+                    j.duration_seconds.unwrap_or(-1),
                 )
             })
             .collect();

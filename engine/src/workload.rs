@@ -491,7 +491,9 @@ fn generate_jobs(s: &Scenario, w: &Workload, counts: &[u64]) -> Vec<Job> {
         } else {
             base
         };
-        let at = (w.start_at as u64).saturating_add(clocks[e] as u64).min(MAX_SAFE as u64) as i64;
+        // R28: arrivals start at the later of the section's startAt and the run's.
+        let begin = w.start_at.max(s.settings.start_at).max(0) as u64;
+        let at = begin.saturating_add(clocks[e] as u64).min(MAX_SAFE as u64) as i64;
         let mut j = Job::new(
             &name,
             &entry.quota_share_name,

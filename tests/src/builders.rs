@@ -121,6 +121,11 @@ impl Sc {
         self.s.settings.horizon_seconds = Some(s);
         self
     }
+    /// R28: the run begins at `t` ("now").
+    pub fn start_at(mut self, t: i64) -> Self {
+        self.s.settings.start_at = t;
+        self
+    }
 
     // ----- finishing -----
     pub fn build(self) -> Scenario {
@@ -201,6 +206,11 @@ impl ShareB {
         self.q.state = ShareState::Disabled;
         self
     }
+    /// R28: the share's quota for `ty` was lowered since its jobs started.
+    pub fn limit_reduced(mut self, ty: &str) -> Self {
+        self.q.capacity_limit_reduced.push(ty.into());
+        self
+    }
 }
 
 /// Job builder: by default one `G5` instance, submitted at 0, 3600 s of work, priority 0.
@@ -231,7 +241,7 @@ impl JobB {
         self
     }
     pub fn dur(mut self, d: i64) -> Self {
-        self.j.duration_seconds = d;
+        self.j.duration_seconds = Some(d);
         self
     }
     pub fn ckpt(mut self, c: i64) -> Self {
@@ -245,6 +255,26 @@ impl JobB {
     }
     pub fn timeout(mut self, t: i64) -> Self {
         self.j.timeout_seconds = Some(t);
+        self
+    }
+    /// R28: in the attempt dispatched at `t`.
+    pub fn started(mut self, t: i64) -> Self {
+        self.j.started_at = Some(t);
+        self
+    }
+    /// R28: attempts already preempted.
+    pub fn previous(mut self, n: i64) -> Self {
+        self.j.previous_attempts = n;
+        self
+    }
+    /// R28: progress those attempts saved.
+    pub fn done(mut self, w: i64) -> Self {
+        self.j.completed_work_seconds = w;
+        self
+    }
+    /// R28: no duration (a state for forecasts).
+    pub fn no_duration(mut self) -> Self {
+        self.j.duration_seconds = None;
         self
     }
 }

@@ -27,6 +27,8 @@ export interface Scenario {
   jobs?: Array<Job>;
   /** `actions`: R23, changes at given times. */
   actions?: Array<Action>;
+  /** `history` (R28): observed durations, for forecasts. */
+  history?: Array<ObservedDuration>;
 }
 
 /** What to generate. `GenerateOptions::new` gives the documented defaults. */
@@ -249,6 +251,10 @@ export interface Settings {
   horizonSeconds?: number | null;
   /** `billing`: what is paid for, for the cost metrics (R26). */
   billing?: Billing;
+  /** `startAt` (R28): the instant the run begins ("now"), in seconds (default 0). */
+  startAt?: number;
+  /** `originEpochMs` (R28): epoch milliseconds of time 0, for importers and ISO times. */
+  originEpochMs?: number | null;
 }
 
 /** An instance type's GPU count, used only for GPU-denominated metrics (R1). */
@@ -315,6 +321,12 @@ export interface QuotaShare {
   preemptionConfiguration?: SharePreemption;
   /** `state`: `ENABLED` (default) or `DISABLED`. */
   state?: ShareState;
+  /**
+   * `capacityLimitReduced` (R28): instance types whose quota was lowered since the share's
+   * jobs started: usage the quota no longer covers is over quota as R22 says, even where
+   * R14 would allow it by borrowing.
+   */
+  capacityLimitReduced?: Array<string>;
   /** `quotaShareArn`: accepted from AWS output and ignored. */
   quotaShareArn?: unknown;
   /** `jobQueue`: accepted from AWS output and ignored. */
@@ -368,8 +380,26 @@ export interface Job {
   instanceCount?: number | null;
   /** `submitAt`: when the job is submitted, in seconds (default 0). */
   submitAt?: number;
-  /** `durationSeconds`: the training time the job needs, in seconds (R5, R8). */
-  durationSeconds: number;
+  /**
+   * `durationSeconds`: the training time the job needs, in seconds (R5, R8). Required to
+   * run; a state (R28) may omit it for forecasts, which sample it.
+   */
+  durationSeconds?: number | null;
+  /**
+   * `startedAt` (R28): the job is in the attempt dispatched then (as
+   * `attempts[].startedAt` in results), at or before `settings.startAt`.
+   */
+  startedAt?: number | null;
+  /**
+   * `previousAttempts` (R28): attempts of the job already preempted before `startAt`
+   * (default 0); they count against its retry limit (R7).
+   */
+  previousAttempts?: number;
+  /**
+   * `completedWorkSeconds` (R28): training those attempts saved in checkpoints, which the
+   * current or next attempt resumes from (R8), in seconds (default 0).
+   */
+  completedWorkSeconds?: number;
   /**
    * `checkpointIntervalSeconds`: R8, seconds of training between checkpoints; `None`: no
    * checkpoints (every 600 s with a payload `CheckpointConfig`).
@@ -418,6 +448,20 @@ export interface Action {
   terminateServiceJob?: TerminateServiceJob | null;
   updateQuotaShare?: QuotaShareUpdate | null;
   updateServiceEnvironment?: UpdateServiceEnvironment | null;
+}
+
+/** One observed duration of a finished or running job (`history`, R28). */
+export interface ObservedDuration {
+  /** `quotaShareName`: the job's share. */
+  quotaShareName: string;
+  /** `instanceType`: its instance type. */
+  instanceType: string;
+  /** `instanceCount`: its instances (default 1). */
+  instanceCount?: number;
+  /** `durationSeconds`: how long it ran, in seconds. */
+  durationSeconds: number;
+  /** `censored`: it was still running when observed: it ran at least that long. */
+  censored?: boolean;
 }
 
 /** One bound on one metric (or one per share, with `*`). */

@@ -206,7 +206,7 @@ pub fn job_order(s: &Scenario, filter: Option<&str>, sort: SortKey, descending: 
             SortKey::Share => (0, j.quota_share_name.clone()),
             SortKey::Priority => (j.scheduling_priority, String::new()),
             SortKey::Submit => (j.submit_at, String::new()),
-            SortKey::Duration => (j.duration_seconds, String::new()),
+            SortKey::Duration => (j.duration_seconds.unwrap_or(-1), String::new()),
             SortKey::Count => (j.instance_count.unwrap_or(0), String::new()),
         }
     };

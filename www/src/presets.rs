@@ -429,7 +429,11 @@ mod tests {
                 && shares.contains(&("best-effort", "LEND_AND_BORROW"))
         );
         assert!(f.scenario.jobs.iter().all(|j| j.checkpoint_interval_seconds == Some(1800)));
-        assert!(f.scenario.jobs.iter().all(|j| (60..=2 * 86_400).contains(&j.duration_seconds)));
+        assert!(f
+            .scenario
+            .jobs
+            .iter()
+            .all(|j| j.duration_seconds.is_some_and(|d| (60..=2 * 86_400).contains(&d))));
     }
 
     #[test]
@@ -448,8 +452,12 @@ mod tests {
             .iter()
             .flat_map(|q| q.capacity_limits.iter().map(|c| c.max_capacity))
             .sum();
-        let demand: f64 =
-            f.scenario.jobs.iter().map(|j| (j.duration_seconds * j.instance_count.unwrap_or(1)) as f64).sum();
+        let demand: f64 = f
+            .scenario
+            .jobs
+            .iter()
+            .map(|j| (j.duration_seconds.unwrap_or(0) * j.instance_count.unwrap_or(1)) as f64)
+            .sum();
         let offered = demand / (owned as f64 * last);
         assert!((0.85..=1.0).contains(&offered), "{offered}");
         assert!(t.contains("lasts 6 days") && (f.run.end as f64 / 86_400.0).floor() == 6.0, "{}", f.run.end);

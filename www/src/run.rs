@@ -505,7 +505,7 @@ mod tests {
         let mut s = presets::scenario(presets::NOTEBOOK).expect("preset parses");
         assert!(notebook().error.is_none());
         for j in &mut s.jobs {
-            j.duration_seconds = 1 << 52;
+            j.duration_seconds = Some(1 << 52);
         }
         let r = RunData::compute(quotasim::validate(&s).expect("valid"));
         let e = r.error.expect("a time past 2^53 - 1");

@@ -130,6 +130,7 @@ fn without_jobs(s: &Scenario) -> Scenario {
         workload: s.workload.clone(),
         jobs: Vec::new(),
         actions: s.actions.clone(),
+        history: s.history.clone(),
     }
 }
 
@@ -148,7 +149,7 @@ mod tests {
         assert!(Arc::ptr_eq(&a.jobs, &b.jobs), "same jobs, one list");
         assert_eq!(a.weight(&b), 1);
         assert!(!b.is(&s) && b.is(&t) && b.scenario() == t);
-        t.jobs[0].duration_seconds += 1;
+        t.jobs[0].duration_seconds = t.jobs[0].duration_seconds.map(|d| d + 1);
         let c = Kept::of(&t, Some(&b));
         assert!(!Arc::ptr_eq(&b.jobs, &c.jobs));
         assert_eq!(b.weight(&c), 1 + s.jobs.len());

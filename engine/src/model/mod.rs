@@ -61,6 +61,28 @@ pub struct Scenario {
     /// `actions`: R23, changes at given times.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
     pub actions: Vec<Action>,
+    /// `history` (R28): observed durations, for forecasts.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    pub history: Vec<ObservedDuration>,
+}
+
+/// One observed duration of a finished or running job (`history`, R28).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
+pub struct ObservedDuration {
+    /// `quotaShareName`: the job's share.
+    pub quota_share_name: String,
+    /// `instanceType`: its instance type.
+    pub instance_type: String,
+    /// `instanceCount`: its instances (default 1).
+    #[cfg_attr(feature = "serde", serde(default = "one"))]
+    pub instance_count: i64,
+    /// `durationSeconds`: how long it ran, in seconds.
+    pub duration_seconds: i64,
+    /// `censored`: it was still running when observed: it ran at least that long.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub censored: bool,
 }
 
 #[cfg(feature = "serde")]
@@ -83,6 +105,7 @@ impl Default for Scenario {
             workload: None,
             jobs: Vec::new(),
             actions: Vec::new(),
+            history: Vec::new(),
         }
     }
 }
@@ -113,6 +136,17 @@ pub struct Settings {
     pub horizon_seconds: Option<i64>,
     /// `billing`: what is paid for, for the cost metrics (R26).
     pub billing: Billing,
+    /// `startAt` (R28): the instant the run begins ("now"), in seconds (default 0).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_zero"))]
+    pub start_at: i64,
+    /// `originEpochMs` (R28): epoch milliseconds of time 0, for importers and ISO times.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub origin_epoch_ms: Option<i64>,
+}
+
+#[cfg(feature = "serde")]
+fn is_zero(v: &i64) -> bool {
+    *v == 0
 }
 
 /// What the cost metrics charge (R26).
@@ -140,6 +174,8 @@ impl Default for Settings {
             checkpoint_save_seconds: 30,
             horizon_seconds: None,
             billing: Billing::OnDemand,
+            start_at: 0,
+            origin_epoch_ms: None,
         }
     }
 }
@@ -368,6 +404,11 @@ pub struct QuotaShare {
     /// `state`: `ENABLED` (default) or `DISABLED`.
     #[cfg_attr(feature = "serde", serde(default))]
     pub state: ShareState,
+    /// `capacityLimitReduced` (R28): instance types whose quota was lowered since the share's
+    /// jobs started: usage the quota no longer covers is over quota as R22 says, even where
+    /// R14 would allow it by borrowing.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    pub capacity_limit_reduced: Vec<String>,
     /// `quotaShareArn`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]
@@ -407,6 +448,7 @@ impl QuotaShare {
             resource_sharing_configuration: ResourceSharing::new(strategy, None),
             preemption_configuration: SharePreemption::default(),
             state: ShareState::Enabled,
+            capacity_limit_reduced: Vec::new(),
             #[cfg(feature = "serde")]
             quota_share_arn: None,
             #[cfg(feature = "serde")]
@@ -459,8 +501,22 @@ pub struct Job {
     /// `submitAt`: when the job is submitted, in seconds (default 0).
     #[cfg_attr(feature = "serde", serde(default))]
     pub submit_at: i64,
-    /// `durationSeconds`: the training time the job needs, in seconds (R5, R8).
-    pub duration_seconds: i64,
+    /// `durationSeconds`: the training time the job needs, in seconds (R5, R8). Required to
+    /// run; a state (R28) may omit it for forecasts, which sample it.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub duration_seconds: Option<i64>,
+    /// `startedAt` (R28): the job is in the attempt dispatched then (as
+    /// `attempts[].startedAt` in results), at or before `settings.startAt`.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub started_at: Option<i64>,
+    /// `previousAttempts` (R28): attempts of the job already preempted before `startAt`
+    /// (default 0); they count against its retry limit (R7).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
+    pub previous_attempts: i64,
+    /// `completedWorkSeconds` (R28): training those attempts saved in checkpoints, which the
+    /// current or next attempt resumes from (R8), in seconds (default 0).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
+    pub completed_work_seconds: i64,
     /// `checkpointIntervalSeconds`: R8, seconds of training between checkpoints; `None`: no
     /// checkpoints (every 600 s with a payload `CheckpointConfig`).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
@@ -538,7 +594,7 @@ impl Job {
             instance_type: Some(instance_type.into()),
             instance_count: Some(count),
             submit_at,
-            duration_seconds: duration,
+            duration_seconds: Some(duration),
             ..Job::default()
         }
     }

@@ -27,6 +27,11 @@ impl Holds {
         self.0.iter().find(|h| h.job == j).map_or(0, |h| h.instances)
     }
 
+    /// Whether no job holds anything.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// Job `j` holds at least `want` instances (it becomes a holder if it was not); returns
     /// how many more it holds.
     fn raise(&mut self, j: JobId, want: u64) -> u64 {

@@ -7,9 +7,10 @@
 
 use core::cmp::Reverse;
 
+use crate::model::Strategy;
 use crate::reasons::Reason;
 use crate::result::{EventType, Status};
-use crate::scenario::{JobCfg, JobId};
+use crate::scenario::{JobCfg, JobId, ShareId, TypeId};
 
 use super::clock::{Timer, TimerKind};
 use super::queue::QKey;
@@ -32,6 +33,10 @@ impl Simulation {
         if self.overflow.is_some() || self.dispatch_loop.is_some() {
             return None;
         }
+        // R28: the first instant is `startAt`, whatever else happens there.
+        if !self.begun {
+            return Some(self.cfg.settings.start_at);
+        }
         let mut t: Option<u64> = self.clock.next_at();
         if let Some(j) = self.submission(self.next_submit) {
             let a = self.cfg.jobs[j as usize].submit_at;
@@ -49,6 +54,13 @@ impl Simulation {
         self.now = t;
         // Releases and other timers due now, in the order they were scheduled.
         self.apply_due_timers();
+        // R28: at `startAt`, usage above the limits is handled as the action that lowered them
+        // would be; and `startAt` always gets passes.
+        if !self.begun {
+            self.begun = true;
+            self.over_limits_at_start();
+            self.marks.all();
+        }
         // Actions in file order.
         while let Some((at, _)) = self.cfg.actions.get(self.next_action) {
             if *at != t {
@@ -156,6 +168,91 @@ impl Simulation {
         }
     }
 
+    // ----- a live state (R28) ------------------------------------------------------------
+
+    /// R28: the live state at `settings.startAt`, as it is just before that instant: a job
+    /// with `startedAt` is in that attempt and holds its instances, one submitted before
+    /// waits in its share's queue; nothing is recorded (results list what happens from
+    /// `startAt` on). What is due at `startAt` (a completion, a timeout passed) happens there.
+    pub(super) fn restore(&mut self) {
+        let start = self.cfg.settings.start_at;
+        // Jobs submitted before `startAt` were accepted then: their submissions are not replayed.
+        while self.submission(self.next_submit).is_some_and(|j| self.cfg.jobs[j as usize].submit_at < start) {
+            self.next_submit += 1;
+        }
+        for j in 0..self.jobs.len() as JobId {
+            let jc = &self.cfg.jobs[j as usize];
+            if let Some(at) = jc.started_at {
+                self.restore_attempt(j, at);
+            } else if jc.submit_at < start {
+                self.jobs.set_status(j, Status::Submitted);
+                self.jobs.set_status(j, Status::Runnable);
+                self.enqueue(j);
+            }
+        }
+    }
+
+    /// R28: job `j` is in the attempt dispatched at `at`: `SCHEDULED` and `STARTING` until
+    /// `at` + scheduled + starting time, training from then (R6); its share's usage at
+    /// `startAt` says how much of it borrows.
+    fn restore_attempt(&mut self, j: JobId, at: u64) {
+        let start = self.now;
+        let jc = self.job_cfg(j);
+        let (s, t, n, duration, timeout) = (jc.share, jc.ty, jc.count, jc.duration, jc.timeout);
+        let (u, q) = (self.ledger.quota_usage(s, t), self.ledger.quota(s, t));
+        let borrowed = (u + n).saturating_sub(q) - u.saturating_sub(q);
+        self.ledger.add_committed(s, t, n);
+        self.ledger.change_held(start, s, t, n, 0);
+        self.running.push(self.st(s, t), j, self.jobs.priority(j));
+        self.jobs.start_attempt(j, at, borrowed);
+        let ready = at.saturating_add(self.cfg.settings.scheduled);
+        let running = ready.saturating_add(self.cfg.settings.starting);
+        self.jobs.set_status(j, Status::Scheduled);
+        if start < ready {
+            self.push_timer(ready, TimerKind::Advance, j);
+            return;
+        }
+        self.jobs.set_status(j, Status::Starting);
+        if start < running {
+            self.push_timer(running, TimerKind::Advance, j);
+            return;
+        }
+        self.jobs.set_status(j, Status::Running);
+        let remaining = self.jobs.start_training(j, running, duration);
+        // R9: a timeout counts its training time; what would have ended before `startAt`
+        // ends there.
+        let end = match timeout {
+            Some(tau) if tau < remaining => running.saturating_add(tau),
+            _ => running.saturating_add(remaining),
+        };
+        self.push_timer(end.max(start), TimerKind::Finish, j);
+    }
+
+    /// R28 at `startAt`: a share whose usage is above its quota and allowance, or above its
+    /// quota while it cannot borrow or its `capacityLimitReduced` says so, is over quota as
+    /// after a lowered limit (R22); a type used above the service environment's limit gets
+    /// victims as for a lowered limit (R23).
+    fn over_limits_at_start(&mut self) {
+        for s in 0..self.in_share.len() as ShareId {
+            for t in 0..self.nt as TypeId {
+                let (u, q) = (self.ledger.committed(s, t), self.ledger.quota(s, t));
+                let most = match self.ledger.strategy(s) {
+                    Strategy::LendAndBorrow => self.ledger.allowance(s, t).map(|a| q + a),
+                    _ => Some(q),
+                };
+                let reduced = self.cfg.shares[s as usize].limit_reduced[t as usize];
+                if most.is_some_and(|m| u > m) || reduced && u > q {
+                    self.ledger.set_over_by_update(s, t);
+                }
+            }
+        }
+        for t in 0..self.nt as TypeId {
+            if let Some(plan) = self.planner().plan_shrink(t) {
+                self.execute(None, plan);
+            }
+        }
+    }
+
     // ----- jobs ------------------------------------------------------------------------
 
     pub(super) fn job_cfg(&self, j: JobId) -> &JobCfg {
@@ -228,7 +325,8 @@ impl Simulation {
     }
 
     fn submit(&mut self, j: JobId) {
-        if self.jobs.get(j).cancelled {
+        // Terminated before its submission (R23), or in an attempt at `startAt` (R28).
+        if self.jobs.get(j).cancelled || self.jobs.status(j).is_some() {
             return;
         }
         let s = self.job_cfg(j).share;

@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 use crate::chunked::Chunked;
 use crate::reasons::Reason;
 use crate::result::Status;
-use crate::scenario::JobId;
+use crate::scenario::{JobCfg, JobId};
 
 use super::events::status_slot;
 
@@ -97,20 +97,22 @@ pub(crate) struct Jobs {
 }
 
 impl Jobs {
-    /// `priorities` in input order: every job not yet submitted.
-    pub fn new(priorities: impl ExactSizeIterator<Item = u32>) -> Self {
-        let n = priorities.len();
-        let table = priorities
-            .map(|priority| JobDyn {
-                saved: 0,
+    /// Every job not yet submitted, with its priority, and (R28) the attempts already
+    /// preempted and the progress they saved.
+    pub fn new(jobs: &[JobCfg]) -> Self {
+        let n = jobs.len();
+        let table = jobs
+            .iter()
+            .map(|jc| JobDyn {
+                saved: jc.completed_work,
                 trained: 0,
                 running_since: Moment::NEVER,
                 first_running: Moment::NEVER,
                 stopped_at: Moment::NEVER,
                 reason: Reason::None,
-                priority,
+                priority: jc.priority,
                 gen: 0,
-                preempted_count: 0,
+                preempted_count: jc.previous_attempts,
                 preempting: Link::NONE,
                 last_attempt: Link::NONE,
                 status: None,
@@ -306,10 +308,32 @@ impl Jobs {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::string::String;
+
+    fn cfgs(priorities: &[u32]) -> Vec<JobCfg> {
+        priorities
+            .iter()
+            .map(|&priority| JobCfg {
+                name: String::new(),
+                share: 0,
+                priority,
+                ty: 0,
+                count: 1,
+                submit_at: 0,
+                duration: 100,
+                checkpoint_interval: None,
+                timeout: None,
+                retries: None,
+                started_at: None,
+                previous_attempts: 0,
+                completed_work: 0,
+            })
+            .collect()
+    }
 
     #[test]
     fn r6_r25_statuses_are_counted_as_they_change() {
-        let mut jobs = Jobs::new([0, 5].into_iter());
+        let mut jobs = Jobs::new(&cfgs(&[0, 5]));
         assert_eq!(jobs.counts()[status_slot(None)], 2);
         jobs.set_status(1, Status::Submitted);
         jobs.set_status(1, Status::Runnable);
@@ -320,7 +344,7 @@ mod tests {
 
     #[test]
     fn r8_attempts_train_stop_and_link_back() {
-        let mut jobs = Jobs::new([0].into_iter());
+        let mut jobs = Jobs::new(&cfgs(&[0]));
         let g = jobs.gen(0);
         jobs.start_attempt(0, 10, 1);
         assert_ne!(jobs.gen(0), g, "a new attempt: older timers no longer apply");

@@ -10,7 +10,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::result::{Metrics, Percentiles, PreemptionKind, Status, Summary};
-use crate::scenario::{JobId, ShareId};
+use crate::scenario::{JobCfg, JobId, SettingsCfg, ShareId};
 
 use super::ledger::Integrals;
 use super::report::View;
@@ -47,9 +47,11 @@ impl MetricsView<'_> {
             match jd.status {
                 Some(Status::Succeeded) => {
                     m.succeeded += 1;
-                    good[s] = good[s].saturating_add(jc.duration.saturating_mul(jc.count));
+                    // R28: only the training done after `startAt`.
+                    let work = jc.duration - work_before_start(jc, &sim.cfg.settings);
+                    good[s] = good[s].saturating_add(work.saturating_mul(jc.count));
                     useful_gpu_seconds +=
-                        jc.duration as f64 * jc.count as f64 * sim.cfg.types[jc.ty as usize].gpus as f64;
+                        work as f64 * jc.count as f64 * sim.cfg.types[jc.ty as usize].gpus as f64;
                     if let Some(stopped) = jd.stopped_at.get() {
                         comps[s].push(stopped - jc.submit_at);
                     }
@@ -62,7 +64,8 @@ impl MetricsView<'_> {
                     }
                 }
             }
-            if let Some(first) = jd.first_running.get() {
+            // R28: a job that started before `startAt` has no wait to report.
+            if let Some(first) = jd.first_running.get().filter(|_| !started_before(jc)) {
                 waits[s].push(first - jc.submit_at);
             }
         }
@@ -251,6 +254,21 @@ impl MetricsView<'_> {
         overall.cost_per_useful_gpu_hour =
             (useful_gpu_seconds > 0.0).then(|| total / (useful_gpu_seconds / 3600.0));
     }
+}
+
+/// R28: whether a job started before `startAt` (it has `startedAt` or earlier attempts).
+fn started_before(jc: &JobCfg) -> bool {
+    jc.started_at.is_some() || jc.previous_attempts > 0
+}
+
+/// R28: training a job had done by `startAt`: what its earlier attempts saved, and what its
+/// attempt in progress trained up to `startAt` (never more than its work).
+pub(crate) fn work_before_start(jc: &JobCfg, st: &SettingsCfg) -> u64 {
+    let trained = jc.started_at.map_or(0, |at| {
+        let running = at.saturating_add(st.scheduled).saturating_add(st.starting);
+        st.start_at.saturating_sub(running)
+    });
+    jc.completed_work.saturating_add(trained).min(jc.duration)
 }
 
 pub(crate) fn ratio(a: u64, b: u64) -> Option<f64> {

@@ -46,6 +46,7 @@ mod queue;
 mod report;
 mod running;
 mod share_set;
+mod state;
 
 use clock::Clock;
 use events::EventLog;
@@ -59,6 +60,7 @@ use pass::{Marks, OrderEntry};
 use queue::Queues;
 use report::View;
 use running::Running;
+pub use state::State;
 
 /// Work counters, for benchmarks and profiling.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -141,6 +143,8 @@ pub struct Simulation {
     order_ties: [u32; MAX_SHARES],
     /// R26 reclaim latency.
     reclaim: ReclaimLatency,
+    /// The first instant (`settings.startAt`, R28) has been processed.
+    begun: bool,
 }
 
 /// The largest time or sum results can give exactly (JSON numbers, JavaScript): 2^53 - 1.
@@ -215,14 +219,14 @@ impl Simulation {
             order = (0..scenario.jobs.len() as u32).collect();
             order.sort_by_key(|&j| (scenario.jobs[j as usize].submit_at, j));
         }
-        Simulation {
+        let mut sim = Simulation {
             opts,
-            now: 0,
+            now: scenario.settings.start_at,
             nt,
             in_share: scenario.shares.iter().map(|s| s.in_share_preemption).collect(),
             enabled: scenario.shares.iter().map(|s| s.enabled).collect(),
             ledger: Ledger::new(&scenario),
-            jobs: Jobs::new(scenario.jobs.iter().map(|j| j.priority)),
+            jobs: Jobs::new(&scenario.jobs),
             queues: Queues::new(ns, nt),
             running: Running::new(ns * nt, scenario.jobs.len()),
             holds: Holds::default(),
@@ -241,8 +245,14 @@ impl Simulation {
             dispatch_loop: None,
             order_ties: [0; MAX_SHARES],
             reclaim: ReclaimLatency::default(),
+            // R28: `startAt` is visited whatever happens there; a run from 0 with nothing
+            // in progress starts at its first event, as it always did (a pass with nothing
+            // to look at does nothing).
+            begun: scenario.settings.start_at == 0 && scenario.jobs.iter().all(|j| j.started_at.is_none()),
             cfg: scenario,
-        }
+        };
+        sim.restore();
+        sim
     }
 
     #[inline]
@@ -342,6 +352,13 @@ impl Simulation {
     /// R17: why a `RUNNABLE` job waits.
     pub fn waiting_reason(&self, j: JobId) -> WaitReason {
         self.view().waiting_reason(j)
+    }
+
+    /// R28: the state after the current instant as a scenario that starts there. `expanded`
+    /// is the scenario this run was validated from, its `workload` expanded
+    /// ([`crate::workload::expanded`]).
+    pub fn state(&self, expanded: &crate::model::Scenario) -> State {
+        self.view().state(expanded, &self.enabled)
     }
 
     /// Why `RUNNABLE` job `j` waits now and what would change it: R17's reason, what binds,

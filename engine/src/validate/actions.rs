@@ -14,12 +14,19 @@ pub(super) fn actions(
     s: &Scenario,
     job_ids: &NameIndex<'_>,
     share_ids: &BTreeMap<String, ShareId>,
+    start_at: u64,
 ) -> Vec<(u64, usize, ActionRawCfg)> {
     // Actions.
     let mut actions_raw: Vec<(u64, usize, ActionRawCfg)> = Vec::new();
     for (i, a) in s.actions.iter().enumerate() {
         let p = format!("actions[{i}]");
         let at = c.number(&format!("{p}.at"), a.at, 0, "at");
+        if at < start_at {
+            c.err(
+                format!("{p}.at"),
+                format!("an action at {at} is before settings.startAt ({start_at}): the run begins at startAt (R28)"),
+            );
+        }
         let resolved = match &a.kind {
             ActionKind::UpdateServiceJob { job_name, scheduling_priority } => {
                 let pr =

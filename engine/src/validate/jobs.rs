@@ -107,7 +107,17 @@ pub(super) fn jobs<'a>(
             (None, None) => 1,
         };
         let submit_at = num!(c, format!("{p}.submitAt"), j.submit_at, 0, "submitAt");
-        let duration = num!(c, format!("{p}.durationSeconds"), j.duration_seconds, 0, "durationSeconds");
+        let duration = match j.duration_seconds {
+            Some(d) => num!(c, format!("{p}.durationSeconds"), d, 0, "durationSeconds"),
+            None => {
+                c.err(
+                    format!("{p}.durationSeconds"),
+                    "a job needs durationSeconds to run (a state may leave it out only for a forecast, which \
+                     samples it)",
+                );
+                0
+            }
+        };
         let checkpoint_interval = match j.checkpoint_interval_seconds {
             Some(v) => {
                 Some(num!(c, format!("{p}.checkpointIntervalSeconds"), v, 1, "checkpointIntervalSeconds"))
@@ -162,6 +172,8 @@ pub(super) fn jobs<'a>(
                 ),
             );
         }
+        let (started_at, previous_attempts, completed_work) =
+            live(c, &p, j, settings.start_at, submit_at, duration, checkpoint_interval, retries);
         jobs_raw.push(JobCfg {
             name: j.job_name.clone(),
             share,
@@ -173,7 +185,71 @@ pub(super) fn jobs<'a>(
             checkpoint_interval,
             timeout,
             retries,
+            started_at,
+            previous_attempts,
+            completed_work,
         });
     }
     Some((jobs_raw, job_ids))
+}
+
+/// R28: a job's live-state fields, checked against `settings.startAt` (`start`) and the
+/// job's own fields.
+#[allow(clippy::too_many_arguments)]
+fn live(
+    c: &mut Checker,
+    p: &Idx,
+    j: &Job,
+    start: u64,
+    submit_at: u64,
+    duration: u64,
+    checkpoint: Option<u64>,
+    retries: Option<u64>,
+) -> (Option<u64>, u32, u64) {
+    let started_at = j.started_at.map(|v| {
+        let v = num!(c, format!("{p}.startedAt"), v, 0, "startedAt");
+        if v > start {
+            c.err(
+                format!("{p}.startedAt"),
+                format!("startedAt ({v}) is after settings.startAt ({start}): a job starts later by the run (R28)"),
+            );
+        } else if v < submit_at {
+            c.err(format!("{p}.startedAt"), format!("startedAt ({v}) is before the job's submitAt ({submit_at})"));
+        }
+        v
+    });
+    let previous = num!(c, format!("{p}.previousAttempts"), j.previous_attempts, 0, "previousAttempts");
+    if previous > 0 {
+        if submit_at > start {
+            c.err(
+                format!("{p}.previousAttempts"),
+                format!("a job submitted after settings.startAt ({start}) has no previous attempts"),
+            );
+        } else if let Some(r) = retries.filter(|&r| previous > r) {
+            c.err(
+                format!("{p}.previousAttempts"),
+                format!(
+                    "previousAttempts ({previous}) is above the job's preemptionRetriesBeforeTermination ({r}): \
+                     it would have failed (R7)"
+                ),
+            );
+        }
+    }
+    let done =
+        num!(c, format!("{p}.completedWorkSeconds"), j.completed_work_seconds, 0, "completedWorkSeconds");
+    if done > 0 {
+        if checkpoint.is_none() {
+            c.err(
+                format!("{p}.completedWorkSeconds"),
+                "completedWorkSeconds needs checkpoints (checkpointIntervalSeconds): without them a \
+                 preempted job restarts from zero (R8)",
+            );
+        } else if j.duration_seconds.is_some() && done >= duration {
+            c.err(
+                format!("{p}.completedWorkSeconds"),
+                format!("completedWorkSeconds ({done}) must be below durationSeconds ({duration})"),
+            );
+        }
+    }
+    (started_at, previous.min(u32::MAX as u64) as u32, done)
 }

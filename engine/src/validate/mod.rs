@@ -18,6 +18,7 @@ pub use crate::scenario::*;
 mod check;
 mod actions;
 mod jobs;
+mod state;
 
 use check::*;
 
@@ -97,7 +98,28 @@ pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
         ),
         horizon: st.horizon_seconds.map(|h| c.number("settings.horizonSeconds", h, 0, "horizonSeconds")),
         billing: st.billing,
+        start_at: c.number("settings.startAt", st.start_at, 0, "startAt"),
+        origin_epoch_ms: st.origin_epoch_ms.filter(|&o| {
+            let ok = (-MAX_SAFE..=MAX_SAFE).contains(&o);
+            if !ok {
+                c.err(
+                    "settings.originEpochMs",
+                    format!("originEpochMs must be within 2^53 - 1 of 0 ({MAX_SAFE}), not {o}"),
+                );
+            }
+            ok
+        }),
     };
+    // R28: the horizon is an absolute time, at or after the run begins.
+    if let Some(h) = settings.horizon.filter(|&h| h < settings.start_at) {
+        c.err(
+            "settings.horizonSeconds",
+            format!(
+                "horizonSeconds ({h}) is before settings.startAt ({}): the run begins at startAt",
+                settings.start_at
+            ),
+        );
+    }
 
     if let Some(sp) = &s.scheduling_policy {
         if let Some(qp) = &sp.quota_share_policy {
@@ -182,6 +204,9 @@ pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
             q.preemption_configuration.in_share_preemption == Toggle::Enabled,
             q.state == ShareState::Enabled,
         ));
+        for (k, name) in q.capacity_limit_reduced.iter().enumerate() {
+            c.instance_type_name(&format!("{p}.capacityLimitReduced[{k}]"), name);
+        }
     }
 
     // Jobs.
@@ -190,12 +215,12 @@ pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
     };
 
     // Actions.
-    let actions_raw = actions::actions(&mut c, s, &job_ids, &share_ids);
+    let actions_raw = actions::actions(&mut c, s, &job_ids, &share_ids, settings.start_at);
 
     // Every type is known now: build the dense per-type tables.
     let nt = c.types.len();
     let capacity = per_type_opt(nt, &se);
-    let shares: Vec<ShareCfg> = shares_raw
+    let mut shares: Vec<ShareCfg> = shares_raw
         .into_iter()
         .map(|(name, limits, strategy, borrow_limit, isp, enabled)| ShareCfg {
             name,
@@ -204,8 +229,11 @@ pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
             borrow_limit,
             in_share_preemption: isp,
             enabled,
+            limit_reduced: alloc::vec![false; nt],
         })
         .collect();
+    state::limits_reduced(&mut c, s, &mut shares);
+    state::usage_at_start(&mut c, &settings, &capacity, &shares, &jobs);
 
     // Totals must stay exact as JavaScript numbers too (snapshots report them).
     for t in 0..nt {

@@ -539,7 +539,7 @@ fn a_real_openb_excerpt_imports_every_pod_that_ran_with_its_gpus_times_and_qos()
                 j.quota_share_name.clone(),
                 j.instance_count.unwrap(),
                 j.submit_at,
-                j.duration_seconds,
+                j.duration_seconds.unwrap_or(-1),
             )
         })
         .collect();
@@ -575,10 +575,8 @@ fn a_real_openb_excerpt_imports_every_pod_that_ran_with_its_gpus_times_and_qos()
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let w: Scenario = parse_scenario(&stdout(&out)).unwrap();
-    assert!(w
-        .jobs
-        .iter()
-        .all(|j| j.duration_seconds <= 3600 && j.instance_type.as_deref() == Some("ml.g5.xlarge")));
+    assert!(w.jobs.iter().all(|j| j.duration_seconds.is_some_and(|d| d <= 3600)
+        && j.instance_type.as_deref() == Some("ml.g5.xlarge")));
     assert!(w.jobs.len() < got.len() && !w.jobs.is_empty());
     assert_eq!(w.service_environment.capacity_limits[0].max_capacity, 16);
 }
@@ -612,7 +610,7 @@ fn a_csv_log_with_a_column_mapping_teams_priorities_and_a_capacity_file() {
                 j.scheduling_priority,
                 j.instance_count,
                 j.submit_at,
-                j.duration_seconds,
+                j.duration_seconds.unwrap_or(-1),
                 j.checkpoint_interval_seconds,
             )
         })
@@ -651,7 +649,7 @@ fn a_csv_log_with_a_column_mapping_teams_priorities_and_a_capacity_file() {
     ]);
     assert_eq!(out2.status.code(), Some(0), "{}", stderr(&out2));
     let s2: Scenario = parse_scenario(&stdout(&out2)).unwrap();
-    assert_eq!((s2.jobs[0].duration_seconds, s2.jobs[0].instance_count), (7200, Some(1)));
+    assert_eq!((s2.jobs[0].duration_seconds, s2.jobs[0].instance_count), (Some(7200), Some(1)));
 }
 
 #[test]

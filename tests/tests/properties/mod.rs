@@ -10,6 +10,7 @@ use quotasim::validate::ActionCfg;
 use quotasim_tests::*;
 
 mod fixed_point;
+mod fork;
 
 const TYPES: [&str; 2] = [G5, P5];
 

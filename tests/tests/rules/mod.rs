@@ -3,6 +3,7 @@
 mod actions;
 mod fixed_point;
 mod jobs;
+mod live_state;
 mod outputs;
 mod preemption;
 mod resources;

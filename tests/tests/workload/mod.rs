@@ -91,7 +91,7 @@ fn weights_split_the_jobs_and_each_entry_follows_its_settings() {
     // team-b has its own 40; team-a takes all of workload.jobs (the only weighted entry).
     assert_eq!((a.len(), b.len()), (300, 40));
     // Fixed durations, the retries given to every job.
-    assert!(b.iter().all(|j| j.duration_seconds == 1800));
+    assert!(b.iter().all(|j| j.duration_seconds == Some(1800)));
     assert!(b.iter().all(|j| j
         .preemption_configuration
         .as_ref()
@@ -102,7 +102,7 @@ fn weights_split_the_jobs_and_each_entry_follows_its_settings() {
     // Sizes above the share's quota (8 > 4) are lowered to it; durations in range.
     assert!(a.iter().all(|j| [1, 2, 4].contains(&j.instance_count.unwrap())));
     assert!(a.iter().any(|j| j.instance_count == Some(4)));
-    assert!(a.iter().all(|j| (600..=86_400).contains(&j.duration_seconds)));
+    assert!(a.iter().all(|j| j.duration_seconds.is_some_and(|d| (600..=86_400).contains(&d))));
     assert!(a.iter().all(|j| [0, 50].contains(&j.scheduling_priority)));
     let ck = a.iter().filter(|j| j.checkpoint_interval_seconds == Some(900)).count();
     assert!((90..=210).contains(&ck), "about half checkpoint: {ck}");

@@ -269,7 +269,7 @@ fn job_row(id: u64, shares: Memo<Vec<String>>, types: Memo<Vec<String>>) -> impl
                 get(|j| j.instance_count.or_else(|| j.service_request_payload.as_ref().and_then(|x| x.instance_count))),
                 upd(set_count), false)}
             {num_cell(labelled("submit time", "in seconds"), path("submitAt"), get(|j| Some(j.submit_at)), upd(|j, v| if let Some(v) = v { j.submit_at = v }), false)}
-            {num_cell(labelled("duration", "in seconds"), path("durationSeconds"), get(|j| Some(j.duration_seconds)), upd(|j, v| if let Some(v) = v { j.duration_seconds = v }), false)}
+            {num_cell(labelled("duration", "in seconds"), path("durationSeconds"), get(|j| j.duration_seconds), upd(|j, v| if let Some(v) = v { j.duration_seconds = Some(v) }), false)}
             {num_cell(labelled("checkpoint interval", "in seconds"), path("checkpointIntervalSeconds"), get(|j| j.checkpoint_interval_seconds), upd(|j, v| j.checkpoint_interval_seconds = v), true)}
             {num_cell(labelled("timeout", "in seconds"), path("timeoutSeconds"), get(|j| j.timeout_seconds), upd(|j, v| j.timeout_seconds = v), true)}
             {num_cell(label("preemption retries"), path("preemptionConfiguration.preemptionRetriesBeforeTermination"),

@@ -203,8 +203,9 @@ impl Ledger {
             integrals: Integrals {
                 acc: vec![Acc::default(); ns * nt],
                 cap: vec![0; nt],
-                last_st: vec![0; ns * nt],
-                last_t: vec![0; nt],
+                // R28: integrals start at `startAt`.
+                last_st: vec![scenario.settings.start_at; ns * nt],
+                last_t: vec![scenario.settings.start_at; nt],
             },
             changes: TypeChanges { since_pass: vec![false; nt], in_pass: vec![false; nt], any: false },
         };
@@ -255,6 +256,11 @@ impl Ledger {
     }
 
     // ----- reading -----------------------------------------------------------------------
+
+    /// A share's borrow limit now (R14, as updated by actions).
+    pub fn borrow_limit(&self, s: ShareId) -> BorrowLimit {
+        self.terms[s as usize].borrow_limit
+    }
 
     #[inline]
     pub fn strategy(&self, s: ShareId) -> Strategy {

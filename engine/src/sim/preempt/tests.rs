@@ -138,7 +138,7 @@ fn state(c: &Case) -> (ValidScenario, Ledger, Running, Jobs) {
     }
     let mut ledger = Ledger::new(&v);
     let mut running = Running::new(v.shares.len() * v.types.len(), v.jobs.len());
-    let mut js = Jobs::new(v.jobs.iter().map(|j| j.priority));
+    let mut js = Jobs::new(&v.jobs);
     for (k, &(share, prio, n, at)) in c.running.iter().enumerate() {
         let j = k as JobId;
         ledger.add_committed(share as u32, 0, n as u64);
