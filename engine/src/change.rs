@@ -15,16 +15,21 @@
 //! `capacityLimits` entry that does not exist yet is created (a quota for a new type); any
 //! other path that names nothing, or a value of the wrong type, is an error naming the path.
 //! A value is read as JSON when it is JSON (`12`, `true`, `"x"`, `{...}`), else as a string.
+//!
+//! Only fields the scenario format defines can be changed ([`FORMAT`]): not the AWS fields
+//! the simulation accepts and ignores (`tags`, ARNs, ...), nor the insides of a value. So no
+//! path is deeper than the format (four steps), and every walk over a path is bounded. A `*`
+//! must find at least one entry: on an empty list a change would change nothing.
 
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use serde::de::DeserializeOwned;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::model::Scenario;
+use crate::model::{Action, InstanceTypeInfo, Job, ObservedDuration, QuotaShare, Scenario};
 use crate::strict::Strict;
 use crate::validate::Problem;
 
@@ -64,10 +69,18 @@ struct Segment<'a> {
     entry: Option<&'a str>,
 }
 
+/// The most steps a path may have: more than the deepest field of the format (four), so that
+/// a path too deep is refused by its form before anything walks it.
+pub const MAX_STEPS: usize = 8;
+
 fn segments(path: &str) -> Result<Vec<Segment<'_>>, String> {
     let mut out = Vec::new();
     let mut rest = path;
     loop {
+        if out.len() == MAX_STEPS {
+            // Not quoted: the problem's path is the path, and it may be huge.
+            return Err(format!("a path has at most {MAX_STEPS} steps: no field of the format is that deep"));
+        }
         let end = rest.find(['.', '[']).unwrap_or(rest.len());
         let field = &rest[..end];
         if field.is_empty() {
@@ -96,6 +109,196 @@ fn segments(path: &str) -> Result<Vec<Segment<'_>>, String> {
     }
 }
 
+/// The shape of the scenario format, as far as a change may go into it.
+#[derive(Clone, Copy, Debug)]
+pub enum Field {
+    /// A value: a number, a string, a boolean or an enum's spelling.
+    Leaf,
+    /// An object and the fields a change may set, in the format's order.
+    Object(&'static [(&'static str, Field)]),
+    /// A list of entries of this shape.
+    List(&'static Field),
+}
+
+use Field::{Leaf as V, List, Object};
+
+const CAPACITY_LIMIT: Field = Object(&[("capacityUnit", V), ("maxCapacity", V)]);
+const SHARING: Field = Object(&[("strategy", V), ("borrowLimit", V)]);
+const SHARE_PREEMPTION: Field = Object(&[("inSharePreemption", V)]);
+const PERCENT_OF: Field = Object(&[("percent", V), ("values", List(&V))]);
+const SHARE_UPDATE: Field = Object(&[
+    ("quotaShareName", V),
+    ("capacityLimits", List(&CAPACITY_LIMIT)),
+    ("resourceSharingConfiguration", SHARING),
+    ("preemptionConfiguration", SHARE_PREEMPTION),
+    ("state", V),
+]);
+const JOB: Field = Object(&[
+    ("jobName", V),
+    ("quotaShareName", V),
+    ("schedulingPriority", V),
+    ("instanceType", V),
+    ("instanceCount", V),
+    ("submitAt", V),
+    ("durationSeconds", V),
+    ("startedAt", V),
+    ("previousAttempts", V),
+    ("completedWorkSeconds", V),
+    ("checkpointIntervalSeconds", V),
+    ("timeoutSeconds", V),
+    ("preemptionConfiguration", Object(&[("preemptionRetriesBeforeTermination", V)])),
+    (
+        "serviceRequestPayload",
+        Object(&[
+            ("ResourceConfig", Object(&[("InstanceType", V), ("InstanceCount", V)])),
+            ("StoppingCondition", Object(&[("MaxRuntimeInSeconds", V)])),
+            ("CheckpointConfig", Object(&[("S3Uri", V)])),
+        ]),
+    ),
+]);
+const ACTION: Field = Object(&[
+    ("at", V),
+    ("updateServiceJob", Object(&[("jobName", V), ("schedulingPriority", V)])),
+    ("terminateServiceJob", Object(&[("jobName", V), ("reason", V)])),
+    ("updateQuotaShare", SHARE_UPDATE),
+    ("updateServiceEnvironment", Object(&[("capacityLimits", List(&CAPACITY_LIMIT))])),
+]);
+const WORKLOAD_SHARE: Field = Object(&[
+    ("quotaShareName", V),
+    ("weight", V),
+    ("jobs", V),
+    ("arrivalsPerHour", V),
+    ("instanceTypes", List(&Object(&[("name", V), ("weight", V)]))),
+    ("sizes", List(&Object(&[("instances", V), ("weight", V)]))),
+    ("duration", Object(&[("distribution", V), ("minSeconds", V), ("maxSeconds", V)])),
+    ("priorities", List(&Object(&[("priority", V), ("weight", V)]))),
+    ("checkpoint", PERCENT_OF),
+    ("preemptionRetries", PERCENT_OF),
+]);
+
+/// Every field a change may set, by path (`[]` for the entries of a list): the scenario
+/// format without the AWS fields the simulation ignores ([`IGNORED`]).
+pub const FORMAT: Field = Object(&[
+    ("name", V),
+    ("description", V),
+    (
+        "settings",
+        Object(&[
+            ("preemptionGraceSeconds", V),
+            ("scheduledSeconds", V),
+            ("startingSeconds", V),
+            ("backfill", V),
+            ("victimOrder", V),
+            ("checkpointOnStop", V),
+            ("checkpointSaveSeconds", V),
+            ("horizonSeconds", V),
+            ("billing", V),
+            ("startAt", V),
+            ("originEpochMs", V),
+        ]),
+    ),
+    ("instanceTypes", List(&Object(&[("name", V), ("gpus", V), ("pricePerHour", V)]))),
+    (
+        "serviceEnvironment",
+        Object(&[("serviceEnvironmentName", V), ("capacityLimits", List(&CAPACITY_LIMIT))]),
+    ),
+    (
+        "schedulingPolicy",
+        Object(&[("name", V), ("quotaSharePolicy", Object(&[("idleResourceAssignmentStrategy", V)]))]),
+    ),
+    (
+        "quotaShares",
+        List(&Object(&[
+            ("quotaShareName", V),
+            ("capacityLimits", List(&CAPACITY_LIMIT)),
+            ("resourceSharingConfiguration", SHARING),
+            ("preemptionConfiguration", SHARE_PREEMPTION),
+            ("state", V),
+            ("capacityLimitReduced", List(&V)),
+        ])),
+    ),
+    (
+        "workload",
+        Object(&[
+            ("seed", V),
+            ("jobs", V),
+            ("loadPercent", V),
+            ("startAt", V),
+            ("shares", List(&WORKLOAD_SHARE)),
+        ]),
+    ),
+    ("jobs", List(&JOB)),
+    ("actions", List(&ACTION)),
+    (
+        "history",
+        List(&Object(&[
+            ("quotaShareName", V),
+            ("instanceType", V),
+            ("instanceCount", V),
+            ("durationSeconds", V),
+            ("censored", V),
+        ])),
+    ),
+]);
+
+/// AWS fields a scenario accepts and the simulation ignores: never kept, so never changed.
+pub const IGNORED: &[&str] = &[
+    "serviceEnvironmentArn",
+    "serviceEnvironmentType",
+    "status",
+    "statusReason",
+    "tags",
+    "createdAt",
+    "clientToken",
+    "arn",
+    "quotaShareArn",
+    "jobQueue",
+    "jobArn",
+    "jobId",
+    "serviceJobType",
+    "retryStrategy",
+    "shareIdentifier",
+];
+
+const SECTIONS: &str = "settings, serviceEnvironment, quotaShares, jobs, instanceTypes, actions, \
+                        schedulingPolicy, workload, name, description, history";
+
+/// Checks a path against [`FORMAT`], step by step (no deeper than the format goes).
+fn check_fields(segs: &[Segment]) -> Result<(), String> {
+    let mut node = FORMAT;
+    let mut at = "";
+    for (i, seg) in segs.iter().enumerate() {
+        let fields = match node {
+            Object(fields) => fields,
+            List(_) => {
+                return Err(format!("`{at}` is a list: name its entries, `{at}[NAME]` or `{at}[*]`"));
+            }
+            V => return Err(format!("`{at}` is a value: a path goes no deeper than it")),
+        };
+        let Some((_, child)) = fields.iter().find(|(f, _)| *f == seg.field) else {
+            return Err(match (i, IGNORED.contains(&seg.field)) {
+                (0, _) => format!("the scenario has no section `{}` ({SECTIONS})", seg.field),
+                (_, true) => {
+                    format!("`{}` is an AWS field the simulation ignores: a change cannot set it", seg.field)
+                }
+                (_, false) => {
+                    let names: Vec<String> = fields.iter().map(|(f, _)| format!("`{f}`")).collect();
+                    format!("unknown field `{}`, expected one of {}", seg.field, names.join(", "))
+                }
+            });
+        };
+        node = *child;
+        at = seg.field;
+        if let Some(entry) = seg.entry {
+            match node {
+                List(item) => node = *item,
+                _ => return Err(format!("`{at}` is not a list: `[{entry}]` names nothing in it")),
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The field that names the entries of a list, by the list's field name.
 fn key_field(list: &str) -> Option<&'static str> {
     match list {
@@ -112,53 +315,162 @@ fn key_field(list: &str) -> Option<&'static str> {
 pub fn apply_changes(s: &Scenario, changes: &[Change]) -> Result<Scenario, Problem> {
     let mut out = s.clone();
     for c in changes {
-        apply(&mut out, c).map_err(|m| Problem::error(c.path.clone(), m))?;
+        let edit = edit_of(&out, c).map_err(|m| Problem::error(c.path.clone(), m))?;
+        edit.apply(&mut out);
     }
     Ok(out)
 }
 
-fn apply(s: &mut Scenario, c: &Change) -> Result<(), String> {
-    let segs = segments(&c.path)?;
-    let (first, rest) = segs.split_first().ok_or("empty path")?;
-    // Each top-level section is edited as JSON on its own, so a change to the settings does
-    // not convert a million jobs.
-    match first.field {
-        "settings" => edit(&mut s.settings, first, rest, &c.value),
-        "serviceEnvironment" => edit(&mut s.service_environment, first, rest, &c.value),
-        "quotaShares" => edit(&mut s.quota_shares, first, rest, &c.value),
-        "jobs" => edit(&mut s.jobs, first, rest, &c.value),
-        "instanceTypes" => edit(&mut s.instance_types, first, rest, &c.value),
-        "actions" => edit(&mut s.actions, first, rest, &c.value),
-        "schedulingPolicy" => edit(&mut s.scheduling_policy, first, rest, &c.value),
-        "workload" if s.workload.is_none() && !rest.is_empty() => {
-            Err("the scenario has no `workload` section to change (quotasim generate --workload writes one)"
-                .into())
+/// Whether `change` applies to `s`, as [`apply_changes`] would find it, without copying
+/// more of `s` than the entries the change edits.
+pub fn check_change(s: &Scenario, change: &Change) -> Result<(), Problem> {
+    edit_of(s, change).map(drop).map_err(|m| Problem::error(change.path.clone(), m))
+}
+
+/// A list section's new entries: the whole list, or some entries by position.
+enum Entries<T> {
+    Whole(Vec<T>),
+    Some(Vec<(usize, T)>),
+}
+
+impl<T> Entries<T> {
+    fn apply(self, list: &mut Vec<T>) {
+        match self {
+            Entries::Whole(v) => *list = v,
+            Entries::Some(v) => {
+                for (i, x) in v {
+                    list[i] = x;
+                }
+            }
         }
-        "workload" => edit(&mut s.workload, first, rest, &c.value),
-        "name" => edit(&mut s.name, first, rest, &c.value),
-        "description" => edit(&mut s.description, first, rest, &c.value),
-        f => Err(format!(
-            "the scenario has no section `{f}` (settings, serviceEnvironment, quotaShares, jobs, \
-             instanceTypes, actions, schedulingPolicy, workload, name, description)"
-        )),
     }
 }
 
-/// Edits one section through its JSON form.
+/// One change, computed from the scenario: the section it gives a new value.
+enum Edit {
+    Settings(crate::model::Settings),
+    ServiceEnvironment(crate::model::ServiceEnvironment),
+    SchedulingPolicy(Option<crate::model::SchedulingPolicy>),
+    Workload(Option<crate::workload::Workload>),
+    Name(Option<String>),
+    Description(Option<String>),
+    QuotaShares(Entries<QuotaShare>),
+    Jobs(Entries<Job>),
+    InstanceTypes(Entries<InstanceTypeInfo>),
+    Actions(Entries<Action>),
+    History(Entries<ObservedDuration>),
+}
+
+impl Edit {
+    fn apply(self, s: &mut Scenario) {
+        match self {
+            Edit::Settings(v) => s.settings = v,
+            Edit::ServiceEnvironment(v) => s.service_environment = v,
+            Edit::SchedulingPolicy(v) => s.scheduling_policy = v,
+            Edit::Workload(v) => s.workload = v,
+            Edit::Name(v) => s.name = v,
+            Edit::Description(v) => s.description = v,
+            Edit::QuotaShares(e) => e.apply(&mut s.quota_shares),
+            Edit::Jobs(e) => e.apply(&mut s.jobs),
+            Edit::InstanceTypes(e) => e.apply(&mut s.instance_types),
+            Edit::Actions(e) => e.apply(&mut s.actions),
+            Edit::History(e) => e.apply(&mut s.history),
+        }
+    }
+}
+
+fn edit_of(s: &Scenario, c: &Change) -> Result<Edit, String> {
+    let segs = segments(&c.path)?;
+    check_fields(&segs)?;
+    let (first, rest) = segs.split_first().ok_or("empty path")?;
+    // Each section is edited as JSON on its own, and a list entry by entry, so a change to
+    // the settings does not convert a million jobs, nor a change to one job all the others.
+    let v = &c.value;
+    Ok(match first.field {
+        "settings" => Edit::Settings(edit(&s.settings, first, rest, v)?),
+        "serviceEnvironment" => Edit::ServiceEnvironment(edit(&s.service_environment, first, rest, v)?),
+        "quotaShares" => {
+            Edit::QuotaShares(edit_list(&s.quota_shares, first, rest, v, |q| &q.quota_share_name)?)
+        }
+        "jobs" => Edit::Jobs(edit_list(&s.jobs, first, rest, v, |j| &j.job_name)?),
+        "instanceTypes" => Edit::InstanceTypes(edit_list(&s.instance_types, first, rest, v, |t| &t.name)?),
+        "actions" => Edit::Actions(edit_list(&s.actions, first, rest, v, |_| "")?),
+        "history" => Edit::History(edit_list(&s.history, first, rest, v, |_| "")?),
+        "schedulingPolicy" => Edit::SchedulingPolicy(edit(&s.scheduling_policy, first, rest, v)?),
+        "workload" if s.workload.is_none() && !rest.is_empty() => {
+            return Err(
+                "the scenario has no `workload` section to change (quotasim generate --workload writes one)"
+                    .into(),
+            )
+        }
+        "workload" => Edit::Workload(edit(&s.workload, first, rest, v)?),
+        "name" => Edit::Name(edit(&s.name, first, rest, v)?),
+        "description" => Edit::Description(edit(&s.description, first, rest, v)?),
+        f => return Err(format!("the scenario has no section `{f}` ({SECTIONS})")),
+    })
+}
+
+/// A section with the change made, through its JSON form.
 fn edit<T: Serialize + DeserializeOwned>(
-    section: &mut T,
+    section: &T,
     first: &Segment,
     rest: &[Segment],
     value: &Value,
-) -> Result<(), String> {
-    let mut v = serde_json::to_value(&*section).map_err(|e| e.to_string())?;
+) -> Result<T, String> {
+    let mut v = serde_json::to_value(section).map_err(|e| e.to_string())?;
     match first.entry {
         Some(entry) => edit_entries(&mut v, first.field, entry, rest, value)?,
         None if rest.is_empty() => v = value.clone(),
         None => set(&mut v, rest, value)?,
     }
-    *section = T::deserialize(Strict(v)).map_err(describe)?;
-    Ok(())
+    T::deserialize(Strict(v)).map_err(describe)
+}
+
+/// The entries of a list section that the change names, each edited through its own JSON
+/// form; or the whole list when the path names the list itself.
+fn edit_list<T: Serialize + DeserializeOwned>(
+    items: &[T],
+    first: &Segment,
+    rest: &[Segment],
+    value: &Value,
+    key: fn(&T) -> &str,
+) -> Result<Entries<T>, String> {
+    let field = first.field;
+    let Some(entry) = first.entry else {
+        // `check_fields` lets a path stop at a list, never go on without an entry.
+        return Vec::<T>::deserialize(Strict(value.clone())).map(Entries::Whole).map_err(describe);
+    };
+    let one = |item: &T| -> Result<T, String> {
+        let mut v = serde_json::to_value(item).map_err(|e| e.to_string())?;
+        set(&mut v, rest, value)?;
+        T::deserialize(Strict(v)).map_err(describe)
+    };
+    if entry == "*" {
+        if items.is_empty() {
+            return Err(format!("`{field}` has no entries: `{field}[*]` would change nothing"));
+        }
+        return items
+            .iter()
+            .map(one)
+            .enumerate()
+            .map(|(i, x)| x.map(|x| (i, x)))
+            .collect::<Result<_, _>>()
+            .map(Entries::Some);
+    }
+    let Some(keyname) = key_field(field) else {
+        let i: usize =
+            entry.parse().map_err(|_| format!("`{field}` entries are named by position, not `{entry}`"))?;
+        let n = items.len();
+        let item = items.get(i).ok_or_else(|| format!("`{field}` has {n} entries, none at position {i}"))?;
+        return Ok(Entries::Some(alloc::vec![(i, one(item)?)]));
+    };
+    match items.iter().position(|x| key(x) == entry) {
+        Some(i) => Ok(Entries::Some(alloc::vec![(i, one(&items[i])?)])),
+        None => {
+            let names: Vec<&str> = items.iter().map(key).collect();
+            Err(format!("no entry of `{field}` has {keyname} `{entry}` (there are: {})", names.join(", ")))
+        }
+    }
 }
 
 fn describe(e: serde_json::Error) -> String {
@@ -169,7 +481,8 @@ fn describe(e: serde_json::Error) -> String {
     }
 }
 
-/// Sets `value` at `path` inside `v`, creating objects on the way.
+/// Sets `value` at `path` inside `v`, creating objects on the way. The path has been checked
+/// against [`FORMAT`], so it is at most as deep as the format.
 fn set(v: &mut Value, path: &[Segment], value: &Value) -> Result<(), String> {
     let Some((seg, rest)) = path.split_first() else {
         *v = value.clone();
@@ -203,6 +516,9 @@ fn edit_entries(
         return Err(format!("`{field}` is not a list"));
     };
     if entry == "*" {
+        if items.is_empty() {
+            return Err(format!("`{field}` has no entries: `{field}[*]` would change nothing"));
+        }
         for item in items.iter_mut() {
             set(item, rest, value)?;
         }
@@ -342,6 +658,170 @@ mod tests {
         assert_eq!(c.value, Value::String("LEND".into()));
         assert_eq!(c.text(), "quotaShares[team-b].resourceSharingConfiguration.strategy=LEND");
         assert_eq!(Change::parse("settings.preemptionGraceSeconds=300").unwrap().value, Value::from(300));
+    }
+
+    #[test]
+    fn a_path_deeper_than_the_format_is_refused_by_its_form_on_a_small_stack() {
+        // 60,000 steps used to recurse once per step and overflow the stack; a worker thread's
+        // stack is smaller than the main thread's.
+        let deep = alloc::format!("settings{}=1", ".a".repeat(60_000));
+        let tags = alloc::format!("quotaShares[team-a].tags{}=1", ".a".repeat(14_000));
+        let t = std::thread::Builder::new()
+            .stack_size(64 * 1024)
+            .spawn(move || {
+                let e = Change::parse(&deep).unwrap_err();
+                assert!(e.message.contains("at most 8 steps"), "{}", e.message);
+                assert!(e.to_string().len() <= 2 * crate::validate::MAX_MESSAGE);
+                let c = Change { path: tags.split_once('=').unwrap().0.into(), value: Value::from(1) };
+                let e = apply_changes(&scenario(), &[c]).unwrap_err();
+                assert!(e.message.contains("at most 8 steps"), "{}", e.message);
+            })
+            .unwrap();
+        t.join().unwrap();
+    }
+
+    #[test]
+    fn only_fields_the_format_defines_can_be_changed() {
+        for (change, says) in [
+            ("quotaShares[team-a].tags.team=x", "`tags` is an AWS field the simulation ignores"),
+            ("jobs[a].jobArn=x", "`jobArn` is an AWS field the simulation ignores"),
+            ("serviceEnvironment.tags=x", "`tags` is an AWS field"),
+            ("jobs[a].serviceRequestPayload.HyperParameters.lr=1", "unknown field `HyperParameters`"),
+            ("settings.preemptionGraceSeconds.x=1", "`preemptionGraceSeconds` is a value"),
+            ("quotaShares.x=1", "`quotaShares` is a list: name its entries"),
+            ("settings[0].backfill=true", "`settings` is not a list"),
+            ("jobs[a].submitAt[0]=1", "`submitAt` is not a list"),
+            (
+                "actions[0].updateServiceEnvironment.serviceEnvironment=x",
+                "unknown field `serviceEnvironment`",
+            ),
+        ] {
+            let e = with(&[change]).unwrap_err();
+            assert_eq!(e.path, change.split_once('=').unwrap().0);
+            assert!(e.message.contains(says), "{change}: {}", e.message);
+        }
+        // The deepest fields of the format are four steps.
+        let s = with(&["jobs[a].serviceRequestPayload.ResourceConfig.InstanceCount=2"]).unwrap();
+        assert_eq!(s.jobs[0].service_request_payload.as_ref().and_then(|p| p.instance_count), Some(2));
+    }
+
+    #[test]
+    fn a_star_on_an_empty_list_is_refused() {
+        let mut base = scenario();
+        base.jobs.clear();
+        base.actions.clear();
+        let e = apply_changes(&base, &[Change::parse("jobs[*].checkpointIntervalSeconds=900").unwrap()])
+            .unwrap_err();
+        assert!(e.message.contains("`jobs` has no entries"), "{}", e.message);
+        let e = with(&["quotaShares[team-a].capacityLimits[*].maxCapacity=1"]);
+        assert!(e.is_ok(), "a share's limits are not empty");
+        base.quota_shares[0].capacity_limits.clear();
+        let e =
+            apply_changes(&base, &[Change::parse("quotaShares[*].capacityLimits[*].maxCapacity=1").unwrap()])
+                .unwrap_err();
+        assert!(e.message.contains("`capacityLimits` has no entries"), "{}", e.message);
+    }
+
+    #[test]
+    fn a_check_finds_what_applying_finds() {
+        let s = scenario();
+        for c in [
+            "jobs[*].checkpointIntervalSeconds=900",
+            "jobs[b].schedulingPriority=x",
+            "quotaShares[team-x].state=DISABLED",
+            "settings.preemptionGraceSeconds=soon",
+            "actions[2].at=1",
+            "instanceTypes=[{\"name\":\"ml.g5.xlarge\",\"gpus\":1}]",
+            "workload.seed=3",
+        ] {
+            let c = Change::parse(c).unwrap();
+            assert_eq!(check_change(&s, &c).err(), apply_changes(&s, &[c.clone()]).err(), "{}", c.text());
+        }
+    }
+
+    /// The field names serde reads for a struct (a deserializer that only records them).
+    fn serde_fields<T: serde::de::DeserializeOwned>() -> &'static [&'static str] {
+        use serde::de::{Error as _, Visitor};
+        struct Fields<'a>(&'a mut &'static [&'static str]);
+        impl<'de> serde::Deserializer<'de> for Fields<'_> {
+            type Error = serde::de::value::Error;
+            fn deserialize_any<W: Visitor<'de>>(self, _: W) -> Result<W::Value, Self::Error> {
+                Err(Self::Error::custom("not a struct"))
+            }
+            fn deserialize_struct<W: Visitor<'de>>(
+                self,
+                _: &'static str,
+                fields: &'static [&'static str],
+                _: W,
+            ) -> Result<W::Value, Self::Error> {
+                *self.0 = fields;
+                Err(Self::Error::custom("recorded"))
+            }
+            serde::forward_to_deserialize_any! {
+                bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+                option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier
+                ignored_any
+            }
+        }
+        let mut out: &'static [&'static str] = &[];
+        let _ = T::deserialize(Fields(&mut out));
+        out
+    }
+
+    #[test]
+    fn the_format_lists_every_field_of_the_model_but_the_ignored_ones() {
+        use crate::model::*;
+        use crate::workload::*;
+        fn at(path: &[&str]) -> Vec<&'static str> {
+            let mut node = FORMAT;
+            for step in path {
+                let Field::Object(fields) = node else { panic!("{path:?}") };
+                node = fields.iter().find(|(f, _)| f == step).map(|(_, n)| *n).expect("a field");
+                if let Field::List(item) = node {
+                    node = *item;
+                }
+            }
+            let Field::Object(fields) = node else { panic!("{path:?}") };
+            fields.iter().map(|(f, _)| *f).collect()
+        }
+        let model = |fields: &[&'static str]| -> Vec<&'static str> {
+            fields.iter().copied().filter(|f| !IGNORED.contains(f) && *f != "formatVersion").collect()
+        };
+        let cases: Vec<(&[&str], &'static [&'static str])> = alloc::vec![
+            (&[], serde_fields::<Scenario>()),
+            (&["settings"], serde_fields::<Settings>()),
+            (&["instanceTypes"], serde_fields::<InstanceTypeInfo>()),
+            // A service environment's `state` is an AWS field it ignores (a share's is its own).
+            (&["serviceEnvironment"], &serde_fields::<ServiceEnvironment>()[..]),
+            (&["serviceEnvironment", "capacityLimits"], serde_fields::<CapacityLimit>()),
+            (&["schedulingPolicy"], serde_fields::<SchedulingPolicy>()),
+            (&["schedulingPolicy", "quotaSharePolicy"], serde_fields::<QuotaSharePolicy>()),
+            (&["quotaShares"], serde_fields::<QuotaShare>()),
+            (&["quotaShares", "resourceSharingConfiguration"], serde_fields::<ResourceSharing>()),
+            (&["quotaShares", "preemptionConfiguration"], serde_fields::<SharePreemption>()),
+            (&["jobs"], serde_fields::<Job>()),
+            (&["jobs", "preemptionConfiguration"], serde_fields::<JobPreemption>()),
+            (&["actions", "updateQuotaShare"], serde_fields::<QuotaShareUpdate>()),
+            (&["workload"], serde_fields::<Workload>()),
+            (&["workload", "shares"], serde_fields::<ShareWorkload>()),
+            (&["workload", "shares", "instanceTypes"], serde_fields::<WeightedType>()),
+            (&["workload", "shares", "sizes"], serde_fields::<WeightedSize>()),
+            (&["workload", "shares", "priorities"], serde_fields::<WeightedPriority>()),
+            (&["workload", "shares", "duration"], serde_fields::<DurationSpec>()),
+            (&["workload", "shares", "checkpoint"], serde_fields::<PercentOf>()),
+            (&["history"], serde_fields::<ObservedDuration>()),
+        ];
+        for (path, fields) in cases {
+            assert!(!fields.is_empty(), "{path:?}");
+            let mut want = model(fields);
+            if path == ["serviceEnvironment"] {
+                want.retain(|f| *f != "state");
+            }
+            let mut got = at(path);
+            want.sort_unstable();
+            got.sort_unstable();
+            assert_eq!(got, want, "the change format at {path:?}");
+        }
     }
 
     #[test]
