@@ -23,7 +23,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::change::{apply_changes, Change};
+use crate::change::{apply_changes, check_change, Change};
 use crate::compare::{run_to_end, summary_of};
 use crate::json::to_json;
 use crate::metric::{check_path, resolve, summary_value};
@@ -118,17 +118,19 @@ fn range_values(r: &Range, n: u64) -> Vec<Value> {
         .collect()
 }
 
+/// A whole number up to 2^53 - 1 (inclusive) is an integer; anything else a float.
 fn number(x: f64) -> Value {
-    if x == libm::trunc(x) && x.abs() < 9.007_199_254_740_991e15 {
+    if x == libm::trunc(x) && x.abs() <= crate::validate::MAX_SAFE as f64 {
         Value::from(x as i64)
     } else {
         serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
     }
 }
 
-/// Checks a sweep file against its base scenario: every axis's values are applied to the
-/// base once, so a path that names nothing or a value of the wrong type is refused before
-/// anything runs, naming the axis. The row count must be at most `max_rows`.
+/// Checks a sweep file against its base scenario: the row count must be at most `max_rows`,
+/// refused before any value is applied; then every axis's values are applied to the base once
+/// (copying only what each change edits), so a path that names nothing or a value of the
+/// wrong type is refused before anything runs, naming the axis.
 pub fn check_sweep(f: &SweepFile, base: &Scenario, max_rows: u64) -> Result<Sweep, Vec<Problem>> {
     let mut problems = Vec::new();
     if f.format_version != 1 {
@@ -140,7 +142,8 @@ pub fn check_sweep(f: &SweepFile, base: &Scenario, max_rows: u64) -> Result<Swee
     if f.axes.is_empty() {
         problems.push(Problem::error("axes", "a sweep needs at least one axis"));
     }
-    let mut axes = Vec::new();
+    // Axis index, path and values.
+    let mut axes: Vec<(usize, String, Vec<Value>)> = Vec::new();
     let mut rows: u128 = 1;
     for (i, a) in f.axes.iter().enumerate() {
         let p = format!("axes[{i}]");
@@ -178,26 +181,36 @@ pub fn check_sweep(f: &SweepFile, base: &Scenario, max_rows: u64) -> Result<Swee
             problems.push(Problem::error(format!("{p}.values"), "an axis needs at least one value"));
             continue;
         }
-        for (k, v) in values.iter().enumerate() {
-            let c = Change { path: a.path.clone(), value: v.clone() };
-            if let Err(e) = apply_changes(base, &[c]) {
-                let at = if a.values.is_some() { format!("{p}.values[{k}]") } else { format!("{p}.range") };
-                problems.push(Problem::error(at, format!("{}: {}", a.path, e.message)));
-                break;
-            }
-        }
         rows = rows.saturating_mul(values.len() as u128);
-        axes.push((a.path.clone(), values));
+        axes.push((i, a.path.clone(), values));
     }
     if rows > max_rows as u128 {
+        // Refused before any value is applied: that costs a copy of what each change edits.
         problems.push(Problem::error(
             "axes",
             format!(
                 "{rows} rows ({}), more than the {max_rows} allowed (--max-rows)",
-                axes.iter().map(|(p, v)| format!("{} of {p}", v.len())).collect::<Vec<_>>().join(" × ")
+                axes.iter().map(|(_, p, v)| format!("{} of {p}", v.len())).collect::<Vec<_>>().join(" × ")
             ),
         ));
+    } else {
+        for (i, path, values) in &axes {
+            for (k, v) in values.iter().enumerate() {
+                let c = Change { path: path.clone(), value: v.clone() };
+                if let Err(e) = check_change(base, &c) {
+                    let a = &f.axes[*i];
+                    let at = if a.values.is_some() {
+                        format!("axes[{i}].values[{k}]")
+                    } else {
+                        format!("axes[{i}].range")
+                    };
+                    problems.push(Problem::error(at, format!("{path}: {}", e.message)));
+                    break;
+                }
+            }
+        }
     }
+    let axes: Vec<(String, Vec<Value>)> = axes.into_iter().map(|(_, p, v)| (p, v)).collect();
     let mut goals = Vec::new();
     for (i, g) in f.frontier.iter().enumerate() {
         let Some(goal) = Goal::parse(g) else {
@@ -531,6 +544,33 @@ mod tests {
         let e = sweep(big).unwrap_err();
         assert!(e[0].message.contains("1002001 rows (1001 of settings.preemptionGraceSeconds × 1001 of settings.scheduledSeconds), more than the 100000 allowed"), "{e:?}");
         assert!(parse_sweep(r#"{"base":"x","axes":[[1]]}"#).is_err(), "an array for an axis");
+    }
+
+    #[test]
+    fn too_many_rows_are_refused_before_any_value_is_applied() {
+        // Every value is wrong for its field: applying them would find that, but the row count
+        // is refused first, alone.
+        let values: Vec<String> = (0..400).map(|k| alloc::format!("\"v{k}\"")).collect();
+        let text = alloc::format!(
+            r#"{{"base":"x","axes":[{{"path":"settings.preemptionGraceSeconds","values":[{v}]}},
+                                   {{"path":"settings.scheduledSeconds","values":[{v}]}}]}}"#,
+            v = values.join(",")
+        );
+        let e = sweep(&text).unwrap_err();
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(e[0].path, "axes");
+        assert!(e[0].message.starts_with("160000 rows (400 of settings.preemptionGraceSeconds"), "{e:?}");
+    }
+
+    #[test]
+    fn a_range_may_end_at_the_largest_exact_number() {
+        let s = sweep(
+            r#"{"base":"x","axes":[{"path":"settings.horizonSeconds",
+                 "range":{"from":9007199254740989,"to":9007199254740991,"step":1}}]}"#,
+        )
+        .unwrap();
+        let want: Vec<Value> = (9_007_199_254_740_989i64..=9_007_199_254_740_991).map(Value::from).collect();
+        assert_eq!(s.axes[0].1, want);
     }
 
     #[test]
