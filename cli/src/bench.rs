@@ -93,7 +93,7 @@ pub fn run(sizes: &[u64], repeat: u32, at_once: bool) -> ExitCode {
     // The same checks as `generate`, before anything runs.
     for &n in sizes {
         if let Err((_, msg)) = GenerateOptions::benchmark(n).check() {
-            eprintln!("quotasim: --jobs: {msg}");
+            say!("quotasim: --jobs: {msg}");
             return ExitCode::from(2);
         }
     }
@@ -112,7 +112,7 @@ pub fn run(sizes: &[u64], repeat: u32, at_once: bool) -> ExitCode {
         let valid = match validate(&scenario) {
             Ok(v) => Arc::new(v),
             Err(p) => {
-                eprintln!("generated scenario is invalid: {:?}", p.first());
+                say!("generated scenario is invalid: {:?}", p.first());
                 return ExitCode::from(1);
             }
         };
@@ -136,7 +136,7 @@ pub fn run(sizes: &[u64], repeat: u32, at_once: bool) -> ExitCode {
                 events = r.events;
                 preempted = r.preempted_jobs;
                 if std::env::var_os("QUOTASIM_BENCH_STATS").is_some() {
-                    eprintln!("{:?}", sim.stats());
+                    say!("{:?}", sim.stats());
                 }
             }
             println!(

@@ -23,7 +23,7 @@ pub fn import_kueue(files: &[String], gpus: Option<i64>) -> Result<ExitCode, Sto
     }
     match kueue::import(&docs, gpus) {
         Ok(r) => {
-            eprintln!(
+            say!(
                 "quotasim: recognised {}",
                 if r.recognised.is_empty() { "nothing".into() } else { r.recognised.join(", ") }
             );
@@ -49,7 +49,7 @@ pub fn import_trace(files: &[String], o: &quotasim::trace::TraceOptions) -> Resu
     match quotasim::trace::import(&inputs, o) {
         Ok(r) => {
             for line in &r.recognised {
-                eprintln!("quotasim: read {line}");
+                say!("quotasim: read {line}");
             }
             print_problems(&r.warnings);
             Ok(write_scenario(&r.scenario, &r.warnings))
@@ -124,13 +124,13 @@ pub fn import_aws(files: &[String], observed: Option<&str>, now: Option<i64>) ->
     match quotasim::aws::import(&inputs, now) {
         Ok(r) => {
             for line in &r.recognised {
-                eprintln!("quotasim: recognised {line}");
+                say!("quotasim: recognised {line}");
             }
             print_problems(&r.warnings);
             if let Some(path) = observed {
                 let text = to_json_pretty(&r.observed);
                 if let Err(e) = std::fs::write(path, text + "\n") {
-                    eprintln!("quotasim: cannot write {path}: {e}");
+                    say!("quotasim: cannot write {path}: {e}");
                     return Ok(ExitCode::from(2));
                 }
             }

@@ -10,6 +10,13 @@ use clap::{Parser, Subcommand, ValueEnum};
 use quotasim::json::{load_scenario, parse_scenario, to_json};
 use quotasim::{generate, validate, GenerateOptions, Options, Problem, Simulation};
 
+/// Writes one message line to standard error through [`say`]: `say!("quotasim: {x}")`.
+macro_rules! say {
+    ($($t:tt)*) => {
+        $crate::say(&format!($($t)*))
+    };
+}
+
 mod bench;
 mod bridges;
 mod policy;
@@ -348,7 +355,7 @@ fn read_text(path: &str) -> Result<String, ReadError> {
 fn read_input(path: &str) -> Result<String, ExitCode> {
     read_text(path).map_err(|e| match e {
         ReadError::Missing(m) => {
-            eprintln!("quotasim: {m}");
+            say!("quotasim: {m}");
             ExitCode::from(2)
         }
         ReadError::NotText(p) => {
@@ -358,10 +365,16 @@ fn read_input(path: &str) -> Result<String, ExitCode> {
     })
 }
 
+/// The one writer of messages: every line on standard error goes through it, made printable
+/// and cut to 4 KB whatever it quotes (`quotasim::problem::message_line`).
+#[allow(clippy::disallowed_methods)]
+fn say(line: &str) {
+    let _ = writeln!(io::stderr().lock(), "{}", quotasim::problem::message_line(line));
+}
+
 fn print_problems(problems: &[Problem]) {
-    let mut err = io::stderr().lock();
     for p in problems {
-        let _ = writeln!(err, "{p}");
+        say(&p.to_string());
     }
 }
 
@@ -376,7 +389,7 @@ fn write_out(s: &str) -> ExitCode {
 /// `run --print-state-at T`: the state after instant T as an R28 scenario.
 fn print_state(path: &str, set: &[String], t: u64, pretty: bool) -> ExitCode {
     if t > quotasim::MAX_SAFE_INTEGER {
-        eprintln!("quotasim: --print-state-at must be at most 2^53 - 1 ({})", quotasim::MAX_SAFE_INTEGER);
+        say!("quotasim: --print-state-at must be at most 2^53 - 1 ({})", quotasim::MAX_SAFE_INTEGER);
         return ExitCode::from(2);
     }
     let changes = match policy::parse_changes(set) {
@@ -402,18 +415,18 @@ fn print_state(path: &str, set: &[String], t: u64, pretty: bool) -> ExitCode {
     print_problems(&valid.warnings);
     let start = valid.settings.start_at;
     if t < start {
-        eprintln!("quotasim: --print-state-at {t} is before the scenario's settings.startAt ({start})");
+        say!("quotasim: --print-state-at {t} is before the scenario's settings.startAt ({start})");
         return ExitCode::from(2);
     }
     let mut sim = Simulation::with_options(valid, Options { record_events: false, ..Options::default() });
     sim.run_until(t);
     if let Some(e) = sim.run_error() {
-        eprintln!("quotasim: {e}");
+        say!("quotasim: {e}");
         return ExitCode::from(1);
     }
     let state = sim.state(&expanded);
     for why in &state.inexact {
-        eprintln!("quotasim: warning: the state at {t} is not exact (R28): {why}");
+        say!("quotasim: warning: the state at {t} is not exact (R28): {why}");
     }
     write_out(&json(&state.scenario, pretty))
 }
@@ -421,9 +434,17 @@ fn print_state(path: &str, set: &[String], t: u64, pretty: bool) -> ExitCode {
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
+        // Help and version go to standard output as clap writes them; a usage error quotes
+        // the command line, so it goes line by line through the one writer of messages.
+        Err(e) if e.use_stderr() => {
+            for line in e.render().to_string().trim_end().lines() {
+                say(line);
+            }
+            return ExitCode::from(2);
+        }
         Err(e) => {
             let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+            return ExitCode::SUCCESS;
         }
     };
     match cli.command {
@@ -443,7 +464,7 @@ fn main() -> ExitCode {
                 return print_state(&scenario, &set, t, pretty);
             }
             if until.is_some_and(|t| t > quotasim::MAX_SAFE_INTEGER) {
-                eprintln!("quotasim: --until must be at most 2^53 - 1 ({})", quotasim::MAX_SAFE_INTEGER);
+                say!("quotasim: --until must be at most 2^53 - 1 ({})", quotasim::MAX_SAFE_INTEGER);
                 return ExitCode::from(2);
             }
             let changes = match policy::parse_changes(&set) {
@@ -510,7 +531,7 @@ fn main() -> ExitCode {
                 None => sim.run(),
             }
             if let Some(e) = sim.run_error() {
-                eprintln!("quotasim: {e}");
+                say!("quotasim: {e}");
                 return ExitCode::from(1);
             }
             if let Some(s) = keep {
@@ -572,7 +593,7 @@ fn main() -> ExitCode {
             o.load_percent = load_percent;
             o.checkpoint_percent = checkpoint_percent;
             if let Err((field, msg)) = o.check() {
-                eprintln!("quotasim: --{}: {msg}", kebab(field));
+                say!("quotasim: --{}: {msg}", kebab(field));
                 return ExitCode::from(2);
             }
             if workload {

@@ -21,7 +21,7 @@ pub fn parse_changes(args: &[String]) -> Result<Vec<Change>, Stop> {
     args.iter()
         .map(|a| {
             Change::parse(a).map_err(|p| {
-                eprintln!("quotasim: --set {a}: {}", p.message);
+                say!("quotasim: --set {a}: {}", p.message);
                 Stop(ExitCode::from(2))
             })
         })
@@ -73,7 +73,7 @@ pub fn load(path: &str, changes: &[Change]) -> Result<ValidScenario, Stop> {
 /// Runs a scenario to its end; a time or sum past 2^53 - 1 is an error (exit 1).
 pub fn run_to_end(valid: ValidScenario, jobs: bool) -> Result<SimResult, Stop> {
     quotasim::compare::run_to_end(valid, jobs).map_err(|e| {
-        eprintln!("quotasim: {e}");
+        say!("quotasim: {e}");
         Stop(ExitCode::from(1))
     })
 }
@@ -89,7 +89,7 @@ pub fn check_cmd(
     let text = read_input(objectives).map_err(Stop)?;
     let objs = load_objectives(&text).map_err(|p| {
         for x in &p {
-            eprintln!("{objectives}: {x}");
+            say!("{objectives}: {x}");
         }
         Stop(ExitCode::from(1))
     })?;
@@ -101,7 +101,7 @@ pub fn check_cmd(
     let report =
         check(&objs, &summary_value(&quotasim::compare::summary_of(&r)), base.as_ref()).map_err(|p| {
             for x in &p {
-                eprintln!("{objectives}: {x}");
+                say!("{objectives}: {x}");
             }
             Stop(ExitCode::from(1))
         })?;
@@ -282,11 +282,11 @@ pub fn replicates_cmd(
         None => (load_changed(a, changes)?, changes.iter().map(Change::text).collect()),
     };
     let Some(base) = sa.workload.as_ref().map(|w| w.seed) else {
-        eprintln!("quotasim: --replicates needs a scenario with a `workload` section (A has none; see quotasim generate --workload)");
+        say!("quotasim: --replicates needs a scenario with a `workload` section (A has none; see quotasim generate --workload)");
         return Err(Stop(ExitCode::from(2)));
     };
     if sb.workload.is_none() {
-        eprintln!("quotasim: --replicates needs a `workload` section on both sides (B has none)");
+        say!("quotasim: --replicates needs a `workload` section on both sides (B has none)");
         return Err(Stop(ExitCode::from(2)));
     }
     let seeds: Vec<i64> = (0..n as i64).map(|k| base.saturating_add(k)).collect();
@@ -331,7 +331,7 @@ pub fn replicates_cmd(
                 pairs.push((quotasim::compare::summary_of(&ra), quotasim::compare::summary_of(&rb)))
             }
             Err(e) => {
-                eprintln!("quotasim: {e}");
+                say!("quotasim: {e}");
                 return Err(Stop(ExitCode::from(1)));
             }
         }

@@ -59,7 +59,7 @@ struct Done {
 }
 
 fn usage(msg: String) -> Stop {
-    eprintln!("quotasim: {msg}");
+    say!("quotasim: {msg}");
     Stop(ExitCode::from(2))
 }
 
@@ -218,7 +218,7 @@ pub fn sweep(a: &Args) -> Result<ExitCode, Stop> {
     outcome.map_err(|p| invalid(&p))?;
     let failed = printer.finish()?;
     if failed > 0 {
-        eprintln!("quotasim: {failed} variant(s) are invalid or could not run (exit 1)");
+        say!("quotasim: {failed} variant(s) are invalid or could not run (exit 1)");
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
@@ -262,7 +262,7 @@ impl Printer {
         if let Some(e) = &row.error {
             self.failed += 1;
             if self.format == SweepFormat::Csv {
-                eprintln!("quotasim: row {}: {e}", row.row);
+                say!("quotasim: row {}: {e}", row.row);
             }
         }
         if self.format == SweepFormat::Csv && self.columns.is_none() {
@@ -401,7 +401,7 @@ pub fn merge(files: &[String], format: SweepFormat) -> Result<ExitCode, Stop> {
         let text = read_input(f).map_err(Stop)?;
         for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
             let bad = |m: &str| {
-                eprintln!("error: {f}:{}: {m}", n + 1);
+                say!("error: {f}:{}: {m}", n + 1);
                 Stop(ExitCode::from(1))
             };
             let v: Value = serde_json::from_str(line)
@@ -414,9 +414,7 @@ pub fn merge(files: &[String], format: SweepFormat) -> Result<ExitCode, Stop> {
     }
     if let Some((&last, _)) = rows.iter().next_back() {
         if let Some(missing) = (0..=last).find(|k| !rows.contains_key(k)) {
-            eprintln!(
-                "error: row {missing} is in no output (rows 0 to {last} expected): is a shard missing?"
-            );
+            say!("error: row {missing} is in no output (rows 0 to {last} expected): is a shard missing?");
             return Err(Stop(ExitCode::from(1)));
         }
     }
@@ -437,7 +435,7 @@ pub fn merge(files: &[String], format: SweepFormat) -> Result<ExitCode, Stop> {
         rows.first().map_or((Vec::new(), Vec::new()), |(_, v)| (axes_of(v), goals_of(v)));
     for (_, v) in &rows {
         if axes_of(v) != axes || goals_of(v) != goal_names {
-            eprintln!("error: row {} is not of the same sweep as row 0 (other axes or frontier)", v["row"]);
+            say!("error: row {} is not of the same sweep as row 0 (other axes or frontier)", v["row"]);
             return Err(Stop(ExitCode::from(1)));
         }
     }
@@ -467,7 +465,7 @@ pub fn merge(files: &[String], format: SweepFormat) -> Result<ExitCode, Stop> {
             });
             if let Some(e) = v["error"].as_str() {
                 failed += 1;
-                eprintln!("quotasim: row {k}: {e}");
+                say!("quotasim: row {k}: {e}");
             }
         }
     } else {
@@ -490,7 +488,7 @@ pub fn merge(files: &[String], format: SweepFormat) -> Result<ExitCode, Stop> {
     }
     let code = write_out(&out.join("\n"));
     if failed > 0 {
-        eprintln!("quotasim: {failed} variant(s) are invalid or could not run (exit 1)");
+        say!("quotasim: {failed} variant(s) are invalid or could not run (exit 1)");
         return Ok(ExitCode::from(1));
     }
     Ok(code)

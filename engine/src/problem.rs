@@ -31,7 +31,8 @@ pub struct Problem {
 }
 
 /// The longest problem message, in bytes: a message quoting a huge value from the input is
-/// cut, so a hostile file cannot make an error report of its own size.
+/// cut, so a hostile file cannot make an error report of its own size. It bounds a problem's
+/// whole line too (severity, path and message), and every other message ([`message_line`]).
 pub const MAX_MESSAGE: usize = 4096;
 
 /// Text from the input as it may be shown anywhere, a terminal included: control characters
@@ -63,6 +64,13 @@ fn bounded(s: String) -> String {
     s
 }
 
+/// One line of a message for a person, whatever it quotes: control characters escaped
+/// ([`printable`]) and at most [`MAX_MESSAGE`] bytes, cut on a character boundary, saying so.
+/// Every message a front end writes goes through it, a [`Problem`]'s line included.
+pub fn message_line(s: &str) -> String {
+    bounded(String::from(s))
+}
+
 impl Problem {
     /// An error at `path`; path and message are made [`printable`] and cut to [`MAX_MESSAGE`]
     /// bytes.
@@ -86,10 +94,31 @@ impl fmt::Display for Problem {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        if self.path.is_empty() {
-            write!(f, "{sev}: {}", self.message)
+        // The path and the message are each bounded; the line is bounded as a whole.
+        let line = if self.path.is_empty() {
+            format!("{sev}: {}", self.message)
         } else {
-            write!(f, "{sev}: {}: {}", self.path, self.message)
-        }
+            format!("{sev}: {}: {}", self.path, self.message)
+        };
+        f.write_str(&bounded(line))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    #[test]
+    fn a_problem_line_is_bounded_as_a_whole_and_escaped() {
+        let p = Problem::error("p".repeat(10_000), "m\u{1b}".repeat(10_000));
+        let line = p.to_string();
+        assert!(line.len() <= MAX_MESSAGE, "{} bytes", line.len());
+        assert!(!line.contains('\u{1b}'));
+        assert!(line.starts_with("error: ppp"), "{line}");
+        assert!(line.ends_with("bytes, cut)"), "{line}");
+        let m = message_line(&alloc::format!("row \u{1b}[2J{}", "x".repeat(100_000)));
+        assert!(m.len() <= MAX_MESSAGE && m.starts_with("row \\u{1b}[2J"), "{}", &m[..20]);
+        assert_eq!(message_line("short"), "short");
     }
 }

@@ -447,3 +447,26 @@ fn a_sweep_over_workload_seeds_reproduces_each_row_from_its_seed() {
     assert_eq!(bad.status.code(), Some(1), "{}", stderr(&bad));
     assert!(stderr(&bad).contains("axes[1]") && stderr(&bad).contains("workload"), "{}", stderr(&bad));
 }
+
+#[test]
+fn merge_messages_quoting_a_row_are_escaped_and_bounded() {
+    // A shard's row whose error holds an escape sequence and 100 KB: what the merge says about
+    // it reaches the terminal escaped, in lines of at most 4 KB.
+    let dir = setup("hostile-row", SWEEP);
+    let one = sweep_in(&dir, &[]);
+    let mut lines: Vec<Value> = rows(&one);
+    let row = lines[4].as_object_mut().unwrap();
+    row.remove("summary");
+    row.insert("error".into(), format!("\u{1b}]0;owned\u{7}{}", "x".repeat(100_000)).into());
+    let text: Vec<String> = lines.iter().map(Value::to_string).collect();
+    let file = dir.join("hostile.jsonl");
+    std::fs::write(&file, text.join("\n") + "\n").unwrap();
+    let o = quotasim(&["sweep-merge", "--format", "csv", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.contains("row 4: "), "{e}");
+    for line in e.lines() {
+        assert!(!line.contains(|c: char| c.is_control()), "a control character: {line:?}");
+        assert!(line.len() <= 4096, "a {}-byte line", line.len());
+    }
+}
