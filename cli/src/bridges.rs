@@ -14,10 +14,9 @@ use crate::{print_problems, read_input, write_out};
 /// `quotasim import kueue FILE... [--gpus-per-instance N]`.
 pub fn import_kueue(files: &[String], gpus: Option<i64>) -> Result<ExitCode, Stop> {
     let mut docs = Vec::new();
-    let mut problems = Vec::new();
-    for f in files {
-        let text = read_input(f).map_err(Stop)?;
-        let (d, p) = quotasim::yaml::documents(f, &text);
+    let (texts, mut problems) = crate::input::read_import(files).map_err(Stop)?;
+    for (f, text) in &texts {
+        let (d, p) = quotasim::yaml::documents(f, text);
         docs.extend(d);
         problems.extend(p);
     }
@@ -45,14 +44,16 @@ pub fn import_kueue(files: &[String], gpus: Option<i64>) -> Result<ExitCode, Sto
 /// `quotasim import trace`: prints the scenario; exit 1 when a row could not be read (the
 /// scenario is still printed, without it) or nothing could be imported.
 pub fn import_trace(files: &[String], o: &quotasim::trace::TraceOptions) -> Result<ExitCode, Stop> {
-    let inputs = read_all(files)?;
+    let (inputs, skipped) = crate::input::read_import(files).map_err(Stop)?;
+    print_problems(&skipped);
     match quotasim::trace::import(&inputs, o) {
         Ok(r) => {
             for line in &r.recognised {
                 say!("quotasim: read {line}");
             }
             print_problems(&r.warnings);
-            Ok(write_scenario(&r.scenario, &r.warnings))
+            let code = write_scenario(&r.scenario, &r.warnings);
+            Ok(if skipped.is_empty() { code } else { ExitCode::from(1) })
         }
         Err(p) => {
             print_problems(&p);
@@ -102,11 +103,6 @@ pub fn export(format: ExportFormat, scenario: &str, as_yaml: bool) -> Result<Exi
     Ok(write_out(out.trim_end()))
 }
 
-/// Every file's text, named by its path.
-fn read_all(files: &[String]) -> Result<Vec<(String, String)>, Stop> {
-    files.iter().map(|f| Ok((f.clone(), read_input(f).map_err(Stop)?))).collect()
-}
-
 /// Prints an imported scenario; exit 1 when the import skipped something as an error (the
 /// scenario is still printed, without it).
 fn write_scenario(s: &quotasim::model::Scenario, warnings: &[Problem]) -> ExitCode {
@@ -120,7 +116,14 @@ fn write_scenario(s: &quotasim::model::Scenario, warnings: &[Problem]) -> ExitCo
 
 /// `quotasim import aws FILE... [--observed OUT.json] [--now MS]`.
 pub fn import_aws(files: &[String], observed: Option<&str>, now: Option<i64>) -> Result<ExitCode, Stop> {
-    let inputs = read_all(files)?;
+    if let Some(out) = observed {
+        if let Some(f) = files.iter().find(|f| same_file(f, out)) {
+            say!("quotasim: --observed {out} is the input {f}: it would be overwritten (name another file)");
+            return Err(Stop(ExitCode::from(2)));
+        }
+    }
+    let (inputs, skipped) = crate::input::read_import(files).map_err(Stop)?;
+    print_problems(&skipped);
     match quotasim::aws::import(&inputs, now) {
         Ok(r) => {
             for line in &r.recognised {
@@ -134,12 +137,33 @@ pub fn import_aws(files: &[String], observed: Option<&str>, now: Option<i64>) ->
                     return Ok(ExitCode::from(2));
                 }
             }
-            Ok(write_scenario(&r.scenario, &r.warnings))
+            let code = write_scenario(&r.scenario, &r.warnings);
+            // A file skipped as unreadable is an error, as a record skipped is.
+            Ok(if skipped.is_empty() { code } else { ExitCode::from(1) })
         }
         Err(p) => {
             print_problems(&p);
             Ok(ExitCode::from(1))
         }
+    }
+}
+
+/// Whether two paths name the same existing file (through links and `..` too).
+fn same_file(a: &str, b: &str) -> bool {
+    if a == "-" || b == "-" {
+        return false;
+    }
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) if x == y => true,
+        #[cfg(unix)]
+        (Ok(_), Ok(_)) => {
+            use std::os::unix::fs::MetadataExt;
+            match (std::fs::metadata(a), std::fs::metadata(b)) {
+                (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+                _ => false,
+            }
+        }
+        _ => false,
     }
 }
 

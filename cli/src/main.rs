@@ -3,10 +3,11 @@
 //! Exit codes: 0 success, 1 invalid scenario (problems on standard error), 2 usage error,
 //! 3 objectives violated (`check`).
 
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use input::read_input;
 use quotasim::json::{load_scenario, parse_scenario, to_json};
 use quotasim::{generate, validate, GenerateOptions, Options, Problem, Simulation};
 
@@ -19,6 +20,7 @@ macro_rules! say {
 
 mod bench;
 mod bridges;
+mod input;
 mod policy;
 mod sweep;
 mod text;
@@ -321,48 +323,6 @@ enum TraceFormatArg {
     Openb,
     /// Any CSV job log, read through --columns.
     Csv,
-}
-
-/// Why an input could not be read: not there (a usage error, exit 2) or not text (an invalid
-/// scenario, exit 1).
-enum ReadError {
-    Missing(String),
-    NotText(Problem),
-}
-
-fn read_bytes(path: &str) -> Result<Vec<u8>, String> {
-    let mut b = Vec::new();
-    if path == "-" {
-        io::stdin().read_to_end(&mut b).map_err(|e| format!("cannot read standard input: {e}"))?;
-    } else {
-        b = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    }
-    Ok(b)
-}
-
-fn read_text(path: &str) -> Result<String, ReadError> {
-    let b = read_bytes(path).map_err(ReadError::Missing)?;
-    String::from_utf8(b).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        ReadError::NotText(Problem::error(
-            "",
-            format!("the input is not UTF-8 text (invalid byte at offset {at})"),
-        ))
-    })
-}
-
-/// Reads an input file (or standard input for `-`); prints why not and gives the exit code.
-fn read_input(path: &str) -> Result<String, ExitCode> {
-    read_text(path).map_err(|e| match e {
-        ReadError::Missing(m) => {
-            say!("quotasim: {m}");
-            ExitCode::from(2)
-        }
-        ReadError::NotText(p) => {
-            print_problems(&[p]);
-            ExitCode::from(1)
-        }
-    })
 }
 
 /// The one writer of messages: every line on standard error goes through it, made printable

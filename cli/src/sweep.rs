@@ -101,18 +101,56 @@ fn parse_shard(s: &str) -> Result<(u64, u64), Stop> {
     Ok((i, n))
 }
 
-/// The base scenario: a path relative to the sweep file, or inline.
+/// The base scenario: a path relative to the sweep file, or inline. A base file is read only
+/// when it is a regular file of at most `MAX_INPUT_BYTES`, and a file that is not a scenario
+/// is never quoted: only where the reading stopped is said.
 fn base_of(base: &Value, sweep_file: &str) -> Result<Scenario, Stop> {
-    let text = match base {
+    let path = match base {
         Value::String(p) => {
             let dir = Path::new(sweep_file).parent().unwrap_or(Path::new("."));
-            let path = if sweep_file == "-" { Path::new(p).to_path_buf() } else { dir.join(p) };
-            read_input(&path.to_string_lossy()).map_err(Stop)?
+            if sweep_file == "-" {
+                Path::new(p).to_path_buf()
+            } else {
+                dir.join(p)
+            }
         }
-        Value::Object(_) => base.to_string(),
+        Value::Object(_) => {
+            return parse_scenario(&base.to_string())
+                .map_err(|p| invalid(&[Problem::error(format!("base: {}", p.path), p.message)]))
+        }
         _ => return Err(invalid(&[Problem::error("base", "a scenario file's path or a scenario object")])),
     };
-    parse_scenario(&text).map_err(|p| invalid(&[Problem::error(format!("base: {}", p.path), p.message)]))
+    let path = path.to_string_lossy();
+    let text = crate::input::read_regular("base", &path).map_err(|e| Stop(crate::input::report(&e)))?;
+    parse_scenario(&text).map_err(|p| {
+        if looks_like_scenario(&text) {
+            invalid(&[Problem::error(format!("base: {}", p.path), p.message)])
+        } else {
+            invalid(&[Problem::error("base", format!("{path} is not a scenario{}", where_not(&text)))])
+        }
+    })
+}
+
+/// Whether a text is one JSON object with a `serviceEnvironment`: a scenario, however broken
+/// inside, whose problems may quote it.
+fn looks_like_scenario(text: &str) -> bool {
+    // A map, not a struct: serde would read a struct from a list too.
+    serde_json::from_str::<BTreeMap<String, serde::de::IgnoredAny>>(text)
+        .is_ok_and(|top| top.contains_key("serviceEnvironment"))
+}
+
+/// Where and why reading a text that is not a scenario stopped, without quoting it.
+fn where_not(text: &str) -> String {
+    match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+        Ok(_) => " (JSON, but not a scenario object with a serviceEnvironment)".into(),
+        Err(e) => {
+            let what = match e.classify() {
+                serde_json::error::Category::Eof => "JSON cut short",
+                _ => "not JSON",
+            };
+            format!(" ({what} at line {}, column {})", e.line(), e.column())
+        }
+    }
 }
 
 fn run_row(base: &Scenario, sweep: &Sweep, k: u64, format: SweepFormat, check: bool) -> Done {

@@ -12,6 +12,8 @@ use quotasim::{generate, GenerateOptions};
 use quotasim_tests::cli::{fixture, quotasim, stderr, stdout};
 use serde_json::{json, Value};
 
+mod hostile;
+
 fn temp(name: &str, text: &str) -> String {
     let p = std::env::temp_dir().join(format!("quotasim-bridges-{}-{name}", std::process::id()));
     std::fs::write(&p, text).unwrap();

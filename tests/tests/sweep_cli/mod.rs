@@ -8,6 +8,8 @@ use std::process::{Command, Output};
 use quotasim_tests::cli::{bin, fixture, quotasim, stderr, stdout};
 use serde_json::Value;
 
+mod base;
+
 /// A folder with the notebook scenario and a sweep file over it.
 fn setup(name: &str, sweep: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("quotasim-sweep-{}-{name}", std::process::id()));
