@@ -3,12 +3,15 @@
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use quotasim::change::{apply_changes, Change};
 use quotasim::compare::{compare, weight, Comparison};
 use quotasim::json::parse_scenario;
 use quotasim::metric::summary_value;
 use quotasim::objective::{check, load_objectives, verdict_line};
+use quotasim::replicates::Failure;
 use quotasim::{validate, SimResult, ValidScenario};
 
 use crate::{print_problems, read_input, write_out};
@@ -289,53 +292,45 @@ pub fn replicates_cmd(
         say!("quotasim: --replicates needs a `workload` section on both sides (B has none)");
         return Err(Stop(ExitCode::from(2)));
     }
-    let seeds: Vec<i64> = (0..n as i64).map(|k| base.saturating_add(k)).collect();
-    // Both sides of every seed are checked before anything runs.
-    let mut valid = Vec::with_capacity(seeds.len());
-    for &seed in &seeds {
-        let mut pair = Vec::with_capacity(2);
-        for side in [&sa, &sb] {
-            let v = validate(&quotasim::workload::with_seed(side, seed)).map_err(|p| {
-                print_problems(&p);
-                Stop(ExitCode::from(1))
-            })?;
-            pair.push(v);
-        }
-        let (vb, va) = (pair.pop(), pair.pop());
-        if let (Some(va), Some(vb)) = (va, vb) {
-            valid.push((va, vb));
-        }
-    }
-    let threads = std::thread::available_parallelism().map_or(1, |x| x.get()).min(valid.len().max(1));
-    let work = std::sync::Mutex::new(valid.into_iter().enumerate().collect::<Vec<_>>());
-    let done = std::sync::Mutex::new(Vec::new());
+    let seeds = quotasim::replicates::seeds(base, n);
+    // One seed at a time per thread, both sides expanded, run and dropped in turn: at most one
+    // expanded scenario per thread plus the summaries, however many seeds. Seeds are taken in
+    // order, and none after a seed that failed.
+    let threads = std::thread::available_parallelism().map_or(1, |x| x.get()).min(seeds.len().max(1));
+    let next = AtomicUsize::new(0);
+    let failed_at = AtomicUsize::new(usize::MAX);
+    let done = Mutex::new(Vec::with_capacity(seeds.len()));
     std::thread::scope(|scope| {
         for _ in 0..threads {
-            scope.spawn(|| {
-                while let Some((k, (va, vb))) = work.lock().ok().and_then(|mut w| w.pop()) {
-                    let r = quotasim::compare::run_to_end(va, false)
-                        .and_then(|ra| Ok((ra, quotasim::compare::run_to_end(vb, false)?)));
-                    if let Ok(mut d) = done.lock() {
-                        d.push((k, r));
-                    }
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                if k >= seeds.len() || k > failed_at.load(Ordering::Relaxed) {
+                    break;
+                }
+                let r = quotasim::replicates::run_seed(&sa, &sb, seeds[k]);
+                if r.is_err() {
+                    failed_at.fetch_min(k, Ordering::Relaxed);
+                }
+                if let Ok(mut d) = done.lock() {
+                    d.push((k, r));
                 }
             });
         }
     });
     let mut done = done.into_inner().unwrap_or_default();
-    done.sort_by_key(|(k, _)| *k);
-    let mut pairs = Vec::with_capacity(done.len());
-    for (_, r) in done {
-        match r {
-            Ok((ra, rb)) => {
-                pairs.push((quotasim::compare::summary_of(&ra), quotasim::compare::summary_of(&rb)))
-            }
-            Err(e) => {
-                say!("quotasim: {e}");
-                return Err(Stop(ExitCode::from(1)));
-            }
+    match quotasim::replicates::first_failure(&done) {
+        Some(Failure::Invalid { problems, .. }) => {
+            print_problems(problems);
+            return Err(Stop(ExitCode::from(1)));
         }
+        Some(Failure::Run { message, .. }) => {
+            say!("quotasim: {message}");
+            return Err(Stop(ExitCode::from(1)));
+        }
+        None => {}
     }
+    done.sort_by_key(|(k, _)| *k);
+    let pairs: Vec<_> = done.into_iter().filter_map(|(_, r)| r.ok()).collect();
     let r = quotasim::replicates::report(seeds, &pairs, what);
     let out = match format {
         CompareFormat::Json => quotasim::json::to_json(&r),

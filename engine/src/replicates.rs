@@ -7,6 +7,11 @@
 //! reproduces exactly from its seed.
 //!
 //! The median of an even number of values is the mean of the two middle ones.
+//!
+//! Replicates are run one seed at a time ([`run_seed`]): a seed's two sides are expanded,
+//! validated, run and summarised in turn, so a caller holds at most one expanded scenario per
+//! thread plus the summaries, however many seeds there are. The failure reported is that of
+//! the first seed that fails, A before B ([`first_failure`]), whatever the thread count.
 
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -16,8 +21,11 @@ use alloc::vec::Vec;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::compare::{run_to_end, summary_of};
 use crate::metric::leaves;
+use crate::model::Scenario;
 use crate::result::SummaryResult;
+use crate::validate::{validate, Problem};
 
 /// `quotasim compare --replicates`'s JSON.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -186,9 +194,75 @@ pub fn report(
     ReplicateReport { format_version: 1, seeds, changes, differences, per_quota_share, overall }
 }
 
+/// The seeds of `n` replicates from a base seed: `seed`, `seed + 1`, ... (a seed past
+/// 2^53 - 1 is refused when its replicate is validated).
+pub fn seeds(base: i64, n: u32) -> Vec<i64> {
+    (0..i64::from(n)).map(|k| base.saturating_add(k)).collect()
+}
+
+/// Why a replicate could not give its summaries.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Failure {
+    /// A side with this seed is not a valid scenario: `a` says which side.
+    Invalid { a: bool, problems: Vec<Problem> },
+    /// A side's run passed 2^53 - 1 (the run's message).
+    Run { a: bool, message: String },
+}
+
+/// Both sides of one replicate: each with `seed` as its workload's seed, expanded, validated,
+/// run to its end and summarised, A then B; the expanded scenario and the run of A are
+/// dropped before B is expanded.
+pub fn run_seed(a: &Scenario, b: &Scenario, seed: i64) -> Result<(SummaryResult, SummaryResult), Failure> {
+    let side = |s: &Scenario, is_a: bool| -> Result<SummaryResult, Failure> {
+        let valid = validate(&crate::workload::with_seed(s, seed))
+            .map_err(|problems| Failure::Invalid { a: is_a, problems })?;
+        let r = run_to_end(valid, false).map_err(|e| Failure::Run { a: is_a, message: format!("{e}") })?;
+        Ok(summary_of(&r))
+    };
+    let ra = side(a, true)?;
+    Ok((ra, side(b, false)?))
+}
+
+/// The failure to report among replicates' outcomes, each with its index: the first seed's
+/// that failed (its A side before its B side, as [`run_seed`] runs them).
+pub fn first_failure<'a, T>(
+    outcomes: impl IntoIterator<Item = &'a (usize, Result<T, Failure>)>,
+) -> Option<&'a Failure>
+where
+    T: 'a,
+{
+    outcomes
+        .into_iter()
+        .filter_map(|(k, r)| r.as_ref().err().map(|e| (*k, e)))
+        .min_by_key(|(k, _)| *k)
+        .map(|(_, e)| e)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_replicate_runs_a_then_b_and_the_first_seed_that_fails_is_reported() {
+        let text = r#"{"serviceEnvironment":{"capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":2}]},
+            "quotaShares":[{"quotaShareName":"a","capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":2}],
+              "resourceSharingConfiguration":{"strategy":"LEND"}}],
+            "workload":{"seed":9007199254740990,"jobs":3,"shares":[{"quotaShareName":"a","arrivalsPerHour":10,"instanceTypes":[{"name":"ml.g5.xlarge"}],
+              "duration":{"distribution":"uniform","minSeconds":60,"maxSeconds":600}}]}}"#;
+        let a = crate::json::parse_scenario(text).unwrap();
+        let mut b = a.clone();
+        b.settings.backfill = true;
+        let seeds = seeds(9_007_199_254_740_990, 3);
+        let outcomes: Vec<(usize, Result<(SummaryResult, SummaryResult), Failure>)> =
+            seeds.iter().enumerate().map(|(k, s)| (k, run_seed(&a, &b, *s))).collect();
+        assert!(outcomes[0].1.is_ok() && outcomes[1].1.is_ok(), "{outcomes:?}");
+        // The third seed is 2^53, past what a seed may be.
+        let Some(Failure::Invalid { a: true, problems }) = first_failure(outcomes.iter().rev()) else {
+            panic!("{outcomes:?}")
+        };
+        assert_eq!(problems[0].path, "workload.seed");
+        assert!(first_failure(outcomes[..2].iter()).is_none());
+    }
 
     #[test]
     fn spread_takes_the_mean_of_the_middle_two_for_an_even_count() {

@@ -517,16 +517,20 @@ fn replicate_report(
     };
     let base = sa.workload.as_ref().map(|w| w.seed).ok_or_else(|| no_workload("A"))?;
     sb.workload.as_ref().ok_or_else(|| no_workload("B"))?;
-    let seeds: Vec<i64> = (0..n as i64).map(|k| base.saturating_add(k)).collect();
+    let seeds = quotasim::replicates::seeds(base, n as u32);
     let mut pairs = Vec::with_capacity(seeds.len());
     for &seed in &seeds {
-        let run =
-            |s: &quotasim::model::Scenario, what: &str| -> Result<quotasim::result::SummaryResult, JsValue> {
-                let v = quotasim::validate(&quotasim::workload::with_seed(s, seed))
-                    .map_err(|p| problems_error(what, &p))?;
-                Ok(summary_of(&run_to_end(v, false).map_err(run_error)?))
-            };
-        pairs.push((run(&sa, "quotasim: invalid scenario A")?, run(&sb, "quotasim: invalid scenario B")?));
+        // One seed at a time: each side expanded, run and dropped before the next.
+        match quotasim::replicates::run_seed(&sa, &sb, seed) {
+            Ok(pair) => pairs.push(pair),
+            Err(quotasim::replicates::Failure::Invalid { a, problems }) => {
+                let what = if a { "quotasim: invalid scenario A" } else { "quotasim: invalid scenario B" };
+                return Err(problems_error(what, &problems));
+            }
+            Err(quotasim::replicates::Failure::Run { message, .. }) => {
+                return Err(js_sys::Error::new(&format!("quotasim: {message}")).into())
+            }
+        }
     }
     Ok(quotasim::replicates::report(seeds, &pairs, what))
 }

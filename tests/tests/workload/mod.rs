@@ -252,3 +252,28 @@ fn replicates_need_a_workload_section() {
     let zero = quotasim(&["compare", &f, "--replicates", "0"]);
     assert_eq!(zero.status.code(), Some(2));
 }
+
+/// One job of eight instances per hour that trains for 2^52 s: seed 2^53 - 1 is the last
+/// valid seed, and its run passes 2^53 - 1 s.
+const FAR: &str = r#"{"formatVersion":1,
+ "serviceEnvironment":{"capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":8}]},
+ "quotaShares":[{"quotaShareName":"a","capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":8}],
+   "resourceSharingConfiguration":{"strategy":"LEND"}}],
+ "workload":{"seed":9007199254740991,"jobs":4,"shares":[{"quotaShareName":"a","arrivalsPerHour":3600,
+   "instanceTypes":[{"name":"ml.g5.xlarge"}],"sizes":[{"instances":8}],
+   "duration":{"distribution":"fixed","minSeconds":4503599627370496,"maxSeconds":4503599627370496}}]}}"#;
+
+#[test]
+fn replicates_run_one_seed_at_a_time_and_report_the_first_that_fails() {
+    // Seed 2^53 - 1 is valid and its run fails; seed 2^53 is not valid. Validating every
+    // replicate before running any (2N expanded scenarios at once) reported seed 2^53; one
+    // seed at a time runs seed 2^53 - 1 first, and its failure is the one reported.
+    let f = temp("far.json", FAR);
+    for threads_hint in ["2", "5"] {
+        let o = quotasim(&["compare", &f, "--set", "settings.backfill=true", "--replicates", threads_hint]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let e = stderr(&o);
+        assert!(e.starts_with("quotasim: job a-0000001: its next event would come after 2^53 - 1 s"), "{e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+    }
+}

@@ -532,16 +532,16 @@ fn Replicates() -> impl IntoView {
         let seeds: Vec<i64> = (0..n.get_untracked().clamp(1, 50) as i64).map(|k| base + k).collect();
         let mut pairs = Vec::new();
         for &seed in &seeds {
-            let side = |s: &quotasim::model::Scenario| -> Result<quotasim::result::SummaryResult, String> {
-                let v = quotasim::validate(&quotasim::workload::with_seed(s, seed))
-                    .map_err(|p| p.first().map(|x| x.to_string()).unwrap_or_default())?;
-                let r = quotasim::compare::run_to_end(v, false).map_err(|e| e.to_string())?;
-                Ok(quotasim::compare::summary_of(&r))
-            };
-            match (side(&a), side(&b)) {
-                (Ok(x), Ok(y)) => pairs.push((x, y)),
-                (Err(e), _) | (_, Err(e)) => {
+            // One seed at a time: each side expanded, run and dropped before the next.
+            match quotasim::replicates::run_seed(&a, &b, seed) {
+                Ok(pair) => pairs.push(pair),
+                Err(quotasim::replicates::Failure::Invalid { problems, .. }) => {
+                    let e = problems.first().map(|x| x.to_string()).unwrap_or_default();
                     out.set(Some(Err(format!("seed {seed}: {e}"))));
+                    return;
+                }
+                Err(quotasim::replicates::Failure::Run { message, .. }) => {
+                    out.set(Some(Err(format!("seed {seed}: {message}"))));
                     return;
                 }
             }
