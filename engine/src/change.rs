@@ -735,7 +735,12 @@ mod tests {
             "workload.seed=3",
         ] {
             let c = Change::parse(c).unwrap();
-            assert_eq!(check_change(&s, &c).err(), apply_changes(&s, &[c.clone()]).err(), "{}", c.text());
+            assert_eq!(
+                check_change(&s, &c).err(),
+                apply_changes(&s, core::slice::from_ref(&c)).err(),
+                "{}",
+                c.text()
+            );
         }
     }
 
@@ -792,7 +797,7 @@ mod tests {
             (&["settings"], serde_fields::<Settings>()),
             (&["instanceTypes"], serde_fields::<InstanceTypeInfo>()),
             // A service environment's `state` is an AWS field it ignores (a share's is its own).
-            (&["serviceEnvironment"], &serde_fields::<ServiceEnvironment>()[..]),
+            (&["serviceEnvironment"], serde_fields::<ServiceEnvironment>()),
             (&["serviceEnvironment", "capacityLimits"], serde_fields::<CapacityLimit>()),
             (&["schedulingPolicy"], serde_fields::<SchedulingPolicy>()),
             (&["schedulingPolicy", "quotaSharePolicy"], serde_fields::<QuotaSharePolicy>()),

@@ -200,6 +200,9 @@ pub fn seeds(base: i64, n: u32) -> Vec<i64> {
     (0..i64::from(n)).map(|k| base.saturating_add(k)).collect()
 }
 
+/// A replicate's two summaries, A's and B's.
+pub type Pair = (SummaryResult, SummaryResult);
+
 /// Why a replicate could not give its summaries.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Failure {
@@ -212,7 +215,7 @@ pub enum Failure {
 /// Both sides of one replicate: each with `seed` as its workload's seed, expanded, validated,
 /// run to its end and summarised, A then B; the expanded scenario and the run of A are
 /// dropped before B is expanded.
-pub fn run_seed(a: &Scenario, b: &Scenario, seed: i64) -> Result<(SummaryResult, SummaryResult), Failure> {
+pub fn run_seed(a: &Scenario, b: &Scenario, seed: i64) -> Result<Pair, Failure> {
     let side = |s: &Scenario, is_a: bool| -> Result<SummaryResult, Failure> {
         let valid = validate(&crate::workload::with_seed(s, seed))
             .map_err(|problems| Failure::Invalid { a: is_a, problems })?;
@@ -253,7 +256,7 @@ mod tests {
         let mut b = a.clone();
         b.settings.backfill = true;
         let seeds = seeds(9_007_199_254_740_990, 3);
-        let outcomes: Vec<(usize, Result<(SummaryResult, SummaryResult), Failure>)> =
+        let outcomes: Vec<(usize, Result<Pair, Failure>)> =
             seeds.iter().enumerate().map(|(k, s)| (k, run_seed(&a, &b, *s))).collect();
         assert!(outcomes[0].1.is_ok() && outcomes[1].1.is_ok(), "{outcomes:?}");
         // The third seed is 2^53, past what a seed may be.
