@@ -432,72 +432,29 @@ fn csv_line(row: u64, values: &[Value], columns: &[String], summary: Option<&Val
 }
 
 /// `quotasim sweep-merge`: shard outputs (JSONL) into the bytes of the unsharded run, as JSONL
-/// or as the CSV the unsharded run prints with `--format csv`.
+/// or as the CSV the unsharded run prints with `--format csv`. What is not the unsharded run
+/// (a row missing, rows of another sweep, no rows at all) is refused (`quotasim::sweep_merge`).
 pub fn merge(files: &[String], format: SweepFormat) -> Result<ExitCode, Stop> {
-    let mut rows: BTreeMap<u64, (String, Value)> = BTreeMap::new();
+    let mut texts = Vec::with_capacity(files.len());
     for f in files {
-        let text = read_input(f).map_err(Stop)?;
-        for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-            let bad = |m: &str| {
-                say!("error: {f}:{}: {m}", n + 1);
-                Stop(ExitCode::from(1))
-            };
-            let v: Value = serde_json::from_str(line)
-                .map_err(|_| bad("not a row of `quotasim sweep --format jsonl`"))?;
-            let k = v["row"].as_u64().ok_or_else(|| bad("no row index"))?;
-            if rows.insert(k, (line.to_string(), v)).is_some() {
-                return Err(bad(&format!("row {k} is in more than one output")));
-            }
-        }
+        texts.push((f.clone(), read_input(f).map_err(Stop)?));
     }
-    if let Some((&last, _)) = rows.iter().next_back() {
-        if let Some(missing) = (0..=last).find(|k| !rows.contains_key(k)) {
-            say!("error: row {missing} is in no output (rows 0 to {last} expected): is a shard missing?");
-            return Err(Stop(ExitCode::from(1)));
-        }
-    }
-    let rows: Vec<(String, Value)> = rows.into_values().collect();
-    // The axes (from the changes) and the goals must be those of one sweep.
-    let axes_of = |v: &Value| -> Vec<String> {
-        let changes = v["changes"].as_array().map_or(&[][..], Vec::as_slice);
-        changes
-            .iter()
-            .filter_map(Value::as_str)
-            .map(|c| c.split_once('=').map_or(c, |(p, _)| p).to_string())
-            .collect()
-    };
-    let goals_of = |v: &Value| -> Vec<String> {
-        v["objectives"].as_object().map_or(Vec::new(), |o| o.keys().cloned().collect())
-    };
-    let (axes, goal_names) =
-        rows.first().map_or((Vec::new(), Vec::new()), |(_, v)| (axes_of(v), goals_of(v)));
-    for (_, v) in &rows {
-        if axes_of(v) != axes || goals_of(v) != goal_names {
-            say!("error: row {} is not of the same sweep as row 0 (other axes or frontier)", v["row"]);
-            return Err(Stop(ExitCode::from(1)));
-        }
-    }
-    let goals: Vec<Goal> = goal_names.iter().filter_map(|g| Goal::parse(g)).collect();
-    let on: Option<Vec<bool>> = (!goals.is_empty()).then(|| {
-        let vals: Vec<Vec<Option<f64>>> = rows
-            .iter()
-            .map(|(_, v)| goal_names.iter().map(|g| v["objectives"][g].as_f64()).collect())
-            .collect();
-        pareto(&goals, &vals)
-    });
+    let m = quotasim::sweep_merge::merge(&texts).map_err(|p| invalid(&[p]))?;
+    drop(texts);
     let mut failed = 0;
-    let mut out: Vec<String> = Vec::with_capacity(rows.len() + 1);
+    let mut out: Vec<String> = Vec::with_capacity(m.rows.len() + 1);
     if format == SweepFormat::Csv {
-        let columns = rows
+        let columns = m
+            .rows
             .iter()
-            .find(|(_, v)| v.get("summary").is_some())
-            .map_or(Vec::new(), |(_, v)| csv_columns(&v["summary"]));
-        out.push(csv_header(&axes, &columns, on.is_some()));
-        for (i, (_, v)) in rows.iter().enumerate() {
+            .find(|v| v.get("summary").is_some())
+            .map_or(Vec::new(), |v| csv_columns(&v["summary"]));
+        out.push(csv_header(&m.axes, &columns, m.frontier.is_some()));
+        for (i, v) in m.rows.iter().enumerate() {
             let values = v["values"].as_array().map_or(&[][..], Vec::as_slice);
             let k = v["row"].as_u64().unwrap_or(0);
             let line = csv_line(k, values, &columns, v.get("summary"));
-            out.push(match &on {
+            out.push(match &m.frontier {
                 Some(on) => with_frontier(&line, on[i], format),
                 None => line,
             });
@@ -507,22 +464,8 @@ pub fn merge(files: &[String], format: SweepFormat) -> Result<ExitCode, Stop> {
             }
         }
     } else {
-        for (i, (line, v)) in rows.iter().enumerate() {
-            failed += usize::from(v.get("error").is_some());
-            out.push(match &on {
-                Some(on) => {
-                    let body = line
-                        .strip_suffix(",\"frontier\":true}")
-                        .or_else(|| line.strip_suffix(",\"frontier\":false}"))
-                        .map_or_else(|| line.clone(), |b| format!("{b}}}"));
-                    with_frontier(&body, on[i], format)
-                }
-                None => line.clone(),
-            });
-        }
-    }
-    if out.is_empty() {
-        return Ok(ExitCode::SUCCESS);
+        failed = m.rows.iter().filter(|v| v.get("error").is_some()).count();
+        out = m.lines;
     }
     let code = write_out(&out.join("\n"));
     if failed > 0 {

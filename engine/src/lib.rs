@@ -63,6 +63,8 @@ pub mod strict;
 #[cfg(feature = "serde")]
 pub mod sweep;
 #[cfg(feature = "serde")]
+pub mod sweep_merge;
+#[cfg(feature = "serde")]
 pub mod trace;
 pub mod validate;
 pub mod workload;

@@ -85,6 +85,9 @@ pub struct Sweep {
     pub axes: Vec<(String, Vec<Value>)>,
     pub goals: Vec<Goal>,
     pub rows: u64,
+    /// What makes this sweep this sweep ([`fingerprint`]): every row carries it, so that
+    /// shards of another sweep are never merged with its rows.
+    pub fingerprint: String,
 }
 
 /// Parses a sweep file (strictly: objects only where the format has them, nothing after).
@@ -233,10 +236,72 @@ pub fn check_sweep(f: &SweepFile, base: &Scenario, max_rows: u64) -> Result<Swee
         goals.push(goal);
     }
     if problems.is_empty() {
-        Ok(Sweep { axes, goals, rows: rows as u64 })
+        let fingerprint = fingerprint(base, &axes, &goals);
+        Ok(Sweep { axes, goals, rows: rows as u64, fingerprint })
     } else {
         Err(problems)
     }
+}
+
+/// The first line of a sweep's canonical form: its axes (paths and values, a range written
+/// out), its goals and its replicates (one run per row).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Canonical<'a> {
+    format_version: u32,
+    axes: Vec<CanonicalAxis<'a>>,
+    frontier: Vec<String>,
+    replicates: u32,
+}
+
+#[derive(Serialize)]
+struct CanonicalAxis<'a> {
+    path: &'a str,
+    values: &'a [Value],
+}
+
+/// A sweep's fingerprint: `sha256:` and the SHA-256, in hex, of its canonical JSON lines,
+/// joined by `\n`: `{"formatVersion":1,"axes":[{"path":…,"values":[…]},…],"frontier":[…],"replicates":1}`,
+/// then the base scenario as compact JSON without its jobs (`"jobs":[]`), then each job as
+/// compact JSON, in order. The same sweep gives the same fingerprint whether its base is a
+/// file or inline, formatted any way, and a range or its values listed; another base, other
+/// values or other goals give another.
+pub fn fingerprint(base: &Scenario, axes: &[(String, Vec<Value>)], goals: &[Goal]) -> String {
+    use sha2::{Digest, Sha256};
+    let head = Canonical {
+        format_version: 1,
+        axes: axes.iter().map(|(p, v)| CanonicalAxis { path: p, values: v }).collect(),
+        frontier: goals.iter().map(Goal::text).collect(),
+        replicates: 1,
+    };
+    let mut h = Sha256::new();
+    h.update(to_json(&head).as_bytes());
+    h.update(b"\n");
+    // Job by job: a million jobs are never one string.
+    let rest = Scenario {
+        format_version: base.format_version,
+        name: base.name.clone(),
+        description: base.description.clone(),
+        settings: base.settings.clone(),
+        instance_types: base.instance_types.clone(),
+        service_environment: base.service_environment.clone(),
+        scheduling_policy: base.scheduling_policy.clone(),
+        quota_shares: base.quota_shares.clone(),
+        workload: base.workload.clone(),
+        jobs: Vec::new(),
+        actions: base.actions.clone(),
+        history: base.history.clone(),
+    };
+    h.update(to_json(&rest).as_bytes());
+    for j in &base.jobs {
+        h.update(b"\n");
+        h.update(to_json(j).as_bytes());
+    }
+    let mut out = String::from("sha256:");
+    for b in h.finalize() {
+        out.push_str(&format!("{b:02x}"));
+    }
+    out
 }
 
 impl Sweep {
@@ -285,6 +350,10 @@ impl Goal {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SweepRow {
     pub row: u64,
+    /// The sweep's number of rows, so that a merge knows when one is missing.
+    pub rows: u64,
+    /// The sweep's [`fingerprint`], so that a merge refuses rows of another sweep.
+    pub fingerprint: String,
     pub values: Vec<Value>,
     pub changes: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -353,6 +422,8 @@ pub fn run_row(base: &Scenario, sweep: &Sweep, k: u64) -> SweepRow {
     });
     SweepRow {
         row: k,
+        rows: sweep.rows,
+        fingerprint: sweep.fingerprint.clone(),
         values: sweep.values(k),
         changes: changes.iter().map(|c| c.text()).collect(),
         summary,
@@ -571,6 +642,32 @@ mod tests {
         .unwrap();
         let want: Vec<Value> = (9_007_199_254_740_989i64..=9_007_199_254_740_991).map(Value::from).collect();
         assert_eq!(s.axes[0].1, want);
+    }
+
+    #[test]
+    fn the_fingerprint_is_the_sweep_not_how_it_is_written() {
+        let print = |text: &str, base: &Scenario| {
+            check_sweep(&parse_sweep(text).unwrap(), base, 1000).unwrap().fingerprint
+        };
+        let ranged = r#"{"base":"x","axes":[{"path":"settings.preemptionGraceSeconds","range":{"from":60,"to":180,"step":60}}],
+                        "frontier":["overall.utilization:max"]}"#;
+        let listed = r#"{"base":"y","axes":[{"path":"settings.preemptionGraceSeconds","values":[60,120,180]}],
+                        "frontier":["overall.utilization:max"]}"#;
+        let pretty: Value = serde_json::from_str(NOTEBOOK).unwrap();
+        let reformatted = crate::json::parse_scenario(&crate::json::to_json_pretty(&pretty)).unwrap();
+        let f = print(ranged, &base());
+        assert!(f.starts_with("sha256:") && f.len() == 7 + 64, "{f}");
+        assert_eq!(f, print(listed, &base()));
+        assert_eq!(f, print(ranged, &reformatted));
+        // Another value, goal or base is another sweep.
+        assert_ne!(f, print(&listed.replace("180]", "240]"), &base()));
+        assert_ne!(f, print(&listed.replace(":max", ":min"), &base()));
+        let mut other = base();
+        other.jobs[0].duration_seconds = other.jobs[0].duration_seconds.map(|d| d + 1);
+        assert_ne!(f, print(listed, &other));
+        other = base();
+        other.settings.backfill = !other.settings.backfill;
+        assert_ne!(f, print(listed, &other));
     }
 
     #[test]

@@ -188,6 +188,10 @@ export interface Report {
  */
 export interface SweepRow {
   row: number;
+  /** The sweep's number of rows, so that a merge knows when one is missing. */
+  rows: number;
+  /** The sweep's `fingerprint`, so that a merge refuses rows of another sweep. */
+  fingerprint: string;
   values: Array<unknown>;
   changes: Array<string>;
   summary?: SummaryResult;

@@ -9,6 +9,7 @@ use quotasim_tests::cli::{bin, fixture, quotasim, stderr, stdout};
 use serde_json::Value;
 
 mod base;
+mod merge;
 
 /// A folder with the notebook scenario and a sweep file over it.
 fn setup(name: &str, sweep: &str) -> PathBuf {
@@ -301,7 +302,11 @@ fn rows_say_their_goals_values_and_whether_they_are_on_the_front() {
     let dir = setup("objectives", SWEEP);
     let r = rows(&sweep_in(&dir, &[]));
     let first = stdout(&sweep_in(&dir, &[])).lines().next().unwrap().to_string();
-    assert!(first.starts_with(r#"{"row":0,"values":[0,60],"changes":["quotaShares[qs1].resourceSharingConfiguration.borrowLimit=0","settings.preemptionGraceSeconds=60"],"summary":{"#), "{first}");
+    // The row, the sweep's row count and fingerprint, then the row's values and changes.
+    let (head, rest) = first.split_at(r#"{"row":0,"rows":9,"fingerprint":"sha256:"#.len());
+    assert_eq!(head, r#"{"row":0,"rows":9,"fingerprint":"sha256:"#, "{first}");
+    assert!(rest[..64].chars().all(|c| c.is_ascii_hexdigit()), "{first}");
+    assert!(rest[64..].starts_with(r#"","values":[0,60],"changes":["quotaShares[qs1].resourceSharingConfiguration.borrowLimit=0","settings.preemptionGraceSeconds=60"],"summary":{"#), "{first}");
     assert!(first.ends_with(r#","frontier":false}"#), "{first}");
     for row in &r {
         let o = &row["objectives"];
