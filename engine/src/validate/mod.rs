@@ -166,6 +166,11 @@ pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
     }
 
     // Service environment.
+    if let Some(name) = &s.service_environment.service_environment_name {
+        if !valid_name(name) {
+            c.err("serviceEnvironment.serviceEnvironmentName", format!("serviceEnvironmentName {NAME_RULE}"));
+        }
+    }
     let se = c.limits("serviceEnvironment.capacityLimits", &s.service_environment.capacity_limits, 0);
     if s.service_environment.capacity_limits.is_empty() {
         c.warn(

@@ -3,6 +3,7 @@
 //! bad input (truncated, mistyped, 100 MB) named by file, document and field, never a panic.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::process::Command;
 
 use quotasim::json::parse_scenario;
@@ -279,9 +280,17 @@ fn cloudformation_uses_aws_property_names_and_the_scenario_quota_shares() {
 
 #[test]
 fn the_aws_cli_script_parses_and_passes_hostile_names_as_plain_words() {
+    // A service environment's name follows the AWS name rule, so it cannot carry shell.
     let mut s = parse_scenario(&std::fs::read_to_string(fixture("notebook.json")).unwrap()).unwrap();
     s.service_environment.service_environment_name = Some("se'; touch owned-by-a-name; echo '$(id)".into());
-    let f = temp("hostile.json", &quotasim::json::to_json(&s));
+    let out = quotasim(&["export", "aws-cli", &temp("hostile-se.json", &quotasim::json::to_json(&s))]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("error: serviceEnvironment.serviceEnvironmentName: "), "{}", stderr(&out));
+    // An instance type may hold anything but spaces.
+    let hostile = "ml.g5'$(touch${IFS}owned-by-a-name)';echo${IFS}'$(id)";
+    let text = std::fs::read_to_string(fixture("notebook.json")).unwrap().replace("ml.g5.xlarge", hostile);
+    let s = parse_scenario(&text).unwrap();
+    let f = temp("hostile.json", &text);
     let out = quotasim(&["export", "aws-cli", &f]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let script = temp("create.sh", &stdout(&out));
@@ -304,9 +313,9 @@ fn the_aws_cli_script_parses_and_passes_hostile_names_as_plain_words() {
     let run = Command::new("sh").arg(&script).env("PATH", path).output().unwrap();
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let calls = std::fs::read_to_string(&log).unwrap();
-    assert!(calls.lines().any(|l| l == "se'; touch owned-by-a-name; echo '$(id)"), "{calls}");
+    assert!(!Path::new("owned-by-a-name").exists() && !bin.join("owned-by-a-name").exists());
     assert_eq!(calls.matches("create-quota-share").count(), s.quota_shares.len());
-    assert!(calls.contains("{\"capacityUnit\":\"ml.g5.xlarge\",\"maxCapacity\":1}"), "{calls}");
+    assert!(calls.contains(&format!("{{\"capacityUnit\":\"{hostile}\",\"maxCapacity\":1}}")), "{calls}");
     let _ = std::fs::remove_dir_all(&bin);
 }
 

@@ -709,3 +709,17 @@ fn problems_show_control_characters_from_the_input_as_escapes() {
         assert!(!p.to_string().contains(char::is_control), "{p:?}");
     }
 }
+
+#[test]
+fn the_service_environment_name_follows_the_aws_name_rule() {
+    for bad in ["", "two words", "a.b", "evil\u{1b}[2J", &"x".repeat(129)] {
+        assert_error_at(
+            &with(base(), "/serviceEnvironment/serviceEnvironmentName", json!(bad)),
+            "serviceEnvironment.serviceEnvironmentName",
+        );
+    }
+    for good in ["se", "training_se-2", &"x".repeat(128)] {
+        let v = with(base(), "/serviceEnvironment/serviceEnvironmentName", json!(good));
+        assert!(load_scenario(&v.to_string()).is_ok(), "{good}");
+    }
+}
