@@ -14,6 +14,7 @@ use quotasim::objective::{check, load_objectives, verdict_line};
 use quotasim::replicates::Failure;
 use quotasim::{validate, SimResult, ValidScenario};
 
+use crate::text::csv_text;
 use crate::{print_problems, read_input, write_out};
 
 /// How a command ended before its output: the exit code to return.
@@ -252,7 +253,7 @@ fn csv(c: &Comparison) -> String {
             let y = lookup(mb, &path);
             let d = x.zip(y).map(|(x, y)| y - x);
             let f = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v}"));
-            let _ = writeln!(s, "{scope},{path},{},{},{}", f(x), f(y), f(d));
+            let _ = writeln!(s, "{},{},{},{},{}", csv_text(scope), csv_text(&path), f(x), f(y), f(d));
         }
     };
     if let Some(per) = a.get("perQuotaShare").and_then(|v| v.as_object()) {
@@ -428,7 +429,7 @@ fn replicates_csv(r: &serde_json::Value) -> String {
     scopes.push(("overall", &r["overall"]));
     for (name, m) in scopes {
         for (path, st) in m.as_object().into_iter().flatten() {
-            let _ = write!(s, "{name},{path}");
+            let _ = write!(s, "{},{}", csv_text(name), csv_text(path));
             for side in ["a", "b", "delta"] {
                 for k in ["median", "min", "max"] {
                     let _ = write!(s, ",{}", f(&st[side], k));

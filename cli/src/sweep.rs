@@ -23,6 +23,7 @@ use quotasim::{validate, Problem};
 use serde_json::Value;
 
 use crate::policy::Stop;
+use crate::text::csv_text;
 use crate::{print_problems, read_input, write_out};
 
 /// Output formats.
@@ -363,17 +364,6 @@ fn with_frontier(text: &str, on: bool, format: SweepFormat) -> String {
             format!("{body},\"frontier\":{on}}}")
         }
         SweepFormat::Csv => format!("{text},{on}"),
-    }
-}
-
-/// A CSV cell: quoted when it has a comma, a quote or a line break; text that starts like a
-/// spreadsheet formula gets a leading `'` (and quotes) so that a spreadsheet shows it as text.
-fn csv_text(s: &str) -> String {
-    let formula = s.starts_with(['=', '+', '-', '@', '\t', '\r']);
-    if formula || s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}{}\"", if formula { "'" } else { "" }, s.replace('"', "\"\""))
-    } else {
-        s.to_string()
     }
 }
 

@@ -1,9 +1,21 @@
-//! `--format text`: a readable table per quota share.
+//! `--format text`: a readable table per quota share; and the CSV cell every CSV output uses.
 
 use std::fmt::Write;
 
 use quotasim::validate::printable;
 use quotasim::Simulation;
+
+/// A CSV cell, the one writer of text into every CSV (compare, replicates, sweep, merge):
+/// quoted when it has a comma, a quote or a line break; text that starts like a spreadsheet
+/// formula gets a leading `'` (and quotes) so that a spreadsheet shows it as text.
+pub fn csv_text(s: &str) -> String {
+    let formula = s.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    if formula || s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}{}\"", if formula { "'" } else { "" }, s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
 
 fn hms(s: Option<u64>) -> String {
     match s {

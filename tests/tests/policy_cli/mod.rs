@@ -99,6 +99,18 @@ fn compare_in_share_preemption_off_spares_the_priority_3_job() {
 }
 
 #[test]
+fn compare_csv_writes_a_share_name_that_reads_as_a_formula_as_text() {
+    // `-2-A1` is a valid share name, and a spreadsheet would read it as a formula.
+    let text = std::fs::read_to_string(notebook()).unwrap().replace("\"qs1\"", "\"-2-A1\"");
+    let f = temp("formula-share.json", &text);
+    let o = quotasim(&["compare", &f, "--set", "settings.backfill=true", "--format", "csv"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let csv = stdout(&o);
+    assert!(csv.contains("\n\"'-2-A1\",preemptions.inShare,"), "{csv}");
+    assert!(!csv.lines().any(|l| l.starts_with('-')), "{csv}");
+}
+
+#[test]
 fn compare_text_shows_control_characters_of_a_change_as_escapes() {
     let set = "name=\"\u{1b}]0;owned\u{7}\"";
     let o = quotasim(&["compare", &notebook(), "--set", set, "--format", "text"]);

@@ -241,6 +241,14 @@ fn replicates_report_spreads_and_every_replicate_reproduces_from_its_seed() {
     let csv = stdout(&c);
     assert!(csv.starts_with("scope,metric,a_median,a_min,a_max,b_median"), "{csv}");
     assert!(csv.lines().any(|l| l.starts_with("overall,utilization,")));
+    // A share name that reads as a formula is written as text, as in sweep CSV.
+    let f = temp("two-formula.json", &TWO_TEAMS.replace("\"team-b\"", "\"-team-b\""));
+    let change = "quotaShares[-team-b].resourceSharingConfiguration.strategy=LEND";
+    let c = quotasim(&["compare", &f, "--set", change, "--replicates", "2", "--format", "csv"]);
+    let csv = stdout(&c);
+    assert_eq!(c.status.code(), Some(0), "{}", stderr(&c));
+    assert!(csv.lines().any(|l| l.starts_with("\"'-team-b\",preemptions.total,")), "{csv}");
+    assert!(!csv.lines().any(|l| l.starts_with('-')), "{csv}");
 }
 
 #[test]
