@@ -182,7 +182,16 @@ pub fn calibrate(scenario: &str, observed: &str, json: bool) -> Result<ExitCode,
             },
         )?
     };
-    let c = quotasim::calibrate::calibrate(&run, &obs, &gpus);
+    quotasim::calibrate::check_observed(&obs).map_err(|p| {
+        let p: Vec<Problem> =
+            p.into_iter().map(|x| Problem::error(format!("{observed}: {}", x.path), x.message)).collect();
+        print_problems(&p);
+        Stop(ExitCode::from(1))
+    })?;
+    let c = quotasim::calibrate::calibrate(&run, &obs, &gpus).map_err(|p| {
+        print_problems(&[p]);
+        Stop(ExitCode::from(1))
+    })?;
     if json {
         return Ok(write_out(&quotasim::json::to_json(&c)));
     }

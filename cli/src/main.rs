@@ -423,6 +423,10 @@ fn main() -> ExitCode {
             if let Some(t) = print_state_at {
                 return print_state(&scenario, &set, t, pretty);
             }
+            if events_format.is_some() && origin.unsigned_abs() > quotasim::MAX_SAFE_INTEGER {
+                say!("quotasim: --origin must be within ±(2^53 - 1) ms, not {origin}");
+                return ExitCode::from(2);
+            }
             if until.is_some_and(|t| t > quotasim::MAX_SAFE_INTEGER) {
                 say!("quotasim: --until must be at most 2^53 - 1 ({})", quotasim::MAX_SAFE_INTEGER);
                 return ExitCode::from(2);
@@ -495,9 +499,13 @@ fn main() -> ExitCode {
                 return ExitCode::from(1);
             }
             if let Some(s) = keep {
-                let lines: Vec<String> =
-                    quotasim::aws::eventbridge(&s, &sim.result(), origin).iter().map(to_json).collect();
-                return write_out(&lines.join("\n"));
+                return match quotasim::aws::eventbridge(&s, &sim.result(), origin) {
+                    Ok(events) => write_out(&events.iter().map(to_json).collect::<Vec<_>>().join("\n")),
+                    Err(p) => {
+                        say!("quotasim: --origin {}", p.message);
+                        ExitCode::from(2)
+                    }
+                };
             }
             let out = match (format, summary) {
                 (Format::Text, _) => text::table(&sim),

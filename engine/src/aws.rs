@@ -17,7 +17,7 @@
 //! progress that AWS does not report: such jobs get a warning), and for a job still running,
 //! failed or stopped, its training so far, flagged as censored.
 
-use alloc::collections::BTreeMap;
+use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -25,11 +25,13 @@ use alloc::vec::Vec;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
+use crate::import_check::{out_of_range, settle, whole, Capped, Names, Origin, Origins};
 use crate::model::{
     CapacityLimit, Job, JobPreemption, QuotaShare, Scenario, ServiceEnvironment, ShareState, Strategy, Toggle,
 };
 use crate::problem::Problem;
 use crate::result::{EventType, SimResult, Status};
+use crate::validate::{valid_job_name, MAX_SAFE};
 
 /// What a file held.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,11 +131,36 @@ struct JobRec {
     retries: Option<i64>,
     preemptions: Option<u32>,
     where_: String,
+    /// The file it was read from (an index into the import's files).
+    file: usize,
     richness: u32,
 }
 
-fn int(v: Option<&Value>) -> Option<i64> {
-    v.and_then(|x| x.as_i64().or_else(|| x.as_f64().map(|f| f as i64)).or_else(|| x.as_str()?.parse().ok()))
+/// The kinds of problems capped per file.
+const SKIPPED: &str = "records skipped";
+const UNREAD: &str = "records this import does not read";
+
+/// The numbers of one record, each within ±(2^53 - 1) ([`whole`]): the first that is not is
+/// noted with its field, and the record is skipped.
+#[derive(Default)]
+struct Nums(Option<(String, String)>);
+
+impl Nums {
+    fn get(&mut self, field: &str, v: Option<&Value>) -> Option<i64> {
+        match whole(v) {
+            Ok(x) => x,
+            Err(written) => {
+                self.bad(field, written);
+                None
+            }
+        }
+    }
+
+    fn bad(&mut self, field: &str, written: String) {
+        if self.0.is_none() {
+            self.0 = Some((field.to_string(), written));
+        }
+    }
 }
 
 fn status_of(s: &str) -> Option<Status> {
@@ -149,8 +176,11 @@ fn status_of(s: &str) -> Option<Status> {
     })
 }
 
-fn job_of(o: &Value, where_: &str) -> Option<JobRec> {
-    let id = o.get("jobId").and_then(Value::as_str)?.to_string();
+/// A job record: `Ok(None)` without a `jobId`, `Err((field, number))` when a number it needs is
+/// out of range.
+fn job_of(o: &Value, where_: &str, file: usize) -> Result<Option<JobRec>, (String, String)> {
+    let Some(id) = o.get("jobId").and_then(Value::as_str) else { return Ok(None) };
+    let mut n = Nums::default();
     let payload = match o.get("serviceRequestPayload") {
         Some(Value::String(s)) => serde_json::from_str::<Value>(s).ok(),
         Some(v @ Value::Object(_)) => Some(v.clone()),
@@ -158,35 +188,65 @@ fn job_of(o: &Value, where_: &str) -> Option<JobRec> {
     };
     let rc = payload.as_ref().and_then(|p| p.get("ResourceConfig"));
     let usage = o.get("capacityUsage").and_then(Value::as_array).and_then(|a| a.first());
-    let attempts: Vec<(i64, Option<i64>)> = o
-        .get("attempts")
-        .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(|x| Some((int(x.get("startedAt"))?, int(x.get("stoppedAt"))))).collect())
-        .unwrap_or_default();
+    let mut attempts: Vec<(i64, Option<i64>)> = Vec::new();
+    for (i, x) in o.get("attempts").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        let start = n.get(&format!("attempts[{i}].startedAt"), x.get("startedAt"));
+        let stop = n.get(&format!("attempts[{i}].stoppedAt"), x.get("stoppedAt"));
+        if let Some(start) = start {
+            attempts.push((start, stop));
+        }
+    }
+    let count = match n
+        .get("serviceRequestPayload.ResourceConfig.InstanceCount", rc.and_then(|r| r.get("InstanceCount")))
+    {
+        Some(c) => Some(c),
+        None => n.get("capacityUsage[0].quantity", usage.and_then(|u| u.get("quantity"))),
+    };
+    let preemptions = match n
+        .get("preemptionSummary.preemptedAttemptCount", o.pointer("/preemptionSummary/preemptedAttemptCount"))
+    {
+        Some(p) => match u32::try_from(p) {
+            Ok(p) => Some(p),
+            Err(_) => {
+                n.bad("preemptionSummary.preemptedAttemptCount", p.to_string());
+                None
+            }
+        },
+        None => None,
+    };
     let mut r = JobRec {
-        id,
+        id: id.to_string(),
         name: o.get("jobName").and_then(Value::as_str).map(String::from),
         share: o.get("quotaShareName").and_then(Value::as_str).map(String::from),
-        created: int(o.get("createdAt")),
-        started: int(o.get("startedAt")),
-        stopped: int(o.get("stoppedAt")),
+        created: n.get("createdAt", o.get("createdAt")),
+        started: n.get("startedAt", o.get("startedAt")),
+        stopped: n.get("stoppedAt", o.get("stoppedAt")),
         status: o.get("status").and_then(Value::as_str).and_then(status_of),
-        priority: int(o.get("schedulingPriority")),
+        priority: n.get("schedulingPriority", o.get("schedulingPriority")),
         instance_type: rc
             .and_then(|r| r.get("InstanceType"))
             .or_else(|| usage.and_then(|u| u.get("capacityUnit")))
             .and_then(Value::as_str)
             .map(String::from),
-        count: int(rc.and_then(|r| r.get("InstanceCount")))
-            .or_else(|| int(usage.and_then(|u| u.get("quantity")))),
+        count,
         attempts,
-        timeout: int(payload.as_ref().and_then(|p| p.pointer("/StoppingCondition/MaxRuntimeInSeconds"))),
+        timeout: n.get(
+            "serviceRequestPayload.StoppingCondition.MaxRuntimeInSeconds",
+            payload.as_ref().and_then(|p| p.pointer("/StoppingCondition/MaxRuntimeInSeconds")),
+        ),
         checkpoint: payload.as_ref().map(|p| p.get("CheckpointConfig").is_some()),
-        retries: int(o.pointer("/preemptionConfiguration/preemptionRetriesBeforeTermination")),
-        preemptions: int(o.pointer("/preemptionSummary/preemptedAttemptCount")).map(|x| x as u32),
+        retries: n.get(
+            "preemptionConfiguration.preemptionRetriesBeforeTermination",
+            o.pointer("/preemptionConfiguration/preemptionRetriesBeforeTermination"),
+        ),
+        preemptions,
         where_: where_.to_string(),
+        file,
         richness: 0,
     };
+    if let Some(bad) = n.0 {
+        return Err(bad);
+    }
     r.richness = [
         r.name.is_some(),
         r.share.is_some(),
@@ -202,7 +262,7 @@ fn job_of(o: &Value, where_: &str) -> Option<JobRec> {
     .filter(|x| **x)
     .count() as u32
         + r.attempts.len() as u32;
-    Some(r)
+    Ok(Some(r))
 }
 
 /// Fields of `b` fill what `a` lacks; `a` is the richer record.
@@ -238,26 +298,40 @@ fn merge(a: &mut JobRec, b: JobRec) {
     }
 }
 
-fn share_of(v: &Value) -> Result<QuotaShare, &'static str> {
-    let name = v.get("quotaShareName").and_then(Value::as_str).ok_or("quotaShareName")?;
-    let limits = v
+/// A quota share record, or the field it lacks (or has out of range) and why.
+fn share_of(v: &Value) -> Result<QuotaShare, (String, String)> {
+    let needs = |f: &str| (f.to_string(), format!("a quota share needs {f}; skipped"));
+    let name = v.get("quotaShareName").and_then(Value::as_str).ok_or_else(|| needs("quotaShareName"))?;
+    let mut n = Nums::default();
+    let mut limits = Vec::new();
+    for (i, l) in v
         .get("capacityLimits")
         .and_then(Value::as_array)
-        .ok_or("capacityLimits")?
+        .ok_or_else(|| needs("capacityLimits"))?
         .iter()
-        .map(|l| Some(CapacityLimit::new(l.get("capacityUnit")?.as_str()?, int(l.get("maxCapacity"))?)))
-        .collect::<Option<Vec<_>>>()
-        .ok_or("capacityLimits")?;
-    let rs = v.get("resourceSharingConfiguration").ok_or("resourceSharingConfiguration")?;
+        .enumerate()
+    {
+        let unit = l.get("capacityUnit").and_then(Value::as_str);
+        let max = n.get(&format!("capacityLimits[{i}].maxCapacity"), l.get("maxCapacity"));
+        match (unit, max) {
+            (Some(u), Some(m)) => limits.push(CapacityLimit::new(u, m)),
+            _ if n.0.is_some() => break,
+            _ => return Err(needs("capacityLimits")),
+        }
+    }
+    let rs = v.get("resourceSharingConfiguration").ok_or_else(|| needs("resourceSharingConfiguration"))?;
     let strategy = match rs.get("strategy").and_then(Value::as_str) {
         Some("RESERVE") => Strategy::Reserve,
         Some("LEND") => Strategy::Lend,
         Some("LEND_AND_BORROW") => Strategy::LendAndBorrow,
-        _ => return Err("resourceSharingConfiguration.strategy"),
+        _ => return Err(needs("resourceSharingConfiguration.strategy")),
     };
+    let borrow = n.get("resourceSharingConfiguration.borrowLimit", rs.get("borrowLimit"));
+    if let Some((field, written)) = n.0 {
+        return Err((field, out_of_range("quota share", &written)));
+    }
     let mut q = QuotaShare::new(name, strategy, limits);
-    q.resource_sharing_configuration.borrow_limit =
-        int(rs.get("borrowLimit")).filter(|_| strategy == Strategy::LendAndBorrow);
+    q.resource_sharing_configuration.borrow_limit = borrow.filter(|_| strategy == Strategy::LendAndBorrow);
     if v.pointer("/preemptionConfiguration/inSharePreemption").and_then(Value::as_str) == Some("ENABLED") {
         q.preemption_configuration.in_share_preemption = Toggle::Enabled;
     }
@@ -267,37 +341,47 @@ fn share_of(v: &Value) -> Result<QuotaShare, &'static str> {
     Ok(q)
 }
 
-/// The service environments of a `describe-service-environments` record.
-fn envs_of(v: &Value, at: &str, problems: &mut Vec<Problem>) -> Vec<ServiceEnvironment> {
+/// The service environments of a `describe-service-environments` record, each with where it
+/// was read.
+fn envs_of(v: &Value, at: &str, file: &str, problems: &mut Capped) -> Vec<(ServiceEnvironment, String)> {
     let mut out = Vec::new();
     for (i, e) in v["serviceEnvironments"].as_array().into_iter().flatten().enumerate() {
-        let limits: Option<Vec<CapacityLimit>> = e.get("capacityLimits").and_then(Value::as_array).map(|a| {
-            a.iter()
-                .filter_map(|l| {
-                    Some(CapacityLimit::new(l.get("capacityUnit")?.as_str()?, int(l.get("maxCapacity"))?))
-                })
-                .collect()
-        });
-        match limits {
-            Some(l) => out.push(ServiceEnvironment {
-                service_environment_name: e
-                    .get("serviceEnvironmentName")
-                    .and_then(Value::as_str)
-                    .map(String::from),
-                capacity_limits: l,
-                ..ServiceEnvironment::default()
-            }),
-            None => problems.push(Problem::error(
-                format!("{at}: serviceEnvironments[{i}].capacityLimits"),
-                "a service environment needs capacityLimits; skipped",
-            )),
+        let p = format!("{at}: serviceEnvironments[{i}]");
+        let Some(list) = e.get("capacityLimits").and_then(Value::as_array) else {
+            let m = "a service environment needs capacityLimits; skipped";
+            problems.push(file, SKIPPED, Problem::error(format!("{p}.capacityLimits"), m));
+            continue;
+        };
+        let mut n = Nums::default();
+        let mut limits = Vec::new();
+        for (k, l) in list.iter().enumerate() {
+            let max = n.get(&format!("capacityLimits[{k}].maxCapacity"), l.get("maxCapacity"));
+            if let (Some(u), Some(m)) = (l.get("capacityUnit").and_then(Value::as_str), max) {
+                limits.push(CapacityLimit::new(u, m));
+            }
         }
+        if let Some((field, written)) = n.0 {
+            problems.push(
+                file,
+                SKIPPED,
+                Problem::error(format!("{p}.{field}"), out_of_range("service environment", &written)),
+            );
+            continue;
+        }
+        let name = e.get("serviceEnvironmentName").and_then(Value::as_str).map(String::from);
+        let env = ServiceEnvironment {
+            service_environment_name: name,
+            capacity_limits: limits,
+            ..ServiceEnvironment::default()
+        };
+        out.push((env, p));
     }
     out
 }
 
-/// The quota shares of a `list-quota-shares` or `describe-quota-share` record.
-fn shares_of(kind: Kind, v: Value, at: &str, problems: &mut Vec<Problem>) -> Vec<QuotaShare> {
+/// The quota shares of a `list-quota-shares` or `describe-quota-share` record, each with where
+/// it was read.
+fn shares_of(kind: Kind, v: Value, at: &str, file: &str, problems: &mut Capped) -> Vec<(QuotaShare, String)> {
     let list: Vec<Value> = if kind == Kind::QuotaShare {
         alloc::vec![v]
     } else {
@@ -307,10 +391,8 @@ fn shares_of(kind: Kind, v: Value, at: &str, problems: &mut Vec<Problem>) -> Vec
     for (i, q) in list.iter().enumerate() {
         let p = if kind == Kind::QuotaShare { at.to_string() } else { format!("{at}: quotaShares[{i}]") };
         match share_of(q) {
-            Ok(s) => out.push(s),
-            Err(f) => {
-                problems.push(Problem::error(format!("{p}.{f}"), format!("a quota share needs {f}; skipped")))
-            }
+            Ok(s) => out.push((s, p)),
+            Err((f, m)) => problems.push(file, SKIPPED, Problem::error(format!("{p}.{f}"), m)),
         }
     }
     out
@@ -329,7 +411,7 @@ pub struct ConfigurationImport {
 /// `list-quota-shares`, `describe-quota-share`), that configuration; `None` when any record
 /// is a job or an event, or nothing is recognised (then `import` is the reader).
 pub fn configuration(files: &[(String, String)]) -> Option<ConfigurationImport> {
-    let mut problems = Vec::new();
+    let mut problems = Capped::default();
     let mut c = crate::merge::Configuration::default();
     let mut recognised = Vec::new();
     for (file, text) in files {
@@ -338,13 +420,13 @@ pub fn configuration(files: &[(String, String)]) -> Option<ConfigurationImport> 
             *kinds.entry(kind.name()).or_default() += 1;
             match kind {
                 Kind::ServiceEnvironments => {
-                    let mut e = envs_of(&v, &at, &mut problems);
+                    let mut e = envs_of(&v, &at, file, &mut problems);
                     if !e.is_empty() {
-                        c.service_environment = Some(e.swap_remove(0));
+                        c.service_environment = Some(e.swap_remove(0).0);
                     }
                 }
                 Kind::QuotaShares | Kind::QuotaShare => {
-                    for q in shares_of(kind, v, &at, &mut problems) {
+                    for (q, _) in shares_of(kind, v, &at, file, &mut problems) {
                         match c.quota_shares.iter_mut().find(|x| x.quota_share_name == q.quota_share_name) {
                             Some(x) => *x = q,
                             None => c.quota_shares.push(q),
@@ -358,16 +440,17 @@ pub fn configuration(files: &[(String, String)]) -> Option<ConfigurationImport> 
         recognised
             .push(format!("{file}: {}", if list.is_empty() { "nothing".into() } else { list.join(", ") }));
     }
-    (c.service_environment.is_some() || !c.quota_shares.is_empty()).then_some(ConfigurationImport {
+    (c.service_environment.is_some() || !c.quota_shares.is_empty()).then(|| ConfigurationImport {
         configuration: c,
-        warnings: problems,
+        warnings: problems.finish(),
         recognised,
     })
 }
 
 /// Recognises one file: its kind and its JSON records with where each is (`file:line` or a
-/// position); a file that is neither one JSON object nor JSON lines is a problem.
-fn records(file: &str, text: &str, problems: &mut Vec<Problem>) -> Vec<(Kind, Value, String)> {
+/// position); a file that is neither one JSON object nor JSON lines is a problem. At most
+/// [`crate::import_check::MAX_PER_FILE`] problems of a file are listed.
+fn records(file: &str, text: &str, problems: &mut Capped) -> Vec<(Kind, Value, String)> {
     let mut out = Vec::new();
     if let Ok(v) = serde_json::from_str::<Value>(text) {
         let (list, many): (Vec<Value>, bool) = match v {
@@ -378,9 +461,11 @@ fn records(file: &str, text: &str, problems: &mut Vec<Problem>) -> Vec<(Kind, Va
             let at = if many { format!("{file}: record {}", i + 1) } else { file.to_string() };
             match kind_of(&v) {
                 Some(k) => out.push((k, v, at)),
-                None => {
-                    problems.push(Problem::warning(at, "not an AWS Batch output this import reads; skipped"))
-                }
+                None => problems.push(
+                    file,
+                    UNREAD,
+                    Problem::warning(at, "not an AWS Batch output this import reads; skipped"),
+                ),
             }
         }
         return out;
@@ -394,14 +479,16 @@ fn records(file: &str, text: &str, problems: &mut Vec<Problem>) -> Vec<(Kind, Va
         match serde_json::from_str::<Value>(line) {
             Ok(v) => match kind_of(&v) {
                 Some(k) => out.push((k, v, at)),
-                None => {
-                    problems.push(Problem::warning(at, "not an AWS Batch record this import reads; skipped"))
-                }
+                None => problems.push(
+                    file,
+                    UNREAD,
+                    Problem::warning(at, "not an AWS Batch record this import reads; skipped"),
+                ),
             },
             Err(e) => {
                 let m = e.to_string();
                 let m = m.split(" at line ").next().unwrap_or(&m).to_string();
-                problems.push(Problem::error(at, format!("not JSON: {m}")));
+                problems.push(file, "lines that are not JSON", Problem::error(at, format!("not JSON: {m}")));
             }
         }
     }
@@ -410,11 +497,18 @@ fn records(file: &str, text: &str, problems: &mut Vec<Problem>) -> Vec<(Kind, Va
 
 /// Imports AWS outputs and event archives (`(file name, text)` each); `now` (epoch
 /// milliseconds) ends the attempts of jobs still running (default: the latest time seen).
+///
+/// The scenario is valid: a record with a number out of range is skipped, names are made
+/// valid and unique ([`crate::import_check::Names`]), and what validation would still refuse
+/// is skipped at its origin ([`crate::import_check::settle`]); `Err` when nothing valid is
+/// left. At most [`crate::import_check::MAX_PER_FILE`] problems are listed per file.
 pub fn import(files: &[(String, String)], now: Option<i64>) -> Result<Imported, Vec<Problem>> {
-    let mut problems = Vec::new();
+    let mut problems = Capped::default();
     let mut recognised = Vec::new();
-    let mut envs: Vec<ServiceEnvironment> = Vec::new();
+    let mut envs: Vec<(ServiceEnvironment, Origin)> = Vec::new();
     let mut shares: Vec<QuotaShare> = Vec::new();
+    let mut share_origins: Vec<Origin> = Vec::new();
+    let mut share_index: BTreeMap<String, usize> = BTreeMap::new();
     let mut jobs: BTreeMap<String, JobRec> = BTreeMap::new();
     let mut order: Vec<String> = Vec::new();
     let mut arn_to_id: BTreeMap<String, String> = BTreeMap::new();
@@ -435,55 +529,80 @@ pub fn import(files: &[(String, String)], now: Option<i64>) -> Result<Imported, 
                 jobs.insert(r.id.clone(), r);
             }
         };
-    for (file, text) in files {
+    let skipped = |at: &str, (field, written): (String, String)| {
+        Problem::error(format!("{at}: {field}"), out_of_range("record", &written))
+    };
+    for (fi, (file, text)) in files.iter().enumerate() {
         let recs = records(file, text, &mut problems);
         let mut kinds: BTreeMap<&'static str, usize> = BTreeMap::new();
         for (kind, v, at) in recs {
             *kinds.entry(kind.name()).or_default() += 1;
             match kind {
-                Kind::ServiceEnvironments => envs.extend(envs_of(&v, &at, &mut problems)),
+                Kind::ServiceEnvironments => {
+                    let found = envs_of(&v, &at, file, &mut problems);
+                    envs.extend(found.into_iter().map(|(e, at)| (e, Origin { file: fi, at })));
+                }
                 Kind::QuotaShares | Kind::QuotaShare => {
-                    for q in shares_of(kind, v, &at, &mut problems) {
-                        match shares.iter_mut().find(|x| x.quota_share_name == q.quota_share_name) {
-                            Some(x) => *x = q,
-                            None => shares.push(q),
+                    for (q, at) in shares_of(kind, v, &at, file, &mut problems) {
+                        match share_index.get(&q.quota_share_name) {
+                            Some(&i) => {
+                                shares[i] = q;
+                                share_origins[i] = Origin { file: fi, at };
+                            }
+                            None => {
+                                share_index.insert(q.quota_share_name.clone(), shares.len());
+                                shares.push(q);
+                                share_origins.push(Origin { file: fi, at });
+                            }
                         }
                     }
                 }
                 Kind::ServiceJobPage => {
                     for (i, j) in v["jobSummaryList"].as_array().into_iter().flatten().enumerate() {
-                        match job_of(j, &format!("{at}: jobSummaryList[{i}]")) {
-                            Some(r) => add_job(r, &mut jobs, &mut order),
-                            None => problems.push(Problem::error(
-                                format!("{at}: jobSummaryList[{i}].jobId"),
-                                "a job needs a jobId; skipped",
-                            )),
+                        let at = format!("{at}: jobSummaryList[{i}]");
+                        match job_of(j, &at, fi) {
+                            Ok(Some(r)) => add_job(r, &mut jobs, &mut order),
+                            Ok(None) => problems.push(
+                                file,
+                                SKIPPED,
+                                Problem::error(format!("{at}.jobId"), "a job needs a jobId; skipped"),
+                            ),
+                            Err(bad) => problems.push(file, SKIPPED, skipped(&at, bad)),
                         }
                     }
                 }
-                Kind::ServiceJob => {
-                    if let Some(r) = job_of(&v, &at) {
+                Kind::ServiceJob => match job_of(&v, &at, fi) {
+                    Ok(Some(r)) => {
                         if let Some(arn) = v.get("jobArn").and_then(Value::as_str) {
                             arn_to_id.insert(arn.to_string(), r.id.clone());
                         }
                         add_job(r, &mut jobs, &mut order);
                     }
-                }
+                    Ok(None) => {}
+                    Err(bad) => problems.push(file, SKIPPED, skipped(&at, bad)),
+                },
                 Kind::EventBridge => {
                     let dt = v["detail-type"].as_str().unwrap_or("");
                     let d = &v["detail"];
                     if dt == "Batch Service Job State Change" {
-                        match job_of(d, &at) {
-                            Some(r) => {
+                        match job_of(d, &at, fi) {
+                            Ok(Some(r)) => {
                                 if let Some(arn) = d.get("jobArn").and_then(Value::as_str) {
                                     arn_to_id.insert(arn.to_string(), r.id.clone());
                                 }
                                 add_job(r, &mut jobs, &mut order)
                             }
-                            None => problems.push(Problem::error(
-                                format!("{at}: detail.jobId"),
-                                "a state change needs detail.jobId; skipped",
-                            )),
+                            Ok(None) => problems.push(
+                                file,
+                                SKIPPED,
+                                Problem::error(
+                                    format!("{at}: detail.jobId"),
+                                    "a state change needs detail.jobId; skipped",
+                                ),
+                            ),
+                            Err((f, w)) => {
+                                problems.push(file, SKIPPED, skipped(&at, (format!("detail.{f}"), w)))
+                            }
                         }
                     } else if dt == "Batch Service Job Preemption Started" {
                         if let (Some(arn), Some(t)) = (
@@ -494,20 +613,33 @@ pub fn import(files: &[(String, String)], now: Option<i64>) -> Result<Imported, 
                         }
                     } else if dt == "Batch Service Job Preemption Completed" {
                         if let Some(arn) = d.get("preemptedJobArn").and_then(Value::as_str) {
+                            let mut n = Nums::default();
+                            let l = n.get("detail.lostWorkSeconds", d.get("lostWorkSeconds"));
+                            if let Some(bad) = n.0 {
+                                problems.push(file, SKIPPED, skipped(&at, bad));
+                                continue;
+                            }
                             let t = v.get("time").and_then(Value::as_str).and_then(parse_iso8601);
                             if let (Some(t), Some(t0)) = (t, started_at.remove(arn)) {
-                                *grace.entry(arn.to_string()).or_default() += ((t - t0).max(0) / 1000) as u64;
+                                let g = grace.entry(arn.to_string()).or_default();
+                                *g = g.saturating_add(((t - t0).max(0) / 1000) as u64);
                             }
-                            *preempted.entry(arn.to_string()).or_default() += 1;
-                            if let Some(l) = int(d.get("lostWorkSeconds")) {
-                                *lost.entry(arn.to_string()).or_default() += l.max(0) as u64;
+                            let p = preempted.entry(arn.to_string()).or_default();
+                            *p = p.saturating_add(1);
+                            if let Some(l) = l {
+                                let e = lost.entry(arn.to_string()).or_default();
+                                *e = e.saturating_add(l.max(0) as u64);
                             }
                         }
                     } else {
-                        problems.push(Problem::warning(
-                            format!("{at}: detail-type"),
-                            format!("{dt:?} is not a service job event; skipped"),
-                        ));
+                        problems.push(
+                            file,
+                            UNREAD,
+                            Problem::warning(
+                                format!("{at}: detail-type"),
+                                format!("{dt:?} is not a service job event; skipped"),
+                            ),
+                        );
                     }
                 }
             }
@@ -527,12 +659,13 @@ pub fn import(files: &[(String, String)], now: Option<i64>) -> Result<Imported, 
             if let Some(l) = lost.get(&arn) {
                 // Neither the lost training nor the grace period after the preemption began
                 // advanced the job.
-                lost_of.insert(id.clone(), *l + grace.get(&arn).copied().unwrap_or(0));
+                lost_of.insert(id.clone(), l.saturating_add(grace.get(&arn).copied().unwrap_or(0)));
             }
         }
     }
 
-    // Jobs: every needed field, or a problem naming it.
+    // Jobs: every needed field, or a problem naming it. Times are within ±(2^53 - 1) ms, so
+    // their differences fit.
     let origin = jobs.values().filter_map(|j| j.created).min().unwrap_or(0);
     let latest = jobs
         .values()
@@ -545,12 +678,19 @@ pub fn import(files: &[(String, String)], now: Option<i64>) -> Result<Imported, 
         .max()
         .unwrap_or(origin);
     let now = now.unwrap_or(latest);
-    let mut out_jobs: Vec<Job> = Vec::new();
-    let mut observed: Vec<ObservedJob> = Vec::new();
-    let mut names: BTreeMap<String, usize> = BTreeMap::new();
-    let mut used_shares: Vec<(String, String)> = Vec::new();
+    let file_of = |j: &JobRec| files.get(j.file).map_or("", |f| f.0.as_str());
+    // Names: the input's valid names are kept, the others made valid, all unique.
+    let mut names = Names::default();
     for id in &order {
         let j = &jobs[id];
+        names.reserve(j.name.as_deref().filter(|n| valid_job_name(n)).unwrap_or(&j.id));
+    }
+    let mut out_jobs: Vec<(Job, ObservedJob, Origin)> = Vec::new();
+    let mut used_shares: BTreeMap<String, String> = BTreeMap::new();
+    let mut used_order: Vec<String> = Vec::new();
+    for id in &order {
+        let j = &jobs[id];
+        let file = file_of(j);
         let missing = [
             ("quotaShareName", j.share.is_none()),
             ("createdAt", j.created.is_none()),
@@ -561,10 +701,14 @@ pub fn import(files: &[(String, String)], now: Option<i64>) -> Result<Imported, 
             ("capacityUsage.quantity (or ResourceConfig.InstanceCount)", j.count.is_none()),
         ];
         if let Some((f, _)) = missing.iter().find(|(_, m)| *m) {
-            problems.push(Problem::error(
-                format!("{}: {f}", j.where_),
-                format!("job {} does not give it; skipped", j.id),
-            ));
+            problems.push(
+                file,
+                SKIPPED,
+                Problem::error(
+                    format!("{}: {f}", j.where_),
+                    format!("job {} does not give it; skipped", j.id),
+                ),
+            );
             continue;
         }
         let (share, created, ty, count) = (
@@ -578,27 +722,47 @@ pub fn import(files: &[(String, String)], now: Option<i64>) -> Result<Imported, 
         } else {
             j.attempts.iter().map(|(s, e)| (*s, e.unwrap_or(now))).collect()
         };
-        let run = |a: &(i64, i64)| ((a.1 - a.0).max(0) / 1000) as u64;
+        let run = |a: &(i64, i64)| (a.1.saturating_sub(a.0).max(0) / 1000) as u64;
         let finished = matches!(j.status, Some(Status::Succeeded));
         let preemptions = j.preemptions.unwrap_or(attempts.len().saturating_sub(1) as u32);
         // With the training each preemption lost (a quotasim export says it), the duration
         // is every attempt's run time less what was lost; else the last attempt's.
         let known_loss = lost_of.get(id).copied().filter(|_| preemptions > 0);
+        let held: u64 = attempts.iter().map(run).fold(0u64, u64::saturating_add);
         let last = match known_loss {
-            Some(l) => attempts.iter().map(run).sum::<u64>().saturating_sub(l),
+            Some(l) => held.saturating_sub(l),
             None => attempts.last().map(run).unwrap_or(0),
+        };
+        let instance_seconds = held.checked_mul(count.max(0) as u64).filter(|x| *x <= MAX_SAFE as u64);
+        let Some(instance_seconds) = instance_seconds else {
+            problems.push(
+                file,
+                SKIPPED,
+                Problem::error(
+                    j.where_.clone(),
+                    format!(
+                        "job {} held more than 2^53 - 1 instance-seconds ({held} s × {count}); skipped",
+                        j.id
+                    ),
+                ),
+            );
+            continue;
         };
         if !finished {
             let what = match j.status {
                 Some(Status::Failed) => "failed or was terminated",
                 _ => "had not finished",
             };
-            problems.push(Problem::warning(
-                j.where_.clone(),
-                format!("job {} {what}: its duration is its training so far ({last} s), censored", j.id),
-            ));
+            problems.push(
+                file,
+                "censored jobs",
+                Problem::warning(
+                    j.where_.clone(),
+                    format!("job {} {what}: its duration is its training so far ({last} s), censored", j.id),
+                ),
+            );
         } else if preemptions > 0 && j.checkpoint != Some(false) && known_loss.is_none() {
-            problems.push(Problem::warning(
+            problems.push(file, "jobs preempted after a checkpoint", Problem::warning(
                 j.where_.clone(),
                 format!(
                     "job {} was preempted {preemptions} time(s): its duration is its last attempt's run time ({last} s); progress an earlier attempt saved in a checkpoint is not reported by AWS",
@@ -606,13 +770,19 @@ pub fn import(files: &[(String, String)], now: Option<i64>) -> Result<Imported, 
                 ),
             ));
         }
-        let base =
-            j.name.clone().filter(|n| crate::validate::valid_job_name(n)).unwrap_or_else(|| j.id.clone());
-        let k = names.entry(base.clone()).or_insert(0);
-        *k += 1;
-        let name = if *k == 1 { base } else { format!("{base}-{k}") };
-        let mut job =
-            Job::new(&name, &share, &ty, count, (created - origin).max(0) / 1000, last.max(1) as i64);
+        let wanted = j.name.as_deref().filter(|n| valid_job_name(n)).unwrap_or(&j.id);
+        let name = names.give(wanted);
+        if name != wanted {
+            let why =
+                if valid_job_name(wanted) { "is taken by another job" } else { "is not a valid job name" };
+            problems.push(
+                file,
+                "jobs renamed",
+                Problem::warning(format!("{}: jobName", j.where_), format!("{wanted:?} {why}: named {name}")),
+            );
+        }
+        let secs = |t: i64| (t.saturating_sub(origin).max(0) / 1000) as u64;
+        let mut job = Job::new(&name, &share, &ty, count, secs(created) as i64, last.max(1) as i64);
         job.scheduling_priority = j.priority.unwrap_or(0);
         job.timeout_seconds = j.timeout;
         if j.checkpoint == Some(true) {
@@ -622,102 +792,134 @@ pub fn import(files: &[(String, String)], now: Option<i64>) -> Result<Imported, 
             job.preemption_configuration =
                 Some(JobPreemption { preemption_retries_before_termination: Some(r) });
         }
-        if !used_shares.iter().any(|(s, t)| *s == share && *t == ty) {
-            used_shares.push((share.clone(), ty.clone()));
+        if !used_shares.contains_key(&share) {
+            used_shares.insert(share.clone(), ty.clone());
+            used_order.push(share.clone());
         }
-        observed.push(ObservedJob {
+        let observed = ObservedJob {
             job_name: name,
             quota_share_name: share,
             status: j.status,
-            submit_at: ((created - origin).max(0) / 1000) as u64,
-            first_started_at: attempts.first().map(|a| ((a.0 - origin).max(0) / 1000) as u64),
+            submit_at: secs(created),
+            first_started_at: attempts.first().map(|a| secs(a.0)),
             stopped_at: if finished || matches!(j.status, Some(Status::Failed)) {
-                attempts.last().map(|a| ((a.1 - origin).max(0) / 1000) as u64)
+                attempts.last().map(|a| secs(a.1))
             } else {
                 None
             },
             preemptions,
-            instance_seconds: attempts.iter().map(run).sum::<u64>() * count.max(0) as u64,
-        });
-        out_jobs.push(job);
+            instance_seconds,
+        };
+        out_jobs.push((job, observed, Origin { file: j.file, at: j.where_.clone() }));
     }
     // Jobs in order of submission.
-    let mut idx: Vec<usize> = (0..out_jobs.len()).collect();
-    idx.sort_by_key(|&i| (out_jobs[i].submit_at, i));
-    let out_jobs: Vec<Job> = idx.iter().map(|&i| out_jobs[i].clone()).collect();
-    let observed: Vec<ObservedJob> = idx.iter().map(|&i| observed[i].clone()).collect();
+    out_jobs.sort_by_key(|(j, _, _)| j.submit_at);
 
     // Shares the jobs name but no record defines: a RESERVE quota of the most instances its
     // jobs held at once (first start to stop; at least 1, as AWS needs), and said so.
-    for (s, ty) in &used_shares {
-        if !shares.iter().any(|q| q.quota_share_name == *s) {
-            let mut edges: Vec<(u64, i64)> = Vec::new();
-            for (j, o) in out_jobs.iter().zip(&observed) {
-                if j.quota_share_name == *s {
-                    if let Some(t) = o.first_started_at {
-                        let n = j.instance_count.unwrap_or(1);
-                        edges.push((t, n));
-                        edges.push((o.stopped_at.unwrap_or(u64::MAX), -n));
-                    }
-                }
-            }
-            edges.sort_unstable();
-            let (mut now, mut peak) = (0i64, 1i64);
-            for (_, d) in edges {
-                now += d;
-                peak = peak.max(now);
-            }
-            problems.push(Problem::warning(
-                format!("quotaShares.{s}"),
-                format!("jobs use quota share {s}, which no describe-quota-share record defines: it gets a RESERVE quota of {peak} {ty}, the most its jobs held at once"),
-            ));
-            shares.push(QuotaShare::new(s, Strategy::Reserve, alloc::vec![CapacityLimit::new(ty, peak)]));
+    let mut edges: BTreeMap<&str, Vec<(u64, i64)>> = BTreeMap::new();
+    for (j, o, _) in &out_jobs {
+        if share_index.contains_key(&j.quota_share_name) {
+            continue;
+        }
+        if let Some(t) = o.first_started_at {
+            let n = j.instance_count.unwrap_or(1);
+            let e = edges.entry(j.quota_share_name.as_str()).or_default();
+            e.push((t, n));
+            e.push((o.stopped_at.unwrap_or(u64::MAX), -n));
         }
     }
-    let env = if envs.len() > 1 {
-        problems.push(Problem::warning(
+    for s in &used_order {
+        if share_index.contains_key(s) {
+            continue;
+        }
+        let ty = &used_shares[s];
+        let mut e = edges.remove(s.as_str()).unwrap_or_default();
+        e.sort_unstable();
+        let (mut now, mut peak) = (0i64, 1i64);
+        for (_, d) in e {
+            now = now.saturating_add(d);
+            peak = peak.max(now);
+        }
+        problems.push_general(Problem::warning(
+            format!("quotaShares.{s}"),
+            format!("jobs use quota share {s}, which no describe-quota-share record defines: it gets a RESERVE quota of {peak} {ty}, the most its jobs held at once"),
+        ));
+        share_index.insert(s.clone(), shares.len());
+        shares.push(QuotaShare::new(s, Strategy::Reserve, alloc::vec![CapacityLimit::new(ty, peak)]));
+        share_origins.push(Origin { file: usize::MAX, at: format!("quotaShares.{s}") });
+    }
+    let (env, env_origin) = if envs.len() > 1 {
+        problems.push_general(Problem::warning(
             "serviceEnvironments",
             format!("{} service environments: the first is used", envs.len()),
         ));
         envs.swap_remove(0)
     } else {
         envs.pop().unwrap_or_else(|| {
-            problems.push(Problem::warning(
+            problems.push_general(Problem::warning(
                 "serviceEnvironment",
                 "no describe-service-environments record: the capacity is the sum of the quotas",
             ));
-            let mut cap: Vec<CapacityLimit> = Vec::new();
+            let mut cap: BTreeMap<&str, i64> = BTreeMap::new();
+            let mut types: Vec<&str> = Vec::new();
             for q in &shares {
                 for l in &q.capacity_limits {
-                    match cap.iter_mut().find(|c| c.capacity_unit == l.capacity_unit) {
-                        Some(c) => c.max_capacity += l.max_capacity,
-                        None => cap.push(l.clone()),
-                    }
+                    let c = cap.entry(l.capacity_unit.as_str()).or_insert_with(|| {
+                        types.push(l.capacity_unit.as_str());
+                        0
+                    });
+                    *c = c.saturating_add(l.max_capacity);
                 }
             }
-            ServiceEnvironment { capacity_limits: cap, ..ServiceEnvironment::default() }
+            let limits = types.iter().map(|t| CapacityLimit::new(t, cap[t])).collect();
+            let env = ServiceEnvironment { capacity_limits: limits, ..ServiceEnvironment::default() };
+            (env, Origin { file: usize::MAX, at: "serviceEnvironment".into() })
         })
     };
     if shares.is_empty() && out_jobs.is_empty() {
-        problems.push(Problem::error("", "nothing to import: no quota share and no job was recognised"));
+        problems
+            .push_general(Problem::error("", "nothing to import: no quota share and no job was recognised"));
+        return Err(problems.finish());
     }
-    if problems.iter().any(|p| p.is_error()) && shares.is_empty() && out_jobs.is_empty() {
-        return Err(problems);
+    let mut observed = Vec::with_capacity(out_jobs.len());
+    let mut job_origins = Vec::with_capacity(out_jobs.len());
+    let mut scenario_jobs = Vec::with_capacity(out_jobs.len());
+    for (j, o, at) in out_jobs {
+        scenario_jobs.push(j);
+        observed.push(o);
+        job_origins.push(at);
     }
-    let scenario = Scenario {
-        name: Some(format!("imported from AWS ({} jobs)", out_jobs.len())),
+    let mut scenario = Scenario {
+        name: Some(format!("imported from AWS ({} jobs)", scenario_jobs.len())),
         description: Some(format!(
             "Imported from AWS Batch outputs; submitAt 0 is {origin} ms after the Unix epoch (the earliest createdAt)."
         )),
         service_environment: env,
         quota_shares: shares,
-        jobs: out_jobs,
+        jobs: scenario_jobs,
         ..Scenario::default()
     };
+    let mut origins = Origins {
+        files: files.iter().map(|f| f.0.clone()).collect(),
+        shares: share_origins,
+        jobs: job_origins,
+        instance_types: Vec::new(),
+        service_environment: env_origin,
+    };
+    if settle(&mut scenario, &mut origins, &mut problems).is_err() {
+        return Err(problems.finish());
+    }
+    if scenario.jobs.len() != observed.len() {
+        // What settle skipped is not observed either.
+        let kept: BTreeSet<&str> = scenario.jobs.iter().map(|j| j.job_name.as_str()).collect();
+        observed.retain(|o| kept.contains(o.job_name.as_str()));
+    }
+    scenario.name = Some(format!("imported from AWS ({} jobs)", scenario.jobs.len()));
     Ok(Imported {
         scenario,
         observed: Observed { format_version: 1, origin_epoch_millis: origin, jobs: observed },
-        warnings: problems,
+        warnings: problems.finish(),
         recognised,
     })
 }
@@ -786,8 +988,19 @@ pub const DEFAULT_ORIGIN_MILLIS: i64 = 1_767_225_600_000;
 /// `describe-service-environments` / `describe-quota-share` records (job events carry only a
 /// share's name), then a `Batch Service Job State Change` per state change (after submission,
 /// as AWS sends them) with the job's attempts so far, and the preemption events. Times are
-/// epoch milliseconds from `origin` (the scenario's time 0).
-pub fn eventbridge(s: &Scenario, r: &SimResult, origin: i64) -> Vec<Value> {
+/// epoch milliseconds from `origin` (the scenario's time 0). Every time stays within
+/// ±(2^53 - 1) ms: an origin that would put the run's end past it is refused (`origin`).
+pub fn eventbridge(s: &Scenario, r: &SimResult, origin: i64) -> Result<Vec<Value>, Problem> {
+    let end = i128::from(origin) + i128::from(r.ended_at) * 1000;
+    if i128::from(origin).abs() > i128::from(MAX_SAFE) || end.abs() > i128::from(MAX_SAFE) {
+        return Err(Problem::error(
+            "origin",
+            format!(
+                "{origin} ms: the run's times (0 to {} s after it) must stay within ±(2^53 - 1) ms",
+                r.ended_at
+            ),
+        ));
+    }
     let ms = |t: u64| origin + t as i64 * 1000;
     let mut out = Vec::new();
     let se = &s.service_environment;
@@ -909,7 +1122,7 @@ pub fn eventbridge(s: &Scenario, r: &SimResult, origin: i64) -> Vec<Value> {
             }
         }
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! job (the jobs whose simulated fate differs most). This is how a user learns whether to
 //! trust a what-if before acting on it.
 
-use alloc::collections::BTreeMap;
+use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -11,8 +11,10 @@ use alloc::vec::Vec;
 use serde::Serialize;
 
 use crate::aws::{Observed, ObservedJob};
+use crate::problem::Problem;
 use crate::result::{SimResult, Status};
 use crate::scenario::ValidScenario;
+use crate::validate::MAX_SAFE;
 
 /// GPUs per instance of each share's first instance type with a quota (1 when unknown), the
 /// figure `calibrate` turns instance-hours into GPU-hours with.
@@ -95,13 +97,49 @@ fn fate(status: Option<Status>, start: Option<u64>, preemptions: u32) -> String 
 /// observed GPU-hours.
 type Tally = (u64, Vec<u64>, Vec<u64>, u64, u64, f64);
 
+/// Checks an observed-jobs file's numbers: every time and count at most 2^53 - 1 (the origin
+/// within ±(2^53 - 1)), so that what calibrate prints from them is exact. Each problem names
+/// the field (`jobs[3].submitAt`).
+pub fn check_observed(o: &Observed) -> Result<(), Vec<Problem>> {
+    let max = MAX_SAFE as u64;
+    let mut problems = Vec::new();
+    if o.origin_epoch_millis.unsigned_abs() > max {
+        problems.push(Problem::error("originEpochMillis", "must be within ±(2^53 - 1)"));
+    }
+    for (i, j) in o.jobs.iter().enumerate() {
+        let fields = [
+            ("submitAt", Some(j.submit_at)),
+            ("firstStartedAt", j.first_started_at),
+            ("stoppedAt", j.stopped_at),
+            ("instanceSeconds", Some(j.instance_seconds)),
+        ];
+        for (f, v) in fields {
+            if let Some(v) = v.filter(|v| *v > max) {
+                problems.push(Problem::error(format!("jobs[{i}].{f}"), format!("{v} is more than 2^53 - 1")));
+            }
+        }
+        if problems.len() >= 20 {
+            break;
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
+}
+
 /// Puts a run of the imported scenario next to what was observed; `gpus` gives GPUs per
-/// instance by share (for GPU-hours), the run's own figures otherwise.
+/// instance by share (for GPU-hours), the run's own figures otherwise. Linear in the jobs
+/// (and n log n for the percentiles). Every number it gives is at most 2^53 - 1: a share's
+/// observed GPU-hours or a job's score that would pass it is an error naming it (the observed
+/// numbers are checked first with [`check_observed`]).
 pub fn calibrate(
     run: &SimResult,
     observed: &Observed,
     gpus_per_instance: &BTreeMap<String, f64>,
-) -> Calibration {
+) -> Result<Calibration, Problem> {
+    check_observed(observed).map_err(|mut p| p.swap_remove(0))?;
     let obs: BTreeMap<&str, &ObservedJob> = observed.jobs.iter().map(|j| (j.job_name.as_str(), j)).collect();
     let mut unmatched = Vec::new();
     let mut per: BTreeMap<String, Tally> = BTreeMap::new();
@@ -130,7 +168,13 @@ pub fn calibrate(
         };
         let dp = (j.preemption_summary.preempted_attempt_count as i64 - o.preemptions as i64).unsigned_abs();
         let dst = u64::from(j.status != o.status && !(o.status.is_none() && j.status.is_none()));
-        let score = ds + 3600 * (dp + dst);
+        let score = ds.saturating_add(3600u64.saturating_mul(dp + dst));
+        if score > MAX_SAFE as u64 {
+            return Err(Problem::error(
+                format!("jobs.{}", j.job_name),
+                "its difference score (seconds of first-start difference plus an hour per differing preemption count or status) passes 2^53 - 1",
+            ));
+        }
         if score > 0 {
             diffs.push(JobDifference {
                 job_name: j.job_name.clone(),
@@ -141,14 +185,20 @@ pub fn calibrate(
             });
         }
     }
-    let names: Vec<&str> = run.jobs.iter().map(|j| j.job_name.as_str()).collect();
+    let names: BTreeSet<&str> = run.jobs.iter().map(|j| j.job_name.as_str()).collect();
     for o in &observed.jobs {
-        if !names.contains(&o.job_name.as_str()) {
+        if !names.contains(o.job_name.as_str()) {
             unmatched.push(format!("{} is observed but not in the scenario", o.job_name));
         }
     }
     diffs.sort_by(|a, b| b.score.cmp(&a.score).then_with(|| a.job_name.cmp(&b.job_name)));
     diffs.truncate(20);
+    if let Some((name, _)) = per.iter().find(|(_, t)| t.5.is_nan() || t.5 > MAX_SAFE as f64) {
+        return Err(Problem::error(
+            format!("perQuotaShare.{name}.gpuHours.observed"),
+            "the observed GPU-hours add up past 2^53 - 1",
+        ));
+    }
     let per_quota_share = run
         .summary
         .per_quota_share
@@ -165,5 +215,5 @@ pub fn calibrate(
             }
         })
         .collect();
-    Calibration { format_version: 1, per_quota_share, unmatched, most_different: diffs }
+    Ok(Calibration { format_version: 1, per_quota_share, unmatched, most_different: diffs })
 }

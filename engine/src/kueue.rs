@@ -27,11 +27,13 @@ use alloc::vec::Vec;
 
 use serde_json::{json, Map, Value};
 
+use crate::import_check::{settle, Capped, Names, Origin, Origins};
 use crate::model::{
     CapacityLimit, InstanceTypeInfo, QuotaShare, Scenario, ServiceEnvironment, ShareState, Strategy, Toggle,
     GPU_CATALOGUE,
 };
 use crate::problem::Problem;
+use crate::validate::{valid_job_name, MAX_SAFE};
 
 /// The GPU resource name.
 pub const GPU: &str = "nvidia.com/gpu";
@@ -41,6 +43,9 @@ pub const TYPE_LABEL: &str = "node.kubernetes.io/instance-type";
 pub const GPU_LABEL: &str = "nvidia.com/gpu.count";
 /// The Cohort annotation with the service environment's capacity per instance type.
 pub const CAPACITY_ANNOTATION: &str = "quotasim.dev/service-environment-capacity";
+/// The ClusterQueue annotation with its quota share's name, where the queue's own name had to
+/// differ (a Kubernetes name is lower case, `_` is not allowed, and names must not collide).
+pub const SHARE_ANNOTATION: &str = "quotasim.dev/quota-share-name";
 
 /// One parsed YAML document: its file, its position in the file (from 0) and its content.
 #[derive(Clone, Debug, PartialEq)]
@@ -102,12 +107,43 @@ struct Flavor {
     gpus: Option<i64>,
 }
 
+/// Problems of an import, at most [`crate::import_check::MAX_PER_FILE`] warnings and as many
+/// errors listed per file, the rest counted: a file of a million documents gives a few dozen
+/// lines.
+#[derive(Default)]
+struct Problems {
+    warnings: Capped,
+    errors: Capped,
+}
+
+impl Problems {
+    fn warn(&mut self, d: &Document, path: &str, message: impl Into<String>) {
+        self.warnings.push_with(&d.file, "warnings", false, || Problem::warning(at(d, path), message));
+    }
+    fn error(&mut self, d: &Document, path: &str, message: impl Into<String>) {
+        self.errors.push_with(&d.file, "errors", true, || Problem::error(at(d, path), message));
+    }
+}
+
+/// A quantity of GPUs within 0..=2^53 - 1, or why not.
+fn gpu_quantity(v: &Value) -> Result<f64, &'static str> {
+    match quantity(v) {
+        Some(q) if (0.0..=MAX_SAFE as f64).contains(&q) => Ok(q),
+        Some(_) => Err("a quantity from 0 to 2^53 - 1 GPUs is needed"),
+        None => Err("not a quantity"),
+    }
+}
+
 /// Maps Kueue documents to a scenario; `gpus_per_instance` is used for flavors whose node
 /// labels do not say. Every problem names its file, document and field; documents that
 /// cannot be used are skipped with a warning, and only nothing usable at all is an error.
+///
+/// A ClusterQueue's share is named by its `quotasim.dev/quota-share-name` annotation (what the
+/// export writes when the share's name is not a Kubernetes name), else by its own name, made a
+/// valid share name (`.` becomes `-`) and unique. The scenario is valid: what validation would
+/// refuse is skipped at its document ([`crate::import_check::settle`]).
 pub fn import(docs: &[Document], gpus_per_instance: Option<i64>) -> Result<Imported, Vec<Problem>> {
-    let mut warnings = Vec::new();
-    let mut errors = Vec::new();
+    let mut p = Problems::default();
     let mut flavors: BTreeMap<String, Flavor> = BTreeMap::new();
     let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut cohorts: Vec<(String, &Document)> = Vec::new();
@@ -124,20 +160,14 @@ pub fn import(docs: &[Document], gpus_per_instance: Option<i64>) -> Result<Impor
             "ResourceFlavor" | "ClusterQueue" | "Cohort" | "LocalQueue" | "WorkloadPriorityClass"
         );
         if !known {
-            warnings.push(Problem::warning(
-                at(d, "kind"),
-                format!("a {kind:?} is not a Kueue object this import reads; skipped"),
-            ));
+            p.warn(d, "kind", format!("a {kind:?} is not a Kueue object this import reads; skipped"));
             continue;
         }
         if !api.starts_with("kueue.x-k8s.io/") {
-            warnings.push(Problem::warning(
-                at(d, "apiVersion"),
-                format!("{api:?} is not kueue.x-k8s.io; read as Kueue anyway"),
-            ));
+            p.warn(d, "apiVersion", format!("{api:?} is not kueue.x-k8s.io; read as Kueue anyway"));
         }
         let Some(name) = name else {
-            errors.push(Problem::error(at(d, "metadata.name"), format!("a {kind} needs metadata.name")));
+            p.error(d, "metadata.name", format!("a {kind} needs metadata.name"));
             continue;
         };
         *counts
@@ -159,12 +189,13 @@ pub fn import(docs: &[Document], gpus_per_instance: Option<i64>) -> Result<Impor
                 let gpus = match labels.and_then(|l| l.get(GPU_LABEL)) {
                     None => None,
                     Some(v) => match quantity(v) {
-                        Some(g) if g >= 1.0 && libm::floor(g) == g => Some(g as i64),
+                        Some(g) if g >= 1.0 && g <= MAX_SAFE as f64 && libm::floor(g) == g => Some(g as i64),
                         _ => {
-                            warnings.push(Problem::warning(
-                                at(d, &format!("spec.nodeLabels.{GPU_LABEL}")),
+                            p.warn(
+                                d,
+                                &format!("spec.nodeLabels.{GPU_LABEL}"),
                                 "not a whole number of GPUs; ignored",
-                            ));
+                            );
                             None
                         }
                     },
@@ -174,22 +205,21 @@ pub fn import(docs: &[Document], gpus_per_instance: Option<i64>) -> Result<Impor
             "Cohort" => {
                 if d.value.pointer("/spec/parentName").is_some() || d.value.pointer("/spec/parent").is_some()
                 {
-                    warnings.push(Problem::warning(
-                        at(d, "spec.parentName"),
+                    p.warn(
+                        d,
+                        "spec.parentName",
                         "hierarchical cohorts have no AWS equivalent: the hierarchy is flattened into one job queue",
-                    ));
+                    );
                 }
                 if d.value.pointer("/spec/resourceGroups").is_some() {
-                    warnings.push(Problem::warning(
-                        at(d, "spec.resourceGroups"),
+                    p.warn(
+                        d,
+                        "spec.resourceGroups",
                         "quota held by a cohort itself has no AWS equivalent; ignored",
-                    ));
+                    );
                 }
                 if d.value.pointer("/spec/fairSharing").is_some() {
-                    warnings.push(Problem::warning(
-                        at(d, "spec.fairSharing"),
-                        "fair-sharing weights have no AWS equivalent; ignored",
-                    ));
+                    p.warn(d, "spec.fairSharing", "fair-sharing weights have no AWS equivalent; ignored");
                 }
                 cohorts.push((name, d));
             }
@@ -198,68 +228,131 @@ pub fn import(docs: &[Document], gpus_per_instance: Option<i64>) -> Result<Impor
         }
     }
 
+    // Share names: the annotation's, else the queue's own; valid and unique.
+    let wanted_of = |d: &Document| -> String {
+        let annotated = d
+            .value
+            .pointer("/metadata/annotations")
+            .and_then(|a| a.get(SHARE_ANNOTATION))
+            .and_then(Value::as_str)
+            .filter(|n| valid_job_name(n));
+        let own = d.value.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default();
+        annotated.unwrap_or(own).to_string()
+    };
+    let mut names = Names::default();
+    for d in &queues {
+        names.reserve(&wanted_of(d));
+    }
     let mut shares: Vec<QuotaShare> = Vec::new();
+    let mut share_origins: Vec<Origin> = Vec::new();
     let mut types: Vec<InstanceTypeInfo> = Vec::new();
+    let mut type_origins: Vec<Origin> = Vec::new();
+    let mut type_index: BTreeMap<String, usize> = BTreeMap::new();
     let mut cohort_names: Vec<String> = Vec::new();
+    let mut cohort_set: alloc::collections::BTreeSet<String> = alloc::collections::BTreeSet::new();
+    let mut files: Vec<String> = Vec::new();
+    let mut file_index: BTreeMap<&str, usize> = BTreeMap::new();
+    for d in docs {
+        if !file_index.contains_key(d.file.as_str()) {
+            file_index.insert(d.file.as_str(), files.len());
+            files.push(d.file.clone());
+        }
+    }
+    let origin = |d: &Document| Origin {
+        file: file_index.get(d.file.as_str()).copied().unwrap_or(usize::MAX),
+        at: format!("{} document {}", d.file, d.index + 1),
+    };
     for d in queues {
-        let name = d.value.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string();
-        let spec = d.value.get("spec").cloned().unwrap_or(Value::Null);
+        let wanted = wanted_of(d);
+        let name = names.give(&wanted);
+        if name != wanted {
+            let why = if valid_job_name(&wanted) {
+                "is taken by another quota share"
+            } else {
+                "is not a quota share name"
+            };
+            p.warn(d, "metadata.name", format!("{wanted:?} {why}: the share is named {name}"));
+        }
+        let spec = d.value.get("spec").unwrap_or(&Value::Null);
         let cohort = spec.get("cohortName").or_else(|| spec.get("cohort")).and_then(Value::as_str);
         match cohort {
-            Some(c) if !cohort_names.iter().any(|x| x == c) => cohort_names.push(c.to_string()),
+            Some(c) if cohort_set.insert(c.to_string()) => cohort_names.push(c.to_string()),
             Some(_) => {}
-            None => warnings.push(Problem::warning(
-                at(d, "spec.cohortName"),
+            None => p.warn(
+                d,
+                "spec.cohortName",
                 format!("{name} is in no cohort: it can neither lend nor borrow, so it is RESERVE"),
-            )),
+            ),
         }
         if spec.get("fairSharing").is_some() {
-            warnings.push(Problem::warning(
-                at(d, "spec.fairSharing"),
-                "fair-sharing weights have no AWS equivalent; ignored",
-            ));
+            p.warn(d, "spec.fairSharing", "fair-sharing weights have no AWS equivalent; ignored");
         }
         let mut limits: Vec<CapacityLimit> = Vec::new();
+        // The limit of each instance type so far, and the flavors seen: a flavor listed again
+        // (a YAML alias repeated) is ignored, and another flavor of the same instance type adds
+        // to its limit, each in one step, however many there are.
+        let mut limit_of: BTreeMap<String, usize> = BTreeMap::new();
+        let mut seen_flavors: alloc::collections::BTreeSet<&str> = alloc::collections::BTreeSet::new();
         // (nominal GPUs, borrowing, lending, gpus per instance) per flavor with GPUs.
         let mut terms: Vec<(f64, Option<f64>, Option<f64>, i64)> = Vec::new();
-        let groups = spec.get("resourceGroups").and_then(Value::as_array).cloned().unwrap_or_default();
+        let groups = spec.get("resourceGroups").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
         for (gi, g) in groups.iter().enumerate() {
-            let fl = g.get("flavors").and_then(Value::as_array).cloned().unwrap_or_default();
+            let fl = g.get("flavors").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
             for (fi, f) in fl.iter().enumerate() {
                 let fpath = format!("spec.resourceGroups[{gi}].flavors[{fi}]");
                 let Some(fname) = f.get("name").and_then(Value::as_str) else {
-                    errors.push(Problem::error(at(d, &format!("{fpath}.name")), "a flavor needs a name"));
+                    p.error(d, &format!("{fpath}.name"), "a flavor needs a name");
                     continue;
                 };
+                if !seen_flavors.insert(fname) {
+                    p.warn(
+                        d,
+                        &format!("{fpath}.name"),
+                        format!(
+                            "flavor {fname} is listed again: a ClusterQueue takes each flavor once; ignored"
+                        ),
+                    );
+                    continue;
+                }
                 let (ty, label_gpus) = match flavors.get(fname) {
                     Some(x) => (x.instance_type.clone(), x.gpus),
                     None => {
-                        warnings.push(Problem::warning(
-                            at(d, &format!("{fpath}.name")),
+                        p.warn(
+                            d,
+                            &format!("{fpath}.name"),
                             format!(
                                 "no ResourceFlavor is named {fname}: its name is taken as the instance type"
                             ),
-                        ));
+                        );
                         (fname.to_string(), None)
                     }
                 };
-                let res = f.get("resources").and_then(Value::as_array).cloned().unwrap_or_default();
+                let res = f.get("resources").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
                 for (ri, r) in res.iter().enumerate() {
                     let rpath = format!("{fpath}.resources[{ri}]");
                     let rname = r.get("name").and_then(Value::as_str).unwrap_or("");
                     if rname != GPU {
-                        warnings.push(Problem::warning(
-                            at(d, &format!("{rpath}.name")),
+                        p.warn(
+                            d,
+                            &format!("{rpath}.name"),
                             format!("{rname:?} is not {GPU}: AWS quota shares count instances by GPU type; ignored"),
-                        ));
+                        );
                         continue;
                     }
-                    let Some(nominal) = r.get("nominalQuota").and_then(quantity).filter(|x| *x >= 0.0) else {
-                        errors.push(Problem::error(
-                            at(d, &format!("{rpath}.nominalQuota")),
-                            "a quantity of at least 0 is needed",
-                        ));
-                        continue;
+                    let nominal = match r.get("nominalQuota").map(gpu_quantity) {
+                        Some(Ok(n)) => n,
+                        Some(Err(why)) if why != "not a quantity" => {
+                            p.error(d, &format!("{rpath}.nominalQuota"), why);
+                            continue;
+                        }
+                        _ => {
+                            p.error(
+                                d,
+                                &format!("{rpath}.nominalQuota"),
+                                "a quantity of at least 0 is needed",
+                            );
+                            continue;
+                        }
                     };
                     let gpus = label_gpus
                         .or(gpus_per_instance)
@@ -268,30 +361,49 @@ pub fn import(docs: &[Document], gpus_per_instance: Option<i64>) -> Result<Impor
                         .max(1);
                     let inst = libm::floor(nominal / gpus as f64);
                     if inst * gpus as f64 != nominal {
-                        warnings.push(Problem::warning(
-                            at(d, &format!("{rpath}.nominalQuota")),
+                        p.warn(
+                            d,
+                            &format!("{rpath}.nominalQuota"),
                             format!("{nominal} GPUs is not a whole number of {gpus}-GPU instances: rounded down to {inst}"),
-                        ));
+                        );
                     }
-                    if !types.iter().any(|t| t.name == ty) {
+                    if !type_index.contains_key(&ty) {
+                        type_index.insert(ty.clone(), types.len());
                         types.push(InstanceTypeInfo { name: ty.clone(), gpus, price_per_hour: None });
+                        type_origins.push(origin(d));
                     }
-                    limits.push(CapacityLimit::new(&ty, inst as i64));
-                    let mut get = |k: &str| -> Option<f64> {
-                        let v = r.get(k)?;
-                        let q = quantity(v);
-                        if q.is_none() {
-                            errors.push(Problem::error(at(d, &format!("{rpath}.{k}")), "not a quantity"));
+                    match limit_of.get(&ty) {
+                        Some(&k) => {
+                            p.warn(
+                                d,
+                                &format!("{fpath}.name"),
+                                format!("flavor {fname} is instance type {ty} again: its {inst} instances are added to that type's quota"),
+                            );
+                            let m = &mut limits[k].max_capacity;
+                            *m = m.saturating_add(inst as i64);
                         }
-                        q
+                        None => {
+                            limit_of.insert(ty.clone(), limits.len());
+                            limits.push(CapacityLimit::new(&ty, inst as i64));
+                        }
+                    }
+                    let mut get = |k: &str| -> Option<f64> {
+                        match gpu_quantity(r.get(k)?) {
+                            Ok(q) => Some(q),
+                            Err(why) => {
+                                p.error(d, &format!("{rpath}.{k}"), why);
+                                None
+                            }
+                        }
                     };
                     let (b, l) = (get("borrowingLimit"), get("lendingLimit"));
                     if let Some(l) = l {
                         if l > 0.0 && l < nominal {
-                            warnings.push(Problem::warning(
-                                at(d, &format!("{rpath}.lendingLimit")),
+                            p.warn(
+                                d,
+                                &format!("{rpath}.lendingLimit"),
                                 format!("lending only {l} of {nominal} GPUs has no AWS equivalent: the share lends all its idle quota"),
-                            ));
+                            );
                         }
                     }
                     terms.push((nominal, b, l, gpus));
@@ -308,17 +420,19 @@ pub fn import(docs: &[Document], gpus_per_instance: Option<i64>) -> Result<Impor
         };
         let first = terms.first().map(kind).unwrap_or(0);
         if terms.iter().any(|t| kind(t) != first) {
-            warnings.push(Problem::warning(
-                at(d, "spec.resourceGroups"),
+            p.warn(
+                d,
+                "spec.resourceGroups",
                 format!("{name}'s flavors share differently; AWS has one strategy per share: the first flavor's is used"),
-            ));
+            );
         }
         let (mut strategy, mut borrow_limit) = match first {
             0 => (Strategy::Reserve, None),
             1 => (Strategy::Lend, None),
             2 => (Strategy::LendAndBorrow, Some(-1)),
             _ => {
-                // Instances of quota and of borrowing per flavor with a limit.
+                // Instances of quota and of borrowing per flavor with a limit (each at most
+                // 2^53 - 1, so 100 times one fits).
                 let pairs: Vec<(i64, i64)> = terms
                     .iter()
                     .filter(|t| kind(t) == 3)
@@ -333,10 +447,11 @@ pub fn import(docs: &[Document], gpus_per_instance: Option<i64>) -> Result<Impor
                     (Strategy::LendAndBorrow, Some(-1))
                 } else {
                     if lo > hi {
-                        warnings.push(Problem::warning(
-                            at(d, "spec.resourceGroups"),
+                        p.warn(
+                            d,
+                            "spec.resourceGroups",
                             format!("{name} borrows a different fraction of each flavor; AWS has one borrowLimit: {lo} %"),
-                        ));
+                        );
                     }
                     (Strategy::LendAndBorrow, Some(lo))
                 }
@@ -345,10 +460,11 @@ pub fn import(docs: &[Document], gpus_per_instance: Option<i64>) -> Result<Impor
         if terms.iter().any(|(_, b, l, _)| *l == Some(0.0) && *b != Some(0.0))
             && strategy == Strategy::LendAndBorrow
         {
-            warnings.push(Problem::warning(
-                at(d, "spec.resourceGroups"),
+            p.warn(
+                d,
+                "spec.resourceGroups",
                 format!("{name} borrows but never lends (lendingLimit: 0): AWS has no such strategy; LEND_AND_BORROW"),
-            ));
+            );
         }
         if cohort.is_none() {
             strategy = Strategy::Reserve;
@@ -365,13 +481,13 @@ pub fn import(docs: &[Document], gpus_per_instance: Option<i64>) -> Result<Impor
             q.state = ShareState::Disabled;
         }
         if q.capacity_limits.is_empty() {
-            warnings
-                .push(Problem::warning(at(d, "spec.resourceGroups"), format!("{name} has no {GPU} quota")));
+            p.warn(d, "spec.resourceGroups", format!("{name} has no {GPU} quota"));
         }
         shares.push(q);
+        share_origins.push(origin(d));
     }
     if cohort_names.len() > 1 {
-        warnings.push(Problem::warning(
+        p.warnings.push_general(Problem::warning(
             "cohorts",
             format!(
                 "{} cohorts ({}): AWS quota shares lend within one job queue, so they are imported as one",
@@ -383,6 +499,7 @@ pub fn import(docs: &[Document], gpus_per_instance: Option<i64>) -> Result<Impor
     // The service environment: the cohort's annotation, else the quotas' sum.
     let mut capacity: Vec<CapacityLimit> = Vec::new();
     let mut se_name = cohort_names.first().cloned();
+    let mut se_origin = Origin { file: usize::MAX, at: "serviceEnvironment".into() };
     for (cname, d) in &cohorts {
         if let Some(text) = d
             .value
@@ -393,44 +510,48 @@ pub fn import(docs: &[Document], gpus_per_instance: Option<i64>) -> Result<Impor
             match serde_json::from_str::<Map<String, Value>>(text) {
                 Ok(m) => {
                     se_name = Some(cname.clone());
+                    se_origin = origin(d);
                     for (ty, v) in m {
-                        match v.as_i64().filter(|x| *x >= 0) {
+                        match v.as_i64().filter(|x| (0..=MAX_SAFE).contains(x)) {
                             Some(n) => capacity.push(CapacityLimit::new(&ty, n)),
-                            None => errors.push(Problem::error(
-                                at(d, &format!("metadata.annotations.{CAPACITY_ANNOTATION}.{ty}")),
-                                "a whole number of instances is needed",
-                            )),
+                            None => p.error(
+                                d,
+                                &format!("metadata.annotations.{CAPACITY_ANNOTATION}.{ty}"),
+                                "a whole number of instances from 0 to 2^53 - 1 is needed",
+                            ),
                         }
                     }
                 }
-                Err(e) => errors.push(Problem::error(
-                    at(d, &format!("metadata.annotations.{CAPACITY_ANNOTATION}")),
+                Err(e) => p.error(
+                    d,
+                    &format!("metadata.annotations.{CAPACITY_ANNOTATION}"),
                     format!("not a JSON object of instance counts ({e})"),
-                )),
+                ),
             }
         }
     }
     if capacity.is_empty() {
+        let mut total: BTreeMap<&str, i64> = BTreeMap::new();
+        for l in shares.iter().flat_map(|q| q.capacity_limits.iter()) {
+            let t = total.entry(l.capacity_unit.as_str()).or_default();
+            *t = t.saturating_add(l.max_capacity);
+        }
         for t in &types {
-            let total: i64 = shares
-                .iter()
-                .flat_map(|q| q.capacity_limits.iter())
-                .filter(|l| l.capacity_unit == t.name)
-                .map(|l| l.max_capacity)
-                .sum();
-            capacity.push(CapacityLimit::new(&t.name, total));
+            capacity.push(CapacityLimit::new(&t.name, total.get(t.name.as_str()).copied().unwrap_or(0)));
         }
     }
     if shares.is_empty() {
-        errors.push(Problem::error("", "no ClusterQueue found: nothing to make quota shares of"));
+        p.errors.push_general(Problem::error("", "no ClusterQueue found: nothing to make quota shares of"));
     }
+    let errors = p.errors.finish();
+    let mut warnings = p.warnings.finish();
     if !errors.is_empty() {
         let mut all = errors;
         all.extend(warnings);
         return Err(all);
     }
     let recognised = counts.iter().map(|(k, n)| format!("{n} {k}")).collect();
-    let scenario = Scenario {
+    let mut scenario = Scenario {
         name: Some(format!("imported from Kueue ({} quota shares)", shares.len())),
         instance_types: types,
         service_environment: ServiceEnvironment {
@@ -441,17 +562,42 @@ pub fn import(docs: &[Document], gpus_per_instance: Option<i64>) -> Result<Impor
         quota_shares: shares,
         ..Scenario::default()
     };
+    // Whatever validation would still refuse is skipped (or fixed) at its document.
+    let mut origins = Origins {
+        files,
+        shares: share_origins,
+        jobs: Vec::new(),
+        instance_types: type_origins,
+        service_environment: se_origin,
+    };
+    let mut settled = Capped::default();
+    let ok = settle(&mut scenario, &mut origins, &mut settled);
+    let settled = settled.finish();
+    if ok.is_err() || settled.iter().any(Problem::is_error) {
+        warnings.extend(settled);
+        return Err(warnings);
+    }
+    warnings.extend(settled);
+    scenario.name = Some(format!("imported from Kueue ({} quota shares)", scenario.quota_shares.len()));
     Ok(Imported { scenario, warnings, recognised })
 }
 
 /// A Kubernetes object name from an instance type or a share name: lower case, `-` for
-/// anything else, at most 63 characters.
+/// anything but letters, digits, `-` and `.`, each `.`-separated part starting and ending with
+/// a letter or digit, at most 63 characters, `x` for nothing. A name that already is one is
+/// kept as it is.
 pub fn k8s_name(s: &str) -> String {
-    let mut out: String = s
+    if is_k8s_name(s) {
+        return s.to_string();
+    }
+    let mapped: String = s
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c.to_ascii_lowercase() } else { '-' })
-        .take(63)
         .collect();
+    // Each part between dots trimmed of `-` at its ends; empty parts dropped.
+    let parts: Vec<&str> = mapped.split('.').map(|p| p.trim_matches('-')).filter(|p| !p.is_empty()).collect();
+    let mut out = parts.join(".");
+    out.truncate(63);
     while out.ends_with(['-', '.']) {
         out.pop();
     }
@@ -461,9 +607,79 @@ pub fn k8s_name(s: &str) -> String {
     out
 }
 
+/// Whether `s` is a Kubernetes object name (an RFC 1123 subdomain of at most 63 characters):
+/// lower-case letters, digits, `-` and `.`, each `.`-separated part starting and ending with
+/// a letter or digit.
+pub fn is_k8s_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 63
+        && s.split('.').all(|p| {
+            !p.is_empty()
+                && p.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+                && !p.starts_with('-')
+                && !p.ends_with('-')
+        })
+}
+
+/// Kubernetes names for `names`, valid and unique: a name that already is one is kept; another
+/// becomes its [`k8s_name`]; when names would share one, each that was changed gets `-` and the
+/// first 8 hex digits of the SHA-256 of its own name (the name cut to make room), so the
+/// suffix depends on the name alone, never on the order; `-2`, `-3` ... if still taken.
+pub fn k8s_names(names: &[&str]) -> Vec<String> {
+    use sha2::{Digest, Sha256};
+    let base: Vec<String> = names.iter().map(|n| k8s_name(n)).collect();
+    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+    for b in &base {
+        *count.entry(b.as_str()).or_default() += 1;
+    }
+    let kept: alloc::collections::BTreeSet<&str> =
+        names.iter().zip(&base).filter(|(n, b)| **n == b.as_str()).map(|(n, _)| *n).collect();
+    let fit = |stem: &str, suffix: &str| {
+        let mut stem = String::from(stem);
+        while stem.len() + suffix.len() > 63 {
+            stem.pop();
+        }
+        while stem.ends_with(['-', '.']) {
+            stem.pop();
+        }
+        stem + suffix
+    };
+    let mut taken: alloc::collections::BTreeSet<String> = alloc::collections::BTreeSet::new();
+    let mut out = Vec::with_capacity(names.len());
+    for (n, b) in names.iter().zip(&base) {
+        let changed = *n != b.as_str();
+        let mut name = if changed && (count[b.as_str()] > 1 || kept.contains(b.as_str())) {
+            let h = Sha256::digest(n.as_bytes());
+            let hex: String = h.iter().take(4).map(|x| format!("{x:02x}")).collect();
+            fit(b, &format!("-{hex}"))
+        } else {
+            b.clone()
+        };
+        let mut k = 2;
+        while taken.contains(&name) {
+            name = fit(b, &format!("-{k}"));
+            k += 1;
+        }
+        taken.insert(name.clone());
+        out.push(name);
+    }
+    out
+}
+
+/// A quantity in Kueue's YAML: a number up to 2^53 - 1, else its digits as a string (a
+/// Kubernetes quantity may be either), so that no number in the output passes 2^53 - 1.
+fn kueue_quantity(n: i128) -> Value {
+    match i64::try_from(n) {
+        Ok(x) if (-MAX_SAFE..=MAX_SAFE).contains(&x) => x.into(),
+        _ => Value::String(format!("{n}")),
+    }
+}
+
 /// The Kueue objects of a scenario: a Cohort (with the service environment's capacity as an
 /// annotation), a ResourceFlavor per instance type and a ClusterQueue per quota share, all
-/// `kueue.x-k8s.io/v1beta2`; warnings for what Kueue reads differently.
+/// `kueue.x-k8s.io/v1beta2`; warnings for what Kueue reads differently. Names are valid and
+/// unique ([`k8s_names`]); a ClusterQueue whose name is not its share's carries the share's
+/// name in the `quotasim.dev/quota-share-name` annotation, which the import reads back.
 pub fn export(s: &Scenario) -> (Vec<Value>, Vec<Problem>) {
     let mut warnings = Vec::new();
     let cohort = k8s_name(s.service_environment.service_environment_name.as_deref().unwrap_or("quotasim"));
@@ -477,13 +693,16 @@ pub fn export(s: &Scenario) -> (Vec<Value>, Vec<Problem>) {
     ann.insert(CAPACITY_ANNOTATION.into(), Value::String(crate::json::to_json(&Value::Object(cap))));
     docs.push(json!({"apiVersion": api, "kind": "Cohort", "metadata": {"name": cohort, "annotations": Value::Object(ann)}, "spec": {}}));
     let mut types: Vec<&str> = Vec::new();
+    let mut seen: alloc::collections::BTreeSet<&str> = alloc::collections::BTreeSet::new();
     for q in &s.quota_shares {
         for l in &q.capacity_limits {
-            if !types.contains(&l.capacity_unit.as_str()) {
+            if seen.insert(l.capacity_unit.as_str()) {
                 types.push(&l.capacity_unit);
             }
         }
     }
+    let flavor_names: BTreeMap<&str, String> = types.iter().copied().zip(k8s_names(&types)).collect();
+    let flavor = |ty: &str| flavor_names.get(ty).cloned().unwrap_or_else(|| k8s_name(ty));
     let gpus = |ty: &str| gpus_of_type(ty, &s.instance_types);
     for ty in &types {
         let g = gpus(ty).unwrap_or_else(|| {
@@ -495,20 +714,23 @@ pub fn export(s: &Scenario) -> (Vec<Value>, Vec<Problem>) {
         });
         docs.push(json!({
             "apiVersion": api, "kind": "ResourceFlavor",
-            "metadata": {"name": k8s_name(ty)},
+            "metadata": {"name": flavor(ty)},
             "spec": {"nodeLabels": {TYPE_LABEL: ty, GPU_LABEL: g.to_string()}}
         }));
     }
-    for (i, q) in s.quota_shares.iter().enumerate() {
+    let share_names: Vec<&str> = s.quota_shares.iter().map(|q| q.quota_share_name.as_str()).collect();
+    let queue_names = k8s_names(&share_names);
+    for ((i, q), name) in s.quota_shares.iter().enumerate().zip(queue_names) {
         let r = &q.resource_sharing_configuration;
         let flavors: Vec<Value> = q
             .capacity_limits
             .iter()
             .map(|l| {
-                let g = gpus(&l.capacity_unit).unwrap_or(1);
+                let g = i128::from(gpus(&l.capacity_unit).unwrap_or(1));
+                let m = i128::from(l.max_capacity);
                 let mut res = Map::new();
                 res.insert("name".into(), GPU.into());
-                res.insert("nominalQuota".into(), (l.max_capacity * g).into());
+                res.insert("nominalQuota".into(), kueue_quantity(m * g));
                 match r.strategy {
                     Strategy::Reserve => {
                         res.insert("borrowingLimit".into(), 0.into());
@@ -520,11 +742,11 @@ pub fn export(s: &Scenario) -> (Vec<Value>, Vec<Problem>) {
                     Strategy::LendAndBorrow => match r.borrow_limit.unwrap_or(-1) {
                         -1 => {}
                         p => {
-                            res.insert("borrowingLimit".into(), (l.max_capacity * p / 100 * g).into());
+                            res.insert("borrowingLimit".into(), kueue_quantity(m * i128::from(p) / 100 * g));
                         }
                     },
                 }
-                json!({"name": k8s_name(&l.capacity_unit), "resources": [Value::Object(res)]})
+                json!({"name": flavor(&l.capacity_unit), "resources": [Value::Object(res)]})
             })
             .collect();
         let within = if q.preemption_configuration.in_share_preemption == Toggle::Enabled {
@@ -541,16 +763,15 @@ pub fn export(s: &Scenario) -> (Vec<Value>, Vec<Problem>) {
         if q.state == ShareState::Disabled {
             spec["stopPolicy"] = "Hold".into();
         }
-        let name = k8s_name(&q.quota_share_name);
+        let mut metadata = json!({"name": name});
         if name != q.quota_share_name {
             warnings.push(Problem::warning(
                 format!("quotaShares[{i}].quotaShareName"),
                 format!("{} is not a Kubernetes name: exported as {name}", q.quota_share_name),
             ));
+            metadata["annotations"] = json!({SHARE_ANNOTATION: q.quota_share_name});
         }
-        docs.push(
-            json!({"apiVersion": api, "kind": "ClusterQueue", "metadata": {"name": name}, "spec": spec}),
-        );
+        docs.push(json!({"apiVersion": api, "kind": "ClusterQueue", "metadata": metadata, "spec": spec}));
     }
     (docs, warnings)
 }

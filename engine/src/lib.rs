@@ -42,6 +42,8 @@ pub mod diff;
 pub mod export;
 pub mod generate;
 #[cfg(feature = "serde")]
+pub mod import_check;
+#[cfg(feature = "serde")]
 pub mod json;
 #[cfg(feature = "serde")]
 pub mod kueue;

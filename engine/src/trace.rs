@@ -32,10 +32,12 @@ use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 
+use crate::import_check::{clean_name, settle, Capped, Names, Origin, Origins};
 use crate::model::{
     CapacityLimit, InstanceTypeInfo, Job, QuotaShare, ResourceSharing, Scenario, ServiceEnvironment, Strategy,
 };
 use crate::problem::Problem;
+use crate::validate::MAX_SAFE;
 
 /// Which log: `openb` fixes the columns of the Alibaba pod list, `csv` reads `columns`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -323,19 +325,6 @@ fn seconds(v: &str) -> Option<i64> {
     crate::aws::parse_iso8601(&t).map(|ms| ms.div_euclid(1000))
 }
 
-/// A valid share or job name: letters, digits, `-` and `_`, at most 128 characters.
-fn clean_name(s: &str) -> String {
-    let mut out: String = s
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
-        .take(128)
-        .collect();
-    if out.is_empty() {
-        out.push('x');
-    }
-    out
-}
-
 /// A reason rows were skipped or changed, counted per file.
 #[derive(Default)]
 struct Tally {
@@ -344,6 +333,9 @@ struct Tally {
 }
 
 struct Kept {
+    /// The file (an index) and line it was read from.
+    file: usize,
+    line: u64,
     name: String,
     team: String,
     priority: i64,
@@ -357,21 +349,25 @@ struct Kept {
 /// Capacity per team (GPUs) from a capacity file: either two columns (team, GPUs) per row, or
 /// one column per team (the Helios layout), where the last row counts and `date`, `time` and
 /// `total` columns are ignored.
-fn capacity_of(file: &str, text: &str, problems: &mut Vec<Problem>) -> Vec<(String, f64)> {
+fn capacity_of(file: &str, text: &str, problems: &mut Capped) -> Vec<(String, f64)> {
     let rows = csv_rows(text);
     let Some((head, body)) = rows.split_first() else {
-        problems.push(Problem::error(file, "is empty: a capacity file has a header and rows"));
+        problems.push_general(Problem::error(file, "is empty: a capacity file has a header and rows"));
         return Vec::new();
     };
-    let number = |row: &Row, i: usize, col: &str, problems: &mut Vec<Problem>| {
+    let number = |row: &Row, i: usize, col: &str, problems: &mut Capped| {
         let v = row.fields.get(i).map_or("", String::as_str);
         match v.parse::<f64>() {
-            Ok(x) if x.is_finite() && x >= 0.0 => Some(x),
+            Ok(x) if x.is_finite() && (0.0..=MAX_SAFE as f64).contains(&x) => Some(x),
             _ => {
-                problems.push(Problem::error(
-                    format!("{file}:{}: {col}", row.line),
-                    format!("{v:?} is not a number of GPUs"),
-                ));
+                problems.push(
+                    file,
+                    "capacities that are not a number of GPUs",
+                    Problem::error(
+                        format!("{file}:{}: {col}", row.line),
+                        format!("{v:?} is not a number of GPUs from 0 to 2^53 - 1"),
+                    ),
+                );
                 None
             }
         }
@@ -385,7 +381,7 @@ fn capacity_of(file: &str, text: &str, problems: &mut Vec<Problem>) -> Vec<(Stri
         }
     } else {
         let Some(last) = body.last() else {
-            problems.push(Problem::error(file, "has a header but no row"));
+            problems.push_general(Problem::error(file, "has a header but no row"));
             return out;
         };
         for (i, col) in head.fields.iter().enumerate() {
@@ -460,8 +456,8 @@ pub fn import(files: &[(String, String)], o: &TraceOptions) -> Result<Imported, 
 
     let mut kept: Vec<Kept> = Vec::new();
     let mut recognised = Vec::new();
-    let mut names: BTreeMap<String, u64> = BTreeMap::new();
-    for (file, text) in files {
+    let mut names = Names::default();
+    for (fi, (file, text)) in files.iter().enumerate() {
         let rows = csv_rows(text);
         let Some((head, body)) = rows.split_first() else {
             problems.push(Problem::error(file.as_str(), "is empty: a job log has a header and rows"));
@@ -527,8 +523,10 @@ pub fn import(files: &[(String, String)], o: &TraceOptions) -> Result<Imported, 
                 continue;
             }
             let gv = get("gpus").unwrap_or("");
-            let Some(mut gpus) = gv.parse::<f64>().ok().filter(|g| g.is_finite() && *g >= 0.0) else {
-                bad("gpus", gv, "a number of GPUs", &mut problems);
+            let Some(mut gpus) =
+                gv.parse::<f64>().ok().filter(|g| g.is_finite() && (0.0..=MAX_SAFE as f64).contains(g))
+            else {
+                bad("gpus", gv, "a number of GPUs from 0 to 2^53 - 1", &mut problems);
                 continue;
             };
             if let Some(m) = get("gpuMilli") {
@@ -622,16 +620,16 @@ pub fn import(files: &[(String, String)], o: &TraceOptions) -> Result<Imported, 
                 },
             };
             let stem = file.rsplit(['/', '\\']).next().unwrap_or(file).split('.').next().unwrap_or("job");
-            let mut name =
-                clean_name(&get("name").map_or_else(|| format!("{stem}-{}", r.line), String::from));
-            let seen = names.entry(name.clone()).or_insert(0);
-            *seen += 1;
-            if *seen > 1 {
+            let wanted = clean_name(&get("name").map_or_else(|| format!("{stem}-{}", r.line), String::from));
+            // Unique among every name given so far, a suffixed one included.
+            let name = names.give_or_suffix(&wanted, &r.line.to_string());
+            if name != wanted {
                 tally("repeat an earlier job's name: given a -line suffix", r.line);
-                name = clean_name(&format!("{name}-{}", r.line));
             }
             let instances = libm::ceil(gpus / o.gpus_per_instance as f64) as i64;
             kept.push(Kept {
+                file: fi,
+                line: r.line,
                 name,
                 team,
                 priority,
@@ -666,12 +664,15 @@ pub fn import(files: &[(String, String)], o: &TraceOptions) -> Result<Imported, 
         return Err(problems);
     }
 
-    // Shares in order of first appearance.
+    // Shares in order of first appearance, each with where it first appeared.
     let mut teams: Vec<String> = Vec::new();
+    let mut team_origins: BTreeMap<String, Origin> = BTreeMap::new();
     let mut demand: BTreeMap<String, f64> = BTreeMap::new();
     for k in &kept {
         if !demand.contains_key(&k.team) {
             teams.push(k.team.clone());
+            let at = format!("{}:{}: team", files[k.file].0, k.line);
+            team_origins.insert(k.team.clone(), Origin { file: k.file, at });
         }
         *demand.entry(k.team.clone()).or_insert(0.0) += k.instances as f64 * k.duration as f64;
     }
@@ -679,19 +680,26 @@ pub fn import(files: &[(String, String)], o: &TraceOptions) -> Result<Imported, 
     let with_jobs = teams.len();
     let quotas: Vec<(String, i64)>;
     if let Some((cfile, ctext)) = &o.capacity {
-        let caps = capacity_of(cfile, ctext, &mut problems);
+        let mut capped = Capped::default();
+        let caps = capacity_of(cfile, ctext, &mut capped);
+        problems.extend(capped.finish());
         let mut given: BTreeMap<String, i64> = BTreeMap::new();
+        let mut known: alloc::collections::BTreeSet<String> = teams.iter().cloned().collect();
         let mut fractional = Vec::new();
         for (team, g) in caps {
             let share = share_of(&team);
+            // At most 2^53 - 1 GPUs: the product is exact.
             let inst = libm::floor(g / o.gpus_per_instance as f64) as i64;
             if (inst * o.gpus_per_instance) as f64 != g {
                 fractional.push(format!("{team} ({g} GPUs)"));
             }
-            if !given.contains_key(&share) && !teams.contains(&share) {
+            if known.insert(share.clone()) {
                 teams.push(share.clone());
+                team_origins
+                    .insert(share.clone(), Origin { file: usize::MAX, at: format!("{cfile}: {team}") });
             }
-            *given.entry(share).or_insert(0) += inst;
+            let q = given.entry(share).or_insert(0);
+            *q = q.saturating_add(inst);
         }
         if !fractional.is_empty() {
             problems.push(Problem::warning(
@@ -749,8 +757,8 @@ pub fn import(files: &[(String, String)], o: &TraceOptions) -> Result<Imported, 
         }
     } else {
         let total = match o.instances {
-            Some(n) if n >= 1 => n,
-            Some(n) => return Err(vec![Problem::error("instances", format!("{n} is not at least 1"))]),
+            Some(n) if (1..=MAX_SAFE).contains(&n) => n,
+            Some(n) => return Err(vec![Problem::error("instances", format!("{n} is not 1 to 2^53 - 1"))]),
             None => peak(&kept).max(largest),
         };
         // AWS needs maxCapacity >= 1: every share gets one instance, the rest is split.
@@ -785,7 +793,7 @@ pub fn import(files: &[(String, String)], o: &TraceOptions) -> Result<Imported, 
         }
         quotas = parts.iter().map(|(i, q, _)| (teams[*i].clone(), *q + 1)).collect();
     }
-    let capacity: i64 = quotas.iter().map(|q| q.1).sum::<i64>().max(1);
+    let capacity: i64 = quotas.iter().map(|q| q.1).fold(0i64, i64::saturating_add).max(1);
     if capacity < largest {
         problems.push(Problem::warning(
             "serviceEnvironment.capacityLimits",
@@ -795,6 +803,8 @@ pub fn import(files: &[(String, String)], o: &TraceOptions) -> Result<Imported, 
 
     let first = kept.iter().map(|k| k.submit).min().unwrap_or(0);
     kept.sort_by_key(|k| k.submit);
+    let job_origins: Vec<Origin> =
+        kept.iter().map(|k| Origin { file: k.file, at: format!("{}:{}", files[k.file].0, k.line) }).collect();
     let jobs: Vec<Job> = kept
         .iter()
         .map(|k| {
@@ -804,6 +814,8 @@ pub fn import(files: &[(String, String)], o: &TraceOptions) -> Result<Imported, 
             j
         })
         .collect();
+    let share_origins: Vec<Origin> =
+        quotas.iter().map(|(t, _)| team_origins.get(t).cloned().unwrap_or_default()).collect();
     let shares = quotas
         .iter()
         .map(|(t, q)| {
@@ -818,7 +830,7 @@ pub fn import(files: &[(String, String)], o: &TraceOptions) -> Result<Imported, 
         TraceFormat::Csv => "csv",
     };
     let names: Vec<&str> = files.iter().map(|f| f.0.rsplit(['/', '\\']).next().unwrap_or(&f.0)).collect();
-    let scenario = Scenario {
+    let mut scenario = Scenario {
         name: Some(format!("imported trace ({} jobs)", jobs.len())),
         description: Some(format!(
             "Imported by quotasim import trace --format {format} from {}; submitAt 0 is the log's time {first} s.",
@@ -838,6 +850,21 @@ pub fn import(files: &[(String, String)], o: &TraceOptions) -> Result<Imported, 
         jobs,
         ..Scenario::default()
     };
+    // Whatever validation would still refuse is skipped at its file and line.
+    let mut origins = Origins {
+        files: files.iter().map(|f| f.0.clone()).collect(),
+        shares: share_origins,
+        jobs: job_origins,
+        instance_types: vec![Origin { file: usize::MAX, at: "instanceType".into() }],
+        service_environment: Origin { file: usize::MAX, at: "serviceEnvironment".into() },
+    };
+    let mut capped = Capped::default();
+    let settled = settle(&mut scenario, &mut origins, &mut capped);
+    problems.extend(capped.finish());
+    if settled.is_err() {
+        return Err(problems);
+    }
+    scenario.name = Some(format!("imported trace ({} jobs)", scenario.jobs.len()));
     Ok(Imported { scenario, warnings: problems, recognised })
 }
 
@@ -852,7 +879,7 @@ fn peak(kept: &[Kept]) -> i64 {
     edges.sort_unstable_by_key(|e| (e.0, e.1));
     let (mut now, mut most) = (0i64, 0i64);
     for (_, d) in edges {
-        now += d;
+        now = now.saturating_add(d);
         most = most.max(now);
     }
     most

@@ -659,8 +659,11 @@ pub fn eventbridge_jsonl(
         return Err(JsValue::from(js_sys::Error::new(&format!("quotasim: {e}"))));
     }
     let r = sim.result();
-    let lines: Vec<String> =
-        quotasim::aws::eventbridge(&s, &r, origin).iter().map(quotasim::json::to_json).collect();
+    let lines: Vec<String> = quotasim::aws::eventbridge(&s, &r, origin)
+        .map_err(|p| problems_error(what, &[Problem::error("originMillis", p.message)]))?
+        .iter()
+        .map(quotasim::json::to_json)
+        .collect();
     Ok(lines.join("\n"))
 }
 
@@ -681,10 +684,12 @@ pub fn calibrate(
     let obs: quotasim::aws::Observed = serde_json::from_str(&otext).map_err(|e| {
         problems_error(what, &[Problem::error("observed", format!("not an observed-jobs file: {e}"))])
     })?;
+    quotasim::calibrate::check_observed(&obs).map_err(|p| problems_error(what, &p))?;
     let gpus = quotasim::calibrate::gpus_by_share(&valid);
     let r = quotasim::compare::run_to_end(valid, true)
         .map_err(|e| JsValue::from(js_sys::Error::new(&format!("quotasim: {e}"))))?;
-    to_js(&quotasim::calibrate::calibrate(&r, &obs, &gpus))
+    let c = quotasim::calibrate::calibrate(&r, &obs, &gpus).map_err(|p| problems_error(what, &[p]))?;
+    to_js(&c)
 }
 
 /// What AWS (or Kueue) deploys for the scenario's quota shares (`quotasim export`): `format`
