@@ -20,6 +20,7 @@ macro_rules! say {
 
 mod bench;
 mod bridges;
+mod eta;
 mod input;
 mod policy;
 mod sweep;
@@ -220,6 +221,9 @@ enum Command {
         #[arg(long)]
         yaml: bool,
     },
+    /// When will queued jobs start? Start-time forecasts from a live state (R28): p10, p50
+    /// and p90 over replicates that draw what is uncertain and run the rest exactly.
+    Eta(Box<eta::EtaArgs>),
     /// Time the simulation of generated workloads (generation and JSON excluded).
     Bench {
         /// Job counts to run, comma-separated.
@@ -570,6 +574,7 @@ fn main() -> ExitCode {
                 write_out(&to_json(&generate(&o)))
             }
         }
+        Command::Eta(a) => eta::eta(*a).unwrap_or_else(|policy::Stop(code)| code),
         Command::Bench { jobs, repeat, at_once } => bench::run(&jobs, repeat.max(1), at_once),
         Command::Import { kind: ImportKind::Aws { files, observed, now } } => {
             bridges::import_aws(&files, observed.as_deref(), now).unwrap_or_else(|policy::Stop(code)| code)

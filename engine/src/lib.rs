@@ -39,6 +39,8 @@ pub mod compare;
 #[cfg(feature = "serde")]
 pub mod diff;
 #[cfg(feature = "serde")]
+pub mod eta;
+#[cfg(feature = "serde")]
 pub mod export;
 pub mod generate;
 #[cfg(feature = "serde")]

@@ -277,6 +277,10 @@ impl JobB {
         self.j.duration_seconds = None;
         self
     }
+    /// The job itself (for `--submit`-style uses).
+    pub fn build_job(self) -> Job {
+        self.j
+    }
 }
 
 /// `updateQuotaShare` builder: only the fields named are changed.

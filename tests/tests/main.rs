@@ -4,6 +4,7 @@
 
 mod bridges;
 mod cli;
+mod forecast;
 mod fuzz;
 mod policy_cli;
 mod properties;

@@ -368,6 +368,17 @@ impl Simulation {
         self.view().wait_analysis(j)
     }
 
+    /// The jobs before queued job `j` in its share's R11 order, first first (empty when `j`
+    /// is not queued).
+    pub fn queued_ahead(&self, j: JobId) -> Vec<JobId> {
+        let s = self.cfg.jobs[j as usize].share;
+        let q: Vec<JobId> = self.queues.iter(s).map(|h| h.job).collect();
+        match q.iter().position(|&x| x == j) {
+            Some(p) => q[..p].to_vec(),
+            None => Vec::new(),
+        }
+    }
+
     /// R25: utilization now, per share and type, with pool and service environment totals.
     pub fn snapshot(&self) -> Snapshot {
         self.view().snapshot()

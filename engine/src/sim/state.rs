@@ -1,7 +1,8 @@
 //! R28 forking: the state of a run after its current instant, as a scenario that starts
 //! there (`settings.startAt`). Every job that has not finished, with what it has done; the
 //! configuration as actions left it; the actions still to come, less those naming a finished
-//! job. Run from `startAt`, it gives every job the same outcome as the uninterrupted run when
+//! job; and a `history` of the durations seen (jobs that succeeded, and those still running,
+//! censored at the work they have done) for forecasts. Run from `startAt`, it gives every job the same outcome as the uninterrupted run when
 //! no preemption is in progress and no job holds free instances (R16); otherwise the state is
 //! still written, with a note of what it cannot carry.
 
@@ -10,7 +11,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::model::{
-    Action, ActionKind, CapacityLimit, ResourceSharing, Scenario, ShareState, Strategy, Toggle,
+    Action, ActionKind, CapacityLimit, ObservedDuration, ResourceSharing, Scenario, ShareState, Strategy,
+    Toggle,
 };
 use crate::result::Status;
 use crate::scenario::{ShareId, TypeId};
@@ -61,6 +63,7 @@ impl View<'_> {
         // Jobs that have not finished, with what they did.
         let mut finished = alloc::collections::BTreeSet::new();
         let mut jobs = Vec::with_capacity(s.jobs.len());
+        let mut history = core::mem::take(&mut s.history);
         for (k, j) in s.jobs.iter().enumerate() {
             let id = k as u32;
             let jd = self.jobs.get(id);
@@ -68,7 +71,11 @@ impl View<'_> {
             // R23: the priority as updates left it, submitted or not.
             j.scheduling_priority = jd.priority as i64;
             match jd.status {
-                Some(Status::Succeeded | Status::Failed) => {
+                Some(st @ (Status::Succeeded | Status::Failed)) => {
+                    // What forecasts learn from: the durations of the jobs that succeeded.
+                    if st == Status::Succeeded {
+                        history.push(self.observed(id, self.job_cfg(id).duration, false));
+                    }
                     finished.insert(j.job_name.clone());
                     continue;
                 }
@@ -84,12 +91,18 @@ impl View<'_> {
                             .push(format!("{} is in its grace period: it is written as queued", j.job_name));
                     } else if st.holds_capacity() {
                         j.started_at = self.jobs.last_attempt(id).map(|a| a.started as i64);
+                        // Still running: it needs at least the work done so far (censored).
+                        let done = jd.saved + self.jobs.attempt_training(id, self.now);
+                        if done > 0 {
+                            history.push(self.observed(id, done, true));
+                        }
                     }
                 }
             }
             jobs.push(j);
         }
         s.jobs = jobs;
+        s.history = history;
         // Actions still to come, less those naming a finished job.
         s.actions = expanded
             .actions
@@ -109,5 +122,17 @@ impl View<'_> {
             inexact.push(String::from("a job holds free instances (R16): holds are not carried"));
         }
         State { scenario: s, inexact }
+    }
+
+    /// Job `j` observed to train `seconds` (at least, when `censored`).
+    fn observed(&self, j: u32, seconds: u64, censored: bool) -> ObservedDuration {
+        let jc = self.job_cfg(j);
+        ObservedDuration {
+            quota_share_name: self.cfg.shares[jc.share as usize].name.clone(),
+            instance_type: self.cfg.types[jc.ty as usize].name.clone(),
+            instance_count: jc.count as i64,
+            duration_seconds: seconds as i64,
+            censored,
+        }
     }
 }

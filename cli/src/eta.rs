@@ -1,0 +1,245 @@
+//! `quotasim eta`: start-time forecasts from a live state, replicates on every core.
+
+use std::process::ExitCode;
+
+use quotasim::eta::{Arrivals, Durations, EtaOptions, EtaReport, Forecast, Outcome};
+use quotasim::model::Job;
+
+use crate::input::read_input;
+use crate::policy::{self, Stop};
+use crate::{json, parse_scenario, print_problems, write_out};
+
+/// `eta`'s arguments.
+#[derive(clap::Args)]
+pub struct EtaArgs {
+    /// The live state (an R28 scenario), or - for standard input.
+    state: String,
+    /// Forecast this job (repeatable); default every queued job.
+    #[arg(long = "job", value_name = "NAME")]
+    jobs: Vec<String>,
+    /// A job (JSON object, as in a scenario's `jobs`) to submit at startAt: its start band and
+    /// whom it would preempt.
+    #[arg(long, value_name = "JOB.json")]
+    submit: Option<String>,
+    /// Change the state before forecasting (as run --set); the draws stay the same.
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    set: Vec<String>,
+    /// Replicates.
+    #[arg(long, default_value_t = quotasim::eta::DEFAULT_REPLICATES)]
+    replicates: u32,
+    /// The draws' seed.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Seconds after startAt the runs stop at.
+    #[arg(long, default_value_t = quotasim::eta::DEFAULT_HORIZON)]
+    horizon: u64,
+    /// Where durations come from (default: history when the state has one, else timeout).
+    #[arg(long, value_enum)]
+    durations: Option<DurationsArg>,
+    /// Which jobs arrive after startAt.
+    #[arg(long, value_enum, default_value = "listed")]
+    arrivals: ArrivalsArg,
+    /// Threads (default: every core); the report is the same whatever the count.
+    #[arg(long)]
+    threads: Option<usize>,
+    #[arg(long, value_enum, default_value = "text")]
+    format: crate::Format,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum DurationsArg {
+    History,
+    Workload,
+    Timeout,
+    Exact,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ArrivalsArg {
+    Listed,
+    None,
+    Workload,
+}
+
+pub fn eta(a: EtaArgs) -> Result<ExitCode, Stop> {
+    let durations = match a.durations {
+        None => None,
+        Some(DurationsArg::History) => Some(Durations::History),
+        Some(DurationsArg::Timeout) => Some(Durations::Timeout),
+        Some(DurationsArg::Exact) => Some(Durations::Exact),
+        Some(DurationsArg::Workload) => {
+            return usage("--durations workload is not available yet: use history, timeout or exact")
+        }
+    };
+    let arrivals = match a.arrivals {
+        ArrivalsArg::Listed => Arrivals::Listed,
+        ArrivalsArg::None => Arrivals::None,
+        ArrivalsArg::Workload => {
+            return usage("--arrivals workload is not available yet: use listed or none")
+        }
+    };
+    let changes = policy::parse_changes(&a.set)?;
+    let text = read_input(&a.state).map_err(Stop)?;
+    let submit = match &a.submit {
+        None => None,
+        Some(path) => {
+            let t = read_input(path).map_err(Stop)?;
+            match serde_json::from_str::<Job>(&t) {
+                Ok(j) => Some(j),
+                Err(e) => {
+                    say!("quotasim: --submit {}: not a job: {}", quotasim::problem::printable(path), e);
+                    return Err(Stop(ExitCode::from(1)));
+                }
+            }
+        }
+    };
+    let state = parse_scenario(&text)
+        .and_then(|s| quotasim::change::apply_changes(&s, &changes))
+        .map_err(|p| vec![p])
+        .and_then(|s| quotasim::workload::expanded(&s))
+        .map_err(|p| {
+            print_problems(&p);
+            Stop(ExitCode::from(1))
+        })?;
+    let opts = EtaOptions {
+        jobs: a.jobs,
+        submit,
+        replicates: a.replicates,
+        seed: a.seed,
+        horizon: a.horizon,
+        durations,
+        arrivals,
+    };
+    let f = Forecast::new(&state, opts).map_err(|p| {
+        print_problems(&p);
+        Stop(ExitCode::from(1))
+    })?;
+    print_problems(&f.warnings);
+    let threads =
+        a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let outcomes = run_all(&f, threads).map_err(|e| {
+        say!("quotasim: {e}");
+        Stop(ExitCode::from(1))
+    })?;
+    let report = f.report(&outcomes);
+    let out = match a.format {
+        crate::Format::Json => json(&report, false),
+        crate::Format::Text => text_report(&report),
+    };
+    Ok(write_out(&out))
+}
+
+fn usage(msg: &str) -> Result<ExitCode, Stop> {
+    say!("quotasim: {msg}");
+    Err(Stop(ExitCode::from(2)))
+}
+
+/// Every replicate, on `threads` threads, in replicate order.
+fn run_all(f: &Forecast, threads: usize) -> Result<Vec<Outcome>, String> {
+    let n = f.replicates();
+    let next = std::sync::atomic::AtomicU32::new(0);
+    let done = std::sync::Mutex::new(Vec::with_capacity(n as usize));
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(n as usize) {
+            scope.spawn(|| loop {
+                let r = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if r >= n {
+                    break;
+                }
+                let o = f.replicate(r);
+                if let Ok(mut d) = done.lock() {
+                    d.push((r, o));
+                }
+            });
+        }
+    });
+    let mut done = done.into_inner().unwrap_or_default();
+    done.sort_by_key(|(r, _)| *r);
+    done.into_iter().map(|(_, o)| o).collect()
+}
+
+/// `1h02m03s`-style durations.
+fn dur(s: u64) -> String {
+    let (h, m, x) = (s / 3600, s % 3600 / 60, s % 60);
+    match (h, m) {
+        (0, 0) => format!("{x}s"),
+        (0, _) => format!("{m}m{x:02}s"),
+        _ => format!("{h}h{m:02}m{x:02}s"),
+    }
+}
+
+fn text_report(r: &EtaReport) -> String {
+    use std::fmt::Write;
+    let mut o = String::new();
+    let durations = match r.durations {
+        Durations::History => "drawn from the history (Kaplan-Meier per share and instance type)",
+        Durations::Timeout => "each job's timeout",
+        Durations::Exact => "as written (exact)",
+    };
+    let arrivals = match r.arrivals {
+        Arrivals::Listed => "the listed jobs",
+        Arrivals::None => "none after startAt",
+    };
+    let sources: Vec<String> = r.draws_by_source.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    let _ = writeln!(
+        o,
+        "Forecast from startAt {} over {} replicates (seed {}), horizon {} later.\nDurations: {durations}; draws by source: {}. Arrivals: {arrivals}.",
+        r.start_at,
+        r.replicates,
+        r.seed,
+        dur(r.horizon_at - r.start_at),
+        sources.join(", ")
+    );
+    let _ = writeln!(o, "Times are after startAt; the band is p10-p90 of the start, p50 in the middle.");
+    for j in &r.jobs {
+        let p = |v: Option<u64>| v.map_or_else(|| String::from("not started"), dur);
+        let mut line = format!(
+            "\n{}{} ({}): starts in {} / {} / {}",
+            quotasim::problem::printable(&j.job_name),
+            if j.submitted { " [submitted]" } else { "" },
+            quotasim::problem::printable(&j.quota_share_name),
+            p(j.start.p10),
+            p(j.start.p50),
+            p(j.start.p90),
+        );
+        if let Some(iso) = &j.start_iso {
+            let q = |v: &Option<String>| v.clone().unwrap_or_else(|| String::from("-"));
+            line += &format!(" ({} / {} / {})", q(&iso.p10), q(&iso.p50), q(&iso.p90));
+        }
+        let _ = writeln!(o, "{line}");
+        if let Some(m) = j.start.mean {
+            let _ = writeln!(
+                o,
+                "  mean {} over the {} of {} replicates that start it",
+                dur(m.round() as u64),
+                j.started_replicates,
+                r.replicates
+            );
+        }
+        let _ = writeln!(
+            o,
+            "  not started by the horizon: {:.0} %; preempted after it starts: {:.0} %",
+            j.not_started_by_horizon * 100.0,
+            j.preempted_after_start * 100.0
+        );
+        if let Some(reason) = &j.reason {
+            let _ = writeln!(o, "  waits now: {}", quotasim::problem::printable(reason));
+        }
+        if !j.ahead.is_empty() {
+            let names: Vec<String> =
+                j.ahead.iter().take(10).map(|n| quotasim::problem::printable(n)).collect();
+            let more = j.ahead.len().saturating_sub(10);
+            let tail = if more > 0 { format!(" and {more} more") } else { String::new() };
+            let _ = writeln!(o, "  ahead in its share: {}{tail}", names.join(", "));
+        }
+        for v in &j.would_preempt {
+            let _ = writeln!(
+                o,
+                "  would preempt {} in {:.0} % of replicates",
+                quotasim::problem::printable(&v.job_name),
+                v.probability * 100.0
+            );
+        }
+    }
+    o
+}

@@ -1,0 +1,716 @@
+//! "When will my job start?" (`quotasim eta`): start-time forecasts from a live state (R28).
+//!
+//! What is uncertain is sampled, everything else is exact: each replicate gives every job
+//! that has not finished a duration (a running job one longer than what it has trained), then
+//! runs the state with the engine to the horizon. A job "starts" when it is dispatched (its
+//! `firstStartedAt` from `startAt` on). Draws are keyed by (seed, replicate, job name), so a
+//! change or a submitted job leaves every other draw as it was (common random numbers), and
+//! replicates may run in any order or on any number of threads with the same report.
+//!
+//! Durations come from, by mode:
+//! - `history` (default when the state has one): a Kaplan-Meier estimate per share and
+//!   instance type over the state's `history`; with fewer than [`MIN_SAMPLES`] observations, or
+//!   for a draw beyond the largest, the job's timeout, then twice the largest duration seen
+//!   (its share and type's, else the whole history's), then its `durationSeconds` as written;
+//! - `timeout`: the job's timeout (the answer Slurm's `squeue --start` gives), else as written;
+//! - `exact`: `durationSeconds` as written (every replicate is the same: the check that
+//!   forecasts and runs agree).
+//!
+//! Every draw is counted by where it came from, so a report says how it was made.
+
+pub mod km;
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use serde::Serialize;
+
+use crate::generate::Rng;
+use crate::model::{Job, Scenario};
+use crate::scenario::{JobId, ValidScenario};
+use crate::sim::{Options, Simulation};
+use crate::validate::{validate, Problem};
+
+use km::{Draw, KaplanMeier};
+
+/// The report's format version.
+pub const FORMAT_VERSION: u32 = 1;
+/// Replicates when none are asked for.
+pub const DEFAULT_REPLICATES: u32 = 200;
+/// Most replicates one forecast runs.
+pub const MAX_REPLICATES: u32 = 100_000;
+/// The horizon after `startAt` when none is asked for: 24 h.
+pub const DEFAULT_HORIZON: u64 = 86_400;
+/// Observations a share and type need before their Kaplan-Meier estimate is used.
+pub const MIN_SAMPLES: usize = 20;
+
+/// Where durations come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Durations {
+    /// Kaplan-Meier per share and instance type over the state's `history`.
+    History,
+    /// Each job's timeout.
+    Timeout,
+    /// `durationSeconds` as written.
+    Exact,
+}
+
+/// Which jobs arrive after `startAt`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Arrivals {
+    /// The jobs in the file, those submitted after `startAt` included.
+    Listed,
+    /// None: the queue as it is.
+    None,
+}
+
+/// What to forecast and how.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EtaOptions {
+    /// The jobs to forecast; empty: every queued job (and the submitted one).
+    pub jobs: Vec<String>,
+    /// A job to submit at `startAt` ("if I submit this now").
+    pub submit: Option<Job>,
+    /// Replicates (1 to [`MAX_REPLICATES`]).
+    pub replicates: u32,
+    /// The draws' seed.
+    pub seed: u64,
+    /// Seconds after `startAt` the runs stop at.
+    pub horizon: u64,
+    /// Where durations come from; `None`: `history` when the state has one, else `timeout`.
+    pub durations: Option<Durations>,
+    /// Which later jobs arrive.
+    pub arrivals: Arrivals,
+}
+
+impl Default for EtaOptions {
+    fn default() -> Self {
+        EtaOptions {
+            jobs: Vec::new(),
+            submit: None,
+            replicates: DEFAULT_REPLICATES,
+            seed: 0,
+            horizon: DEFAULT_HORIZON,
+            durations: None,
+            arrivals: Arrivals::Listed,
+        }
+    }
+}
+
+/// Where one job's duration comes from in a replicate.
+#[derive(Clone, Debug)]
+enum Source {
+    /// The same every replicate (`exact`, `timeout`, or a fallback).
+    Fixed(u64, &'static str),
+    /// A draw from estimate `k`, beyond `trained`; `fallback` when it falls past the curve.
+    Curve { k: usize, trained: u64, fallback: (u64, &'static str) },
+}
+
+/// A forecast ready to run its replicates: the state validated once, a duration source per
+/// job, the jobs forecast and what they wait for now.
+#[derive(Clone, Debug)]
+pub struct Forecast {
+    valid: ValidScenario,
+    sources: Vec<Source>,
+    curves: Vec<KaplanMeier>,
+    targets: Vec<JobId>,
+    submitted: Option<JobId>,
+    now: Vec<Now>,
+    opts: EtaOptions,
+    durations: Durations,
+    horizon_at: u64,
+    /// Validation warnings of the state.
+    pub warnings: Vec<Problem>,
+}
+
+/// What a job waits for at `startAt`.
+#[derive(Clone, Debug, Default)]
+struct Now {
+    reason: Option<String>,
+    cause: Option<&'static str>,
+    position: Option<(usize, usize)>,
+    ahead: Vec<String>,
+}
+
+/// One replicate's outcome for the jobs forecast, in their order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Each job's first dispatch from `startAt` on, if before the horizon.
+    starts: Vec<Option<u64>>,
+    /// Whether it was preempted after it started.
+    preempted: Vec<bool>,
+    /// The jobs the submitted job preempted (names).
+    victims: Vec<String>,
+    /// Draws by where they came from.
+    sources: BTreeMap<&'static str, u64>,
+}
+
+fn problem(path: &str, message: String) -> Vec<Problem> {
+    alloc::vec![Problem::error(path, message)]
+}
+
+impl Forecast {
+    /// Prepares a forecast of `state` (an R28 scenario, `workload` already expanded).
+    pub fn new(state: &Scenario, opts: EtaOptions) -> Result<Self, Vec<Problem>> {
+        if !(1..=MAX_REPLICATES).contains(&opts.replicates) {
+            return Err(problem("--replicates", format!("must be 1 to {MAX_REPLICATES}")));
+        }
+        if opts.horizon == 0 {
+            return Err(problem("--horizon", String::from("must be above 0 seconds")));
+        }
+        let start = u64::try_from(state.settings.start_at).unwrap_or(0);
+        let horizon_at = start.saturating_add(opts.horizon);
+        if horizon_at > crate::MAX_SAFE_INTEGER {
+            return Err(problem(
+                "--horizon",
+                String::from("startAt plus the horizon must be at most 2^53 - 1"),
+            ));
+        }
+        let durations = opts.durations.unwrap_or(if state.history.is_empty() {
+            Durations::Timeout
+        } else {
+            Durations::History
+        });
+        let mut s = state.clone();
+        s.settings.horizon_seconds = Some(horizon_at as i64);
+        if opts.arrivals == Arrivals::None {
+            s.jobs.retain(|j| j.submit_at <= state.settings.start_at);
+        }
+        // Nothing after the horizon changes a start before it: jobs submitted and actions
+        // due after it are left out (a job an earlier action names is kept).
+        s.actions.retain(|a| a.at <= horizon_at as i64);
+        let named: alloc::collections::BTreeSet<&str> = s
+            .actions
+            .iter()
+            .filter_map(|a| match &a.kind {
+                crate::model::ActionKind::UpdateServiceJob { job_name, .. }
+                | crate::model::ActionKind::TerminateServiceJob { job_name, .. } => Some(job_name.as_str()),
+                _ => None,
+            })
+            .collect();
+        let keep: Vec<bool> = s
+            .jobs
+            .iter()
+            .map(|j| j.submit_at <= horizon_at as i64 || named.contains(j.job_name.as_str()))
+            .collect();
+        let mut k = 0;
+        s.jobs.retain(|_| {
+            k += 1;
+            keep[k - 1]
+        });
+        let mut submitted = None;
+        if let Some(j) = &opts.submit {
+            if s.jobs.iter().any(|x| x.job_name == j.job_name) {
+                return Err(problem(
+                    "--submit.jobName",
+                    format!("a job named {:?} is in the state already", j.job_name),
+                ));
+            }
+            if j.submit_at != 0 && j.submit_at != state.settings.start_at {
+                return Err(problem(
+                    "--submit.submitAt",
+                    String::from("a submitted job arrives at startAt: leave it out"),
+                ));
+            }
+            if j.started_at.is_some() || j.previous_attempts != 0 || j.completed_work_seconds != 0 {
+                return Err(problem(
+                    "--submit",
+                    String::from(
+                        "a submitted job is new: no startedAt, previousAttempts or completedWorkSeconds",
+                    ),
+                ));
+            }
+            let mut j = j.clone();
+            j.submit_at = state.settings.start_at;
+            submitted = Some(s.jobs.len() as JobId);
+            s.jobs.push(j);
+        }
+        let written: Vec<Option<u64>> =
+            s.jobs.iter().map(|j| j.duration_seconds.map(|d| d.max(0) as u64)).collect();
+        // Placeholders where a duration is missing (each replicate draws its own), longer than
+        // anything the job can have trained, so the state validates.
+        if durations != Durations::Exact {
+            for j in &mut s.jobs {
+                if j.duration_seconds.is_none() {
+                    let trained = j.completed_work_seconds.max(0)
+                        + j.started_at.map_or(0, |a| (state.settings.start_at - a).max(0));
+                    j.duration_seconds = Some(trained.saturating_add(1));
+                }
+            }
+        }
+        let valid = validate(&s).map_err(|mut p| {
+            for x in &mut p {
+                if let Some(k) = submitted {
+                    let at = format!("jobs[{k}]");
+                    if x.path.starts_with(&at) {
+                        x.path = format!("--submit{}", &x.path[at.len()..]);
+                    }
+                }
+            }
+            p
+        })?;
+        let targets = targets(&valid, &opts, submitted)?;
+        let (curves, keys) = curves(state, &valid);
+        let sources = sources(&valid, durations, &curves, &keys, &written, submitted)?;
+        let warnings = valid.warnings.clone();
+        let mut f = Forecast {
+            valid,
+            sources,
+            curves,
+            targets,
+            submitted,
+            now: Vec::new(),
+            opts,
+            durations,
+            horizon_at,
+            warnings,
+        };
+        f.now = f.waits_now();
+        Ok(f)
+    }
+
+    /// Replicates to run.
+    pub fn replicates(&self) -> u32 {
+        self.opts.replicates
+    }
+
+    /// The state with replicate `r`'s durations.
+    fn drawn(&self, r: u32) -> (ValidScenario, BTreeMap<&'static str, u64>) {
+        let mut v = self.valid.clone();
+        let mut counts = BTreeMap::new();
+        for (k, (j, src)) in v.jobs.iter_mut().zip(&self.sources).enumerate() {
+            let (d, from) = match src {
+                Source::Fixed(d, from) => (*d, *from),
+                Source::Curve { k: c, trained, fallback } => {
+                    let u = draw_unit(self.opts.seed, r, &self.valid.jobs[k].name);
+                    match self.curves[*c].draw_beyond(*trained, u) {
+                        Draw::Seconds(d) => (d, "history"),
+                        Draw::BeyondLargest => *fallback,
+                    }
+                }
+            };
+            j.duration = d;
+            *counts.entry(from).or_insert(0) += 1;
+        }
+        (v, counts)
+    }
+
+    /// Runs replicate `r` (any order, any thread: the outcome depends on `r` alone).
+    pub fn replicate(&self, r: u32) -> Result<Outcome, String> {
+        let (v, sources) = self.drawn(r);
+        let mut sim = Simulation::with_options(v, Options { record_events: false, ..Options::default() });
+        sim.run();
+        if let Some(e) = sim.run_error() {
+            return Err(format!("replicate {r}: {e}"));
+        }
+        let start = self.valid.settings.start_at;
+        let mut starts = Vec::with_capacity(self.targets.len());
+        let mut preempted = Vec::with_capacity(self.targets.len());
+        for &j in &self.targets {
+            let first = sim.job_result(j).first_started_at.filter(|&t| t >= start && t <= self.horizon_at);
+            starts.push(first);
+            preempted.push(first.is_some() && sim.preemptions().iter().any(|p| p.victim == j));
+        }
+        let victims = match self.submitted {
+            Some(n) => {
+                let mut v: Vec<String> = sim
+                    .preemptions()
+                    .iter()
+                    .filter(|p| p.preemptor == Some(n))
+                    .map(|p| self.valid.jobs[p.victim as usize].name.clone())
+                    .collect();
+                v.sort();
+                v.dedup();
+                v
+            }
+            None => Vec::new(),
+        };
+        Ok(Outcome { starts, preempted, victims, sources })
+    }
+
+    /// Runs every replicate in order, on this thread.
+    pub fn run(&self) -> Result<EtaReport, String> {
+        let outcomes = (0..self.opts.replicates).map(|r| self.replicate(r)).collect::<Result<Vec<_>, _>>()?;
+        Ok(self.report(&outcomes))
+    }
+
+    /// The report over the replicates' outcomes (in replicate order).
+    pub fn report(&self, outcomes: &[Outcome]) -> EtaReport {
+        let n = outcomes.len();
+        let start = self.valid.settings.start_at;
+        let origin = self.valid.settings.origin_epoch_ms;
+        let mut draws: BTreeMap<String, u64> = BTreeMap::new();
+        for o in outcomes {
+            for (k, c) in &o.sources {
+                *draws.entry(k.to_string()).or_insert(0) += c;
+            }
+        }
+        let jobs = self
+            .targets
+            .iter()
+            .enumerate()
+            .map(|(i, &j)| {
+                let jc = &self.valid.jobs[j as usize];
+                let mut starts: Vec<u64> = outcomes.iter().filter_map(|o| o.starts[i]).collect();
+                starts.sort_unstable();
+                let started = starts.len();
+                let band = |p: u64| nearest_rank(&starts, n, p);
+                let mean = (started > 0)
+                    .then(|| starts.iter().map(|&t| (t - start) as f64).sum::<f64>() / started as f64);
+                let start_band = Band {
+                    p10: band(10).map(|t| t - start),
+                    p50: band(50).map(|t| t - start),
+                    p90: band(90).map(|t| t - start),
+                    mean,
+                };
+                let iso = origin.map(|o| BandIso {
+                    p10: start_band.p10.map(|d| iso_time(o, start + d)),
+                    p50: start_band.p50.map(|d| iso_time(o, start + d)),
+                    p90: start_band.p90.map(|d| iso_time(o, start + d)),
+                });
+                let preempted = outcomes.iter().filter(|o| o.preempted[i]).count();
+                let mut victims: BTreeMap<&str, u32> = BTreeMap::new();
+                if Some(j) == self.submitted {
+                    for o in outcomes {
+                        for v in &o.victims {
+                            *victims.entry(v).or_insert(0) += 1;
+                        }
+                    }
+                }
+                let now = &self.now[i];
+                JobEta {
+                    job_name: jc.name.clone(),
+                    quota_share_name: self.valid.shares[jc.share as usize].name.clone(),
+                    submitted: Some(j) == self.submitted,
+                    start: start_band,
+                    start_iso: iso,
+                    started_replicates: started as u32,
+                    not_started_by_horizon: (n - started) as f64 / n as f64,
+                    preempted_after_start: preempted as f64 / n as f64,
+                    reason: now.reason.clone(),
+                    cause: now.cause,
+                    position: now.position,
+                    ahead: now.ahead.clone(),
+                    would_preempt: victims
+                        .into_iter()
+                        .map(|(name, c)| Victim {
+                            job_name: name.to_string(),
+                            probability: c as f64 / n as f64,
+                        })
+                        .collect(),
+                }
+            })
+            .collect();
+        EtaReport {
+            format_version: FORMAT_VERSION,
+            start_at: start,
+            origin_epoch_ms: origin,
+            horizon_at: self.horizon_at,
+            replicates: n as u32,
+            seed: self.opts.seed,
+            durations: self.durations,
+            arrivals: self.opts.arrivals,
+            draws_by_source: draws,
+            jobs,
+        }
+    }
+
+    /// Why each job forecast waits at `startAt`, and who is ahead of it.
+    fn waits_now(&self) -> Vec<Now> {
+        let (v, _) = self.drawn(0);
+        let start = v.settings.start_at;
+        let mut sim = Simulation::with_options(v, Options { record_events: false, ..Options::default() });
+        sim.run_until(start);
+        self.targets
+            .iter()
+            .map(|&j| {
+                if sim.job_result(j).status != Some(crate::result::Status::Runnable) {
+                    return Now::default();
+                }
+                let w = sim.wait_analysis(j);
+                Now {
+                    reason: Some(w.reason.to_string()),
+                    cause: Some(w.cause.key()),
+                    position: w.position,
+                    ahead: sim
+                        .queued_ahead(j)
+                        .into_iter()
+                        .map(|a| self.valid.jobs[a as usize].name.clone())
+                        .collect(),
+                }
+            })
+            .collect()
+    }
+}
+
+/// The jobs to forecast: those named, else every queued job and the submitted one.
+fn targets(
+    v: &ValidScenario,
+    opts: &EtaOptions,
+    submitted: Option<JobId>,
+) -> Result<Vec<JobId>, Vec<Problem>> {
+    let start = v.settings.start_at;
+    let mut out = Vec::new();
+    for (i, name) in opts.jobs.iter().enumerate() {
+        let Some(k) = v.jobs.iter().position(|j| &j.name == name) else {
+            return Err(problem(&format!("--job[{i}]"), format!("no job named {name:?} in the state")));
+        };
+        if let Some(at) = v.jobs[k].started_at {
+            return Err(problem(
+                &format!("--job[{i}]"),
+                format!("{name:?} started already (startedAt {at})"),
+            ));
+        }
+        out.push(k as JobId);
+    }
+    if opts.jobs.is_empty() {
+        out = (0..v.jobs.len() as JobId)
+            .filter(|&k| {
+                let j = &v.jobs[k as usize];
+                j.started_at.is_none() && j.submit_at <= start
+            })
+            .collect();
+    }
+    if let Some(n) = submitted {
+        if !out.contains(&n) {
+            out.push(n);
+        }
+    }
+    Ok(out)
+}
+
+/// One Kaplan-Meier estimate per (share, instance type) of the history, and the index of
+/// each job's (`None` when its group has fewer than [`MIN_SAMPLES`] observations).
+fn curves(state: &Scenario, v: &ValidScenario) -> (Vec<KaplanMeier>, Vec<(Option<usize>, u64)>) {
+    let mut groups: BTreeMap<(&str, &str), Vec<(u64, bool)>> = BTreeMap::new();
+    for h in &state.history {
+        let d = u64::try_from(h.duration_seconds).unwrap_or(0);
+        groups.entry((&h.quota_share_name, &h.instance_type)).or_default().push((d, h.censored));
+    }
+    let largest_all =
+        state.history.iter().map(|h| u64::try_from(h.duration_seconds).unwrap_or(0)).max().unwrap_or(0);
+    let mut curves = Vec::new();
+    let mut index: BTreeMap<(&str, &str), (Option<usize>, u64)> = BTreeMap::new();
+    for (key, obs) in &groups {
+        let km = KaplanMeier::new(obs);
+        let largest = km.largest();
+        let k = (km.samples() >= MIN_SAMPLES).then(|| {
+            curves.push(km);
+            curves.len() - 1
+        });
+        index.insert(*key, (k, largest));
+    }
+    let keys = v
+        .jobs
+        .iter()
+        .map(|j| {
+            let key = (v.shares[j.share as usize].name.as_str(), v.types[j.ty as usize].name.as_str());
+            index.get(&key).copied().unwrap_or((None, largest_all))
+        })
+        .collect();
+    (curves, keys)
+}
+
+/// Each job's duration source.
+fn sources(
+    v: &ValidScenario,
+    durations: Durations,
+    curves: &[KaplanMeier],
+    keys: &[(Option<usize>, u64)],
+    written: &[Option<u64>],
+    submitted: Option<JobId>,
+) -> Result<Vec<Source>, Vec<Problem>> {
+    let start = v.settings.start_at;
+    let (sched, starting) = (v.settings.scheduled, v.settings.starting);
+    v.jobs
+        .iter()
+        .enumerate()
+        .map(|(k, j)| {
+            let written = written[k];
+            let trained = j.completed_work
+                + j.started_at.map_or(0, |a| start.saturating_sub(a.saturating_add(sched).saturating_add(starting)));
+            let path = if Some(k as JobId) == submitted { String::from("--submit") } else { format!("jobs[{k}]") };
+            let beyond = |d: u64| d.max(trained + 1);
+            match durations {
+                Durations::Exact => Ok(Source::Fixed(j.duration, "exact")),
+                Durations::Timeout => match (j.timeout, written) {
+                    (Some(t), _) => Ok(Source::Fixed(beyond(t), "timeout")),
+                    (None, Some(d)) => Ok(Source::Fixed(beyond(d), "asWritten")),
+                    (None, None) => Err(problem(
+                        &format!("{path}.timeoutSeconds"),
+                        String::from("durations from timeouts need a timeout or a durationSeconds"),
+                    )),
+                },
+                Durations::History => {
+                    let (curve, largest) = keys[k];
+                    let fallback = if let Some(t) = j.timeout {
+                        (beyond(t), "timeout")
+                    } else if largest > 0 {
+                        (beyond(largest.saturating_mul(2)), "twiceLargest")
+                    } else if let Some(d) = written {
+                        (beyond(d), "asWritten")
+                    } else {
+                        return Err(problem(
+                            &format!("{path}.durationSeconds"),
+                            String::from("no history of its share and type, no timeout and no duration to fall back on"),
+                        ));
+                    };
+                    match curve {
+                        Some(c) if curves[c].survival(trained) > 0.0 => Ok(Source::Curve { k: c, trained, fallback }),
+                        _ => Ok(Source::Fixed(fallback.0, fallback.1)),
+                    }
+                }
+            }
+        })
+        .collect()
+}
+
+/// A uniform draw in (0, 1] keyed by (seed, replicate, job name).
+fn draw_unit(seed: u64, r: u32, name: &str) -> f64 {
+    // FNV-1a of the name, then SplitMix64 over the three keys.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in name.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    let mut rng = Rng::new(seed ^ (u64::from(r)).wrapping_mul(0xD6E8_FEB8_6659_FD93) ^ h.rotate_left(17));
+    rng.next_u64();
+    rng.unit()
+}
+
+/// Nearest rank over `n` replicates of which `started` (sorted) started: `None` when the
+/// rank falls among the replicates that never start it.
+fn nearest_rank(started: &[u64], n: usize, p: u64) -> Option<u64> {
+    let rank = (p as usize * n).div_ceil(100).max(1);
+    started.get(rank - 1).copied()
+}
+
+/// `ms` after the epoch plus `t` seconds, as an ISO 8601 UTC time.
+pub fn iso_time(origin_ms: i64, t: u64) -> String {
+    let ms = origin_ms.saturating_add((t as i64).saturating_mul(1000));
+    let secs = ms.div_euclid(1000);
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil from days (proleptic Gregorian), after H. Hinnant.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
+/// `quotasim eta`'s JSON.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EtaReport {
+    pub format_version: u32,
+    /// The state's `startAt`; every time below is seconds after it.
+    pub start_at: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub origin_epoch_ms: Option<i64>,
+    /// The runs stop here (absolute seconds).
+    pub horizon_at: u64,
+    pub replicates: u32,
+    pub seed: u64,
+    pub durations: Durations,
+    pub arrivals: Arrivals,
+    /// How many job durations, over every replicate, came from each source (`history`,
+    /// `timeout`, `twiceLargest`, `asWritten`, `exact`).
+    pub draws_by_source: BTreeMap<String, u64>,
+    pub jobs: Vec<JobEta>,
+}
+
+/// Seconds after `startAt`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Band {
+    /// Nearest-rank percentiles over every replicate (`null`: more than 100 - p % of them
+    /// never start it before the horizon).
+    pub p10: Option<u64>,
+    pub p50: Option<u64>,
+    pub p90: Option<u64>,
+    /// The mean over the replicates that start it (`startedReplicates` of them).
+    pub mean: Option<f64>,
+}
+
+/// The band as ISO times (when the state has `originEpochMs`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BandIso {
+    pub p10: Option<String>,
+    pub p50: Option<String>,
+    pub p90: Option<String>,
+}
+
+/// A job the submitted one preempts, and in what share of the replicates.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Victim {
+    pub job_name: String,
+    pub probability: f64,
+}
+
+/// One job's forecast.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobEta {
+    pub job_name: String,
+    pub quota_share_name: String,
+    /// Whether it is the job `--submit` added.
+    pub submitted: bool,
+    pub start: Band,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_iso: Option<BandIso>,
+    /// Replicates that start it before the horizon.
+    pub started_replicates: u32,
+    pub not_started_by_horizon: f64,
+    /// The share of replicates in which it is preempted after it starts.
+    pub preempted_after_start: f64,
+    /// Why it waits at `startAt` (R17), `null` when it is not queued then.
+    pub reason: Option<String>,
+    /// What binds (the wait causes of the explanations).
+    pub cause: Option<&'static str>,
+    /// Its place in its share's queue and the queue's length.
+    pub position: Option<(usize, usize)>,
+    /// The jobs before it in its share's order.
+    pub ahead: Vec<String>,
+    /// For the submitted job: whom it preempts.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub would_preempt: Vec<Victim>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iso_times_are_utc_calendar_times() {
+        assert_eq!(iso_time(0, 0), "1970-01-01T00:00:00Z");
+        assert_eq!(iso_time(1_796_392_800_000, 3661), "2026-12-04T15:01:01Z");
+        assert_eq!(iso_time(951_782_400_000, 0), "2000-02-29T00:00:00Z");
+    }
+
+    #[test]
+    fn nearest_rank_is_null_when_too_few_start() {
+        // 10 replicates, 8 start: p10 is the 1st, p50 the 5th, p90 the 9th (never started).
+        let s = [10, 20, 30, 40, 50, 60, 70, 80];
+        assert_eq!(nearest_rank(&s, 10, 10), Some(10));
+        assert_eq!(nearest_rank(&s, 10, 50), Some(50));
+        assert_eq!(nearest_rank(&s, 10, 90), None);
+    }
+
+    #[test]
+    fn draws_are_keyed_by_seed_replicate_and_name() {
+        let a = draw_unit(0, 3, "job-a");
+        assert_eq!(a, draw_unit(0, 3, "job-a"));
+        assert_ne!(a, draw_unit(0, 4, "job-a"));
+        assert_ne!(a, draw_unit(1, 3, "job-a"));
+        assert_ne!(a, draw_unit(0, 3, "job-b"));
+        assert!(a > 0.0 && a <= 1.0);
+    }
+}
