@@ -53,6 +53,7 @@ pub mod merge;
 #[cfg(feature = "serde")]
 pub mod metric;
 pub mod model;
+mod names;
 #[cfg(feature = "serde")]
 pub mod objective;
 pub mod problem;

@@ -110,6 +110,27 @@ impl Default for Scenario {
     }
 }
 
+impl Scenario {
+    /// A copy of everything but the jobs (its job list empty): what the differences between
+    /// two scenarios and the playground's undo history look at without copying a million jobs.
+    pub fn without_jobs(&self) -> Scenario {
+        Scenario {
+            format_version: self.format_version,
+            name: self.name.clone(),
+            description: self.description.clone(),
+            settings: self.settings.clone(),
+            instance_types: self.instance_types.clone(),
+            service_environment: self.service_environment.clone(),
+            scheduling_policy: self.scheduling_policy.clone(),
+            quota_shares: self.quota_shares.clone(),
+            workload: self.workload.clone(),
+            jobs: Vec::new(),
+            actions: self.actions.clone(),
+            history: self.history.clone(),
+        }
+    }
+}
+
 /// Simulation settings; every field is optional and defaults as documented in the format spec.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]

@@ -31,65 +31,12 @@ macro_rules! num {
     }};
 }
 
-/// Job name -> first index, for uniqueness and lookups of up to millions of names: an
-/// open-addressing table keyed by FNV-1a, 8 bytes a slot (a hash tag and the job's index; the
-/// name itself is compared in the job list only when the tags agree), so that a million
-/// names take 16 MB. Only lookups use it, never iteration, so the hash order cannot reach a
-/// decision (R27).
-pub(super) struct NameIndex<'a> {
-    slots: Vec<(u32, u32)>,
-    mask: usize,
-    jobs: &'a [Job],
-}
+/// Job name -> first index, for uniqueness and lookups of up to millions of names.
+pub(super) type NameIndex<'a> = crate::names::NameIndex<'a, Job>;
 
-pub(super) const EMPTY: u32 = u32::MAX;
-
-pub(super) fn fnv1a(s: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in s.bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
-impl<'a> NameIndex<'a> {
-    pub(super) fn new(jobs: &'a [Job]) -> Self {
-        let size = (jobs.len().max(4) * 2).next_power_of_two();
-        NameIndex { slots: alloc::vec![(0, EMPTY); size], mask: size - 1, jobs }
-    }
-
-    /// Where `name` is, or the empty slot where it would go.
-    pub(super) fn find(&self, name: &str) -> (usize, u32) {
-        let h = fnv1a(name);
-        let tag = (h >> 32) as u32;
-        let mut i = h as usize & self.mask;
-        loop {
-            let (t, id) = self.slots[i];
-            if id == EMPTY || t == tag && self.jobs[id as usize].job_name == name {
-                return (i, tag);
-            }
-            i = (i + 1) & self.mask;
-        }
-    }
-
-    /// Inserts job `id` under its name; returns the earlier job's index if the name is taken.
-    pub(super) fn insert(&mut self, id: u32) -> Option<u32> {
-        let (i, tag) = self.find(&self.jobs[id as usize].job_name);
-        match self.slots[i].1 {
-            EMPTY => {
-                self.slots[i] = (tag, id);
-                None
-            }
-            first => Some(first),
-        }
-    }
-
-    pub(super) fn get(&self, name: &str) -> Option<u32> {
-        let (i, _) = self.find(name);
-        let id = self.slots[i].1;
-        (id != EMPTY).then_some(id)
-    }
+/// A job's name, what [`NameIndex`] knows it by.
+pub(super) fn job_name(j: &Job) -> &str {
+    &j.job_name
 }
 
 pub(super) fn valid_name(s: &str) -> bool {

@@ -23,7 +23,7 @@ pub(super) fn jobs<'a>(
         c.err("jobs", too_many_jobs());
         return None;
     }
-    let mut job_ids = NameIndex::new(&s.jobs);
+    let mut job_ids = NameIndex::new(&s.jobs, job_name);
     let mut jobs_raw: Vec<JobCfg> = Vec::with_capacity(s.jobs.len());
     for (i, j) in s.jobs.iter().enumerate() {
         let p = Idx("jobs", i);
