@@ -4,6 +4,11 @@
 //! changes that made B (or "second file"), per-share and overall deltas of every summary
 //! number (B - A), and the jobs whose fate differs, matched by name, never by position.
 //! Shares or jobs present on one side only are listed, not joined.
+//!
+//! [`compare`] takes two results; [`compare_sides`] the same parts borrowed ([`Side`]), and
+//! [`JobComparison`] does the per-job part a slice at a time: jobs are looked up by name
+//! through an index (or found at the same place, as they mostly are), and only a job whose
+//! fate differs is copied, so a comparison of 100,000 jobs is linear in the jobs.
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -13,7 +18,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::metric::leaves;
-use crate::result::{JobResult, SimResult, Status, SummaryResult};
+use crate::names::NameIndex;
+use crate::result::{JobResult, SimResult, Status, Summary, SummaryResult};
 use crate::{Options, RunError, Simulation, ValidScenario};
 
 /// `quotasim compare`'s JSON.
@@ -82,10 +88,11 @@ fn fate(j: &JobResult) -> Fate {
     }
 }
 
-fn same(a: &Fate, b: &Fate) -> bool {
+/// Whether two results of a job have the same fate: what [`Fate`]s compare, without making them.
+fn same_fate(a: &JobResult, b: &JobResult) -> bool {
     a.status == b.status
         && a.first_started_at == b.first_started_at
-        && a.preemptions == b.preemptions
+        && a.preemption_summary.preempted_attempt_count == b.preemption_summary.preempted_attempt_count
         && a.lost_work_seconds == b.lost_work_seconds
 }
 
@@ -214,59 +221,103 @@ pub fn summary_of(r: &SimResult) -> SummaryResult {
     SummaryResult { format_version: 1, ended_at: r.ended_at, summary: r.summary.clone() }
 }
 
-/// Compares two full results: `changes` says what made B.
-pub fn compare(a: &SimResult, b: &SimResult, changes: Vec<String>) -> Comparison {
-    let summary =
-        |r: &SimResult| SummaryResult { format_version: 1, ended_at: r.ended_at, summary: r.summary.clone() };
-    let (sa, sb) = (summary(a), summary(b));
-    let mut differences = Vec::new();
-    let mut per = Vec::new();
-    for (name, ma) in &a.summary.per_quota_share {
-        match b.summary.per_quota_share.iter().find(|(n, _)| n == name) {
-            Some((_, mb)) => {
-                let va = serde_json::to_value(ma).unwrap_or(Value::Null);
-                let vb = serde_json::to_value(mb).unwrap_or(Value::Null);
-                per.push((name.clone(), delta_of(&va, &vb)));
-            }
-            None => differences.push(format!("quota share {name} is only in A")),
+/// One side of a comparison, borrowed: when its run ended, its summary, its job results and
+/// where a job of a name is among them. A run's job names are unique (they are a validated
+/// scenario's), so a job found at the same place as on the other side is the one named.
+#[derive(Clone, Copy)]
+pub struct Side<'a> {
+    pub ended_at: u64,
+    pub summary: &'a Summary,
+    pub jobs: &'a [JobResult],
+    pub find: &'a dyn Fn(&str) -> Option<usize>,
+}
+
+impl<'a> Side<'a> {
+    /// The side of a full result, its jobs found by `find`.
+    pub fn of(r: &'a SimResult, find: &'a dyn Fn(&str) -> Option<usize>) -> Side<'a> {
+        Side { ended_at: r.ended_at, summary: &r.summary, jobs: &r.jobs, find }
+    }
+
+    /// Where the job named as `other[k]` is on this side: at `k` too, or found by name.
+    fn position(&self, k: usize, name: &str) -> Option<usize> {
+        match self.jobs.get(k) {
+            Some(j) if j.job_name == name => Some(k),
+            _ => (self.find)(name),
         }
     }
-    for (name, _) in &b.summary.per_quota_share {
-        if !a.summary.per_quota_share.iter().any(|(n, _)| n == name) {
-            differences.push(format!("quota share {name} is only in B"));
-        }
+}
+
+fn result_name(j: &JobResult) -> &str {
+    &j.job_name
+}
+
+/// The jobs of two sides compared a part at a time: A's jobs in A's order (fate changed, or
+/// only in A), then B's (only in B). It holds no reference to the sides, so a page can give it
+/// slices of time; it allocates only for the jobs it lists.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct JobComparison {
+    /// Jobs looked at: A's first, then B's.
+    next: usize,
+    removed: usize,
+    added: usize,
+    changed: Vec<ChangedJob>,
+}
+
+/// Jobs compared between two looks at the clock.
+const JOBS_PER_LOOK: usize = 2048;
+
+impl JobComparison {
+    pub fn new() -> JobComparison {
+        JobComparison::default()
     }
-    let overall = delta_of(
-        &serde_json::to_value(&a.summary.overall).unwrap_or(Value::Null),
-        &serde_json::to_value(&b.summary.overall).unwrap_or(Value::Null),
-    );
-    // Jobs by name: B's index of names, then A's jobs in A's order, then B's new ones.
-    let mut b_names: Vec<(&str, usize)> =
-        b.jobs.iter().enumerate().map(|(i, j)| (j.job_name.as_str(), i)).collect();
-    b_names.sort_unstable();
-    let find_b = |n: &str| b_names.binary_search_by(|(x, _)| (*x).cmp(n)).ok().map(|k| b_names[k].1);
-    let mut a_names: Vec<&str> = a.jobs.iter().map(|j| j.job_name.as_str()).collect();
-    a_names.sort_unstable();
-    let mut changed_jobs = Vec::new();
-    let mut removed = 0;
-    for ja in &a.jobs {
-        match find_b(&ja.job_name) {
-            Some(i) => {
-                let (fa, fb) = (fate(ja), fate(&b.jobs[i]));
-                if !same(&fa, &fb) {
-                    let description = describe(&fa, &fb);
-                    changed_jobs.push(ChangedJob {
-                        job_name: ja.job_name.clone(),
-                        change: "changed",
-                        a: Some(fa),
-                        b: Some(fb),
-                        description,
+
+    /// Compares jobs of `a` and `b` (the same sides at every call) until every job is done or
+    /// `out_of_time()` says to stop (it is asked every few thousand jobs); true once done.
+    pub fn advance(&mut self, a: &Side, b: &Side, out_of_time: &mut dyn FnMut() -> bool) -> bool {
+        let (na, nb) = (a.jobs.len(), b.jobs.len());
+        while self.next < na + nb {
+            let end = (self.next + JOBS_PER_LOOK).min(na + nb);
+            for k in self.next..end {
+                if k < na {
+                    self.job_of_a(a, b, k);
+                } else if a.position(k - na, &b.jobs[k - na].job_name).is_none() {
+                    let jb = &b.jobs[k - na];
+                    self.added += 1;
+                    self.changed.push(ChangedJob {
+                        job_name: jb.job_name.clone(),
+                        change: "added",
+                        a: None,
+                        b: Some(fate(jb)),
+                        description: "only in B".into(),
                     });
                 }
             }
+            self.next = end;
+            if self.next < na + nb && out_of_time() {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn job_of_a(&mut self, a: &Side, b: &Side, k: usize) {
+        let ja = &a.jobs[k];
+        match b.position(k, &ja.job_name) {
+            Some(i) if same_fate(ja, &b.jobs[i]) => {}
+            Some(i) => {
+                let (fa, fb) = (fate(ja), fate(&b.jobs[i]));
+                let description = describe(&fa, &fb);
+                self.changed.push(ChangedJob {
+                    job_name: ja.job_name.clone(),
+                    change: "changed",
+                    a: Some(fa),
+                    b: Some(fb),
+                    description,
+                });
+            }
             None => {
-                removed += 1;
-                changed_jobs.push(ChangedJob {
+                self.removed += 1;
+                self.changed.push(ChangedJob {
                     job_name: ja.job_name.clone(),
                     change: "removed",
                     a: Some(fate(ja)),
@@ -276,31 +327,72 @@ pub fn compare(a: &SimResult, b: &SimResult, changes: Vec<String>) -> Comparison
             }
         }
     }
-    let mut added = 0;
-    for jb in &b.jobs {
-        if a_names.binary_search(&jb.job_name.as_str()).is_err() {
-            added += 1;
-            changed_jobs.push(ChangedJob {
-                job_name: jb.job_name.clone(),
-                change: "added",
-                a: None,
-                b: Some(fate(jb)),
-                description: "only in B".into(),
-            });
+
+    /// How far the comparison of `a` and `b` is, from 0 to 1.
+    pub fn progress(&self, a: &Side, b: &Side) -> f64 {
+        let n = a.jobs.len() + b.jobs.len();
+        if n == 0 {
+            1.0
+        } else {
+            self.next as f64 / n as f64
         }
     }
-    if removed > 0 || added > 0 {
-        differences.push(format!("the job lists differ: {removed} jobs only in A, {added} only in B"));
+
+    /// The comparison of `a` and `b` (once [`JobComparison::advance`] is done): both summaries,
+    /// the deltas, what the sides do not share and the jobs listed. `changes` says what made B.
+    pub fn finish(self, a: &Side, b: &Side, changes: Vec<String>) -> Comparison {
+        let summary =
+            |s: &Side| SummaryResult { format_version: 1, ended_at: s.ended_at, summary: s.summary.clone() };
+        let mut differences = Vec::new();
+        let mut per = Vec::new();
+        for (name, ma) in &a.summary.per_quota_share {
+            match b.summary.per_quota_share.iter().find(|(n, _)| n == name) {
+                Some((_, mb)) => {
+                    let va = serde_json::to_value(ma).unwrap_or(Value::Null);
+                    let vb = serde_json::to_value(mb).unwrap_or(Value::Null);
+                    per.push((name.clone(), delta_of(&va, &vb)));
+                }
+                None => differences.push(format!("quota share {name} is only in A")),
+            }
+        }
+        for (name, _) in &b.summary.per_quota_share {
+            if !a.summary.per_quota_share.iter().any(|(n, _)| n == name) {
+                differences.push(format!("quota share {name} is only in B"));
+            }
+        }
+        let overall = delta_of(
+            &serde_json::to_value(&a.summary.overall).unwrap_or(Value::Null),
+            &serde_json::to_value(&b.summary.overall).unwrap_or(Value::Null),
+        );
+        let (removed, added) = (self.removed, self.added);
+        if removed > 0 || added > 0 {
+            differences.push(format!("the job lists differ: {removed} jobs only in A, {added} only in B"));
+        }
+        Comparison {
+            format_version: 1,
+            a: summary(a),
+            b: summary(b),
+            changes,
+            differences,
+            delta: Delta { per_quota_share: per, overall, ended_at: b.ended_at as i64 - a.ended_at as i64 },
+            changed_jobs: self.changed,
+        }
     }
-    Comparison {
-        format_version: 1,
-        delta: Delta { per_quota_share: per, overall, ended_at: b.ended_at as i64 - a.ended_at as i64 },
-        a: sa,
-        b: sb,
-        changes,
-        differences,
-        changed_jobs,
-    }
+}
+
+/// Compares two sides at once: `changes` says what made B.
+pub fn compare_sides(a: &Side, b: &Side, changes: Vec<String>) -> Comparison {
+    let mut jobs = JobComparison::new();
+    while !jobs.advance(a, b, &mut || false) {}
+    jobs.finish(a, b, changes)
+}
+
+/// Compares two full results: `changes` says what made B.
+pub fn compare(a: &SimResult, b: &SimResult, changes: Vec<String>) -> Comparison {
+    let (ia, ib) = (NameIndex::of(&a.jobs, result_name), NameIndex::of(&b.jobs, result_name));
+    let find_a = |n: &str| ia.get(n).map(|i| i as usize);
+    let find_b = |n: &str| ib.get(n).map(|i| i as usize);
+    compare_sides(&Side::of(a, &find_a), &Side::of(b, &find_b), changes)
 }
 
 #[cfg(test)]
@@ -377,6 +469,190 @@ mod tests {
         );
         assert_eq!(human_duration(45), "45 s");
         assert_eq!(human_duration(3 * 3600 + 1800), "3.5 h");
+    }
+
+    /// The comparison as it was first written (fates made for every job, B's names sorted and
+    /// searched): what [`compare`] must still give.
+    fn compare_as_before(a: &SimResult, b: &SimResult, changes: Vec<String>) -> Comparison {
+        let mut c = compare_sides(&Side::of(a, &|_| None), &Side::of(b, &|_| None), changes);
+        let mut b_names: Vec<(&str, usize)> =
+            b.jobs.iter().enumerate().map(|(i, j)| (j.job_name.as_str(), i)).collect();
+        b_names.sort_unstable();
+        let find_b = |n: &str| b_names.binary_search_by(|(x, _)| (*x).cmp(n)).ok().map(|k| b_names[k].1);
+        let mut a_names: Vec<&str> = a.jobs.iter().map(|j| j.job_name.as_str()).collect();
+        a_names.sort_unstable();
+        let mut changed_jobs = Vec::new();
+        let (mut removed, mut added) = (0, 0);
+        for ja in &a.jobs {
+            match find_b(&ja.job_name) {
+                Some(i) => {
+                    let (fa, fb) = (fate(ja), fate(&b.jobs[i]));
+                    let same = fa.status == fb.status
+                        && fa.first_started_at == fb.first_started_at
+                        && fa.preemptions == fb.preemptions
+                        && fa.lost_work_seconds == fb.lost_work_seconds;
+                    if !same {
+                        let description = describe(&fa, &fb);
+                        changed_jobs.push(ChangedJob {
+                            job_name: ja.job_name.clone(),
+                            change: "changed",
+                            a: Some(fa),
+                            b: Some(fb),
+                            description,
+                        });
+                    }
+                }
+                None => {
+                    removed += 1;
+                    changed_jobs.push(ChangedJob {
+                        job_name: ja.job_name.clone(),
+                        change: "removed",
+                        a: Some(fate(ja)),
+                        b: None,
+                        description: "only in A".into(),
+                    });
+                }
+            }
+        }
+        for jb in &b.jobs {
+            if a_names.binary_search(&jb.job_name.as_str()).is_err() {
+                added += 1;
+                changed_jobs.push(ChangedJob {
+                    job_name: jb.job_name.clone(),
+                    change: "added",
+                    a: None,
+                    b: Some(fate(jb)),
+                    description: "only in B".into(),
+                });
+            }
+        }
+        c.differences.retain(|d| !d.starts_with("the job lists differ"));
+        if removed > 0 || added > 0 {
+            c.differences.push(format!("the job lists differ: {removed} jobs only in A, {added} only in B"));
+        }
+        c.changed_jobs = changed_jobs;
+        c
+    }
+
+    /// Runs of generated scenarios, each with a change of policy or of its jobs.
+    fn varied_pairs() -> Vec<(SimResult, SimResult)> {
+        use crate::generate::{generate, GenerateOptions};
+        let run_of = |s: &crate::model::Scenario| {
+            let mut sim = Simulation::new(validate(s).unwrap());
+            sim.run();
+            sim.result()
+        };
+        let mut out = Vec::new();
+        for seed in 0..4 {
+            let s = generate(&GenerateOptions::new(300, 4, 2, seed));
+            let a = run_of(&s);
+            let changes: [&[&str]; 4] = [
+                &["quotaShares[team-00].resourceSharingConfiguration.strategy=RESERVE"],
+                &[
+                    "settings.preemptionGraceSeconds=600",
+                    "quotaShares[*].preemptionConfiguration.inSharePreemption=DISABLED",
+                ],
+                &["quotaShares[team-01].capacityLimits[*].maxCapacity=1"],
+                &[],
+            ];
+            for cs in changes {
+                let cs: Vec<Change> = cs.iter().map(|c| Change::parse(c).unwrap()).collect();
+                let mut t = apply_changes(&s, &cs).unwrap();
+                if cs.is_empty() {
+                    // The job list itself: one removed, one added, the rest in another order.
+                    t.jobs.remove(seed as usize * 7);
+                    t.jobs[3].job_name = "renamed".into();
+                    t.jobs.reverse();
+                }
+                out.push((a.clone(), run_of(&t)));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn comparisons_are_what_they_were_whatever_the_slices() {
+        for (a, b) in varied_pairs() {
+            for (a, b) in [(&a, &b), (&b, &a)] {
+                let c = compare(a, b, alloc::vec!["x".into()]);
+                assert_eq!(c, compare_as_before(a, b, alloc::vec!["x".into()]));
+                assert!(!c.changed_jobs.is_empty());
+                // The smallest slices there are: stop at every look at the clock.
+                let (ia, ib) = (NameIndex::of(&a.jobs, result_name), NameIndex::of(&b.jobs, result_name));
+                let find_a = |n: &str| ia.get(n).map(|i| i as usize);
+                let find_b = |n: &str| ib.get(n).map(|i| i as usize);
+                let (sa, sb) = (Side::of(a, &find_a), Side::of(b, &find_b));
+                assert_eq!(sliced(&sa, &sb), c);
+            }
+        }
+    }
+
+    /// [`compare_sides`] in the smallest slices there are: a stop at every look at the clock.
+    fn sliced(a: &Side, b: &Side) -> Comparison {
+        let mut jobs = JobComparison::new();
+        let mut last = 0.0;
+        while !jobs.advance(a, b, &mut || true) {
+            assert!(jobs.progress(a, b) > last, "progress only grows");
+            last = jobs.progress(a, b);
+        }
+        assert_eq!(jobs.progress(a, b), 1.0);
+        jobs.finish(a, b, alloc::vec!["x".into()])
+    }
+
+    /// `n` synthetic job results, every fifth one preempted once.
+    fn results(n: usize) -> SimResult {
+        let mut r = run(&[]);
+        let proto = r.jobs[0].clone();
+        r.jobs = (0..n)
+            .map(|i| {
+                let mut j = proto.clone();
+                j.job_name = format!("job-{i:06}");
+                j.first_started_at = Some(i as u64);
+                j.preemption_summary.preempted_attempt_count = u32::from(i % 5 == 0);
+                j
+            })
+            .collect();
+        r
+    }
+
+    #[test]
+    fn a_comparison_of_100000_jobs_looks_each_up_at_most_once_and_lists_only_the_changed() {
+        let n = 100_000;
+        let a = results(n);
+        let mut b = a.clone();
+        for k in [10, 20_000, 99_999] {
+            b.jobs[k].first_started_at = Some(k as u64 + 3600);
+        }
+        let lookups = core::cell::Cell::new(0);
+        let (ia, ib) = (NameIndex::of(&a.jobs, result_name), NameIndex::of(&b.jobs, result_name));
+        let find_a = |x: &str| {
+            lookups.set(lookups.get() + 1);
+            ia.get(x).map(|i| i as usize)
+        };
+        let find_b = |x: &str| {
+            lookups.set(lookups.get() + 1);
+            ib.get(x).map(|i| i as usize)
+        };
+        // The same order on both sides: every job is where it was, nothing is looked up.
+        let c = compare_sides(&Side::of(&a, &find_a), &Side::of(&b, &find_b), Vec::new());
+        assert_eq!(lookups.get(), 0);
+        let names: Vec<&str> = c.changed_jobs.iter().map(|j| j.job_name.as_str()).collect();
+        assert_eq!(names, ["job-000010", "job-020000", "job-099999"]);
+        assert!(c.changed_jobs.iter().all(|j| j.description == "starts 60 min later"));
+        // Another order: each job of each side is looked up once in the other.
+        b.jobs.reverse();
+        let ib = NameIndex::of(&b.jobs, result_name);
+        let find_b = |x: &str| {
+            lookups.set(lookups.get() + 1);
+            ib.get(x).map(|i| i as usize)
+        };
+        let (sa, sb) = (Side::of(&a, &find_a), Side::of(&b, &find_b));
+        let d = compare_sides(&sa, &sb, Vec::new());
+        assert_eq!(d.changed_jobs, c.changed_jobs);
+        assert!(lookups.get() <= 2 * n, "{} lookups", lookups.get());
+        assert!(ib.probes() + ia.probes() <= 10 * n, "a few probes a lookup");
+        let e = sliced(&sa, &sb);
+        assert_eq!((e.changed_jobs, e.delta), (d.changed_jobs, d.delta), "slices change nothing");
     }
 
     #[test]
