@@ -2,7 +2,8 @@
 //! utilization time series sampled from R25 snapshots, and checkpoints to rebuild the
 //! simulation at any instant cheaply.
 
-use quotasim::result::{JobResult, Snapshot, Summary};
+use quotasim::compare::Side;
+use quotasim::result::{JobResult, Snapshot, Summary, SummaryResult};
 use quotasim::sim::{Options, PreemptionRecord};
 use quotasim::{SimResult, Simulation, ValidScenario};
 use std::collections::HashMap;
@@ -75,12 +76,15 @@ pub struct RunData {
     /// Simulations (events not recorded) standing at increasing times.
     checkpoints: Vec<Simulation>,
     full: Simulation,
+    /// The validated scenario that ran.
+    valid: Arc<ValidScenario>,
 }
 
 /// A run being computed a slice at a time, so the page can stay responsive: the full run
 /// (events recorded), then the samples and checkpoints, then the results. Whatever the slices,
 /// the result is the same as [`RunData::compute`]'s, which is this driven to the end at once.
 pub struct RunBuilder {
+    valid: Arc<ValidScenario>,
     stage: Stage,
     scheduled_seconds: u64,
     starting_seconds: u64,
@@ -122,8 +126,9 @@ impl RunBuilder {
         let jobs = valid.jobs.len();
         let base =
             Simulation::with_shared(valid.clone(), Options { record_events: false, ..Options::default() });
-        let full = Simulation::with_shared(valid, Options::default());
+        let full = Simulation::with_shared(valid.clone(), Options::default());
         RunBuilder {
+            valid,
             stage: Stage::Running { full: Box::new(full), base: Box::new(base) },
             scheduled_seconds,
             starting_seconds,
@@ -282,6 +287,7 @@ impl RunBuilder {
             preempted,
             checkpoints,
             full,
+            valid: self.valid.clone(),
         }
     }
 }
@@ -359,15 +365,25 @@ impl RunData {
         &self.full
     }
 
-    /// The run as a result without events: what a comparison needs of each side.
-    pub fn sim_result(&self) -> SimResult {
-        SimResult {
-            format_version: 1,
-            ended_at: self.full.ended_at(),
-            jobs: self.full.jobs(),
-            events: Vec::new(),
-            summary: self.summary.clone(),
-        }
+    /// The validated scenario that ran (shared, never copied).
+    pub fn valid(&self) -> &Arc<ValidScenario> {
+        &self.valid
+    }
+
+    /// Whether this is the run of `valid` (that very validation, not an equal one).
+    pub fn is_run_of(&self, valid: &Arc<ValidScenario>) -> bool {
+        Arc::ptr_eq(&self.valid, valid)
+    }
+
+    /// The run as one side of a comparison, borrowed: its job results are the ones it holds,
+    /// found by `find` (which is [`RunData::job_index`]: `&|n| run.job_index(n)`).
+    pub fn side<'a>(&'a self, find: &'a dyn Fn(&str) -> Option<usize>) -> Side<'a> {
+        Side { ended_at: self.full.ended_at(), summary: &self.summary, jobs: &self.jobs, find }
+    }
+
+    /// The summary result (`quotasim run --summary`), without copying a job.
+    pub fn summary_result(&self) -> SummaryResult {
+        SummaryResult { format_version: 1, ended_at: self.full.ended_at(), summary: self.summary.clone() }
     }
 
     /// Index of a job by name.
@@ -481,6 +497,28 @@ mod tests {
         };
         assert_eq!(at_once.end, 1000);
         assert_eq!(drawn(&sliced), drawn(&at_once));
+    }
+
+    #[test]
+    fn a_run_compared_by_reference_is_compared_as_its_full_result() {
+        use quotasim::compare::{compare, compare_sides, summary_of};
+        let a = notebook();
+        let mut s = presets::scenario(presets::NOTEBOOK).expect("preset parses");
+        s.quota_shares[0].preemption_configuration.in_share_preemption = quotasim::model::Toggle::Disabled;
+        let b = RunData::compute(quotasim::validate(&s).expect("valid"));
+        let whole = |r: &RunData| SimResult {
+            format_version: 1,
+            ended_at: r.full().ended_at(),
+            jobs: r.full().jobs(),
+            events: Vec::new(),
+            summary: r.summary.clone(),
+        };
+        let (fa, fb) = (|n: &str| a.job_index(n), |n: &str| b.job_index(n));
+        let c = compare_sides(&a.side(&fa), &b.side(&fb), Vec::new());
+        assert_eq!(c, compare(&whole(&a), &whole(&b), Vec::new()));
+        assert!(!c.changed_jobs.is_empty());
+        assert_eq!(b.summary_result(), summary_of(&whole(&b)));
+        assert!(a.is_run_of(a.valid()) && !a.is_run_of(b.valid()));
     }
 
     #[test]

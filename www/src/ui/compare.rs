@@ -42,7 +42,7 @@ pub fn CompareButton() -> impl IntoView {
                 .notice
                 .set(Some(Notice::text("Left compare mode; the scenario you edited (B) is kept.")));
         } else {
-            app.cmp.baseline.set(Some(app.doc.scenario.get_untracked()));
+            app.baseline_from_b();
             if app.cmp.objectives.with_untracked(Option::is_none) {
                 app.cmp.objectives.set(Some(default_objectives()));
             }
@@ -62,16 +62,6 @@ pub fn CompareButton() -> impl IntoView {
     }
 }
 
-/// The comparison of A's run and B's, when both have run.
-fn comparison() -> Memo<Option<Result<Comparison, String>>> {
-    let app = use_app();
-    Memo::new(move |_| {
-        let a = app.cmp.run_a.get()?;
-        let b = app.run.handle.get()?;
-        Some(a.map(|a| quotasim::compare::compare(&a.sim_result(), &b.data.sim_result(), Vec::new())))
-    })
-}
-
 #[component]
 pub fn ComparePanel() -> impl IntoView {
     let app = use_app();
@@ -86,16 +76,19 @@ pub fn ComparePanel() -> impl IntoView {
 #[component]
 fn ComparePanelInner() -> impl IntoView {
     let app = use_app();
-    let cmp = comparison();
     let diffs = Memo::new(move |_| {
-        let b = app.doc.scenario.get();
-        app.cmp.baseline.with(|a| a.as_ref().map(|a| quotasim::diff::differences(a, &b)).unwrap_or_default())
+        app.doc.scenario.with(|b| {
+            app.cmp
+                .baseline
+                .with(|a| a.as_ref().map(|a| quotasim::diff::differences(a, b)).unwrap_or_default())
+        })
     });
     let undo = move |k: usize| {
         let Some(d) = diffs.with_untracked(|v| v.get(k).cloned()) else { return };
-        let Some(a) = app.cmp.baseline.get_untracked() else { return };
-        let b = app.doc.scenario.get_untracked();
-        match quotasim::diff::revert(&a, &b, &d) {
+        let reverted = app.doc.scenario.with_untracked(|b| {
+            app.cmp.baseline.with_untracked(|a| a.as_ref().map(|a| quotasim::diff::revert(a, b, &d)))
+        });
+        match reverted.unwrap_or_else(|| Err(quotasim::Problem::error("", "not in compare mode"))) {
             Ok(s) => app.doc.edit(|cur, r| {
                 *cur = s;
                 r.fit(cur);
@@ -133,36 +126,20 @@ fn ComparePanelInner() -> impl IntoView {
             <header class="card-head">
                 <h3 id="compare-h">"Compare: A (baseline) → B (what you edit)"</h3>
                 <div class="row-actions">
-                    <button
-                        class="btn small"
-                        on:click=move |_| app.cmp.baseline.set(Some(app.doc.scenario.get_untracked()))
-                    >
+                    <button class="btn small" on:click=move |_| app.baseline_from_b()>
                         "Make B the baseline"
                     </button>
-                    <button
-                        class="btn small"
-                        on:click=move |_| {
-                            let a = app.cmp.baseline.get_untracked();
-                            let b = app.doc.scenario.get_untracked();
-                            if let Some(a) = a {
-                                app.cmp.baseline.set(Some(b));
-                                app.doc.edit(|cur, r| {
-                                    *cur = a;
-                                    r.fit(cur);
-                                });
-                            }
-                        }
-                    >
+                    <button class="btn small" on:click=move |_| app.swap_a_b()>
                         "Swap A and B"
                     </button>
                 </div>
             </header>
             <h4>"B's changes"</h4>
             {changes}
-            {move || match cmp.get() {
+            {move || match app.cmp.compared.get() {
                 None => view! { <p class="muted">"Running both…"</p> }.into_any(),
                 Some(Err(e)) => view! { <p class="field-error" role="alert">{e}</p> }.into_any(),
-                Some(Ok(c)) => view! { <CompareResults c=Arc::new(c) /> }.into_any(),
+                Some(Ok(c)) => view! { <CompareResults c=c /> }.into_any(),
             }}
             <ReportCard />
             <Replicates />
@@ -211,7 +188,9 @@ fn CompareResults(c: Arc<Comparison>) -> impl IntoView {
         })
         .collect_view();
     let n_changed = c.changed_jobs.len();
-    let jobs = most_changed(&c, 30)
+    let top = most_changed(&c, 30);
+    let timeline_names: Vec<String> = top.iter().take(20).map(|j| j.job_name.clone()).collect();
+    let jobs = top
         .into_iter()
         .map(|j| {
             let name = j.job_name.clone();
@@ -269,7 +248,7 @@ fn CompareResults(c: Arc<Comparison>) -> impl IntoView {
                 </table>
             </div>
             <CompareCharts />
-            <CompareTimeline names=most_changed(&c, 20).iter().map(|j| j.job_name.clone()).collect() />
+            <CompareTimeline names=timeline_names />
             <h4>{format!("Jobs whose fate changed ({n_changed})")}</h4>
             <ul class="changed-jobs">{jobs}</ul>
         </div>
@@ -413,8 +392,8 @@ fn ReportCard() -> impl IntoView {
         let objs = app.cmp.objectives.get()?;
         let b = app.run.handle.get()?;
         let a = app.cmp.run_a.with(|r| r.as_ref().and_then(|r| r.as_ref().ok().cloned()));
-        let sb = quotasim::metric::summary_value(&quotasim::compare::summary_of(&b.data.sim_result()));
-        let sa = a.map(|a| quotasim::metric::summary_value(&quotasim::compare::summary_of(&a.sim_result())));
+        let sb = quotasim::metric::summary_value(&b.data.summary_result());
+        let sa = a.map(|a| quotasim::metric::summary_value(&a.summary_result()));
         Some(quotasim::objective::check(&objs, &sb, sa.as_ref()))
     });
     let verdicts = move || {

@@ -27,6 +27,7 @@ pub mod snapshot;
 pub mod state;
 pub mod summary;
 pub mod sweep;
+pub mod task;
 pub mod timeline;
 pub mod transport;
 pub mod util_chart;

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
+use quotasim::compare::{Comparison, JobComparison};
 use quotasim::model::Scenario;
 use quotasim::result::Snapshot;
 use quotasim::{Problem, Simulation, ValidScenario};
@@ -16,6 +17,8 @@ use crate::presets;
 use crate::rows::{List, RowIds};
 use crate::run::{RunBuilder, RunData};
 use crate::ui::dom;
+use crate::ui::task::Tasks;
+pub use crate::ui::task::SLICE_MS;
 use crate::undo::{Kept, UndoStack};
 
 /// Which editor tab is open.
@@ -88,9 +91,13 @@ fn replaces_work(prev: &Saved, next: &Saved) -> bool {
     prev.scenario != next.scenario && !presets::is_pristine(prev.preset.as_deref(), &prev.scenario)
 }
 
-/// How long one slice of a run may take before the page gets the thread back (milliseconds):
-/// well under the 50 ms at which a browser counts a task as long.
-pub const SLICE_MS: f64 = 24.0;
+/// A validated scenario handed on with its run (when that has finished), when a scenario
+/// moves between B and baseline A: it is neither validated nor run again.
+#[derive(Clone)]
+pub struct Prepared {
+    pub valid: Arc<ValidScenario>,
+    pub run: Option<Arc<RunData>>,
+}
 
 /// The scenario being edited and what is saved with it: its share colours, the preset it came
 /// from, its validation and the history of replaced scenarios.
@@ -111,6 +118,8 @@ pub struct Document {
     save_timer: StoredValue<Option<Timeout>, LocalStorage>,
     /// No autosave while the last one is being read back.
     saving_paused: StoredValue<bool>,
+    /// The validation of the scenario about to be set, when it is known (see [`Prepared`]).
+    prepared: StoredValue<Option<Arc<ValidScenario>>>,
     /// Undo and redo of edits (not of loads, which the history keeps).
     undo: StoredValue<UndoStack<Kept>>,
     /// The scenario as it was after the last change recorded.
@@ -135,10 +144,10 @@ pub struct RunState {
     pub cancelled: RwSignal<bool>,
     /// The generation of the last run (a new number for every run).
     gen: StoredValue<u64>,
-    /// The run in progress and the computing time it has had so far; a newer scenario
-    /// replaces it, and with it the older run's work.
-    pending: StoredValue<Option<(RunBuilder, f64)>, LocalStorage>,
-    timer: StoredValue<Option<Timeout>, LocalStorage>,
+    /// The run in progress, in slices; a newer scenario replaces it, and with it its work.
+    tasks: Tasks,
+    /// The run of the scenario about to be set, when it is known (see [`Prepared`]).
+    prepared: StoredValue<Option<Arc<RunData>>>,
     /// What the next results to be drawn answer, for the page's performance measures.
     measure: StoredValue<Vec<&'static str>>,
 }
@@ -178,9 +187,18 @@ pub struct CompareState {
     pub baseline: RwSignal<Option<Scenario>>,
     /// A's run, or why A cannot run.
     pub run_a: RwSignal<Option<Result<Arc<RunData>, String>>>,
+    /// The comparison of A's run with B's, once both have run (the last one while the next is
+    /// computed), or why there is none.
+    pub compared: RwSignal<Option<Result<Arc<Comparison>, String>>>,
     pub objectives: RwSignal<Option<quotasim::objective::Objectives>>,
-    /// A new number for every baseline run started; an older run stops at its next slice.
-    runs: StoredValue<u64>,
+    /// The baseline validated (before its run is done).
+    valid_a: StoredValue<Option<Arc<ValidScenario>>>,
+    /// A's run in progress: a newer baseline stops an older one's run.
+    runs: Tasks,
+    /// The comparison in progress: newer runs replace it.
+    comparing: Tasks,
+    /// The validation and run of the baseline about to be set, when known.
+    prepared: StoredValue<Option<Prepared>>,
 }
 
 /// The one state of the app, by concern; every part is signals, so all of it is `Copy`.
@@ -280,7 +298,15 @@ impl AppState {
         let baseline = RwSignal::new(saved.baseline);
         let objectives = RwSignal::new(saved.objectives);
         let scenario = RwSignal::new(saved.scenario);
-        let valid = Memo::new(move |_| scenario.with(|s| quotasim::validate(s).map(Arc::new)));
+        let prepared = StoredValue::new(None::<Arc<ValidScenario>>);
+        // A scenario handed on from the baseline comes with its validation.
+        let valid = Memo::new(move |_| {
+            scenario.track();
+            match prepared.try_update_value(Option::take).flatten() {
+                Some(v) => Ok(v),
+                None => scenario.with(|s| quotasim::validate(s).map(Arc::new)),
+            }
+        });
         let problems = Memo::new(move |_| {
             valid.with(|v| match v {
                 Ok(v) => v.warnings.clone(),
@@ -306,6 +332,7 @@ impl AppState {
                 history: RwSignal::new(stored_history()),
                 save_timer: StoredValue::new_local(None),
                 saving_paused: StoredValue::new(false),
+                prepared,
                 undo: StoredValue::new(UndoStack::new()),
                 last: StoredValue::new(None),
                 restoring: StoredValue::new(false),
@@ -319,8 +346,8 @@ impl AppState {
                 progress: RwSignal::new(None),
                 cancelled: RwSignal::new(false),
                 gen: StoredValue::new(0),
-                pending: StoredValue::new_local(None),
-                timer: StoredValue::new_local(None),
+                tasks: Tasks::new(),
+                prepared: StoredValue::new(None),
                 measure: StoredValue::new(Vec::new()),
             },
             play: Playback {
@@ -340,7 +367,16 @@ impl AppState {
                 history_open: RwSignal::new(false),
                 wide_editor: RwSignal::new(false),
             },
-            cmp: CompareState { baseline, run_a: RwSignal::new(None), objectives, runs: StoredValue::new(0) },
+            cmp: CompareState {
+                baseline,
+                run_a: RwSignal::new(None),
+                compared: RwSignal::new(None),
+                objectives,
+                valid_a: StoredValue::new(None),
+                runs: Tasks::new(),
+                comparing: Tasks::new(),
+                prepared: StoredValue::new(None),
+            },
         };
         provide_context(app);
         app.start_effects();
@@ -354,47 +390,80 @@ impl AppState {
             self.run.stale.set(true);
             self.run.cancelled.set(false);
             self.note_edit();
+            let prepared = self.run.prepared.try_update_value(Option::take).flatten();
             match v {
                 Err(_) => {
                     // Nothing will be drawn for this version: no measure ends here.
                     self.run.measure.set_value(Vec::new());
                     self.cancel_pending();
                 }
-                Ok(v) => self.start_run(v),
+                // The run of a scenario handed on from the baseline is that one's run.
+                Ok(v) => match prepared.filter(|d| d.is_run_of(&v)) {
+                    Some(data) => {
+                        self.cancel_pending();
+                        self.finish_run(data, None);
+                    }
+                    None => self.start_run(v),
+                },
             }
         });
         // Compare mode: the baseline runs whenever it changes (it is edited far less than B),
-        // in slices like B; a newer baseline stops an older one's run.
+        // in slices like B; a newer baseline stops an older one's run. A baseline that was B a
+        // moment ago takes B's validation and run.
         Effect::new(move |_| {
+            let prepared = self.cmp.prepared.try_update_value(Option::take).flatten();
             let next = self.cmp.baseline.with(|b| {
-                b.as_ref().map(|a| {
-                    quotasim::validate(a).map_err(|p| {
-                        format!(
-                            "the baseline is invalid: {}",
-                            p.iter().find(|x| x.is_error()).map(|x| x.to_string()).unwrap_or_default()
-                        )
-                    })
+                b.as_ref().map(|a| match prepared {
+                    Some(p) => Ok(p),
+                    None => quotasim::validate(a)
+                        .map(|v| Prepared { valid: Arc::new(v), run: None })
+                        .map_err(|p| {
+                            format!(
+                                "the baseline is invalid: {}",
+                                p.iter().find(|x| x.is_error()).map(|x| x.to_string()).unwrap_or_default()
+                            )
+                        }),
                 })
             });
-            let id = self.cmp.runs.get_value() + 1;
-            self.cmp.runs.set_value(id);
+            self.cmp.runs.cancel();
+            self.cmp.valid_a.set_value(next.as_ref().and_then(|n| n.as_ref().ok()).map(|p| p.valid.clone()));
             match next {
                 None => self.cmp.run_a.set(None),
                 Some(Err(e)) => self.cmp.run_a.set(Some(Err(e))),
-                Some(Ok(v)) => leptos::task::spawn_local(async move {
-                    let mut b = RunBuilder::new(Arc::new(v));
-                    loop {
-                        gloo_timers::future::TimeoutFuture::new(0).await;
-                        if self.cmp.runs.try_get_value() != Some(id) {
-                            return;
-                        }
-                        let t0 = dom::now_ms();
-                        if let Some(d) = b.advance(&mut || dom::now_ms() - t0 > SLICE_MS) {
+                Some(Ok(Prepared { run: Some(data), .. })) => self.cmp.run_a.set(Some(Ok(data))),
+                Some(Ok(Prepared { valid, run: None })) => {
+                    let mut b = RunBuilder::new(valid);
+                    self.cmp.runs.start(
+                        move |out_of_time| b.advance(out_of_time),
+                        move |d, _| {
                             let _ = self.cmp.run_a.try_set(Some(Ok(Arc::new(d))));
-                            return;
-                        }
-                    }
-                }),
+                        },
+                    );
+                }
+            }
+        });
+        // Compare mode: A's run compared with B's, in slices, once both have run.
+        Effect::new(move |_| {
+            let a = self.cmp.run_a.get();
+            let b = self.run.handle.with(|h| h.as_ref().map(|h| h.data.clone()));
+            self.cmp.comparing.cancel();
+            match (a, b) {
+                (None, _) | (_, None) => self.cmp.compared.set(None),
+                (Some(Err(e)), _) => self.cmp.compared.set(Some(Err(e))),
+                (Some(Ok(a)), Some(b)) => {
+                    let mut jobs = JobComparison::new();
+                    self.cmp.comparing.start(
+                        move |out_of_time| {
+                            let (find_a, find_b) = (|n: &str| a.job_index(n), |n: &str| b.job_index(n));
+                            let (sa, sb) = (a.side(&find_a), b.side(&find_b));
+                            jobs.advance(&sa, &sb, out_of_time)
+                                .then(|| core::mem::take(&mut jobs).finish(&sa, &sb, Vec::new()))
+                        },
+                        move |c, _| {
+                            let _ = self.cmp.compared.try_set(Some(Ok(Arc::new(c))));
+                        },
+                    );
+                }
             }
         });
         // Row ids follow every change of a list's length, also from edits that do not say where.
@@ -482,40 +551,27 @@ impl AppState {
         on_cleanup(move || {
             hide.remove();
             hidden.remove();
-            let _ = self.run.timer.try_set_value(None);
-            let _ = self.run.pending.try_set_value(None);
+            self.run.tasks.cancel();
             let _ = self.doc.save_timer.try_set_value(None);
         });
     }
 
     /// Starts computing a run of `v` in slices, dropping any run in progress.
     fn start_run(self, v: Arc<ValidScenario>) {
-        self.run.pending.set_value(Some((RunBuilder::new(v), 0.0)));
-        self.schedule_slice();
-    }
-
-    fn schedule_slice(self) {
-        let t = Timeout::new(0, move || self.run_slice());
-        self.run.timer.set_value(Some(t));
-    }
-
-    /// Gives the run in progress one slice of time; finishes it, or schedules the next slice.
-    fn run_slice(self) {
-        let Some(Some((mut b, spent))) = self.run.pending.try_update_value(Option::take) else { return };
-        let t0 = dom::now_ms();
-        let done = b.advance(&mut || dom::now_ms() - t0 > SLICE_MS);
-        let spent = spent + (dom::now_ms() - t0);
-        match done {
-            Some(data) => {
+        let mut b = RunBuilder::new(v);
+        self.run.tasks.start(
+            move |out_of_time| {
+                let done = b.advance(out_of_time);
+                if done.is_none() {
+                    self.run.progress.set(Some(b.progress()));
+                }
+                done
+            },
+            move |data, ms| {
                 self.run.progress.set(None);
-                self.finish_run(data, spent);
-            }
-            None => {
-                self.run.progress.set(Some(b.progress()));
-                self.run.pending.set_value(Some((b, spent)));
-                self.schedule_slice();
-            }
-        }
+                self.finish_run(Arc::new(data), Some(ms));
+            },
+        );
     }
 
     /// Runs the scenario again (after a cancelled run).
@@ -528,15 +584,14 @@ impl AppState {
 
     /// Stops the run in progress, if any (the results on screen stay, marked stale).
     pub fn cancel_run(self) {
-        if self.run.pending.with_value(Option::is_some) {
+        if self.run.tasks.busy() {
             self.cancel_pending();
             self.run.cancelled.set(true);
         }
     }
 
     fn cancel_pending(self) {
-        self.run.timer.set_value(None);
-        self.run.pending.set_value(None);
+        self.run.tasks.cancel();
         self.run.progress.set(None);
     }
 
@@ -562,7 +617,8 @@ impl AppState {
         dom::perf_mark("quotasim:import");
     }
 
-    fn finish_run(self, data: RunData, ms: f64) {
+    /// Puts a finished run on screen (`ms`: its computing time; `None` for a run handed on).
+    fn finish_run(self, data: Arc<RunData>, ms: Option<f64>) {
         let gen = self.run.gen.get_value() + 1;
         self.run.gen.set_value(gen);
         let end = data.end;
@@ -572,8 +628,10 @@ impl AppState {
         // The previous run goes before the new one is in place: never two runs' worth of memory
         // held beyond this point.
         self.play.cursor.set_value(None);
-        self.run.handle.set(Some(RunHandle { gen, data: Arc::new(data) }));
-        self.run.ms.set(ms);
+        self.run.handle.set(Some(RunHandle { gen, data }));
+        if let Some(ms) = ms {
+            self.run.ms.set(ms);
+        }
         self.run.stale.set(false);
         if self.play.now.get_untracked() > end {
             self.play.now.set(end);
@@ -624,6 +682,38 @@ impl AppState {
                 .scenario
                 .with(|s| s.quota_shares.iter().map(|q| q.quota_share_name.clone()).collect()),
         }
+    }
+
+    /// The scenario as it is now, validated, with its run when that has finished (not tracked).
+    fn prepared_b(self) -> Option<Prepared> {
+        let valid = self.doc.valid.with_untracked(|v| v.as_ref().ok().cloned())?;
+        let run = self
+            .run
+            .handle
+            .with_untracked(|h| h.as_ref().filter(|h| h.data.is_run_of(&valid)).map(|h| h.data.clone()));
+        Some(Prepared { valid, run })
+    }
+
+    /// Compare mode's baseline becomes the scenario as it is now (entering compare mode, Make B
+    /// the baseline, a sweep row opened as B), with its validation and run: nothing is
+    /// validated or run again.
+    pub fn baseline_from_b(self) {
+        self.cmp.prepared.set_value(self.prepared_b());
+        self.cmp.baseline.set(Some(self.doc.scenario.get_untracked()));
+    }
+
+    /// Swaps baseline A and variant B, each taking the other's validation and run.
+    pub fn swap_a_b(self) {
+        let Some(a) = self.cmp.baseline.get_untracked() else { return };
+        let valid_a = self.cmp.valid_a.get_value();
+        let run_a = self.cmp.run_a.with_untracked(|r| r.as_ref().and_then(|r| r.as_ref().ok().cloned()));
+        self.baseline_from_b();
+        self.doc.prepared.set_value(valid_a.clone());
+        self.run.prepared.set_value(run_a.filter(|d| valid_a.as_ref().is_some_and(|v| d.is_run_of(v))));
+        self.doc.edit(|cur, r| {
+            *cur = a;
+            r.fit(cur);
+        });
     }
 
     /// The state as it would be saved now (not tracked).

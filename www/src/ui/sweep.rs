@@ -7,6 +7,7 @@ use quotasim::sweep::SweepRow;
 
 use crate::sweep_view::{goal_value, mark_front, prepare, scatter_svg, sweep_file, AxisForm, GOALS};
 use crate::ui::state::{use_app, Notice};
+use crate::ui::task::Tasks;
 
 /// The most rows the page runs at once.
 const MAX_ROWS: u64 = 500;
@@ -28,17 +29,16 @@ pub fn SweepPanel() -> impl IntoView {
     let gy = RwSignal::new(1usize);
     let rows = RwSignal::new(None::<Result<Vec<SweepRow>, String>>);
     let selected = RwSignal::new(None::<u64>);
-    // Rows done and to do while a sweep runs; a new number for every sweep, so a cancelled or
-    // replaced one stops at its next row.
+    // Rows done and to do while a sweep runs; a cancelled or replaced sweep stops after the
+    // row it is running.
     let progress = RwSignal::new(None::<(u64, u64)>);
-    let sweeps = StoredValue::new(0u64);
+    let sweeps = Tasks::new();
     let go = move |_| {
         let s = app.doc.scenario.get_untracked();
         let sweep = sweep_file(&s, &axes.get_untracked(), gx.get_untracked(), gy.get_untracked())
             .and_then(|f| prepare(&s, &f, MAX_ROWS));
         selected.set(None);
-        let id = sweeps.get_value() + 1;
-        sweeps.set_value(id);
+        sweeps.cancel();
         let sweep = match sweep {
             Ok(sw) => sw,
             Err(e) => {
@@ -49,24 +49,29 @@ pub fn SweepPanel() -> impl IntoView {
         };
         rows.set(None);
         progress.set(Some((0, sweep.rows)));
-        // A row at a time, the page drawing in between.
-        leptos::task::spawn_local(async move {
-            let mut out = Vec::new();
-            for k in 0..sweep.rows {
-                gloo_timers::future::TimeoutFuture::new(0).await;
-                if sweeps.try_get_value() != Some(id) {
-                    return;
+        // Rows in slices (a row is run whole), the page drawing in between.
+        let mut out = Vec::new();
+        sweeps.start(
+            move |out_of_time| {
+                while (out.len() as u64) < sweep.rows {
+                    out.push(quotasim::sweep::run_row(&s, &sweep, out.len() as u64));
+                    progress.set(Some((out.len() as u64, sweep.rows)));
+                    if out_of_time() {
+                        return None;
+                    }
                 }
-                out.push(quotasim::sweep::run_row(&s, &sweep, k));
-                progress.set(Some((k + 1, sweep.rows)));
-            }
-            mark_front(&sweep, &mut out);
-            progress.set(None);
-            rows.set(Some(Ok(out)));
-        });
+                let mut out = core::mem::take(&mut out);
+                mark_front(&sweep, &mut out);
+                Some(out)
+            },
+            move |out, _| {
+                progress.set(None);
+                rows.set(Some(Ok(out)));
+            },
+        );
     };
     let cancel = move |_| {
-        sweeps.update_value(|n| *n += 1);
+        sweeps.cancel();
         progress.set(None);
     };
     let row_changes = move |k: u64| -> Vec<quotasim::change::Change> {
@@ -79,10 +84,11 @@ pub fn SweepPanel() -> impl IntoView {
         })
     };
     let as_b = move |k: u64| {
-        let base = app.doc.scenario.get_untracked();
-        match quotasim::change::apply_changes(&base, &row_changes(k)) {
+        let changes = row_changes(k);
+        match app.doc.scenario.with_untracked(|base| quotasim::change::apply_changes(base, &changes)) {
             Ok(b) => {
-                app.cmp.baseline.set(Some(base));
+                // The scenario as it is becomes A, with its validation and run.
+                app.baseline_from_b();
                 app.doc.edit(|cur, r| {
                     *cur = b;
                     r.fit(cur);
