@@ -403,6 +403,84 @@ test("responsiveness at 10,000 and 50,000 jobs: long tasks, edit and import to r
   await context.close();
 });
 
+/**
+ * Compare mode on the scenario on screen (`n` listed jobs): enter it, then change the first
+ * share's strategy in B; each time wait for the comparison to be drawn and for the autosave of
+ * both scenarios, and take the longest task. Leaves compare mode with the edit kept.
+ */
+async function compareFigures(page, n, { now, longest }) {
+  const compare = page.locator("section.compare");
+  const shown = (re) => page.waitForFunction((src) => new RegExp(src, "i").test(document.querySelector("section.compare")?.innerText ?? ""), re.source, { timeout: 300_000 });
+  const t0 = await now();
+  await page.locator(".top-actions").getByRole("button", { name: "Compare", exact: true }).click();
+  // (Headings are upper case on screen, so innerText has them so: the patterns ignore case.)
+  await shown(/B is the same as A[\s\S]*Jobs whose fate changed \(0\)/);
+  const enterToDrawn = (await now()) - t0;
+  await page.waitForTimeout(1000); // the autosave, after its pause
+  const enterLongest = await longest(t0, await now());
+  await page.getByRole("tab", { name: "Shares" }).click();
+  const select = page.locator("select[data-path='quotaShares[0].resourceSharingConfiguration.strategy']");
+  const from = await select.inputValue();
+  const to = from === "RESERVE" ? "LEND_AND_BORROW" : "RESERVE";
+  const t1 = await now();
+  await select.selectOption(to);
+  await shown(new RegExp(`strategy: ${from} → ${to}[\\s\\S]*Jobs whose fate changed \\([1-9]`));
+  const editToDrawn = (await now()) - t1;
+  await page.waitForTimeout(1000); // the autosave, after its pause
+  const editLongest = await longest(t1, await now());
+  const text = await compare.innerText();
+  assert.doesNotMatch(text, /B is the same as A/);
+  const changed = Number(/Jobs whose fate changed \((\d+)\)/i.exec(text)[1]);
+  assert.ok(changed > 0 && changed <= n, `${changed} jobs changed of ${n}`);
+  await page.locator(".top-actions").getByRole("button", { name: "Leave compare" }).click();
+  await compare.waitFor({ state: "detached" });
+  return {
+    enterToDrawnMs: Math.round(enterToDrawn),
+    enterLongestTaskMs: Math.round(enterLongest),
+    editToDrawnMs: Math.round(editToDrawn),
+    editLongestTaskMs: Math.round(editLongest),
+    jobsChanged: changed,
+  };
+}
+
+test("compare mode at 10,000, 50,000 and 100,000 listed jobs: entering it and an edit of B, long tasks and time to drawn, linear in the jobs (measured, written to artifacts/compare-performance.json)", async () => {
+  const { context, page, errors } = await openPlayground({ viewport: { width: 1440, height: 900 } });
+  await page.evaluate(() => {
+    window.__longtasks = [];
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longtasks.push([e.startTime, e.duration]); }).observe({ type: "longtask" });
+  });
+  const now = () => page.evaluate(() => performance.now());
+  const longest = (from, to) => page.evaluate(([a, b]) => Math.max(0, ...window.__longtasks.filter(([s]) => s >= a && s <= b).map(([, d]) => d)), [from, to]);
+  const report = {};
+  const dir = await mkdtemp(join(tmpdir(), "quotasim-compare-"));
+  for (const n of [10_000, 50_000, 100_000]) {
+    // Listed jobs, as an imported AWS history or trace gives them.
+    const file = join(dir, `generated-${n}.json`);
+    await writeFile(file, JSON.stringify(generatedScenario(n)));
+    await page.getByRole("button", { name: "Import / Export" }).click();
+    await page.locator(".modal input[type=file]").first().setInputFiles(file);
+    await page.waitForFunction((k) => document.querySelector(".status.ok")?.textContent.includes(`${k} jobs`), n, { timeout: 300_000 });
+    await page.keyboard.press("Escape");
+    await page.waitForTimeout(1500); // the autosave, after its pause
+    report[n] = await compareFigures(page, n, { now, longest });
+    console.log(`compare mode, ${n} listed jobs: ${JSON.stringify(report[n])}`);
+  }
+  await writeFile(join(artifacts, "compare-performance.json"), JSON.stringify(report, null, 2) + "\n");
+  await rm(dir, { recursive: true, force: true });
+  // Bounds for a loaded machine, far above what is measured (see the README) and far below the
+  // seconds a comparison took in one task (4-7 s at 10,000 jobs, growing with their square).
+  for (const [n, r] of Object.entries(report)) {
+    assert.ok(r.enterLongestTaskMs < 2000 && r.editLongestTaskMs < 2000, `no long freeze at ${n} jobs: ${JSON.stringify(r)}`);
+  }
+  // Twice the jobs, at most about twice the time (the square would be four times).
+  for (const k of ["enterToDrawnMs", "editToDrawnMs"]) {
+    const ratio = report[100_000][k] / report[50_000][k];
+    assert.ok(ratio < 3, `${k}: 100,000 jobs take ${ratio.toFixed(2)}x the time of 50,000`);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("every preset loads, runs and explains itself without console errors", async () => {
   const { context, page, errors } = await openPlayground({ viewport: { width: 1440, height: 900 } });
   const ids = await page.locator("select[aria-label='load a preset scenario'] option").evaluateAll((os) => os.map((o) => o.value).filter((v) => v && v !== "generated-10k"));
