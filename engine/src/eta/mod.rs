@@ -590,20 +590,7 @@ fn nearest_rank(started: &[u64], n: usize, p: u64) -> Option<u64> {
 
 /// `ms` after the epoch plus `t` seconds, as an ISO 8601 UTC time.
 pub fn iso_time(origin_ms: i64, t: u64) -> String {
-    let ms = origin_ms.saturating_add((t as i64).saturating_mul(1000));
-    let secs = ms.div_euclid(1000);
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Civil from days (proleptic Gregorian), after H. Hinnant.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+    crate::aws::iso8601(origin_ms.saturating_add((t as i64).saturating_mul(1000)))
 }
 
 /// `quotasim eta`'s JSON.
