@@ -134,28 +134,12 @@ fn usage(msg: &str) -> Result<ExitCode, Stop> {
     Err(Stop(ExitCode::from(2)))
 }
 
-/// Every replicate, on `threads` threads, in replicate order.
+/// Every replicate, on `threads` threads, in replicate order (the first that fails stops it).
 fn run_all(f: &Forecast, threads: usize) -> Result<Vec<Outcome>, String> {
-    let n = f.replicates();
-    let next = std::sync::atomic::AtomicU32::new(0);
-    let done = std::sync::Mutex::new(Vec::with_capacity(n as usize));
-    std::thread::scope(|scope| {
-        for _ in 0..threads.min(n as usize) {
-            scope.spawn(|| loop {
-                let r = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                if r >= n {
-                    break;
-                }
-                let o = f.replicate(r);
-                if let Ok(mut d) = done.lock() {
-                    d.push((r, o));
-                }
-            });
-        }
-    });
-    let mut done = done.into_inner().unwrap_or_default();
-    done.sort_by_key(|(r, _)| *r);
-    done.into_iter().map(|(_, o)| o).collect()
+    crate::parallel::in_order(f.replicates() as usize, threads, |r| f.replicate(r as u32))
+        .into_iter()
+        .map(|(_, o)| o)
+        .collect()
 }
 
 /// `1h02m03s`-style durations.

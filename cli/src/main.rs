@@ -22,6 +22,7 @@ mod bench;
 mod bridges;
 mod eta;
 mod input;
+mod parallel;
 mod policy;
 mod sweep;
 mod text;

@@ -3,8 +3,6 @@
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 use quotasim::change::{apply_changes, Change};
 use quotasim::compare::{compare, weight, Comparison};
@@ -298,27 +296,9 @@ pub fn replicates_cmd(
     // expanded scenario per thread plus the summaries, however many seeds. Seeds are taken in
     // order, and none after a seed that failed.
     let threads = std::thread::available_parallelism().map_or(1, |x| x.get()).min(seeds.len().max(1));
-    let next = AtomicUsize::new(0);
-    let failed_at = AtomicUsize::new(usize::MAX);
-    let done = Mutex::new(Vec::with_capacity(seeds.len()));
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| loop {
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                if k >= seeds.len() || k > failed_at.load(Ordering::Relaxed) {
-                    break;
-                }
-                let r = quotasim::replicates::run_seed(&sa, &sb, seeds[k]);
-                if r.is_err() {
-                    failed_at.fetch_min(k, Ordering::Relaxed);
-                }
-                if let Ok(mut d) = done.lock() {
-                    d.push((k, r));
-                }
-            });
-        }
+    let done = crate::parallel::in_order(seeds.len(), threads, |k| {
+        quotasim::replicates::run_seed(&sa, &sb, seeds[k])
     });
-    let mut done = done.into_inner().unwrap_or_default();
     match quotasim::replicates::first_failure(&done) {
         Some(Failure::Invalid { problems, .. }) => {
             print_problems(problems);
@@ -330,7 +310,6 @@ pub fn replicates_cmd(
         }
         None => {}
     }
-    done.sort_by_key(|(k, _)| *k);
     let pairs: Vec<_> = done.into_iter().filter_map(|(_, r)| r.ok()).collect();
     let r = quotasim::replicates::report(seeds, &pairs, what);
     let out = match format {
