@@ -192,16 +192,7 @@ impl Forecast {
                 _ => None,
             })
             .collect();
-        let keep: Vec<bool> = s
-            .jobs
-            .iter()
-            .map(|j| j.submit_at <= horizon_at as i64 || named.contains(j.job_name.as_str()))
-            .collect();
-        let mut k = 0;
-        s.jobs.retain(|_| {
-            k += 1;
-            keep[k - 1]
-        });
+        s.jobs.retain(|j| j.submit_at <= horizon_at as i64 || named.contains(j.job_name.as_str()));
         let mut submitted = None;
         if let Some(j) = &opts.submit {
             if s.jobs.iter().any(|x| x.job_name == j.job_name) {
@@ -308,12 +299,14 @@ impl Forecast {
             return Err(format!("replicate {r}: {e}"));
         }
         let start = self.valid.settings.start_at;
+        let mut hit: Vec<JobId> = sim.preemptions().iter().map(|p| p.victim).collect();
+        hit.sort_unstable();
         let mut starts = Vec::with_capacity(self.targets.len());
         let mut preempted = Vec::with_capacity(self.targets.len());
         for &j in &self.targets {
             let first = sim.job_result(j).first_started_at.filter(|&t| t >= start && t <= self.horizon_at);
             starts.push(first);
-            preempted.push(first.is_some() && sim.preemptions().iter().any(|p| p.victim == j));
+            preempted.push(first.is_some() && hit.binary_search(&j).is_ok());
         }
         let victims = match self.submitted {
             Some(n) => {
