@@ -1,0 +1,159 @@
+//! A run out as EventBridge events (`quotasim run --events-format eventbridge`): the service
+//! environment and the quota shares as AWS's describe output, then every job state change and
+//! preemption as AWS sends them.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::vec::Vec;
+
+use serde_json::{json, Map, Value};
+
+use super::iso8601;
+use crate::model::Scenario;
+use crate::problem::Problem;
+use crate::result::{EventType, SimResult, Status};
+use crate::validate::MAX_SAFE;
+
+/// The default epoch milliseconds of time 0 in an export (2026-01-01T00:00:00Z).
+pub const DEFAULT_ORIGIN_MILLIS: i64 = 1_767_225_600_000;
+
+/// The run as EventBridge-shaped JSON lines: the service environment and the quota shares as
+/// `describe-service-environments` / `describe-quota-share` records (job events carry only a
+/// share's name), then a `Batch Service Job State Change` per state change (after submission,
+/// as AWS sends them) with the job's attempts so far, and the preemption events. Times are
+/// epoch milliseconds from `origin` (the scenario's time 0). Every time stays within
+/// ±(2^53 - 1) ms: an origin that would put the run's end past it is refused (`origin`).
+pub fn eventbridge(s: &Scenario, r: &SimResult, origin: i64) -> Result<Vec<Value>, Problem> {
+    let end = i128::from(origin) + i128::from(r.ended_at) * 1000;
+    if i128::from(origin).abs() > i128::from(MAX_SAFE) || end.abs() > i128::from(MAX_SAFE) {
+        return Err(Problem::error(
+            "origin",
+            format!(
+                "{origin} ms: the run's times (0 to {} s after it) must stay within ±(2^53 - 1) ms",
+                r.ended_at
+            ),
+        ));
+    }
+    let ms = |t: u64| origin + t as i64 * 1000;
+    let mut out = Vec::new();
+    let se = &s.service_environment;
+    let se_name = se.service_environment_name.clone().unwrap_or_else(|| "quotasim-se".into());
+    out.push(json!({"serviceEnvironments": [{
+        "serviceEnvironmentName": se_name,
+        "serviceEnvironmentType": "SAGEMAKER_TRAINING",
+        "state": "ENABLED",
+        "capacityLimits": se.capacity_limits.iter().map(|l| json!({"capacityUnit": l.capacity_unit, "maxCapacity": l.max_capacity})).collect::<Vec<_>>(),
+    }]}));
+    for q in &s.quota_shares {
+        let mut v = serde_json::to_value(q).unwrap_or(Value::Null);
+        if let Some(o) = v.as_object_mut() {
+            o.insert("jobQueue".into(), format!("{se_name}-queue").into());
+        }
+        out.push(v);
+    }
+    let jobs: BTreeMap<&str, &crate::model::Job> = s.jobs.iter().map(|j| (j.job_name.as_str(), j)).collect();
+    let results: BTreeMap<&str, &crate::result::JobResult> =
+        r.jobs.iter().map(|j| (j.job_name.as_str(), j)).collect();
+    let arn = |name: &str| format!("arn:aws:batch:us-east-1:000000000000:service-job/{name}");
+    for e in &r.events {
+        let name = e.job_name.as_str();
+        let (Some(j), Some(jr)) = (jobs.get(name), results.get(name)) else { continue };
+        let time = iso8601(ms(e.at));
+        match e.event_type {
+            EventType::StateChange => {
+                let Some(st) = e.status else { continue };
+                if st == Status::Submitted {
+                    continue;
+                }
+                // An attempt dispatched at this very instant belongs to the events after the
+                // job left the queue.
+                let queued = matches!(st, Status::Runnable | Status::Submitted);
+                let begun = |t: u64| t < e.at || (t == e.at && !queued);
+                let attempts: Vec<Value> = jr
+                    .attempts
+                    .iter()
+                    .filter(|a| begun(a.started_at))
+                    .map(|a| {
+                        let mut m = Map::new();
+                        m.insert("startedAt".into(), ms(a.started_at).into());
+                        if let Some(t) = a.stopped_at.filter(|t| *t <= e.at) {
+                            m.insert("stoppedAt".into(), ms(t).into());
+                        }
+                        Value::Object(m)
+                    })
+                    .collect();
+                let mut d = Map::new();
+                d.insert("jobArn".into(), arn(name).into());
+                d.insert("jobId".into(), name.into());
+                d.insert("jobName".into(), name.into());
+                d.insert("jobQueue".into(), format!("{se_name}-queue").into());
+                d.insert("serviceJobType".into(), "SAGEMAKER_TRAINING".into());
+                d.insert("status".into(), st.as_str().into());
+                if let Some(sr) = &e.status_reason {
+                    d.insert("statusReason".into(), sr.clone().into());
+                }
+                d.insert("createdAt".into(), ms(jr.submit_at).into());
+                d.insert("quotaShareName".into(), j.quota_share_name.clone().into());
+                // The priority the job was submitted with: an importer reads the job's own
+                // priority from it (later updates are actions, R22, not job fields).
+                d.insert("schedulingPriority".into(), j.scheduling_priority.into());
+                let ty = j
+                    .instance_type
+                    .clone()
+                    .or_else(|| j.service_request_payload.as_ref().and_then(|p| p.instance_type.clone()))
+                    .unwrap_or_default();
+                let count = j
+                    .instance_count
+                    .or_else(|| j.service_request_payload.as_ref().and_then(|p| p.instance_count))
+                    .unwrap_or(1);
+                d.insert("capacityUsage".into(), json!([{"capacityUnit": ty, "quantity": count}]));
+                d.insert("attempts".into(), Value::Array(attempts));
+                if let Some(first) = jr.first_started_at.filter(|t| begun(*t)) {
+                    d.insert("startedAt".into(), ms(first).into());
+                }
+                if matches!(st, Status::Succeeded | Status::Failed) {
+                    if let Some(t) = jr.stopped_at {
+                        d.insert("stoppedAt".into(), ms(t).into());
+                    }
+                }
+                if let Some(r) =
+                    j.preemption_configuration.as_ref().and_then(|p| p.preemption_retries_before_termination)
+                {
+                    d.insert(
+                        "preemptionConfiguration".into(),
+                        json!({"preemptionRetriesBeforeTermination": r}),
+                    );
+                }
+                out.push(json!({"version": "0", "detail-type": "Batch Service Job State Change", "source": "aws.batch",
+                                "time": time, "resources": [arn(name)], "detail": Value::Object(d)}));
+            }
+            EventType::PreemptionStarted | EventType::PreemptionCompleted => {
+                let completed = e.event_type == EventType::PreemptionCompleted;
+                let mut d = Map::new();
+                d.insert("preemptedJobArn".into(), arn(name).into());
+                if let Some(sr) = e.reason.clone().or_else(|| e.status_reason.clone()) {
+                    d.insert("statusReason".into(), sr.into());
+                }
+                if completed {
+                    d.insert(
+                        "preemptionSummary".into(),
+                        json!({"preemptedAttemptCount": e.preempted_attempt_count.unwrap_or(0)}),
+                    );
+                    // Not an AWS field: the training the preemption lost (R8), so that a
+                    // re-import knows a resumed job's whole duration.
+                    if let Some(l) = e.lost_work_seconds {
+                        d.insert("lostWorkSeconds".into(), l.into());
+                    }
+                }
+                let dt = if completed {
+                    "Batch Service Job Preemption Completed"
+                } else {
+                    "Batch Service Job Preemption Started"
+                };
+                out.push(json!({"version": "0", "detail-type": dt, "source": "aws.batch", "time": time,
+                                "resources": [arn(name)], "detail": Value::Object(d)}));
+            }
+        }
+    }
+    Ok(out)
+}
