@@ -114,17 +114,25 @@ fn write_scenario(s: &quotasim::model::Scenario, warnings: &[Problem]) -> ExitCo
     }
 }
 
-/// `quotasim import aws FILE... [--observed OUT.json] [--now MS]`.
-pub fn import_aws(files: &[String], observed: Option<&str>, now: Option<i64>) -> Result<ExitCode, Stop> {
+/// `quotasim import aws FILE... [--observed OUT.json] [--now MS] [--state-at MS]`.
+pub fn import_aws(
+    files: &[String],
+    observed: Option<&str>,
+    opts: quotasim::aws::ImportOptions,
+) -> Result<ExitCode, Stop> {
     if let Some(out) = observed {
         if let Some(f) = files.iter().find(|f| same_file(f, out)) {
             say!("quotasim: --observed {out} is the input {f}: it would be overwritten (name another file)");
             return Err(Stop(ExitCode::from(2)));
         }
     }
+    if let Some(ms) = opts.state_at.filter(|ms| ms.unsigned_abs() > quotasim::MAX_SAFE_INTEGER) {
+        say!("quotasim: --state-at {ms} must be within ±(2^53 - 1) milliseconds");
+        return Err(Stop(ExitCode::from(2)));
+    }
     let (inputs, skipped) = crate::input::read_import(files).map_err(Stop)?;
     print_problems(&skipped);
-    match quotasim::aws::import(&inputs, now) {
+    match quotasim::aws::import_with(&inputs, opts) {
         Ok(r) => {
             for line in &r.recognised {
                 say!("quotasim: recognised {line}");

@@ -260,6 +260,11 @@ enum ImportKind {
         /// latest time in the input).
         #[arg(long, value_name = "MS")]
         now: Option<i64>,
+        /// The live state at this instant (epoch milliseconds) instead of the whole history
+        /// (R28): each job's status then, rebuilt from what was known then; finished and
+        /// running jobs become `history`.
+        #[arg(long = "state-at", value_name = "MS", conflicts_with = "now")]
+        state_at: Option<i64>,
     },
     /// Kueue ClusterQueues, Cohorts, ResourceFlavors, LocalQueues and WorkloadPriorityClasses
     /// (multi-document YAML): one quota share per ClusterQueue.
@@ -577,8 +582,9 @@ fn main() -> ExitCode {
         }
         Command::Eta(a) => eta::eta(*a).unwrap_or_else(|policy::Stop(code)| code),
         Command::Bench { jobs, repeat, at_once } => bench::run(&jobs, repeat.max(1), at_once),
-        Command::Import { kind: ImportKind::Aws { files, observed, now } } => {
-            bridges::import_aws(&files, observed.as_deref(), now).unwrap_or_else(|policy::Stop(code)| code)
+        Command::Import { kind: ImportKind::Aws { files, observed, now, state_at } } => {
+            bridges::import_aws(&files, observed.as_deref(), quotasim::aws::ImportOptions { now, state_at })
+                .unwrap_or_else(|policy::Stop(code)| code)
         }
         Command::Calibrate { scenario, observed, format } => {
             bridges::calibrate(&scenario, &observed, format == Format::Json)

@@ -35,6 +35,7 @@ pub fn eventbridge(s: &Scenario, r: &SimResult, origin: i64) -> Result<Vec<Value
         ));
     }
     let ms = |t: u64| origin + t as i64 * 1000;
+    let startup = (s.settings.scheduled_seconds.max(0) + s.settings.starting_seconds.max(0)) as u64;
     let mut out = Vec::new();
     let se = &s.service_environment;
     let se_name = se.service_environment_name.clone().unwrap_or_else(|| "quotasim-se".into());
@@ -69,19 +70,26 @@ pub fn eventbridge(s: &Scenario, r: &SimResult, origin: i64) -> Result<Vec<Value
                 // job left the queue.
                 let queued = matches!(st, Status::Runnable | Status::Submitted);
                 let begun = |t: u64| t < e.at || (t == e.at && !queued);
+                // AWS's `startedAt` is when training starts, start-up after the dispatch
+                // (`scheduledAt`); an attempt stopped while it started up stops there.
+                let training = |a: &crate::result::Attempt| {
+                    let t = a.started_at.saturating_add(startup);
+                    a.stopped_at.map_or(t, |s| s.min(t))
+                };
                 let attempts: Vec<Value> = jr
                     .attempts
                     .iter()
-                    .filter(|a| begun(a.started_at))
+                    .filter(|a| begun(a.started_at) && training(a) <= e.at)
                     .map(|a| {
                         let mut m = Map::new();
-                        m.insert("startedAt".into(), ms(a.started_at).into());
+                        m.insert("startedAt".into(), ms(training(a)).into());
                         if let Some(t) = a.stopped_at.filter(|t| *t <= e.at) {
                             m.insert("stoppedAt".into(), ms(t).into());
                         }
                         Value::Object(m)
                     })
                     .collect();
+                let scheduled = jr.attempts.iter().rev().find(|a| begun(a.started_at)).map(|a| a.started_at);
                 let mut d = Map::new();
                 d.insert("jobArn".into(), arn(name).into());
                 d.insert("jobId".into(), name.into());
@@ -107,9 +115,27 @@ pub fn eventbridge(s: &Scenario, r: &SimResult, origin: i64) -> Result<Vec<Value
                     .or_else(|| j.service_request_payload.as_ref().and_then(|p| p.instance_count))
                     .unwrap_or(1);
                 d.insert("capacityUsage".into(), json!([{"capacityUnit": ty, "quantity": count}]));
+                // The request as SubmitServiceJob took it (a JSON string): its timeout and
+                // whether it checkpoints (AWS knows no checkpoint interval).
+                let payload = j.service_request_payload.as_ref();
+                let mut req = json!({"ResourceConfig": {"InstanceType": ty, "InstanceCount": count}});
+                if let Some(t) = j.timeout_seconds.or_else(|| payload.and_then(|p| p.max_runtime_in_seconds))
+                {
+                    req["StoppingCondition"] = json!({"MaxRuntimeInSeconds": t});
+                }
+                if j.checkpoint_interval_seconds.is_some() || payload.is_some_and(|p| p.has_checkpoint_config)
+                {
+                    req["CheckpointConfig"] = json!({"S3Uri": format!("s3://quotasim-checkpoints/{name}")});
+                }
+                d.insert("serviceRequestPayload".into(), crate::json::to_json(&req).into());
                 d.insert("attempts".into(), Value::Array(attempts));
-                if let Some(first) = jr.first_started_at.filter(|t| begun(*t)) {
-                    d.insert("startedAt".into(), ms(first).into());
+                if let Some(t) = scheduled {
+                    d.insert("scheduledAt".into(), ms(t).into());
+                }
+                if let Some(first) =
+                    jr.attempts.first().filter(|a| begun(a.started_at) && training(a) <= e.at)
+                {
+                    d.insert("startedAt".into(), ms(training(first)).into());
                 }
                 if matches!(st, Status::Succeeded | Status::Failed) {
                     if let Some(t) = jr.stopped_at {

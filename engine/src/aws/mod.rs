@@ -27,13 +27,16 @@ use serde_json::Value;
 
 use crate::import_check::{out_of_range, settle, whole, Capped, Names, Origin, Origins};
 use crate::model::{
-    CapacityLimit, Job, JobPreemption, QuotaShare, Scenario, ServiceEnvironment, ShareState, Strategy, Toggle,
+    CapacityLimit, Job, JobPreemption, ObservedDuration, QuotaShare, Scenario, ServiceEnvironment,
+    ShareState, Strategy, Toggle,
 };
 use crate::problem::Problem;
 use crate::result::Status;
 use crate::validate::{valid_job_name, MAX_SAFE};
 
+mod attempts;
 mod eventbridge;
+mod state;
 pub use eventbridge::{eventbridge, DEFAULT_ORIGIN_MILLIS};
 
 /// What a file held.
@@ -129,6 +132,10 @@ struct JobRec {
     instance_type: Option<String>,
     count: Option<i64>,
     attempts: Vec<(i64, Option<i64>)>,
+    /// `scheduledAt`: the latest attempt's dispatch.
+    scheduled: Option<i64>,
+    /// The statuses state-change events reported, with their times, sorted.
+    steps: Vec<(i64, Status)>,
     timeout: Option<i64>,
     checkpoint: Option<bool>,
     retries: Option<i64>,
@@ -233,6 +240,8 @@ fn job_of(o: &Value, where_: &str, file: usize) -> Result<Option<JobRec>, (Strin
             .map(String::from),
         count,
         attempts,
+        scheduled: n.get("scheduledAt", o.get("scheduledAt")),
+        steps: Vec::new(),
         timeout: n.get(
             "serviceRequestPayload.StoppingCondition.MaxRuntimeInSeconds",
             payload.as_ref().and_then(|p| p.pointer("/StoppingCondition/MaxRuntimeInSeconds")),
@@ -294,6 +303,11 @@ fn merge(a: &mut JobRec, b: JobRec) {
     }
     if b.stopped.is_some() {
         a.stopped = b.stopped;
+    }
+    a.scheduled = a.scheduled.max(b.scheduled);
+    if !b.steps.is_empty() {
+        a.steps.extend_from_slice(&b.steps);
+        attempts::sort_steps(&mut a.steps);
     }
     // The latest status wins: a later record of a job knows more of its fate.
     if b.stopped.is_some() || a.status.is_none() {
@@ -498,14 +512,37 @@ fn records(file: &str, text: &str, problems: &mut Capped) -> Vec<(Kind, Value, S
     out
 }
 
+/// How to import.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ImportOptions {
+    /// Epoch milliseconds that end the attempts of jobs still running (default: the latest
+    /// time seen).
+    pub now: Option<i64>,
+    /// `--state-at`: the live state at these epoch milliseconds (R28), rebuilt from what was
+    /// known then, instead of the whole history.
+    pub state_at: Option<i64>,
+}
+
 /// Imports AWS outputs and event archives (`(file name, text)` each); `now` (epoch
 /// milliseconds) ends the attempts of jobs still running (default: the latest time seen).
+pub fn import(files: &[(String, String)], now: Option<i64>) -> Result<Imported, Vec<Problem>> {
+    import_with(files, ImportOptions { now, state_at: None })
+}
+
+/// Imports AWS outputs and event archives (`(file name, text)` each), as a whole history or
+/// (with `state_at`) as the live state at an instant.
+///
+/// Start-up is fitted from the history (`settings.scheduledSeconds` and `startingSeconds`,
+/// [`attempts::fit`], said in a warning): an attempt trains from its `startedAt` and was
+/// dispatched at its `scheduledAt`, or that long before it trained.
 ///
 /// The scenario is valid: a record with a number out of range is skipped, names are made
 /// valid and unique ([`crate::import_check::Names`]), and what validation would still refuse
 /// is skipped at its origin ([`crate::import_check::settle`]); `Err` when nothing valid is
 /// left. At most [`crate::import_check::MAX_PER_FILE`] problems are listed per file.
-pub fn import(files: &[(String, String)], now: Option<i64>) -> Result<Imported, Vec<Problem>> {
+pub fn import_with(files: &[(String, String)], opts: ImportOptions) -> Result<Imported, Vec<Problem>> {
+    let (now, state_at) = (opts.now, opts.state_at);
+    let mut later_events = 0u64;
     let mut problems = Capped::default();
     let mut recognised = Vec::new();
     let mut envs: Vec<(ServiceEnvironment, Origin)> = Vec::new();
@@ -517,9 +554,9 @@ pub fn import(files: &[(String, String)], now: Option<i64>) -> Result<Imported, 
     let mut arn_to_id: BTreeMap<String, String> = BTreeMap::new();
     let mut preempted: BTreeMap<String, u32> = BTreeMap::new();
     let mut lost: BTreeMap<String, u64> = BTreeMap::new();
-    // Per job: when its current preemption started, and the grace time of all of them.
+    // Per job: when its current preemption started, and when each completed one did.
     let mut started_at: BTreeMap<String, i64> = BTreeMap::new();
-    let mut grace: BTreeMap<String, u64> = BTreeMap::new();
+    let mut stop_signals: BTreeMap<String, Vec<i64>> = BTreeMap::new();
     let add_job =
         |r: JobRec, jobs: &mut BTreeMap<String, JobRec>, order: &mut Vec<String>| match jobs.get_mut(&r.id) {
             Some(a) if a.richness >= r.richness => merge(a, r),
@@ -587,9 +624,21 @@ pub fn import(files: &[(String, String)], now: Option<i64>) -> Result<Imported, 
                 Kind::EventBridge => {
                     let dt = v["detail-type"].as_str().unwrap_or("");
                     let d = &v["detail"];
+                    let time = v.get("time").and_then(Value::as_str).and_then(parse_iso8601);
+                    if let (Some(ms), Some(t)) = (state_at, time) {
+                        if t > ms {
+                            // Not known at the state's instant.
+                            later_events += 1;
+                            continue;
+                        }
+                    }
                     if dt == "Batch Service Job State Change" {
                         match job_of(d, &at, fi) {
-                            Ok(Some(r)) => {
+                            Ok(Some(mut r)) => {
+                                let status = d.get("status").and_then(Value::as_str).and_then(status_of);
+                                if let (Some(t), Some(st)) = (time, status) {
+                                    r.steps.push((t, st));
+                                }
                                 if let Some(arn) = d.get("jobArn").and_then(Value::as_str) {
                                     arn_to_id.insert(arn.to_string(), r.id.clone());
                                 }
@@ -608,10 +657,8 @@ pub fn import(files: &[(String, String)], now: Option<i64>) -> Result<Imported, 
                             }
                         }
                     } else if dt == "Batch Service Job Preemption Started" {
-                        if let (Some(arn), Some(t)) = (
-                            d.get("preemptedJobArn").and_then(Value::as_str),
-                            v.get("time").and_then(Value::as_str).and_then(parse_iso8601),
-                        ) {
+                        if let (Some(arn), Some(t)) = (d.get("preemptedJobArn").and_then(Value::as_str), time)
+                        {
                             started_at.insert(arn.to_string(), t);
                         }
                     } else if dt == "Batch Service Job Preemption Completed" {
@@ -622,10 +669,8 @@ pub fn import(files: &[(String, String)], now: Option<i64>) -> Result<Imported, 
                                 problems.push(file, SKIPPED, skipped(&at, bad));
                                 continue;
                             }
-                            let t = v.get("time").and_then(Value::as_str).and_then(parse_iso8601);
-                            if let (Some(t), Some(t0)) = (t, started_at.remove(arn)) {
-                                let g = grace.entry(arn.to_string()).or_default();
-                                *g = g.saturating_add(((t - t0).max(0) / 1000) as u64);
+                            if let Some(t0) = started_at.remove(arn) {
+                                stop_signals.entry(arn.to_string()).or_default().push(t0);
                             }
                             let p = preempted.entry(arn.to_string()).or_default();
                             *p = p.saturating_add(1);
@@ -654,22 +699,51 @@ pub fn import(files: &[(String, String)], now: Option<i64>) -> Result<Imported, 
         ));
     }
     let mut lost_of: BTreeMap<String, u64> = BTreeMap::new();
+    let mut signals_of: BTreeMap<String, Vec<i64>> = BTreeMap::new();
     for (arn, n) in preempted {
         if let Some(id) = arn_to_id.get(&arn) {
             if let Some(j) = jobs.get_mut(id) {
                 j.preemptions = Some(j.preemptions.unwrap_or(0).max(n));
             }
             if let Some(l) = lost.get(&arn) {
-                // Neither the lost training nor the grace period after the preemption began
-                // advanced the job.
-                lost_of.insert(id.clone(), l.saturating_add(grace.get(&arn).copied().unwrap_or(0)));
+                lost_of.insert(id.clone(), *l);
+            }
+            if let Some(mut v) = stop_signals.remove(&arn) {
+                v.sort_unstable();
+                signals_of.insert(id.clone(), v);
             }
         }
     }
 
+    // Start-up, fitted from the history.
+    for j in jobs.values_mut() {
+        attempts::sort_steps(&mut j.steps);
+    }
+    let startup =
+        attempts::fit(jobs.values().map(|j| (&j.steps[..], j.scheduled.zip(j.attempts.last().map(|a| a.0)))));
+    if !startup.said.is_empty() {
+        problems.push_general(Problem::warning(
+            "settings.scheduledSeconds",
+            format!("start-up fitted from the history: {}", startup.said),
+        ));
+    }
+    // The preemption each job was in when the events end (at the state's instant).
+    let mut preempting: BTreeMap<&str, i64> = BTreeMap::new();
+    for (arn, t0) in &started_at {
+        if let Some(id) = arn_to_id.get(arn) {
+            preempting.insert(id.as_str(), *t0);
+        }
+    }
+    let mut live = state::Tally::default();
+
     // Jobs: every needed field, or a problem naming it. Times are within ±(2^53 - 1) ms, so
     // their differences fit.
-    let origin = jobs.values().filter_map(|j| j.created).min().unwrap_or(0);
+    let origin = jobs
+        .values()
+        .filter_map(|j| j.created)
+        .filter(|c| state_at.is_none_or(|ms| *c <= ms))
+        .min()
+        .unwrap_or(0);
     let latest = jobs
         .values()
         .flat_map(|j| {
@@ -680,7 +754,7 @@ pub fn import(files: &[(String, String)], now: Option<i64>) -> Result<Imported, 
         .flatten()
         .max()
         .unwrap_or(origin);
-    let now = now.unwrap_or(latest);
+    let now = state_at.or(now).unwrap_or(latest);
     let file_of = |j: &JobRec| files.get(j.file).map_or("", |f| f.0.as_str());
     // Names: the input's valid names are kept, the others made valid, all unique.
     let mut names = Names::default();
@@ -720,22 +794,66 @@ pub fn import(files: &[(String, String)], now: Option<i64>) -> Result<Imported, 
             j.instance_type.clone().unwrap_or_default(),
             j.count.unwrap_or(1),
         );
-        let attempts: Vec<(i64, i64)> = if j.attempts.is_empty() {
-            j.started.map(|s| (s, j.stopped.unwrap_or(now))).into_iter().collect()
+        let reported: Vec<(i64, Option<i64>)> = if j.attempts.is_empty() {
+            j.started.map(|s| (s, j.stopped)).into_iter().collect()
         } else {
-            j.attempts.iter().map(|(s, e)| (*s, e.unwrap_or(now))).collect()
+            j.attempts.clone()
         };
-        let run = |a: &(i64, i64)| (a.1.saturating_sub(a.0).max(0) / 1000) as u64;
+        let ended = matches!(j.status, Some(Status::Succeeded | Status::Failed));
+        let finished_at = j.stopped.or_else(|| reported.last().and_then(|a| a.1)).filter(|_| ended);
+        let atts =
+            attempts::attempts(created, &reported, j.scheduled, &j.steps, finished_at, startup.millis());
         let finished = matches!(j.status, Some(Status::Succeeded));
-        let preemptions = j.preemptions.unwrap_or(attempts.len().saturating_sub(1) as u32);
+        let preemptions = j.preemptions.unwrap_or(reported.len().saturating_sub(1) as u32);
         // With the training each preemption lost (a quotasim export says it), the duration
-        // is every attempt's run time less what was lost; else the last attempt's.
+        // is every attempt's training less what was lost; else the last attempt's.
         let known_loss = lost_of.get(id).copied().filter(|_| preemptions > 0);
-        let held: u64 = attempts.iter().map(run).fold(0u64, u64::saturating_add);
+        // Training stops at each preemption's stop signal (R21): the grace period after it
+        // did not advance the job.
+        let signals = signals_of.get(id).map_or(&[][..], Vec::as_slice);
+        let trained: u64 = atts
+            .iter()
+            .enumerate()
+            .map(|(i, a)| a.trained(signals.get(i).map_or(now, |&p| p.min(now))))
+            .fold(0u64, u64::saturating_add);
         let last = match known_loss {
-            Some(l) => held.saturating_sub(l),
-            None => attempts.last().map(run).unwrap_or(0),
+            Some(l) => trained.saturating_sub(l),
+            None => atts.iter().rev().find(|a| a.training.is_some()).map_or(0, |a| a.trained(now)),
         };
+        let at = state_at.map(|ms| {
+            let k = state::Known {
+                created,
+                attempts: &atts,
+                finished: finished_at,
+                preempting_since: preempting.get(id.as_str()).copied(),
+                checkpoint: (j.checkpoint == Some(true))
+                    .then_some(crate::validate::DEFAULT_PAYLOAD_CHECKPOINT),
+                lost: lost_of.get(id).copied(),
+                signals,
+            };
+            (ms, state::job_at(&k, ms))
+        });
+        match at.map(|a| a.1.at) {
+            Some(state::At::Later) => {
+                live.later += 1;
+                continue;
+            }
+            Some(state::At::Finished) => {
+                live.history.push(ObservedDuration {
+                    quota_share_name: share,
+                    instance_type: ty,
+                    instance_count: count,
+                    duration_seconds: last.max(1) as i64,
+                    censored: !finished,
+                });
+                continue;
+            }
+            _ => {}
+        }
+        let held: u64 = atts
+            .iter()
+            .map(|a| (a.stopped.unwrap_or(now).saturating_sub(a.dispatched).max(0) / 1000) as u64)
+            .fold(0u64, u64::saturating_add);
         let instance_seconds = held.checked_mul(count.max(0) as u64).filter(|x| *x <= MAX_SAFE as u64);
         let Some(instance_seconds) = instance_seconds else {
             problems.push(
@@ -751,7 +869,8 @@ pub fn import(files: &[(String, String)], now: Option<i64>) -> Result<Imported, 
             );
             continue;
         };
-        if !finished {
+        if state_at.is_some() {
+        } else if !finished {
             let what = match j.status {
                 Some(Status::Failed) => "failed or was terminated",
                 _ => "had not finished",
@@ -799,20 +918,31 @@ pub fn import(files: &[(String, String)], now: Option<i64>) -> Result<Imported, 
             used_shares.insert(share.clone(), ty.clone());
             used_order.push(share.clone());
         }
-        let observed = ObservedJob {
+        let mut observed = ObservedJob {
             job_name: name,
             quota_share_name: share,
             status: j.status,
             submit_at: secs(created),
-            first_started_at: attempts.first().map(|a| secs(a.0)),
-            stopped_at: if finished || matches!(j.status, Some(Status::Failed)) {
-                attempts.last().map(|a| secs(a.1))
-            } else {
-                None
-            },
+            first_started_at: atts.first().map(|a| secs(a.dispatched)),
+            stopped_at: if ended { atts.last().map(|a| secs(a.stopped.unwrap_or(now))) } else { None },
             preemptions,
             instance_seconds,
         };
+        if let Some((ms, s)) = at {
+            live.place(&mut job, &mut observed, &s, ms, secs);
+            live.warn(
+                &mut problems,
+                file,
+                &j.where_,
+                &j.id,
+                &s,
+                atts.iter().any(|a| {
+                    a.dispatched <= ms
+                        && !j.steps.contains(&(a.dispatched, Status::Scheduled))
+                        && j.scheduled != Some(a.dispatched)
+                }),
+            );
+        }
         out_jobs.push((job, observed, Origin { file: j.file, at: j.where_.clone() }));
     }
     // Jobs in order of submission.
@@ -903,6 +1033,12 @@ pub fn import(files: &[(String, String)], now: Option<i64>) -> Result<Imported, 
         jobs: scenario_jobs,
         ..Scenario::default()
     };
+    scenario.settings.scheduled_seconds = startup.scheduled_seconds;
+    scenario.settings.starting_seconds = startup.starting_seconds;
+    if let Some(ms) = state_at {
+        scenario.settings.start_at = ms.saturating_sub(origin).max(0) / 1000;
+        scenario.settings.origin_epoch_ms = Some(origin);
+    }
     let mut origins = Origins {
         files: files.iter().map(|f| f.0.clone()).collect(),
         shares: share_origins,
@@ -919,6 +1055,9 @@ pub fn import(files: &[(String, String)], now: Option<i64>) -> Result<Imported, 
         observed.retain(|o| kept.contains(o.job_name.as_str()));
     }
     scenario.name = Some(format!("imported from AWS ({} jobs)", scenario.jobs.len()));
+    if let Some(ms) = state_at {
+        live.finish(&mut scenario, &mut problems, ms, origin, later_events);
+    }
     Ok(Imported {
         scenario,
         observed: Observed { format_version: 1, origin_epoch_millis: origin, jobs: observed },
@@ -987,6 +1126,7 @@ pub struct AwsFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn iso_times() {

@@ -13,6 +13,7 @@ use quotasim::{generate, GenerateOptions};
 use quotasim_tests::cli::{fixture, quotasim, stderr, stdout};
 use serde_json::{json, Value};
 
+mod aws_state;
 mod hostile;
 
 fn temp(name: &str, text: &str) -> String {
