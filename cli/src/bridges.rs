@@ -179,6 +179,11 @@ fn same_file(a: &str, b: &str) -> bool {
 pub fn calibrate(scenario: &str, observed: &str, json: bool) -> Result<ExitCode, Stop> {
     let valid = crate::policy::load(scenario, &[])?;
     let gpus = quotasim::calibrate::gpus_by_share(&valid);
+    let bare = match quotasim::calibrate::without_startup(&valid) {
+        Some(v) => Some(crate::policy::run_to_end(v, true)?),
+        None => None,
+    };
+    let startup = (valid.settings.scheduled, valid.settings.starting);
     let run = crate::policy::run_to_end(valid, true)?;
     let text = read_input(observed).map_err(Stop)?;
     let obs: quotasim::aws::Observed = {
@@ -196,10 +201,13 @@ pub fn calibrate(scenario: &str, observed: &str, json: bool) -> Result<ExitCode,
         print_problems(&p);
         Stop(ExitCode::from(1))
     })?;
-    let c = quotasim::calibrate::calibrate(&run, &obs, &gpus).map_err(|p| {
+    let mut c = quotasim::calibrate::calibrate(&run, &obs, &gpus).map_err(|p| {
         print_problems(&[p]);
         Stop(ExitCode::from(1))
     })?;
+    if let Some(bare) = &bare {
+        quotasim::calibrate::explain_startup(&mut c, startup.0, startup.1, bare);
+    }
     if json {
         return Ok(write_out(&quotasim::json::to_json(&c)));
     }
@@ -224,6 +232,22 @@ pub fn calibrate(scenario: &str, observed: &str, json: bool) -> Result<ExitCode,
             format!("{} / {}", f(r.preemptions.simulated), f(r.preemptions.observed)),
             format!("{} / {}", f(r.gpu_hours.simulated), f(r.gpu_hours.observed)),
         );
+    }
+    if let Some(st) = &c.startup {
+        let _ = writeln!(
+            s,
+            "Start-up ({} s scheduled + {} s starting per attempt) is in the replay; without it, wait p50 and the seconds of the p50 difference it explains:",
+            st.scheduled_seconds, st.starting_seconds
+        );
+        for r in &st.per_quota_share {
+            let _ = writeln!(
+                s,
+                "  {:<16} {:>10}  explains {}",
+                quotasim::validate::printable(&r.quota_share_name),
+                f(r.wait_p50_without_startup),
+                f(r.explained_seconds)
+            );
+        }
     }
     let _ = writeln!(s, "{} jobs differ; the most:", c.most_different.len());
     for d in c.most_different.iter().take(10) {

@@ -74,6 +74,71 @@ pub struct Calibration {
     /// Jobs in the scenario but not observed, and the other way round.
     pub unmatched: Vec<String>,
     pub most_different: Vec<JobDifference>,
+    /// What the scenario's start-up explains ([`explain_startup`]); absent without start-up.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub startup: Option<StartupEffect>,
+}
+
+/// How much of the difference between simulated and observed waits the start-up an import
+/// fitted (`scheduledSeconds`, `startingSeconds`) explains: the same replay without it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StartupEffect {
+    pub scheduled_seconds: u64,
+    pub starting_seconds: u64,
+    pub per_quota_share: Vec<StartupShare>,
+}
+
+/// One share's wait p50 without start-up, and the seconds of its difference from the observed
+/// p50 that start-up explains (`|observed - without| - |observed - with|`; negative when the
+/// start-up moves the replay away from what was observed).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StartupShare {
+    pub quota_share_name: String,
+    pub wait_p50_without_startup: Option<f64>,
+    pub explained_seconds: Option<f64>,
+}
+
+/// The scenario without start-up (`scheduledSeconds` and `startingSeconds` 0), to replay for
+/// [`explain_startup`]; `None` when it has none.
+pub fn without_startup(valid: &ValidScenario) -> Option<ValidScenario> {
+    if valid.settings.scheduled == 0 && valid.settings.starting == 0 {
+        return None;
+    }
+    let mut v = valid.clone();
+    v.settings.scheduled = 0;
+    v.settings.starting = 0;
+    Some(v)
+}
+
+/// Adds to `c` what the start-up (`scheduled` and `starting` seconds, the scenario's) explains,
+/// from `bare`, the replay of [`without_startup`].
+pub fn explain_startup(c: &mut Calibration, scheduled: u64, starting: u64, bare: &SimResult) {
+    let mut waits: BTreeMap<&str, Vec<u64>> = BTreeMap::new();
+    for j in &bare.jobs {
+        if let Some(t) = j.first_started_at {
+            waits.entry(j.quota_share_name.as_str()).or_default().push(t.saturating_sub(j.submit_at));
+        }
+    }
+    let per_quota_share = c
+        .per_quota_share
+        .iter()
+        .map(|r| {
+            let without = waits.get_mut(r.quota_share_name.as_str()).and_then(|w| nearest_rank(w, 50));
+            let explained = match (r.wait_p50.observed, r.wait_p50.simulated, without) {
+                (Some(o), Some(with), Some(w)) => Some((o - w).abs() - (o - with).abs()),
+                _ => None,
+            };
+            StartupShare {
+                quota_share_name: r.quota_share_name.clone(),
+                wait_p50_without_startup: without,
+                explained_seconds: explained,
+            }
+        })
+        .collect();
+    c.startup =
+        Some(StartupEffect { scheduled_seconds: scheduled, starting_seconds: starting, per_quota_share });
 }
 
 fn nearest_rank(v: &mut [u64], p: u64) -> Option<f64> {
@@ -215,5 +280,5 @@ pub fn calibrate(
             }
         })
         .collect();
-    Ok(Calibration { format_version: 1, per_quota_share, unmatched, most_different: diffs })
+    Ok(Calibration { format_version: 1, per_quota_share, unmatched, most_different: diffs, startup: None })
 }

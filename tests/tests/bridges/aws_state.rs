@@ -69,6 +69,21 @@ fn r6_import_fits_scheduled_and_starting_seconds_and_replays_every_job() {
             assert_eq!(j.first_started_at, k.first_started_at.map(|t| t + d), "seed {seed}: {}", j.job_name);
             assert_eq!(j.stopped_at, k.stopped_at.map(|t| t + d), "seed {seed}: {}", j.job_name);
         }
+        // Calibrate says how much of the difference the start-up explains: here all of it.
+        let valid = validate(&imp.scenario).unwrap();
+        let gpus = quotasim::calibrate::gpus_by_share(&valid);
+        let mut c = quotasim::calibrate::calibrate(&b, &imp.observed, &gpus).unwrap();
+        let bare = quotasim::calibrate::without_startup(&valid).expect("start-up was fitted");
+        let mut sim = Simulation::new(bare);
+        sim.run();
+        quotasim::calibrate::explain_startup(&mut c, 90, 30, &sim.result());
+        let st = c.startup.as_ref().unwrap();
+        for (r, e) in c.per_quota_share.iter().zip(&st.per_quota_share) {
+            assert_eq!(r.wait_p50.simulated, r.wait_p50.observed);
+            let gap = (r.wait_p50.observed.unwrap() - e.wait_p50_without_startup.unwrap()).abs();
+            assert_eq!(e.explained_seconds, Some(gap), "{}", r.quota_share_name);
+        }
+        assert!(st.per_quota_share.iter().any(|e| e.explained_seconds > Some(0.0)), "{st:?}");
         // The observed first start is the dispatch, as in results.
         let first: BTreeMap<&str, u64> = imp
             .observed
