@@ -2,12 +2,11 @@
 
 use std::process::ExitCode;
 
-use quotasim::eta::{Arrivals, Durations, EtaOptions, EtaReport, Forecast, Outcome};
-use quotasim::model::Job;
+use quotasim::eta::{prepare, Arrivals, Durations, EtaOptions, EtaReport, Forecast, Outcome, NOT_A_JOB};
 
 use crate::input::read_input;
 use crate::policy::{self, Stop};
-use crate::{json, parse_scenario, print_problems, write_out};
+use crate::{json, print_problems, write_out};
 
 /// `eta`'s arguments.
 #[derive(clap::Args)]
@@ -78,40 +77,29 @@ pub fn eta(a: EtaArgs) -> Result<ExitCode, Stop> {
             return usage("--arrivals workload is not available yet: use listed or none")
         }
     };
-    let changes = policy::parse_changes(&a.set)?;
+    // A bad --set is a usage error, found before any file is read (as for every command).
+    policy::parse_changes(&a.set)?;
     let text = read_input(&a.state).map_err(Stop)?;
     let submit = match &a.submit {
         None => None,
-        Some(path) => {
-            let t = read_input(path).map_err(Stop)?;
-            match serde_json::from_str::<Job>(&t) {
-                Ok(j) => Some(j),
-                Err(e) => {
-                    say!("quotasim: --submit {}: not a job: {}", quotasim::problem::printable(path), e);
-                    return Err(Stop(ExitCode::from(1)));
-                }
-            }
-        }
+        Some(path) => Some(read_input(path).map_err(Stop)?),
     };
-    let state = parse_scenario(&text)
-        .and_then(|s| quotasim::change::apply_changes(&s, &changes))
-        .map_err(|p| vec![p])
-        .and_then(|s| quotasim::workload::expanded(&s))
-        .map_err(|p| {
-            print_problems(&p);
-            Stop(ExitCode::from(1))
-        })?;
     let opts = EtaOptions {
         jobs: a.jobs,
-        submit,
+        submit: None,
         replicates: a.replicates,
         seed: a.seed,
         horizon: a.horizon,
         durations,
         arrivals,
     };
-    let f = Forecast::new(&state, opts).map_err(|p| {
-        print_problems(&p);
+    let f = prepare(&text, &a.set, submit.as_deref(), opts).map_err(|p| {
+        match (&p[..], &a.submit) {
+            ([one], Some(path)) if one.path == "--submit" && one.message.starts_with(NOT_A_JOB) => {
+                say!("quotasim: --submit {}: {}", quotasim::problem::printable(path), one.message)
+            }
+            _ => print_problems(&p),
+        }
         Stop(ExitCode::from(1))
     })?;
     print_problems(&f.warnings);

@@ -97,6 +97,16 @@ test("Node, ES module: import { Simulation } from 'quotasim'", () => {
   assert.equal(sh(process.execPath, ["example.mjs", "notebook.json"], dir), expected);
 });
 
+test("Node, ES module: eta() forecasts a live state as quotasim eta does", () => {
+  const dir = consumer("node-esm");
+  fs.writeFileSync(path.join(dir, "state.json"), sh(cliPath(), ["run", notebook, "--print-state-at", "600"]));
+  const report = JSON.parse(sh(cliPath(), ["eta", path.join(dir, "state.json"), "--replicates", "100", "--format", "json"]));
+  assert.ok(report.jobs.length > 0, "a job waits at 600");
+  const lines = report.jobs.map(({ jobName, start, reason }) =>
+    `${jobName}: starts in ${start.p10} / ${start.p50} / ${start.p90} s; waits now: ${reason}\n`);
+  assert.equal(sh(process.execPath, ["eta.mjs", "state.json"], dir), lines.join(""));
+});
+
 test("Node, CommonJS: require('quotasim')", () => {
   const dir = consumer("node-cjs");
   assert.equal(sh(process.execPath, ["example.cjs", "notebook.json"], dir), expected);
@@ -162,7 +172,7 @@ test("the package: metadata, files, LICENSE, and npm publish --dry-run", () => {
 
 test("the README's examples are the ones these tests run", () => {
   const readme = fs.readFileSync(path.join(here, "..", "README.md"), "utf8");
-  for (const file of ["node-esm/example.mjs", "node-cjs/example.cjs", "app/main.js", "esbuild/main.js", "html/index.html"]) {
+  for (const file of ["node-esm/example.mjs", "node-esm/eta.mjs", "node-cjs/example.cjs", "app/main.js", "esbuild/main.js", "html/index.html"]) {
     const text = fs.readFileSync(path.join(here, file), "utf8").trimEnd();
     assert.ok(readme.includes(text), `web/README.md shows ${file} as it is`);
   }

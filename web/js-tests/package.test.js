@@ -352,3 +352,153 @@ test('applyChanges addresses lists by name and names a path that names nothing',
     (e) => e.problems[0].path === 'quotaShares[nope].state');
   assert.throws(() => quotasim.applyChanges(notebook(), ['settings.backfill']), (e) => e.problems.length === 1);
 });
+
+// Start-time forecasts: a live state (R28) made by the CLI from a generated scenario.
+const etaDir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'quotasim-eta-'));
+test.after(() => fs.rmSync(etaDir, { recursive: true, force: true }));
+const etaFiles = (() => {
+  const scenario = cli(['generate', '--jobs', '300', '--shares', '3', '--seed', '5']);
+  const stateText = cli(['run', '-', '--print-state-at', '7200'], scenario).toString('utf8');
+  const state = JSON.parse(stateText);
+  const start = state.settings.startAt;
+  const queued = state.jobs.find((j) => j.startedAt == null && (j.submitAt ?? 0) <= start).jobName;
+  const submit = { jobName: 'mine', quotaShareName: state.quotaShares[0].quotaShareName,
+    instanceType: state.serviceEnvironment.capacityLimits[0].capacityUnit, instanceCount: 1,
+    durationSeconds: 600, schedulingPriority: 90 };
+  const stateFile = path.join(etaDir, 'state.json');
+  const submitFile = path.join(etaDir, 'submit.json');
+  fs.writeFileSync(stateFile, stateText);
+  fs.writeFileSync(submitFile, JSON.stringify(submit));
+  return { stateText, stateFile, submit, submitFile, queued };
+})();
+const LEND_TO_RESERVE = 'quotaShares[team-01].resourceSharingConfiguration.strategy=RESERVE';
+
+/** The same forecast as package options and as `quotasim eta` flags. */
+const etaCases = () => {
+  const { submit, submitFile, queued } = etaFiles;
+  return [
+    [{}, []],
+    [{ replicates: 20, jobs: [queued] }, ['--replicates', '20', '--job', queued]],
+    [{ replicates: 20, set: [LEND_TO_RESERVE, 'jobs[*].checkpointIntervalSeconds=900'] },
+      ['--replicates', '20', '--set', LEND_TO_RESERVE, '--set', 'jobs[*].checkpointIntervalSeconds=900']],
+    [{ replicates: 20, submit }, ['--replicates', '20', '--submit', submitFile]],
+    [{ replicates: 20, submit: JSON.stringify(submit), jobs: [queued], durations: 'exact', arrivals: 'none' },
+      ['--replicates', '20', '--submit', submitFile, '--job', queued, '--durations', 'exact', '--arrivals', 'none']],
+    [{ replicates: 20, durations: 'exact' }, ['--replicates', '20', '--durations', 'exact']],
+    [{ replicates: 20, durations: 'timeout', arrivals: 'none', seed: 7, horizon: 20000 },
+      ['--replicates', '20', '--durations', 'timeout', '--arrivals', 'none', '--seed', '7', '--horizon', '20000']],
+  ];
+};
+
+test('etaJson gives the bytes of quotasim eta --format json, option by option', () => {
+  for (const [options, flags] of etaCases()) {
+    const expected = cli(['eta', etaFiles.stateFile, ...flags, '--format', 'json']).toString('utf8');
+    assert.equal(quotasim.etaJson(etaFiles.stateText, options), expected, flags.join(' '));
+  }
+  // A state object and null options are read as the text and no options are.
+  const expected = cli(['eta', etaFiles.stateFile, '--replicates', '5', '--format', 'json']).toString('utf8');
+  assert.equal(quotasim.etaJson(JSON.parse(etaFiles.stateText), { replicates: 5, seed: null }), expected);
+});
+
+test('eta resolves to the report etaJson gives, reporting progress from 0 to every replicate', async () => {
+  for (const [options] of etaCases().slice(1, 5)) {
+    const done = [];
+    const report = await quotasim.eta(etaFiles.stateText, { ...options, onProgress: (d, n) => done.push([d, n]) });
+    assert.deepEqual(report, JSON.parse(quotasim.etaJson(etaFiles.stateText, options)));
+    assert.deepEqual(done[0], [0, 20]);
+    assert.deepEqual(done.at(-1), [20, 20]);
+    assert.ok(done.every(([d], i) => i === 0 || d > done[i - 1][0]), JSON.stringify(done));
+  }
+  const report = await quotasim.eta(etaFiles.stateText, { replicates: 20, jobs: [etaFiles.queued] });
+  assert.equal(report.jobs.length, 1);
+  assert.equal(report.jobs[0].jobName, etaFiles.queued);
+  assert.equal(report.durations, 'history');
+  assert.equal(Object.getPrototypeOf(report.drawsBySource), Object.prototype);
+  assert.ok(Array.isArray(report.jobs[0].position) && report.jobs[0].position.length === 2);
+});
+
+const isAbort = (e) => e.name === 'AbortError' && e instanceof DOMException;
+
+test('an aborted signal rejects eta with an AbortError before anything runs', async () => {
+  const controller = new AbortController();
+  controller.abort();
+  let progressed = false;
+  await assert.rejects(quotasim.eta(etaFiles.stateText, { signal: controller.signal, onProgress: () => (progressed = true) }), isAbort);
+  assert.throws(() => quotasim.etaJson(etaFiles.stateText, { signal: controller.signal }), isAbort);
+  assert.equal(progressed, false);
+  // Aborted from onProgress, etaJson stops too.
+  const inner = new AbortController();
+  assert.throws(() => quotasim.etaJson(etaFiles.stateText, { signal: inner.signal, onProgress: () => inner.abort() }), isAbort);
+});
+
+test('aborting a long eta rejects it with an AbortError at its next yield', async (t) => {
+  const controller = new AbortController();
+  let done = 0;
+  const started = performance.now();
+  const run = quotasim.eta(etaFiles.stateText, { replicates: 100000, signal: controller.signal, onProgress: (d) => (done = d) });
+  let abortedAt;
+  setTimeout(() => {
+    abortedAt = performance.now();
+    controller.abort();
+  }, 200);
+  await assert.rejects(run, isAbort);
+  const late = performance.now() - abortedAt;
+  t.diagnostic(`${done} of 100000 replicates ran in ${(abortedAt - started).toFixed(0)} ms; rejected ${late.toFixed(1)} ms after abort()`);
+  assert.ok(done > 0 && done < 100000, `${done} replicates ran`);
+  assert.ok(late < 1000, `rejected ${late} ms after abort()`);
+});
+
+test('eta yields to the event loop while it runs: timers fire between its slices', async (t) => {
+  quotasim.etaJson(etaFiles.stateText, { replicates: 2 }); // the engine's code compiled once
+  const marks = [];
+  const timer = setInterval(() => marks.push(performance.now()), 0);
+  const started = performance.now();
+  let slices = 0;
+  const report = await quotasim.eta(etaFiles.stateText, { replicates: 1000, onProgress: () => slices++ });
+  const ended = performance.now();
+  clearInterval(timer);
+  const points = [started, ...marks.filter((m) => m < ended), ended];
+  const gaps = points.slice(1).map((p, i) => p - points[i]);
+  const longest = Math.max(...gaps);
+  t.diagnostic(`1000 replicates in ${(ended - started).toFixed(0)} ms, ${slices} progress calls, ${marks.length} timer ticks; longest gap between them ${longest.toFixed(1)} ms`);
+  assert.equal(report.replicates, 1000);
+  assert.ok(marks.length >= 5, `the timer ran ${marks.length} times`);
+  // The slices are 25 ms; a loaded machine may stretch a gap, never to a whole run's length.
+  assert.ok(longest < 150, `longest gap ${longest} ms`);
+});
+
+test('bad eta options reject (and etaJson throws) naming the option', async () => {
+  const cases = [
+    [{ replicates: 0 }, 'options.replicates'],
+    [{ replicates: 1.5 }, 'options.replicates'],
+    [{ replicates: 100001 }, 'options.replicates'],
+    [{ seed: -1 }, 'options.seed'],
+    [{ horizon: '60' }, 'options.horizon'],
+    [{ horizon: 0 }, 'options.horizon'],
+    [{ horizon: 2 ** 53 - 1 }, 'options.horizon'],
+    [{ durations: 'workload' }, 'options.durations'],
+    [{ arrivals: 'all' }, 'options.arrivals'],
+    [{ jobs: 'a' }, 'options.jobs'],
+    [{ jobs: [1] }, 'options.jobs[0]'],
+    [{ set: 'jobs[*].timeoutSeconds=60' }, 'options.set'],
+    [{ jobs: ['nobody'] }, 'options.jobs[0]'],
+    [{ set: ['jobs[*].checkpointIntervalSeconds=900', 'nonsense'] }, 'options.set[1]'],
+    [{ set: ['quotaShares[nope].state=DISABLED'] }, 'quotaShares[nope].state'],
+    [{ submit: { jobName: 3 } }, 'options.submit'],
+    [{ submit: { ...etaFiles.submit, jobName: etaFiles.queued } }, 'options.submit.jobName'],
+    [{ signal: {} }, 'options.signal'],
+    [{ onProgress: 3 }, 'options.onProgress'],
+    [{ replicate: 5 }, 'options.replicate'],
+    [5, 'options'],
+  ];
+  for (const [options, field] of cases) {
+    const named = (e) => e instanceof Error && e.problems?.[0]?.path === field && e.message.includes(field);
+    assert.throws(() => quotasim.etaJson(etaFiles.stateText, options), named, JSON.stringify(options));
+    await assert.rejects(quotasim.eta(etaFiles.stateText, options), named, JSON.stringify(options));
+  }
+  const broken = (e) => e.problems[0].path === '' && /invalid JSON/.test(e.message);
+  await assert.rejects(quotasim.eta('{'), broken);
+  assert.throws(() => quotasim.etaJson('{'), broken);
+  const thrown = new Error('stop here');
+  await assert.rejects(quotasim.eta(etaFiles.stateText, { replicates: 2, onProgress: () => { throw thrown; } }), (e) => e === thrown);
+});

@@ -806,6 +806,336 @@ impl BenchWorkload {
     }
 }
 
+/// How long `eta` runs replicates before it yields to the event loop: a slice ends at the
+/// first replicate that ends after it, so the event loop waits this plus one replicate (and
+/// the first time, the engine's code being compiled: a cold call's slices run longer).
+const SLICE_MS: f64 = 25.0;
+
+/// The options `eta` and `etaJson` take (`quotasim eta`'s flags), checked field by field.
+struct EtaCall {
+    set: Vec<String>,
+    submit: Option<String>,
+    opts: quotasim::eta::EtaOptions,
+    signal: Option<JsValue>,
+    on_progress: Option<js_sys::Function>,
+}
+
+/// Every key `options` may have.
+const ETA_KEYS: &[&str] = &[
+    "jobs",
+    "submit",
+    "set",
+    "replicates",
+    "seed",
+    "horizon",
+    "durations",
+    "arrivals",
+    "signal",
+    "onProgress",
+];
+
+fn eta_options(options: &JsValue) -> Result<EtaCall, JsValue> {
+    use quotasim::eta::{Arrivals, Durations, EtaOptions, DEFAULT_HORIZON, MAX_REPLICATES};
+    let fail = |field: &str, message: String| {
+        problems_error(
+            "quotasim: invalid eta options",
+            &[Problem::error(format!("options.{field}"), message)],
+        )
+    };
+    let mut call = EtaCall {
+        set: Vec::new(),
+        submit: None,
+        opts: EtaOptions::default(),
+        signal: None,
+        on_progress: None,
+    };
+    if options.is_undefined() || options.is_null() {
+        return Ok(call);
+    }
+    if !options.is_object() || js_sys::Array::is_array(options) || options.is_function() {
+        let p = Problem::error("options", "must be an object");
+        return Err(problems_error("quotasim: invalid eta options", &[p]));
+    }
+    let object: &js_sys::Object = options.unchecked_ref();
+    for key in js_sys::Object::keys(object).iter() {
+        let key = key.as_string().unwrap_or_default();
+        if !ETA_KEYS.contains(&key.as_str()) {
+            return Err(fail(&key, format!("unknown option, expected one of {}", ETA_KEYS.join(", "))));
+        }
+    }
+    let get = |key: &str| -> Option<JsValue> {
+        // `null` is an option left out, as `undefined` is.
+        let v = js_sys::Reflect::get(options, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
+        (!v.is_undefined() && !v.is_null()).then_some(v)
+    };
+    let strings = |key: &str, what: &str| -> Result<Vec<String>, JsValue> {
+        match get(key) {
+            None => Ok(Vec::new()),
+            Some(v) if js_sys::Array::is_array(&v) => js_sys::Array::from(&v)
+                .iter()
+                .enumerate()
+                .map(|(i, x)| {
+                    x.as_string().ok_or_else(|| {
+                        fail(&format!("{key}[{i}]"), format!("must be a string, not {}", shown(&x)))
+                    })
+                })
+                .collect(),
+            Some(v) => Err(fail(key, format!("must be an array of {what}, not {}", shown(&v)))),
+        }
+    };
+    let number = |key: &str, low: u64, high: u64| -> Result<Option<u64>, JsValue> {
+        let Some(v) = get(key) else { return Ok(None) };
+        match v.as_f64() {
+            Some(x) if x.is_finite() && x.fract() == 0.0 && x >= low as f64 && x <= high as f64 => {
+                Ok(Some(x as u64))
+            }
+            _ => Err(fail(key, format!("must be a whole number from {low} to {high}, not {}", shown(&v)))),
+        }
+    };
+    call.opts.jobs = strings("jobs", "job names")?;
+    call.set = strings("set", "\"PATH=VALUE\" strings")?;
+    if let Some(v) = get("submit") {
+        call.submit = Some(json_text(&v, "a job").map_err(|p| fail("submit", p.message))?);
+    }
+    if let Some(n) = number("replicates", 1, u64::from(MAX_REPLICATES))? {
+        call.opts.replicates = n as u32;
+    }
+    call.opts.seed = number("seed", 0, MAX_SAFE as u64)?.unwrap_or(0);
+    call.opts.horizon = number("horizon", 1, MAX_SAFE as u64)?.unwrap_or(DEFAULT_HORIZON);
+    call.opts.durations = match get("durations").map(|v| v.as_string().ok_or(v)) {
+        None => None,
+        Some(Ok(s)) if s == "history" => Some(Durations::History),
+        Some(Ok(s)) if s == "timeout" => Some(Durations::Timeout),
+        Some(Ok(s)) if s == "exact" => Some(Durations::Exact),
+        Some(v) => {
+            let got = v.map_or_else(|v| shown(&v), |s| format!("{s:?}"));
+            return Err(fail(
+                "durations",
+                format!("must be \"history\", \"timeout\" or \"exact\", not {got}"),
+            ));
+        }
+    };
+    call.opts.arrivals = match get("arrivals").map(|v| v.as_string().ok_or(v)) {
+        None => Arrivals::Listed,
+        Some(Ok(s)) if s == "listed" => Arrivals::Listed,
+        Some(Ok(s)) if s == "none" => Arrivals::None,
+        Some(v) => {
+            let got = v.map_or_else(|v| shown(&v), |s| format!("{s:?}"));
+            return Err(fail("arrivals", format!("must be \"listed\" or \"none\", not {got}")));
+        }
+    };
+    if let Some(v) = get("signal") {
+        // Any object with a boolean `aborted` (an `AbortSignal` from any realm) will do.
+        let aborted = js_sys::Reflect::get(&v, &JsValue::from_str("aborted")).ok().and_then(|a| a.as_bool());
+        if !v.is_object() || aborted.is_none() {
+            return Err(fail("signal", format!("must be an AbortSignal, not {}", shown(&v))));
+        }
+        call.signal = Some(v);
+    }
+    if let Some(v) = get("onProgress") {
+        call.on_progress = Some(v.dyn_into().map_err(|v| {
+            fail("onProgress", format!("must be a function (done, total), not {}", shown(&v)))
+        })?);
+    }
+    Ok(call)
+}
+
+/// A JS value as an error message quotes it: a number or a string itself, anything else its
+/// type (`null`, `boolean`, `object`, ...).
+fn shown(v: &JsValue) -> String {
+    if let Some(x) = v.as_f64() {
+        return format!("{x}");
+    }
+    if let Some(s) = v.as_string() {
+        return format!("{s:?}");
+    }
+    if v.is_null() {
+        return String::from("null");
+    }
+    v.js_typeof().as_string().unwrap_or_default()
+}
+
+/// The name the package gives an option the engine names as the command line spells it
+/// (`--job[0]` is `options.jobs[0]`, `--submit.jobName` is `options.submit.jobName`); a path in
+/// the state stays as it is.
+fn option_path(path: &str) -> String {
+    let Some(flag) = path.strip_prefix("--") else { return path.to_string() };
+    match flag.strip_prefix("job[") {
+        Some(rest) => format!("options.jobs[{rest}"),
+        None => format!("options.{flag}"),
+    }
+}
+
+/// The forecast of the state (its JSON text) as `call` asks: read and prepared by the engine
+/// exactly as `quotasim eta` reads and prepares it.
+fn forecast(text: &str, call: &EtaCall) -> Result<quotasim::eta::Forecast, JsValue> {
+    quotasim::eta::prepare(text, &call.set, call.submit.as_deref(), call.opts.clone()).map_err(|mut ps| {
+        for p in &mut ps {
+            p.path = option_path(&p.path);
+        }
+        problems_error("quotasim: cannot forecast", &ps)
+    })
+}
+
+fn state_text(state: &JsValue) -> Result<String, JsValue> {
+    json_text(state, "a state").map_err(|p| problems_error("quotasim: cannot forecast", &[p]))
+}
+
+/// Runs replicates in order until every one has run or the clock passes `until` (ms since the
+/// epoch): at least one.
+fn run_slice(
+    f: &quotasim::eta::Forecast,
+    outcomes: &mut Vec<quotasim::eta::Outcome>,
+    until: f64,
+) -> Result<(), JsValue> {
+    while outcomes.len() < f.replicates() as usize {
+        let o = f
+            .replicate(outcomes.len() as u32)
+            .map_err(|e| JsValue::from(js_sys::Error::new(&format!("quotasim: {e}"))))?;
+        outcomes.push(o);
+        if js_sys::Date::now() >= until {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Calls `onProgress(done, total)` when given; what it throws stops the forecast.
+fn progress(call: &EtaCall, done: usize, total: u32) -> Result<(), JsValue> {
+    match &call.on_progress {
+        Some(cb) => {
+            cb.call2(&JsValue::UNDEFINED, &JsValue::from(done as f64), &JsValue::from(total)).map(drop)
+        }
+        None => Ok(()),
+    }
+}
+
+fn aborted(call: &EtaCall) -> bool {
+    call.signal.as_ref().is_some_and(|s| {
+        js_sys::Reflect::get(s, &JsValue::from_str("aborted")).ok().and_then(|a| a.as_bool()).unwrap_or(false)
+    })
+}
+
+/// What an aborted forecast rejects with: a `DOMException` named `AbortError`, as `fetch`
+/// rejects, or an `Error` of that name where `DOMException` does not exist.
+fn abort_error() -> JsValue {
+    const MESSAGE: &str = "quotasim: the forecast was aborted";
+    let ctor = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("DOMException"))
+        .and_then(|c| c.dyn_into::<js_sys::Function>());
+    if let Ok(ctor) = ctor {
+        let args = js_sys::Array::of2(&JsValue::from_str(MESSAGE), &JsValue::from_str("AbortError"));
+        if let Ok(e) = js_sys::Reflect::construct(&ctor, &args) {
+            return e;
+        }
+    }
+    let e = js_sys::Error::new(MESSAGE);
+    e.set_name("AbortError");
+    e.into()
+}
+
+/// Resolves a macrotask later (`setTimeout(fn, 0)`), so that the event loop runs timers, I/O
+/// and rendering in between; in Node, browsers and workers alike.
+async fn next_task() -> Result<(), JsValue> {
+    let global = js_sys::global();
+    let set_timeout = js_sys::Reflect::get(&global, &JsValue::from_str("setTimeout"))
+        .and_then(|f| f.dyn_into::<js_sys::Function>())
+        .map_err(|_| {
+            JsValue::from(js_sys::Error::new("quotasim: no setTimeout to yield to the event loop with"))
+        })?;
+    let tick = js_sys::Promise::new(&mut |resolve, reject| {
+        if let Err(e) = set_timeout.call2(&global, &resolve, &JsValue::from(0)) {
+            let _ = reject.call1(&JsValue::UNDEFINED, &e);
+        }
+    });
+    wasm_bindgen_futures::JsFuture::from(tick).await.map(drop)
+}
+
+/// Start-time forecasts from a live state (`quotasim eta`): for each queued job (or those in
+/// `options.jobs`, and `options.submit`), when it starts over `options.replicates` replicates
+/// (p10, p50, p90, mean), why it waits now and who is ahead of it, and whom a submitted job
+/// would preempt. `state` is an R28 scenario (what `quotasim run --print-state-at T` writes).
+/// The options are the command line's, with its defaults: `jobs` (`--job`), `submit` (a job,
+/// `--submit`), `set` (`"PATH=VALUE"` changes, `--set`), `replicates` (200), `seed` (0),
+/// `horizon` (86400 s), `durations` (`"history"` when the state has one, else `"timeout"`;
+/// or `"exact"`), `arrivals` (`"listed"` or `"none"`).
+///
+/// The state is prepared, then the replicates run in slices of about 25 ms, the event loop
+/// running before each (a `setTimeout(0)`); `onProgress(done, total)` is called after the
+/// preparation (`done` 0) and after each slice. When `signal` (an `AbortSignal`) is aborted,
+/// before the start or between slices, the promise rejects with a `DOMException` named
+/// `AbortError`. It rejects with an `Error` (with `err.problems`) naming an option
+/// (`options.replicates`) or a field of the state that is wrong. The report is the one
+/// `etaJson` gives, as plain objects.
+#[wasm_bindgen(unchecked_return_type = "Promise<EtaReport>")]
+pub fn eta(
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string")] state: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "EtaOptions")] options: JsValue,
+) -> js_sys::Promise {
+    install_panic_hook();
+    // The arguments are read now: a caller may change its objects once the call returns.
+    let read = eta_options(&options).and_then(|call| Ok((state_text(&state)?, call)));
+    let (text, call) = match read {
+        Ok(x) => x,
+        Err(e) => return js_sys::Promise::reject(&e),
+    };
+    wasm_bindgen_futures::future_to_promise(async move {
+        if aborted(&call) {
+            return Err(abort_error());
+        }
+        // Preparing (reading and validating the state, why each job waits now) is one step that
+        // cannot be cut: the replicates start after a yield.
+        let f = forecast(&text, &call)?;
+        let total = f.replicates();
+        let mut outcomes = Vec::with_capacity(total as usize);
+        progress(&call, 0, total)?;
+        loop {
+            next_task().await?;
+            if aborted(&call) {
+                return Err(abort_error());
+            }
+            run_slice(&f, &mut outcomes, js_sys::Date::now() + SLICE_MS)?;
+            progress(&call, outcomes.len(), total)?;
+            if outcomes.len() == total as usize {
+                break;
+            }
+        }
+        to_js(&f.report(&outcomes))
+    })
+}
+
+/// `eta` as compact JSON text, synchronously: the bytes `quotasim eta STATE --format json`
+/// prints with the same options (without its final newline), whatever its `--threads`. It runs
+/// the same slices without yielding: `onProgress` is called as `eta` calls it, and `signal` is
+/// checked before the start and before each slice (so only `onProgress` can abort it once
+/// started); an aborted forecast throws the `AbortError`.
+#[wasm_bindgen(js_name = etaJson)]
+pub fn eta_json(
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string")] state: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "EtaOptions")] options: JsValue,
+) -> Result<String, JsValue> {
+    install_panic_hook();
+    let call = eta_options(&options)?;
+    let text = state_text(&state)?;
+    if aborted(&call) {
+        return Err(abort_error());
+    }
+    let f = forecast(&text, &call)?;
+    let total = f.replicates();
+    let mut outcomes = Vec::with_capacity(total as usize);
+    progress(&call, 0, total)?;
+    loop {
+        if aborted(&call) {
+            return Err(abort_error());
+        }
+        run_slice(&f, &mut outcomes, js_sys::Date::now() + SLICE_MS)?;
+        progress(&call, outcomes.len(), total)?;
+        if outcomes.len() == total as usize {
+            break;
+        }
+    }
+    Ok(to_json(&f.report(&outcomes)))
+}
+
 /// Bytes of WebAssembly linear memory now. Linear memory never shrinks, so this is also the
 /// module's memory high-water mark.
 #[wasm_bindgen(js_name = memoryBytes)]

@@ -226,6 +226,26 @@ export interface Calibration {
   mostDifferent: Array<JobDifference>;
 }
 
+/** `quotasim eta`'s JSON. */
+export interface EtaReport {
+  formatVersion: number;
+  /** The state's `startAt`; every time below is seconds after it. */
+  startAt: number;
+  originEpochMs?: number;
+  /** The runs stop here (absolute seconds). */
+  horizonAt: number;
+  replicates: number;
+  seed: number;
+  durations: EtaDurations;
+  arrivals: EtaArrivals;
+  /**
+   * How many job durations, over every replicate, came from each source (`history`,
+   * `timeout`, `twiceLargest`, `asWritten`, `exact`).
+   */
+  drawsBySource: Record<string, number>;
+  jobs: Array<EtaJob>;
+}
+
 /** Simulation settings; every field is optional and defaults as documented in the format spec. */
 export interface Settings {
   /**
@@ -748,6 +768,46 @@ export interface JobDifference {
 }
 
 /**
+ * Where durations come from.
+ * - `"history"`: Kaplan-Meier per share and instance type over the state's `history`.
+ * - `"timeout"`: Each job's timeout.
+ * - `"exact"`: `durationSeconds` as written.
+ */
+export type EtaDurations = "history" | "timeout" | "exact";
+
+/**
+ * Which jobs arrive after `startAt`.
+ * - `"listed"`: The jobs in the file, those submitted after `startAt` included.
+ * - `"none"`: None: the queue as it is.
+ */
+export type EtaArrivals = "listed" | "none";
+
+/** One job's forecast. */
+export interface EtaJob {
+  jobName: string;
+  quotaShareName: string;
+  /** Whether it is the job `--submit` added. */
+  submitted: boolean;
+  start: EtaBand;
+  startIso?: EtaBandIso;
+  /** Replicates that start it before the horizon. */
+  startedReplicates: number;
+  notStartedByHorizon: number;
+  /** The share of replicates in which it is preempted after it starts. */
+  preemptedAfterStart: number;
+  /** Why it waits at `startAt` (R17), `null` when it is not queued then. */
+  reason: string | null;
+  /** What binds (the wait causes of the explanations). */
+  cause: string | null;
+  /** Its place in its share's queue and the queue's length. */
+  position: [number, number] | null;
+  /** The jobs before it in its share's order. */
+  ahead: Array<string>;
+  /** For the submitted job: whom it preempts. */
+  wouldPreempt?: Array<EtaVictim>;
+}
+
+/**
  * R19 step 2: which running job has the least work at risk.
  * - `"aws"`: The job whose current attempt was dispatched most recently.
  * - `"leastLostWork"`: The job with the least training since its last checkpoint.
@@ -1074,6 +1134,32 @@ export interface Pair {
   observed: number | null;
 }
 
+/** Seconds after `startAt`. */
+export interface EtaBand {
+  /**
+   * Nearest-rank percentiles over every replicate (`null`: more than 100 - p % of them
+   * never start it before the horizon).
+   */
+  p10: number | null;
+  p50: number | null;
+  p90: number | null;
+  /** The mean over the replicates that start it (`startedReplicates` of them). */
+  mean: number | null;
+}
+
+/** The band as ISO times (when the state has `originEpochMs`). */
+export interface EtaBandIso {
+  p10: string | null;
+  p50: string | null;
+  p90: string | null;
+}
+
+/** A job the submitted one preempts, and in what share of the replicates. */
+export interface EtaVictim {
+  jobName: string;
+  probability: number;
+}
+
 /**
  * R4: what a share does with idle quota.
  * - `"RESERVE"`: `RESERVE`: idle quota is kept for the share; it neither lends nor borrows.
@@ -1219,3 +1305,35 @@ export interface Fairness {
  * - `"pareto"`: Heavy-tailed: Pareto with shape 1.5 and scale `minSeconds`.
  */
 export type Distribution = "fixed" | "uniform" | "exponential" | "pareto";
+
+/**
+ * What `eta` and `etaJson` forecast and how: `quotasim eta`'s options, with its defaults.
+ * `null` is the same as leaving a field out.
+ */
+export interface EtaOptions {
+  /** The jobs to forecast (`--job`); default: every queued job (and the submitted one). */
+  jobs?: Array<string>;
+  /** A job to submit at `startAt` (`--submit`, an object or its JSON text): its band and whom it would preempt. */
+  submit?: Job | string;
+  /** Changes to the state before forecasting (`--set`), `"PATH=VALUE"`; the draws stay the same. */
+  set?: Array<string>;
+  /** Replicates, 1 to 100000 (default 200). */
+  replicates?: number;
+  /** The draws' seed (default 0). */
+  seed?: number;
+  /** Seconds after `startAt` the runs stop at (default 86400). */
+  horizon?: number;
+  /** Where durations come from (default: `"history"` when the state has one, else `"timeout"`). */
+  durations?: "history" | "timeout" | "exact";
+  /** Which jobs arrive after `startAt` (default `"listed"`; `"none"`: the queue as it is). */
+  arrivals?: "listed" | "none";
+  /** Aborts the forecast: `eta` rejects (and `etaJson` throws) a `DOMException` named `AbortError`. */
+  signal?: AbortSignalLike;
+  /** Called after each slice of replicates: how many have run, of how many. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** What `eta` reads of an `AbortSignal` (any `AbortSignal` is one). */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+}

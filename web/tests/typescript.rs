@@ -1,6 +1,7 @@
 //! The package's TypeScript declarations are generated from one source: the engine's Rust
-//! types and their serde attributes (`engine/src/{model/mod,model/serde_impls,result,problem,generate,compare,objective}.rs`),
-//! read with `syn`. The output, `src/types.d.ts`, is committed and embedded by `src/lib.rs` in
+//! types and their serde attributes (`engine/src/{model/mod,model/serde_impls,result,problem,generate,compare,objective,eta/mod}.rs`, ...),
+//! read with `syn`; the few shapes that exist only in the package (options holding JavaScript
+//! objects: an `AbortSignal`, a callback) are written here, in [`PACKAGE_SHAPES`]. The output, `src/types.d.ts`, is committed and embedded by `src/lib.rs` in
 //! the package's `.d.ts`. The first test fails when that file is stale;
 //! `QUOTASIM_UPDATE_TYPES=1 cargo test -p quotasim-wasm --test typescript` rewrites it.
 //!
@@ -43,6 +44,7 @@ const SOURCES: &[&str] = &[
     "replicates.rs",
     "aws.rs",
     "calibrate.rs",
+    "eta/mod.rs",
 ];
 
 /// Where the shapes start: the scenario (input) first, then what the package returns.
@@ -59,6 +61,7 @@ const OUTPUT_ROOTS: &[&str] = &[
     "SweepRow",
     "ReplicateReport",
     "Calibration",
+    "EtaReport",
 ];
 
 /// Types whose serde impl is hand-written (serde_impls.rs): the type it is written as, and
@@ -78,7 +81,50 @@ const TS_NAMES: &[(&str, &str)] = &[
     ("StoppingConditionRaw", "StoppingCondition"),
     ("CheckpointConfigRaw", "CheckpointConfig"),
     ("Event", "SimEvent"),
+    // The forecast's shapes share one prefix, next to every other shape of the package.
+    ("JobEta", "EtaJob"),
+    ("Band", "EtaBand"),
+    ("BandIso", "EtaBandIso"),
+    ("Victim", "EtaVictim"),
+    ("Durations", "EtaDurations"),
+    ("Arrivals", "EtaArrivals"),
 ];
+
+/// Shapes of the package's own (no Rust type has them): `eta`'s options, whose `signal` and
+/// `onProgress` are JavaScript objects. Typed without the DOM library, as every declaration is.
+/// `eta_options_are_the_ones_lib_rs_reads` keeps the keys those of `src/lib.rs`.
+const PACKAGE_SHAPES: &str = r#"/**
+ * What `eta` and `etaJson` forecast and how: `quotasim eta`'s options, with its defaults.
+ * `null` is the same as leaving a field out.
+ */
+export interface EtaOptions {
+  /** The jobs to forecast (`--job`); default: every queued job (and the submitted one). */
+  jobs?: Array<string>;
+  /** A job to submit at `startAt` (`--submit`, an object or its JSON text): its band and whom it would preempt. */
+  submit?: Job | string;
+  /** Changes to the state before forecasting (`--set`), `"PATH=VALUE"`; the draws stay the same. */
+  set?: Array<string>;
+  /** Replicates, 1 to 100000 (default 200). */
+  replicates?: number;
+  /** The draws' seed (default 0). */
+  seed?: number;
+  /** Seconds after `startAt` the runs stop at (default 86400). */
+  horizon?: number;
+  /** Where durations come from (default: `"history"` when the state has one, else `"timeout"`). */
+  durations?: "history" | "timeout" | "exact";
+  /** Which jobs arrive after `startAt` (default `"listed"`; `"none"`: the queue as it is). */
+  arrivals?: "listed" | "none";
+  /** Aborts the forecast: `eta` rejects (and `etaJson` throws) a `DOMException` named `AbortError`. */
+  signal?: AbortSignalLike;
+  /** Called after each slice of replicates: how many have run, of how many. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** What `eta` reads of an `AbortSignal` (any `AbortSignal` is one). */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+}
+"#;
 
 /// Extra documentation for types whose own doc comment is about the Rust side.
 const EXTRA_DOCS: &[(&str, &str)] = &[(
@@ -265,6 +311,10 @@ fn renamed(name: &str, rule: Option<&str>, variant: bool) -> String {
     match rule {
         None => name.to_string(),
         Some("camelCase") if !variant => camel(name),
+        Some("camelCase") => {
+            let mut c = name.chars();
+            c.next().map_or_else(String::new, |f| f.to_lowercase().chain(c).collect())
+        }
         Some("SCREAMING_SNAKE_CASE") if variant => screaming(name),
         Some("lowercase") if variant => name.to_lowercase(),
         Some(r) => panic!("rename_all = {r:?} is not handled by the generator"),
@@ -402,6 +452,11 @@ impl Gen<'_> {
                     }
                 }
             }
+            // A tuple is a JSON array of its elements.
+            Type::Tuple(t) if !t.elems.is_empty() => {
+                let elems: Vec<String> = t.elems.iter().map(|e| self.ty(e, input, false)).collect();
+                format!("[{}]", elems.join(", "))
+            }
             other => panic!("the generator does not handle the type `{}`", quote_type(other)),
         }
     }
@@ -532,6 +587,7 @@ fn declarations() -> String {
     while let Some((rust, input)) = g.queue.pop_front() {
         g.declare(&rust, input, &mut out);
     }
+    out.push_str(PACKAGE_SHAPES);
     while out.ends_with("\n\n") {
         out.pop();
     }
@@ -583,7 +639,7 @@ fn every_shape_the_package_names_is_declared() {
     for chunk in lib.split("_type = \"").skip(1) {
         let ty = chunk.split('"').next().unwrap();
         for word in ty.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
-            if !["string", "number", "boolean", "null", "undefined"].contains(&word) {
+            if !["string", "number", "boolean", "null", "undefined", "Promise"].contains(&word) {
                 assert!(
                     d.contains(&format!("export interface {word} {{")),
                     "lib.rs names undeclared `{word}`"
@@ -619,4 +675,38 @@ fn required_and_optional_fields_follow_the_json() {
     assert!(d.contains("export type Severity = \"error\" | \"warning\";"));
     // AWS fields that are accepted and ignored are typed, so that pasted output type-checks.
     assert!(d.contains("  quotaShareArn?: unknown;"));
+}
+
+#[test]
+fn eta_shapes_follow_the_report_json_and_the_options_lib_rs_reads() {
+    let d = declarations();
+    // The report's JSON: camelCase fields, a position as a pair, optional skipped fields.
+    for line in [
+        "export type EtaDurations = \"history\" | \"timeout\" | \"exact\";",
+        "export type EtaArrivals = \"listed\" | \"none\";",
+        "  drawsBySource: Record<string, number>;",
+        "  jobs: Array<EtaJob>;",
+        "  start: EtaBand;",
+        "  startIso?: EtaBandIso;",
+        "  p50: number | null;",
+        "  cause: string | null;",
+        "  position: [number, number] | null;",
+        "  wouldPreempt?: Array<EtaVictim>;",
+        "  originEpochMs?: number;",
+    ] {
+        assert!(d.contains(line), "missing `{line}`");
+    }
+    // EtaOptions has exactly the keys lib.rs accepts (ETA_KEYS).
+    let lib = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).unwrap();
+    let keys =
+        lib.split("const ETA_KEYS").nth(1).and_then(|t| t.split(';').next()).expect("ETA_KEYS in lib.rs");
+    let accepted: BTreeSet<&str> = keys.split('"').skip(1).step_by(2).collect();
+    let block =
+        PACKAGE_SHAPES.split("export interface EtaOptions {").nth(1).unwrap().split("\n}").next().unwrap();
+    let declared: BTreeSet<&str> = block
+        .lines()
+        .filter_map(|l| l.strip_prefix("  ").and_then(|l| l.split_once("?:")).map(|(k, _)| k))
+        .collect();
+    assert_eq!(accepted, declared, "EtaOptions in PACKAGE_SHAPES and ETA_KEYS in src/lib.rs");
+    assert_eq!(accepted.len(), 10);
 }

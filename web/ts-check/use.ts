@@ -1,6 +1,7 @@
 // Typical use of the package, type-checked by `npm run check` (web/test.sh); the
 // lines marked as expected errors must fail, so the shapes are not too loose either.
 import { Simulation, validate, generate, Scenario, SimResult, Problem, SimEvent, Snapshot } from "quotasim";
+import { eta, etaJson, EtaOptions, EtaReport } from "quotasim";
 
 const s: Scenario = {
   serviceEnvironment: { capacityLimits: [{ capacityUnit: "ml.g5.xlarge", maxCapacity: 2 }] },
@@ -23,8 +24,25 @@ const share = r.summary.perQuotaShare["a"].utilization;
 const g: Scenario = generate();
 generate({ jobs: 5, instanceTypes: 2 });
 sim.free();
+const etaOptions: EtaOptions = {
+  jobs: ["j"], replicates: 10, seed: 1, horizon: 3600, durations: "exact", arrivals: "none",
+  submit: { jobName: "k", quotaShareName: "a", durationSeconds: 5 }, set: ["jobs[*].timeoutSeconds=60"],
+  signal: { aborted: false }, onProgress: (done: number, total: number) => void (done / total),
+};
+const pending: Promise<EtaReport> = eta(s, etaOptions);
+const etaText: string = etaJson(JSON.stringify(s));
+const firstBand = pending.then((report) => {
+  const job = report.jobs[0];
+  const p50: number | null = job.start.p50;
+  const position: [number, number] | null = job.position;
+  return [p50, position, job.wouldPreempt?.[0]?.probability, report.drawsBySource["history"]];
+});
+// @ts-expect-error: durations are history, timeout or exact
+etaJson(s, { durations: "workload" });
+// @ts-expect-error: an unknown option
+etaJson(s, { replicate: 5 });
 // @ts-expect-error: a typo is caught
 const bad: Scenario = { serviceEnvironment: { capacityLimits: [] }, jobz: [] };
 // @ts-expect-error: wrong enum spelling
 const bad2: Scenario = { serviceEnvironment: { capacityLimits: [] }, quotaShares: [{ quotaShareName: "a", capacityLimits: [], resourceSharingConfiguration: { strategy: "LendAndBorrow" } }] };
-export const used = [problems, t, e, snap, reason, share, g, bad, bad2];
+export const used = [problems, t, e, snap, reason, share, g, bad, bad2, etaText, firstBand];

@@ -19,6 +19,8 @@
 //! Every draw is counted by where it came from, so a report says how it was made.
 
 pub mod km;
+mod prepare;
+pub use prepare::{prepare, NOT_A_JOB};
 
 use alloc::collections::BTreeMap;
 use alloc::format;

@@ -349,3 +349,34 @@ fn problems_show_control_characters_of_the_input_as_escapes() {
     assert!(message.contains(r"unknown field `x\u{1b}[2J`"), "{message}");
     assert_eq!(text(&problems[0], "path").as_deref(), Some(r"x\u{1b}[2J"));
 }
+
+/// A live state (R28): `running` trains on the one instance since 0, `next` waits behind it.
+const STATE: &str = r#"{
+  "serviceEnvironment": {"capacityLimits": [{"capacityUnit": "ml.g5.xlarge", "maxCapacity": 1}]},
+  "quotaShares": [{"quotaShareName": "a", "capacityLimits": [{"capacityUnit": "ml.g5.xlarge", "maxCapacity": 1}],
+    "resourceSharingConfiguration": {"strategy": "RESERVE"}}],
+  "settings": {"startAt": 100},
+  "jobs": [
+    {"jobName": "running", "quotaShareName": "a", "instanceType": "ml.g5.xlarge", "startedAt": 0, "durationSeconds": 600},
+    {"jobName": "next", "quotaShareName": "a", "instanceType": "ml.g5.xlarge", "submitAt": 50, "durationSeconds": 300}
+  ]
+}"#;
+
+#[wasm_bindgen_test]
+async fn eta_resolves_to_the_report_eta_json_gives_and_an_aborted_signal_rejects_it() {
+    use quotasim_wasm::{eta, eta_json};
+    use wasm_bindgen_futures::JsFuture;
+    let options = || parse(r#"{"replicates": 4, "durations": "exact"}"#);
+    let json = eta_json(JsValue::from_str(STATE), options()).unwrap();
+    let report = JsFuture::from(eta(JsValue::from_str(STATE), options())).await.unwrap();
+    assert_eq!(stringify(&report), stringify(&parse(&json)));
+    let next = &items(&get(&report, "jobs"))[0];
+    assert_eq!(text(next, "jobName").as_deref(), Some("next"));
+    assert_eq!(num(&get(next, "start"), "p50"), 500.0, "when `running` ends");
+    let aborted = parse(r#"{"signal": {"aborted": true}}"#);
+    let err = JsFuture::from(eta(JsValue::from_str(STATE), aborted)).await.unwrap_err();
+    assert_eq!(text(&err, "name").as_deref(), Some("AbortError"));
+    let err =
+        JsFuture::from(eta(JsValue::from_str(STATE), parse(r#"{"replicates": -1}"#))).await.unwrap_err();
+    assert_eq!(text(&items(&get(&err, "problems"))[0], "path").as_deref(), Some("options.replicates"));
+}
