@@ -12,7 +12,13 @@ use crate::{json, print_problems, write_out};
 #[derive(clap::Args)]
 pub struct EtaArgs {
     /// The live state (an R28 scenario), or - for standard input.
-    state: String,
+    #[arg(required_unless_present = "backtest")]
+    state: Option<String>,
+    /// Instead of forecasting: replay this AWS history (the files `import aws` reads) job by
+    /// job, forecasting each at its creation from what was known then, and compare with the
+    /// actual starts and with Kueue's and Slurm's estimates.
+    #[arg(long, num_args = 1.., value_name = "HISTORY", conflicts_with_all = ["state", "jobs", "submit", "set", "durations"])]
+    backtest: Vec<String>,
     /// Forecast this job (repeatable); default every queued job.
     #[arg(long = "job", value_name = "NAME")]
     jobs: Vec<String>,
@@ -35,7 +41,8 @@ pub struct EtaArgs {
     /// Where durations come from (default: history when the state has one, else timeout).
     #[arg(long, value_enum)]
     durations: Option<DurationsArg>,
-    /// Which jobs arrive after startAt.
+    /// Which jobs arrive after startAt (resampled: with --backtest only, the day before each
+    /// job resampled at each share's rate; without it a backtest sees the queue as it was).
     #[arg(long, value_enum, default_value = "listed")]
     arrivals: ArrivalsArg,
     /// Threads (default: every core); the report is the same whatever the count.
@@ -58,9 +65,13 @@ enum ArrivalsArg {
     Listed,
     None,
     Workload,
+    Resampled,
 }
 
 pub fn eta(a: EtaArgs) -> Result<ExitCode, Stop> {
+    if !a.backtest.is_empty() {
+        return backtest(&a);
+    }
     let durations = match a.durations {
         None => None,
         Some(DurationsArg::History) => Some(Durations::History),
@@ -76,10 +87,13 @@ pub fn eta(a: EtaArgs) -> Result<ExitCode, Stop> {
         ArrivalsArg::Workload => {
             return usage("--arrivals workload is not available yet: use listed or none")
         }
+        ArrivalsArg::Resampled => {
+            return usage("--arrivals resampled needs --backtest, whose history it resamples")
+        }
     };
     // A bad --set is a usage error, found before any file is read (as for every command).
     policy::parse_changes(&a.set)?;
-    let text = read_input(&a.state).map_err(Stop)?;
+    let text = read_input(a.state.as_deref().unwrap_or("-")).map_err(Stop)?;
     let submit = match &a.submit {
         None => None,
         Some(path) => Some(read_input(path).map_err(Stop)?),
@@ -92,6 +106,7 @@ pub fn eta(a: EtaArgs) -> Result<ExitCode, Stop> {
         horizon: a.horizon,
         durations,
         arrivals,
+        resampled: None,
     };
     let f = prepare(&text, &a.set, submit.as_deref(), opts).map_err(|p| {
         match (&p[..], &a.submit) {
@@ -115,6 +130,86 @@ pub fn eta(a: EtaArgs) -> Result<ExitCode, Stop> {
         crate::Format::Text => text_report(&report),
     };
     Ok(write_out(&out))
+}
+
+/// `eta --backtest HISTORY...`: every job replayed, on every core.
+fn backtest(a: &EtaArgs) -> Result<ExitCode, Stop> {
+    use quotasim::eta::backtest::{Backtest, BacktestOptions};
+    let (files, skipped) = crate::input::read_import(&a.backtest).map_err(Stop)?;
+    print_problems(&skipped);
+    let opts = BacktestOptions {
+        replicates: a.replicates,
+        seed: a.seed,
+        horizon: a.horizon,
+        resample: matches!(a.arrivals, ArrivalsArg::Resampled),
+    };
+    let b = Backtest::new(files, opts).map_err(|p| {
+        print_problems(&p);
+        Stop(ExitCode::from(1))
+    })?;
+    let threads =
+        a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let cases = crate::parallel::in_order(b.len(), threads, |i| b.case(i))
+        .into_iter()
+        .map(|(_, c)| c)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| {
+            say!("quotasim: {e}");
+            Stop(ExitCode::from(1))
+        })?;
+    let report = b.report(cases);
+    let out = match a.format {
+        crate::Format::Json => json(&report, false),
+        crate::Format::Text => backtest_text(&report),
+    };
+    Ok(write_out(&out))
+}
+
+fn backtest_text(r: &quotasim::eta::backtest::BacktestReport) -> String {
+    use std::fmt::Write;
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "Backtest: each job forecast at its creation from what was known then ({} replicates, seed {}, horizon {}); {} job(s) never dispatched left out.",
+        r.replicates,
+        r.seed,
+        dur(r.horizon_seconds),
+        r.never_started
+    );
+    let table = |o: &mut String, title: &str, s: &quotasim::eta::backtest::Scores| {
+        let _ = writeln!(
+            o,
+            "\n{title} ({} jobs); p10-p90 band covers {:.0} % of actual starts",
+            s.jobs,
+            s.band_coverage * 100.0
+        );
+        let _ = writeln!(
+            o,
+            "  {:<28} {:>12} {:>12} {:>10} {:>10}",
+            "method", "mean error", "median", "<= 10 min", "<= 1 h"
+        );
+        for (name, acc) in [
+            ("forecast (p50)", &s.forecast),
+            ("Kueue (position / rate)", &s.kueue),
+            ("Slurm (timeouts)", &s.slurm),
+        ] {
+            let _ = writeln!(
+                o,
+                "  {:<28} {:>12} {:>12} {:>9.0} % {:>8.0} %",
+                name,
+                dur(acc.mean_absolute_error.round() as u64),
+                dur(acc.median_absolute_error.round() as u64),
+                acc.within10_minutes * 100.0,
+                acc.within1_hour * 100.0
+            );
+        }
+    };
+    table(&mut o, "Every job", &r.all);
+    if let Some(w) = &r.waited {
+        table(&mut o, "Jobs that waited", w);
+    }
+    let _ = writeln!(o, "\nNot seen by a backtest: {}.", r.limits);
+    o
 }
 
 fn usage(msg: &str) -> Result<ExitCode, Stop> {
@@ -151,6 +246,7 @@ fn text_report(r: &EtaReport) -> String {
     let arrivals = match r.arrivals {
         Arrivals::Listed => "the listed jobs",
         Arrivals::None => "none after startAt",
+        Arrivals::Resampled => "the listed jobs, then resampled from the recent past at each share's rate",
     };
     let sources: Vec<String> = r.draws_by_source.iter().map(|(k, v)| format!("{k} {v}")).collect();
     let _ = writeln!(

@@ -344,6 +344,32 @@ test('eventbridgeJsonl gives the bytes of run --events-format eventbridge; impor
   assert.throws(() => quotasim.eventbridgeJsonl(notebook(), -1), RangeError);
 });
 
+test('importAws with stateAtMillis is import aws --state-at: the live queue at an instant, as an R28 state', () => {
+  // A notebook with start-up, so that the import fits it and calibrate says what it explains.
+  const nb = notebook();
+  nb.settings = { ...nb.settings, scheduledSeconds: 60, startingSeconds: 30 };
+  const lines = quotasim.eventbridgeJsonl(nb);
+  const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'quotasim-state-'));
+  const events = path.join(dir, 'events.jsonl');
+  fs.writeFileSync(events, lines);
+  const at = 1767225600000 + 600 * 1000;
+  const state = quotasim.importAws([{ name: events, text: lines }], undefined, at);
+  const viaCli = JSON.parse(cli(['import', 'aws', events, '--state-at', String(at)]).toString('utf8'));
+  assert.deepEqual(state.scenario, viaCli);
+  assert.equal(state.scenario.settings.startAt > 0, true);
+  assert.equal(state.scenario.settings.scheduledSeconds, 60);
+  assert.ok(state.scenario.jobs.every((j) => j.durationSeconds === undefined));
+  assert.ok(state.warnings.some((w) => w.path === 'settings.scheduledSeconds'));
+  assert.throws(() => quotasim.importAws([{ name: events, text: lines }], at, at), (e) => e.problems[0].path === 'stateAtMillis');
+  // The whole history: calibrate also says what the fitted start-up explains, as the CLI does.
+  const back = quotasim.importAws([{ name: events, text: lines }]);
+  const cal = quotasim.calibrate(back.scenario, back.observed);
+  assert.equal(cal.startup.scheduledSeconds, 60);
+  fs.writeFileSync(path.join(dir, 's.json'), JSON.stringify(back.scenario));
+  fs.writeFileSync(path.join(dir, 'o.json'), JSON.stringify(back.observed));
+  assert.deepEqual(cal, JSON.parse(cli(['calibrate', '--format', 'json', path.join(dir, 's.json'), path.join(dir, 'o.json')]).toString('utf8')));
+});
+
 test('applyChanges addresses lists by name and names a path that names nothing', () => {
   const s = quotasim.applyChanges(notebookText, ['quotaShares[qs2].capacityLimits[ml.p5.48xlarge].maxCapacity=4', 'jobs[*].checkpointIntervalSeconds=900']);
   assert.deepEqual(s.quotaShares[1].capacityLimits.at(-1), { capacityUnit: 'ml.p5.48xlarge', maxCapacity: 4 });

@@ -607,12 +607,14 @@ struct AwsImport {
 /// `{name, text}` (describe-service-environments, list-quota-shares, describe-quota-share,
 /// list-service-jobs pages, describe-service-job output, EventBridge JSON lines, in any mix).
 /// Returns `{scenario, observed, warnings, recognised}`; `nowMillis` ends the runs of jobs still
-/// running (default: the latest time in the input). Throws an `Error` (with `err.problems`)
-/// when nothing can be imported.
+/// running (default: the latest time in the input); `stateAtMillis` imports the live queue at
+/// that instant instead, as an R28 state (`quotasim import aws --state-at`). Throws an `Error`
+/// (with `err.problems`) when nothing can be imported.
 #[wasm_bindgen(js_name = importAws)]
 pub fn import_aws(
     #[wasm_bindgen(unchecked_param_type = "AwsFile[]")] files: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "number")] now_millis: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "number")] state_at_millis: JsValue,
 ) -> Result<JsValue, JsValue> {
     install_panic_hook();
     let what = "quotasim: cannot import the AWS history";
@@ -623,8 +625,21 @@ pub fn import_aws(
         None => None,
         Some(t) => Some(whole("nowMillis", t)? as i64),
     };
+    let state_at = match state_at_millis.as_f64() {
+        None => None,
+        Some(t) => Some(whole("stateAtMillis", t)? as i64),
+    };
+    if now.is_some() && state_at.is_some() {
+        return Err(problems_error(
+            what,
+            &[Problem::error(
+                "stateAtMillis",
+                "a state at an instant ends running attempts there: leave nowMillis out",
+            )],
+        ));
+    }
     let inputs: Vec<(String, String)> = files.into_iter().map(|f| (f.name, f.text)).collect();
-    match quotasim::aws::import(&inputs, now) {
+    match quotasim::aws::import_with(&inputs, quotasim::aws::ImportOptions { now, state_at }) {
         Ok(r) => to_js(&AwsImport {
             scenario: r.scenario,
             observed: r.observed,
@@ -686,9 +701,17 @@ pub fn calibrate(
     })?;
     quotasim::calibrate::check_observed(&obs).map_err(|p| problems_error(what, &p))?;
     let gpus = quotasim::calibrate::gpus_by_share(&valid);
-    let r = quotasim::compare::run_to_end(valid, true)
-        .map_err(|e| JsValue::from(js_sys::Error::new(&format!("quotasim: {e}"))))?;
-    let c = quotasim::calibrate::calibrate(&r, &obs, &gpus).map_err(|p| problems_error(what, &[p]))?;
+    let fail = |e: quotasim::RunError| JsValue::from(js_sys::Error::new(&format!("quotasim: {e}")));
+    let bare = match quotasim::calibrate::without_startup(&valid) {
+        Some(v) => Some(quotasim::compare::run_to_end(v, true).map_err(fail)?),
+        None => None,
+    };
+    let startup = (valid.settings.scheduled, valid.settings.starting);
+    let r = quotasim::compare::run_to_end(valid, true).map_err(fail)?;
+    let mut c = quotasim::calibrate::calibrate(&r, &obs, &gpus).map_err(|p| problems_error(what, &[p]))?;
+    if let Some(bare) = &bare {
+        quotasim::calibrate::explain_startup(&mut c, startup.0, startup.1, bare);
+    }
     to_js(&c)
 }
 

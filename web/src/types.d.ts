@@ -224,6 +224,8 @@ export interface Calibration {
   /** Jobs in the scenario but not observed, and the other way round. */
   unmatched: Array<string>;
   mostDifferent: Array<JobDifference>;
+  /** What the scenario's start-up explains (`explain_startup`); absent without start-up. */
+  startup?: StartupEffect;
 }
 
 /** `quotasim eta`'s JSON. */
@@ -768,6 +770,16 @@ export interface JobDifference {
 }
 
 /**
+ * How much of the difference between simulated and observed waits the start-up an import
+ * fitted (`scheduledSeconds`, `startingSeconds`) explains: the same replay without it.
+ */
+export interface StartupEffect {
+  scheduledSeconds: number;
+  startingSeconds: number;
+  perQuotaShare: Array<StartupShare>;
+}
+
+/**
  * Where durations come from.
  * - `"history"`: Kaplan-Meier per share and instance type over the state's `history`.
  * - `"timeout"`: Each job's timeout.
@@ -779,8 +791,9 @@ export type EtaDurations = "history" | "timeout" | "exact";
  * Which jobs arrive after `startAt`.
  * - `"listed"`: The jobs in the file, those submitted after `startAt` included.
  * - `"none"`: None: the queue as it is.
+ * - `"resampled"`: Resampled from the recent past (`arrivals::Resampled`, given in `EtaOptions::resampled`), after the listed jobs.
  */
-export type EtaArrivals = "listed" | "none";
+export type EtaArrivals = "listed" | "none" | "resampled";
 
 /** One job's forecast. */
 export interface EtaJob {
@@ -1132,6 +1145,17 @@ export interface Spread {
 export interface Pair {
   simulated: number | null;
   observed: number | null;
+}
+
+/**
+ * One share's wait p50 without start-up, and the seconds of its difference from the observed
+ * p50 that start-up explains (`|observed - without| - |observed - with|`; negative when the
+ * start-up moves the replay away from what was observed).
+ */
+export interface StartupShare {
+  quotaShareName: string;
+  waitP50WithoutStartup: number | null;
+  explainedSeconds: number | null;
 }
 
 /** Seconds after `startAt`. */

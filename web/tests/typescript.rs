@@ -42,7 +42,7 @@ const SOURCES: &[&str] = &[
     "workload.rs",
     "sweep.rs",
     "replicates.rs",
-    "aws.rs",
+    "aws/mod.rs",
     "calibrate.rs",
     "eta/mod.rs",
 ];
@@ -683,7 +683,7 @@ fn eta_shapes_follow_the_report_json_and_the_options_lib_rs_reads() {
     // The report's JSON: camelCase fields, a position as a pair, optional skipped fields.
     for line in [
         "export type EtaDurations = \"history\" | \"timeout\" | \"exact\";",
-        "export type EtaArrivals = \"listed\" | \"none\";",
+        "export type EtaArrivals = \"listed\" | \"none\" | \"resampled\";",
         "  drawsBySource: Record<string, number>;",
         "  jobs: Array<EtaJob>;",
         "  start: EtaBand;",

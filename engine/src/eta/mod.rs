@@ -18,6 +18,8 @@
 //!
 //! Every draw is counted by where it came from, so a report says how it was made.
 
+pub mod arrivals;
+pub mod backtest;
 pub mod km;
 mod prepare;
 pub use prepare::{prepare, NOT_A_JOB};
@@ -68,6 +70,9 @@ pub enum Arrivals {
     Listed,
     /// None: the queue as it is.
     None,
+    /// Resampled from the recent past ([`arrivals::Resampled`], given in
+    /// [`EtaOptions::resampled`]), after the listed jobs.
+    Resampled,
 }
 
 /// What to forecast and how.
@@ -87,6 +92,8 @@ pub struct EtaOptions {
     pub durations: Option<Durations>,
     /// Which later jobs arrive.
     pub arrivals: Arrivals,
+    /// The arrivals model of [`Arrivals::Resampled`].
+    pub resampled: Option<arrivals::Resampled>,
 }
 
 impl Default for EtaOptions {
@@ -99,6 +106,7 @@ impl Default for EtaOptions {
             horizon: DEFAULT_HORIZON,
             durations: None,
             arrivals: Arrivals::Listed,
+            resampled: None,
         }
     }
 }
@@ -125,6 +133,9 @@ pub struct Forecast {
     opts: EtaOptions,
     durations: Durations,
     horizon_at: u64,
+    /// Resampled arrivals, and the duration estimate of each (share, type) they may have.
+    model: Option<arrivals::Model>,
+    curve_of: BTreeMap<(crate::scenario::ShareId, crate::scenario::TypeId), (Option<usize>, u64)>,
     /// Validation warnings of the state.
     pub warnings: Vec<Problem>,
 }
@@ -247,7 +258,14 @@ impl Forecast {
             p
         })?;
         let targets = targets(&valid, &opts, submitted)?;
-        let (curves, keys) = curves(state, &valid);
+        let (curves, keys, curve_of) = curves(state, &valid);
+        let model = match (opts.arrivals, &opts.resampled) {
+            (Arrivals::Resampled, Some(m)) => Some(arrivals::Model::new(m, &valid)),
+            (Arrivals::Resampled, None) => {
+                return Err(problem("--arrivals", String::from("resampled arrivals need a model of them")))
+            }
+            _ => None,
+        };
         let sources = sources(&valid, durations, &curves, &keys, &written, submitted)?;
         let warnings = valid.warnings.clone();
         let mut f = Forecast {
@@ -260,6 +278,8 @@ impl Forecast {
             opts,
             durations,
             horizon_at,
+            model,
+            curve_of,
             warnings,
         };
         f.now = f.waits_now();
@@ -289,12 +309,37 @@ impl Forecast {
             j.duration = d;
             *counts.entry(from).or_insert(0) += 1;
         }
+        if let Some(m) = &self.model {
+            for mut j in m.draw(self.opts.seed, r, v.settings.start_at, self.horizon_at) {
+                let (curve, largest) = self.curve_of.get(&(j.share, j.ty)).copied().unwrap_or((None, 0));
+                let fallback = match (j.timeout, largest) {
+                    (Some(t), _) => Some((t.max(1), "timeout")),
+                    (None, l) if l > 0 => Some((l.saturating_mul(2), "twiceLargest")),
+                    _ => None,
+                };
+                let u = draw_unit(self.opts.seed, r, &j.name);
+                let drawn = match curve.map(|c| self.curves[c].draw_beyond(0, u)) {
+                    Some(Draw::Seconds(d)) => Some((d.max(1), "history")),
+                    _ => fallback,
+                };
+                // An arrival with nothing to draw its duration from does not arrive.
+                let Some((d, from)) = drawn else { continue };
+                j.duration = d;
+                *counts.entry(from).or_insert(0) += 1;
+                v.jobs.push(j);
+            }
+        }
         (v, counts)
     }
 
     /// Runs replicate `r` (any order, any thread: the outcome depends on `r` alone).
     pub fn replicate(&self, r: u32) -> Result<Outcome, String> {
         let (v, sources) = self.drawn(r);
+        let arrived: Vec<String> = v.jobs[self.valid.jobs.len()..].iter().map(|j| j.name.clone()).collect();
+        let name = |k: JobId| match (k as usize).checked_sub(self.valid.jobs.len()) {
+            Some(i) => arrived[i].clone(),
+            None => self.valid.jobs[k as usize].name.clone(),
+        };
         let mut sim = Simulation::with_options(v, Options { record_events: false, ..Options::default() });
         sim.run();
         if let Some(e) = sim.run_error() {
@@ -316,7 +361,7 @@ impl Forecast {
                     .preemptions()
                     .iter()
                     .filter(|p| p.preemptor == Some(n))
-                    .map(|p| self.valid.jobs[p.victim as usize].name.clone())
+                    .map(|p| name(p.victim))
                     .collect();
                 v.sort();
                 v.dedup();
@@ -480,7 +525,15 @@ fn targets(
 
 /// One Kaplan-Meier estimate per (share, instance type) of the history, and the index of
 /// each job's (`None` when its group has fewer than [`MIN_SAMPLES`] observations).
-fn curves(state: &Scenario, v: &ValidScenario) -> (Vec<KaplanMeier>, Vec<(Option<usize>, u64)>) {
+#[allow(clippy::type_complexity)]
+fn curves(
+    state: &Scenario,
+    v: &ValidScenario,
+) -> (
+    Vec<KaplanMeier>,
+    Vec<(Option<usize>, u64)>,
+    BTreeMap<(crate::scenario::ShareId, crate::scenario::TypeId), (Option<usize>, u64)>,
+) {
     let mut groups: BTreeMap<(&str, &str), Vec<(u64, bool)>> = BTreeMap::new();
     for h in &state.history {
         let d = u64::try_from(h.duration_seconds).unwrap_or(0);
@@ -507,7 +560,14 @@ fn curves(state: &Scenario, v: &ValidScenario) -> (Vec<KaplanMeier>, Vec<(Option
             index.get(&key).copied().unwrap_or((None, largest_all))
         })
         .collect();
-    (curves, keys)
+    let mut by_ids = BTreeMap::new();
+    for (si, sh) in v.shares.iter().enumerate() {
+        for (ti, ty) in v.types.iter().enumerate() {
+            let e = index.get(&(sh.name.as_str(), ty.name.as_str())).copied().unwrap_or((None, largest_all));
+            by_ids.insert((si as crate::scenario::ShareId, ti as crate::scenario::TypeId), e);
+        }
+    }
+    (curves, keys, by_ids)
 }
 
 /// Each job's duration source.
@@ -564,14 +624,19 @@ fn sources(
         .collect()
 }
 
-/// A uniform draw in (0, 1] keyed by (seed, replicate, job name).
-fn draw_unit(seed: u64, r: u32, name: &str) -> f64 {
-    // FNV-1a of the name, then SplitMix64 over the three keys.
+/// A seed keyed by (seed, replicate, name): FNV-1a of the name mixed with the other two.
+fn draw_key(seed: u64, r: u32, name: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in name.bytes() {
         h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
     }
-    let mut rng = Rng::new(seed ^ (u64::from(r)).wrapping_mul(0xD6E8_FEB8_6659_FD93) ^ h.rotate_left(17));
+    seed ^ (u64::from(r)).wrapping_mul(0xD6E8_FEB8_6659_FD93) ^ h.rotate_left(17)
+}
+
+/// A uniform draw in (0, 1] keyed by (seed, replicate, job name).
+fn draw_unit(seed: u64, r: u32, name: &str) -> f64 {
+    // SplitMix64 over the three keys.
+    let mut rng = Rng::new(draw_key(seed, r, name));
     rng.next_u64();
     rng.unit()
 }

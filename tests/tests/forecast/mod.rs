@@ -2,6 +2,8 @@
 //! uncertain, draws are common random numbers, durations come from the history as its
 //! Kaplan-Meier estimate says, and bad options name what is wrong.
 
+mod backtest;
+
 use quotasim::eta::{Durations, EtaOptions, EtaReport, Forecast};
 use quotasim::model::{ObservedDuration, Scenario};
 use quotasim::{generate, validate, GenerateOptions, Simulation};
