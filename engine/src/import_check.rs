@@ -145,7 +145,7 @@ pub const MAX_PER_FILE: usize = 20;
 /// what they are about, in the plural: `"lines that are not JSON"`), so that a flood of one
 /// kind never hides another. The rest are counted, and [`Capped::finish`] says how many (an
 /// error when any of them was).
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Capped {
     pub problems: Vec<Problem>,
     /// Per file and kind: problems listed, problems left out, errors among them.

@@ -541,9 +541,30 @@ pub fn import(files: &[(String, String)], now: Option<i64>) -> Result<Imported, 
 /// is skipped at its origin ([`crate::import_check::settle`]); `Err` when nothing valid is
 /// left. At most [`crate::import_check::MAX_PER_FILE`] problems are listed per file.
 pub fn import_with(files: &[(String, String)], opts: ImportOptions) -> Result<Imported, Vec<Problem>> {
+    import_parsed(&parse(files), opts)
+}
+
+/// AWS outputs read once ([`parse`]), to import as often as wanted: a backtest imports the
+/// state at every job's creation.
+#[derive(Clone)]
+pub struct Parsed {
+    names: Vec<String>,
+    records: Vec<Vec<(Kind, Value, String)>>,
+    problems: Capped,
+}
+
+/// Reads every file's records (`(file name, text)` each), with the problems of reading them.
+pub fn parse(files: &[(String, String)]) -> Parsed {
+    let mut problems = Capped::default();
+    let records = files.iter().map(|(file, text)| records(file, text, &mut problems)).collect();
+    Parsed { names: files.iter().map(|f| f.0.clone()).collect(), records, problems }
+}
+
+/// [`import_with`] of files already read.
+pub fn import_parsed(parsed: &Parsed, opts: ImportOptions) -> Result<Imported, Vec<Problem>> {
     let (now, state_at) = (opts.now, opts.state_at);
     let mut later_events = 0u64;
-    let mut problems = Capped::default();
+    let mut problems = parsed.problems.clone();
     let mut recognised = Vec::new();
     let mut envs: Vec<(ServiceEnvironment, Origin)> = Vec::new();
     let mut shares: Vec<QuotaShare> = Vec::new();
@@ -572,10 +593,10 @@ pub fn import_with(files: &[(String, String)], opts: ImportOptions) -> Result<Im
     let skipped = |at: &str, (field, written): (String, String)| {
         Problem::error(format!("{at}: {field}"), out_of_range("record", &written))
     };
-    for (fi, (file, text)) in files.iter().enumerate() {
-        let recs = records(file, text, &mut problems);
+    for (fi, (file, recs)) in parsed.names.iter().zip(&parsed.records).enumerate() {
         let mut kinds: BTreeMap<&'static str, usize> = BTreeMap::new();
         for (kind, v, at) in recs {
+            let kind = *kind;
             *kinds.entry(kind.name()).or_default() += 1;
             match kind {
                 Kind::ServiceEnvironments => {
@@ -583,7 +604,7 @@ pub fn import_with(files: &[(String, String)], opts: ImportOptions) -> Result<Im
                     envs.extend(found.into_iter().map(|(e, at)| (e, Origin { file: fi, at })));
                 }
                 Kind::QuotaShares | Kind::QuotaShare => {
-                    for (q, at) in shares_of(kind, v, &at, file, &mut problems) {
+                    for (q, at) in shares_of(kind, v.clone(), at, file, &mut problems) {
                         match share_index.get(&q.quota_share_name) {
                             Some(&i) => {
                                 shares[i] = q;
@@ -755,7 +776,7 @@ pub fn import_with(files: &[(String, String)], opts: ImportOptions) -> Result<Im
         .max()
         .unwrap_or(origin);
     let now = state_at.or(now).unwrap_or(latest);
-    let file_of = |j: &JobRec| files.get(j.file).map_or("", |f| f.0.as_str());
+    let file_of = |j: &JobRec| parsed.names.get(j.file).map_or("", String::as_str);
     // Names: the input's valid names are kept, the others made valid, all unique.
     let mut names = Names::default();
     for id in &order {
@@ -1040,7 +1061,7 @@ pub fn import_with(files: &[(String, String)], opts: ImportOptions) -> Result<Im
         scenario.settings.origin_epoch_ms = Some(origin);
     }
     let mut origins = Origins {
-        files: files.iter().map(|f| f.0.clone()).collect(),
+        files: parsed.names.clone(),
         shares: share_origins,
         jobs: job_origins,
         instance_types: Vec::new(),

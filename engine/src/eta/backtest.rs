@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use super::arrivals::{Resampled, ShareArrivals};
 use super::{Arrivals, Durations, EtaOptions, Forecast};
-use crate::aws::{import_with, ImportOptions};
+use crate::aws::{import_parsed, parse, ImportOptions, Parsed};
 use crate::problem::Problem;
 
 /// Kueue's proposal looks back this far for admissions (6 hours).
@@ -62,7 +62,8 @@ struct Subject {
 
 /// A backtest ready to run its jobs (each independent of the others).
 pub struct Backtest {
-    files: Vec<(String, String)>,
+    /// The history, read once.
+    files: Parsed,
     subjects: Vec<Subject>,
     /// Each share's first dispatches, seconds from the origin, sorted.
     admissions: BTreeMap<String, Vec<u64>>,
@@ -141,7 +142,8 @@ impl Backtest {
         if opts.horizon == 0 {
             return Err(super::problem("--horizon", String::from("must be above 0 seconds")));
         }
-        let full = import_with(&files, ImportOptions::default())?;
+        let files = parse(&files);
+        let full = import_parsed(&files, ImportOptions::default())?;
         let origin = full.observed.origin_epoch_millis;
         let mut subjects = Vec::new();
         let mut admissions: BTreeMap<String, Vec<u64>> = BTreeMap::new();
@@ -191,7 +193,7 @@ impl Backtest {
                 .map_or_else(String::new, |p| format!("{}: {}", p.path, p.message));
             format!("job {}: {first}", s.name)
         };
-        let state = import_with(&self.files, ImportOptions { now: None, state_at: Some(s.created_ms) })
+        let state = import_parsed(&self.files, ImportOptions { now: None, state_at: Some(s.created_ms) })
             .map_err(fail)?
             .scenario;
         let mut case = Case {
