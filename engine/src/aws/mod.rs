@@ -600,7 +600,7 @@ pub fn import_parsed(parsed: &Parsed, opts: ImportOptions) -> Result<Imported, V
             *kinds.entry(kind.name()).or_default() += 1;
             match kind {
                 Kind::ServiceEnvironments => {
-                    let found = envs_of(&v, &at, file, &mut problems);
+                    let found = envs_of(v, at, file, &mut problems);
                     envs.extend(found.into_iter().map(|(e, at)| (e, Origin { file: fi, at })));
                 }
                 Kind::QuotaShares | Kind::QuotaShare => {
@@ -632,7 +632,7 @@ pub fn import_parsed(parsed: &Parsed, opts: ImportOptions) -> Result<Imported, V
                         }
                     }
                 }
-                Kind::ServiceJob => match job_of(&v, &at, fi) {
+                Kind::ServiceJob => match job_of(v, at, fi) {
                     Ok(Some(r)) => {
                         if let Some(arn) = v.get("jobArn").and_then(Value::as_str) {
                             arn_to_id.insert(arn.to_string(), r.id.clone());
@@ -640,7 +640,7 @@ pub fn import_parsed(parsed: &Parsed, opts: ImportOptions) -> Result<Imported, V
                         add_job(r, &mut jobs, &mut order);
                     }
                     Ok(None) => {}
-                    Err(bad) => problems.push(file, SKIPPED, skipped(&at, bad)),
+                    Err(bad) => problems.push(file, SKIPPED, skipped(at, bad)),
                 },
                 Kind::EventBridge => {
                     let dt = v["detail-type"].as_str().unwrap_or("");
@@ -654,7 +654,7 @@ pub fn import_parsed(parsed: &Parsed, opts: ImportOptions) -> Result<Imported, V
                         }
                     }
                     if dt == "Batch Service Job State Change" {
-                        match job_of(d, &at, fi) {
+                        match job_of(d, at, fi) {
                             Ok(Some(mut r)) => {
                                 let status = d.get("status").and_then(Value::as_str).and_then(status_of);
                                 if let (Some(t), Some(st)) = (time, status) {
@@ -674,7 +674,7 @@ pub fn import_parsed(parsed: &Parsed, opts: ImportOptions) -> Result<Imported, V
                                 ),
                             ),
                             Err((f, w)) => {
-                                problems.push(file, SKIPPED, skipped(&at, (format!("detail.{f}"), w)))
+                                problems.push(file, SKIPPED, skipped(at, (format!("detail.{f}"), w)))
                             }
                         }
                     } else if dt == "Batch Service Job Preemption Started" {
@@ -687,7 +687,7 @@ pub fn import_parsed(parsed: &Parsed, opts: ImportOptions) -> Result<Imported, V
                             let mut n = Nums::default();
                             let l = n.get("detail.lostWorkSeconds", d.get("lostWorkSeconds"));
                             if let Some(bad) = n.0 {
-                                problems.push(file, SKIPPED, skipped(&at, bad));
+                                problems.push(file, SKIPPED, skipped(at, bad));
                                 continue;
                             }
                             if let Some(t0) = started_at.remove(arn) {
