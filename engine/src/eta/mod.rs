@@ -18,6 +18,7 @@
 //!
 //! Every draw is counted by where it came from, so a report says how it was made.
 
+pub mod fork;
 pub mod km;
 
 use alloc::collections::BTreeMap;
