@@ -446,10 +446,19 @@ pub fn timeline_svg(
     let _ = write!(
         out,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" \
+         data-t0=\"{t0}\" data-t1=\"{t1}\" \
          aria-label=\"Job timeline: attempts, checkpoints, preemptions and lost work\">"
     );
     hatch_defs(&mut out, colors, "t-");
     clip_def(&mut out, "tc", TL_LEFT - 8.0, width - M_RIGHT + 8.0, 0.0, height);
+    // A live state (R28) begins at its startAt: the left edge says so, above the job names.
+    if run.start > 0 && t0 == run.start {
+        let _ = write!(
+            out,
+            "<text class=\"tick start-at\" x=\"14\" y=\"14\">from startAt {}</text>",
+            format_time(run.start)
+        );
+    }
     for t in time_ticks(t0, t1, ((width - TL_LEFT) / 90.0) as usize) {
         let x = sx.map(t as f64);
         let _ = write!(
@@ -658,10 +667,16 @@ pub fn timeline_svg(
     out
 }
 
-/// The visible time window: `win` clamped to the run, at least one second wide.
+/// The visible time window: `win` clamped to the run (from its `startAt`, R28), at least one
+/// second wide.
 pub fn window_of(run: &RunData, win: (u64, u64)) -> (u64, u64) {
-    let end = run.end.max(1);
-    let t0 = win.0.min(end.saturating_sub(1));
+    clamp_window(run.start, run.end, win)
+}
+
+/// `win` clamped to a run from `start` to `end`, at least one second wide.
+pub fn clamp_window(start: u64, end: u64, win: (u64, u64)) -> (u64, u64) {
+    let end = end.max(start + 1);
+    let t0 = win.0.clamp(start, end - 1);
     let t1 = win.1.clamp(t0 + 1, end);
     (t0, t1)
 }
@@ -895,6 +910,44 @@ mod tests {
         assert!(seen_ticks, "zoomed in, checkpoints are single ticks");
         let whole = timeline_svg(&r, &lanes, w, &colors(), 1600.0, None, (0, u64::MAX));
         assert!(whole.contains("class=\"ckpt-band\""), "zoomed out, a band");
+    }
+
+    /// The notebook's run forked after 3000 s (R28), run from there.
+    fn live_state() -> RunData {
+        let s = presets::scenario(presets::NOTEBOOK).unwrap();
+        let mut sim = quotasim::Simulation::new(quotasim::validate(&s).unwrap());
+        sim.run_until(3000);
+        let state = sim.state(&s).scenario;
+        RunData::compute(quotasim::validate(&state).unwrap())
+    }
+
+    #[test]
+    fn a_live_state_is_drawn_from_its_start_at() {
+        let r = live_state();
+        assert_eq!((r.start, r.samples[0]), (3000, 3000), "the series begin at startAt");
+        assert_eq!(window_of(&r, (0, u64::MAX)), (3000, r.end));
+        assert_eq!(window_of(&r, (100, 200)).0, 3000, "nothing before startAt is shown");
+        let lanes = lane_jobs(&r, None, false);
+        let svg =
+            timeline_svg(&r, &lanes, row_window(lanes.len(), 10, 0), &colors(), 900.0, None, (0, u64::MAX));
+        assert!(svg.contains("data-t0=\"3000\"") && svg.contains(">from startAt 0:50<"), "{svg}");
+        // A job running since before startAt: its attempt starts at the left edge.
+        let low = r.job_index("qs1_job_low").unwrap();
+        assert!(r.jobs[low].attempts[0].started_at < 3000);
+        let bar = svg
+            .split("<rect class=\"attempt\"")
+            .find(|a| a.starts_with(&format!(" data-job=\"{low}\"")))
+            .expect("its attempt is drawn");
+        let x: f64 = bar.split("x=\"").nth(1).unwrap().split('"').next().unwrap().parse().unwrap();
+        assert!((TL_LEFT - 9.0..=TL_LEFT).contains(&x), "from the left edge: {x}");
+        let util = utilization_svg(&r, 0, &colors(), 800.0, 240.0, (0, u64::MAX));
+        assert!(!util.contains(">0:00<") && !util.contains(">0:30<"), "ticks from startAt on");
+        // From the start, nothing changes: no label, and the window begins at 0.
+        let n = run();
+        let lanes = lane_jobs(&n, None, false);
+        let svg =
+            timeline_svg(&n, &lanes, row_window(lanes.len(), 10, 0), &colors(), 900.0, None, (0, u64::MAX));
+        assert!(svg.contains("data-t0=\"0\"") && !svg.contains("startAt"));
     }
 
     /// A share colour and names that would break out of an attribute if written as they are.
