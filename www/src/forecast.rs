@@ -74,38 +74,74 @@ pub fn free_name(state: &Scenario, base: &str) -> String {
     (2..).map(|k| format!("{base}-{k}")).find(|n| !taken(n)).unwrap_or_default()
 }
 
-/// A forecast being computed a slice at a time: first the forecast is prepared (the state
-/// validated, the duration sources found), then its replicates run one by one. Driven to the
-/// end, the report is [`Forecast::run`]'s.
+/// A forecast being computed a slice at a time: the fork (the state after the playhead's
+/// instant with its durations hidden), then the forecast prepared (the state validated, the
+/// duration sources found), each a slice of its own, then the replicates one by one. Driven to
+/// the end, the report is [`Forecast::run`]'s.
 pub struct ForecastBuilder {
     at: u64,
     ask: Ask,
     actual: Option<u64>,
     inexact: Vec<String>,
     replicates: u32,
+    seed: u64,
     stage: Stage,
 }
 
 enum Stage {
+    /// The run standing at the playhead.
+    Fork(Box<Simulation>),
+    /// The state forked, and what to forecast in it.
     Prepare(Box<(Scenario, EtaOptions)>),
-    Running { forecast: Box<Forecast>, outcomes: Vec<Outcome> },
+    Running {
+        forecast: Box<Forecast>,
+        outcomes: Vec<Outcome>,
+    },
     Done,
 }
 
 impl ForecastBuilder {
-    /// A forecast of `ask` from the state after `sim`'s current instant; `expanded` is the
-    /// scenario `sim` runs (its workload expanded); `actual` the truth to compare with.
+    /// A forecast of `ask` from the state after `sim`'s current instant (the simulation is
+    /// kept, so moving the playhead later changes nothing); `actual` is the truth to compare
+    /// with. Nothing is computed here.
     pub fn new(
-        sim: &Simulation,
-        expanded: &Scenario,
-        mut ask: Ask,
+        sim: Simulation,
+        ask: Ask,
         replicates: u32,
         seed: u64,
         actual: Option<u64>,
     ) -> ForecastBuilder {
-        let state = fork::forecast_state(sim, expanded);
-        let mut opts = EtaOptions { replicates, seed, ..EtaOptions::default() };
-        match &mut ask {
+        ForecastBuilder {
+            at: sim.now(),
+            ask,
+            actual,
+            inexact: Vec::new(),
+            replicates,
+            seed,
+            stage: Stage::Fork(Box::new(sim)),
+        }
+    }
+
+    /// How far it is, from 0 to 1 (replicates run of those asked).
+    pub fn progress(&self) -> f64 {
+        match &self.stage {
+            Stage::Fork(_) | Stage::Prepare(_) => 0.0,
+            Stage::Running { outcomes, .. } => outcomes.len() as f64 / self.replicates.max(1) as f64,
+            Stage::Done => 1.0,
+        }
+    }
+
+    /// The state after the playhead's instant, durations hidden, and the forecast's options.
+    /// `scenario` is the one the simulation runs (expanded here when it has a `workload`).
+    fn fork(&mut self, sim: &Simulation, scenario: &Scenario) -> Result<(Scenario, EtaOptions), String> {
+        let state = if scenario.workload.is_some() {
+            let expanded = quotasim::workload::expanded(scenario).map_err(|p| problems_text(scenario, &p))?;
+            fork::forecast_state(sim, &expanded)
+        } else {
+            fork::forecast_state(sim, scenario)
+        };
+        let mut opts = EtaOptions { replicates: self.replicates, seed: self.seed, ..EtaOptions::default() };
+        match &mut self.ask {
             Ask::Job { name, .. } => opts.jobs = vec![name.clone()],
             Ask::Submit(job) => {
                 job.job_name = free_name(&state.scenario, &job.job_name);
@@ -115,63 +151,54 @@ impl ForecastBuilder {
                 opts.jobs = vec![job.job_name.clone()];
             }
         }
-        ForecastBuilder {
-            at: sim.now(),
-            ask,
-            actual,
-            inexact: state.inexact,
-            replicates,
-            stage: Stage::Prepare(Box::new((state.scenario, opts))),
-        }
+        self.inexact = state.inexact;
+        Ok((state.scenario, opts))
     }
 
-    /// How far it is, from 0 to 1 (replicates run of those asked).
-    pub fn progress(&self) -> f64 {
-        match &self.stage {
-            Stage::Prepare(_) => 0.0,
-            Stage::Running { outcomes, .. } => outcomes.len() as f64 / self.replicates.max(1) as f64,
-            Stage::Done => 1.0,
-        }
-    }
-
-    /// Works until the forecast is made or `out_of_time()` says to stop (asked after the
-    /// preparation and after every replicate); returns the forecast, or why there is none, once.
-    pub fn advance(&mut self, out_of_time: &mut dyn FnMut() -> bool) -> Option<Result<Finished, String>> {
+    /// Works until the forecast is made or `out_of_time()` says to stop (asked after every
+    /// replicate; the fork and the preparation each end a slice); returns the forecast, or why
+    /// there is none, once. `scenario` is the one the simulation runs, read by the first slice
+    /// only (so it need not be copied).
+    pub fn advance(
+        &mut self,
+        scenario: &Scenario,
+        out_of_time: &mut dyn FnMut() -> bool,
+    ) -> Option<Result<Finished, String>> {
         loop {
-            match &mut self.stage {
+            match core::mem::replace(&mut self.stage, Stage::Done) {
+                Stage::Fork(sim) => {
+                    match self.fork(&sim, scenario) {
+                        Ok(p) => self.stage = Stage::Prepare(Box::new(p)),
+                        Err(e) => return Some(Err(e)),
+                    }
+                    return None;
+                }
                 Stage::Prepare(p) => {
-                    let (state, opts) = &**p;
-                    let forecast = match Forecast::new(state, opts.clone()) {
+                    let (state, opts) = *p;
+                    let forecast = match Forecast::new(&state, opts) {
                         Ok(f) => f,
-                        Err(problems) => {
-                            let why = problems_text(state, &problems);
-                            self.stage = Stage::Done;
-                            return Some(Err(why));
-                        }
+                        Err(problems) => return Some(Err(problems_text(&state, &problems))),
                     };
                     let n = forecast.replicates() as usize;
                     self.stage =
                         Stage::Running { forecast: Box::new(forecast), outcomes: Vec::with_capacity(n) };
+                    return None;
                 }
-                Stage::Running { forecast, outcomes } => {
+                Stage::Running { forecast, mut outcomes } => {
                     if outcomes.len() == forecast.replicates() as usize {
-                        let report = forecast.report(outcomes);
-                        self.stage = Stage::Done;
                         return Some(Ok(Finished {
                             at: self.at,
                             ask: self.ask.clone(),
-                            report,
+                            report: forecast.report(&outcomes),
                             inexact: core::mem::take(&mut self.inexact),
                             actual: self.actual,
                         }));
                     }
                     match forecast.replicate(outcomes.len() as u32) {
                         Ok(o) => outcomes.push(o),
-                        Err(e) => {
-                            self.stage = Stage::Done;
-                            return Some(Err(e));
-                        }
+                        Err(e) => return Some(Err(e)),
                     }
+                    self.stage = Stage::Running { forecast, outcomes };
                 }
                 Stage::Done => return None,
             }
@@ -217,32 +244,52 @@ fn problems_text(state: &Scenario, problems: &[quotasim::Problem]) -> String {
 /// Where the report's durations came from, in words.
 pub fn durations_words(d: Durations) -> &'static str {
     match d {
-        Durations::History => "durations from history (Kaplan-Meier per share and instance type)",
+        Durations::History => "durations from history",
         Durations::Timeout => "durations from timeouts",
         Durations::Exact => "durations as written",
     }
 }
 
-/// A start `p` seconds after the fork, in words (`None`: past the horizon).
-fn after(p: Option<u64>) -> String {
-    p.map_or_else(|| String::from("not within the horizon"), format_duration)
+/// What a source of drawn durations (`drawsBySource`) is, in words.
+pub fn source_words(key: &str) -> &'static str {
+    match key {
+        "history" => "drawn from the Kaplan-Meier curve of its share and instance type",
+        "timeout" => "its timeout",
+        "twiceLargest" => "twice the longest seen, its share and type having fewer than 20 observations",
+        "asWritten" => "its durationSeconds as written",
+        "exact" => "exact",
+        _ => "",
+    }
 }
 
-/// The forecast in one line: "starts in p10 / p50 / p90 (N replicates, durations from …),
-/// actually started at X (in …)".
+/// A start `p` seconds after the fork, in words (`None`: past the horizon, `horizon` seconds).
+fn after(p: Option<u64>, horizon: u64) -> String {
+    p.map_or_else(|| format!("over {}", format_duration(horizon)), format_duration)
+}
+
+/// The forecast in one line: "Starts in p10 / p50 / p90 (… N replicates, durations from …),
+/// actually started at X"; when more than 90 % of the replicates never start it within the
+/// horizon, how many do not.
 pub fn summary(f: &Finished) -> String {
     let Some(j) = f.job() else { return String::from("No forecast for this job.") };
     let r = &f.report;
-    let mut s = format!(
-        "Starts in {} / {} / {} (p10 / p50 / p90 after {}; {} replicates, seed {}, {})",
-        after(j.start.p10),
-        after(j.start.p50),
-        after(j.start.p90),
-        format_time(f.at),
-        r.replicates,
-        r.seed,
-        durations_words(r.durations)
-    );
+    let horizon = r.horizon_at.saturating_sub(r.start_at);
+    let how = format!("{} replicates, seed {}, {}", r.replicates, r.seed, durations_words(r.durations));
+    let mut s = match j.start.p10 {
+        None => format!(
+            "Does not start within {} in {:.0} % of replicates (p10 past the horizon, from {}; {how})",
+            format_duration(horizon),
+            j.not_started_by_horizon * 100.0,
+            format_time(f.at)
+        ),
+        Some(_) => format!(
+            "Starts in {} / {} / {} (p10 / p50 / p90 after {}; {how})",
+            after(j.start.p10, horizon),
+            after(j.start.p50, horizon),
+            after(j.start.p90, horizon),
+            format_time(f.at)
+        ),
+    };
     if let Ask::Job { .. } = f.ask {
         match f.actual {
             Some(t) => {
@@ -265,11 +312,14 @@ pub fn summary(f: &Finished) -> String {
 pub fn details(f: &Finished) -> Vec<String> {
     let r = &f.report;
     let mut out = Vec::new();
-    let draws: Vec<String> =
-        r.draws_by_source.iter().map(|(k, v)| format!("{k} {}", crate::text::thousands(*v))).collect();
+    let draws: Vec<String> = r
+        .draws_by_source
+        .iter()
+        .map(|(k, v)| format!("{k} {} ({})", crate::text::thousands(*v), source_words(k)))
+        .collect();
     out.push(format!(
-        "Durations drawn, by source: {} (every unfinished job's duration, in every replicate; the state after {} knows none of them).",
-        draws.join(", "),
+        "Durations drawn, by source: {}. Every unfinished job's duration is drawn in every replicate: the state after {} knows none of them.",
+        draws.join("; "),
         format_time(f.at)
     ));
     if let Some(j) = f.job() {
@@ -405,48 +455,80 @@ pub fn band_markup(
     }
 }
 
-/// A strip of its own for a submitted job's band (it has no lane): the time from the playhead
-/// to a little past p90 (or the horizon), its ticks, the band and its p50 tick.
+/// The band in a strip of its own (a submitted job has no lane; the explanation shows it
+/// too): the time from the playhead to a little past p90 (or the horizon) and the actual start,
+/// its ticks, the band, its p50 tick labelled, and the actual start. `width` is the strip's
+/// width in pixels; it has a `viewBox`, so it may be drawn narrower.
 pub fn preview_svg(f: &Finished, width: f64) -> String {
-    const H: f64 = 58.0;
-    const L: f64 = 12.0;
+    const H: f64 = 64.0;
+    const L: f64 = 14.0;
     let mut out = String::with_capacity(2048);
     let Some(j) = f.job() else { return out };
-    let far = j.start.p90.or(j.start.p50).unwrap_or(f.report.horizon_at - f.at).max(60);
-    let t1 = (f.at + far + far / 8).min(f.report.horizon_at).max(f.at + 60);
+    let horizon = f.report.horizon_at.saturating_sub(f.at);
+    let mut far = j.start.p90.or(j.start.p50).unwrap_or(horizon);
+    if let Some(t) = f.actual {
+        far = far.max(t.saturating_sub(f.at));
+    }
+    let far = far.max(60);
+    let t1 = (f.at + far + far / 8).min(f.report.horizon_at.max(f.at + 60)).max(f.at + 60);
     let right = (width - L).max(L + 10.0);
     let sx = Scale::new(f.at as f64, t1 as f64, L, right);
     let _ = write!(
         out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{H:.0}\" role=\"img\" aria-label=\"{}\">",
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{H:.0}\" viewBox=\"0 0 {width:.0} {H:.0}\" role=\"img\" aria-label=\"{}\">",
         escape(&format!("Start band of {}: {}", j.job_name, summary(f)))
     );
     for t in time_ticks(f.at, t1, ((right - L) / 80.0).max(2.0) as usize) {
         let x = sx.map(t as f64);
         let _ = write!(
             out,
-            "<line class=\"grid\" x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"4\" y2=\"34\"/>\
-             <text class=\"tick\" x=\"{x:.1}\" y=\"50\" text-anchor=\"middle\">{}</text>",
+            "<line class=\"grid\" x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"16\" y2=\"44\"/>\
+             <text class=\"tick\" x=\"{x:.1}\" y=\"58\" text-anchor=\"middle\">{}</text>",
             format_time(t)
         );
     }
     let lane = LaneForecast {
-        job: usize::MAX,
+        job: 0,
         at: f.at,
         band: j.start,
         horizon_at: f.report.horizon_at,
-        actual: None,
+        actual: f.actual,
         title: summary(f),
     };
     let mut band = String::new();
-    band_markup(&mut band, &sx, &lane, 8.0, 24.0, (L, right));
-    out.push_str(&band.replace(&format!(" data-eta-job=\"{}\"", usize::MAX), ""));
-    if band.is_empty() {
+    band_markup(&mut band, &sx, &lane, 16.0, 28.0, (L, right));
+    out.push_str(&band.replace(" data-eta-job=\"0\"", ""));
+    if !band.contains("eta-range") {
         let _ = write!(
             out,
-            "<text class=\"empty\" x=\"{:.1}\" y=\"24\" text-anchor=\"middle\">Not started within the horizon in most replicates</text>",
+            "<text class=\"empty\" x=\"{:.1}\" y=\"34\" text-anchor=\"middle\">Not started within the horizon in most replicates</text>",
             width / 2.0
         );
+    }
+    // Labels above the strip: p50, and the actual start where it is not on top of it.
+    let label = |out: &mut String, x: f64, text: &str, class: &str| {
+        let anchor = if x < L + 40.0 {
+            "start"
+        } else if x > right - 40.0 {
+            "end"
+        } else {
+            "middle"
+        };
+        let _ = write!(
+            out,
+            "<text class=\"{class}\" x=\"{x:.1}\" y=\"11\" text-anchor=\"{anchor}\">{}</text>",
+            escape(text)
+        );
+    };
+    let x50 = j.start.p50.map(|d| sx.map((f.at + d) as f64)).filter(|x| (L..=right).contains(x));
+    if let (Some(x), Some(d)) = (x50, j.start.p50) {
+        label(&mut out, x, &format!("p50 {}", format_time(f.at + d)), "eta-label");
+    }
+    if let Some(t) = f.actual {
+        let x = sx.map(t as f64);
+        if (L..=right).contains(&x) && x50.is_none_or(|p| (p - x).abs() > 110.0) {
+            label(&mut out, x, &format!("actual {}", format_time(t)), "eta-label actual");
+        }
     }
     out.push_str("</svg>");
     out
@@ -505,12 +587,12 @@ mod tests {
             Ask::Job { index, .. } => actual_start(&r, *index, at),
             Ask::Submit(_) => None,
         };
-        let mut b = ForecastBuilder::new(&sim, &s, ask, 40, SEED, actual);
+        let mut b = ForecastBuilder::new(sim, ask, 40, SEED, actual);
         let mut slices = 0;
         loop {
             slices += 1;
             let last = b.progress();
-            if let Some(out) = b.advance(&mut || true) {
+            if let Some(out) = b.advance(&s, &mut || true) {
                 assert!(slices > 40, "a slice per replicate: {slices}");
                 return out.expect("a forecast");
             }
@@ -539,6 +621,8 @@ mod tests {
         assert!(details(&f)[0].starts_with("Durations drawn, by source: "), "{:?}", details(&f));
         let lane = LaneForecast::of(&f).unwrap();
         assert_eq!((lane.job, lane.at), (low, 900));
+        let strip = preview_svg(&f, 420.0);
+        assert!(strip.contains("class=\"eta-actual\"") && strip.contains(">p50 "), "{strip}");
     }
 
     #[test]
@@ -551,6 +635,7 @@ mod tests {
         assert!(j.submitted && j.start.p50.is_some());
         let svg = preview_svg(&f, 400.0);
         assert!(svg.contains("class=\"eta-band\"") && svg.contains("eta-p50"), "{svg}");
+        assert!(svg.contains(">p50 ") && svg.contains("viewBox=\"0 0 400 64\""), "{svg}");
         assert!(!svg.contains("data-eta-job"));
         assert_eq!(would_preempt(&f).len(), j.would_preempt.len());
     }
@@ -560,16 +645,16 @@ mod tests {
         // At 0 nothing has run: no history, no timeouts, durations hidden.
         let (s, r) = notebook();
         let mut b = ForecastBuilder::new(
-            &r.sim_at(0),
-            &s,
+            r.sim_at(0),
             Ask::Job { index: 2, name: "qs1_job_low".into() },
             10,
             SEED,
             None,
         );
-        let e = b.advance(&mut || false).unwrap().unwrap_err();
+        assert!(b.advance(&s, &mut || false).is_none(), "the fork is a slice of its own");
+        let e = b.advance(&s, &mut || false).unwrap().unwrap_err();
         assert!(e.contains("qs1_job_") && !e.contains("jobs["), "{e}");
-        assert!(b.advance(&mut || false).is_none());
+        assert!(b.advance(&s, &mut || false).is_none());
     }
 
     #[test]
