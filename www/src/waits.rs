@@ -225,7 +225,7 @@ pub fn wait_cdf_svg_of(shares: &[ShareWaits], colors: &[String], width: f64, hei
     if shares.iter().all(|s| s.total() == 0) {
         let _ = write!(
             out,
-            "<text class=\"empty\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">No jobs in this run</text>",
+            "<text class=\"empty\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">No waits to count in this run</text>",
             (M_LEFT + width) / 2.0,
             height / 2.0
         );
