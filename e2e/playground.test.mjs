@@ -1116,6 +1116,19 @@ test("start-time forecasts: when a waiting job starts and a submit preview, fork
   const jobLongest = await longest(t0, t1);
   console.log(`forecast of urgent-eval (in-share preset, 200 replicates): ${jobMs} ms of computing, ${Math.round(t1 - t0)} ms from the click to the band; longest task ${jobLongest} ms`);
   assert.ok(jobLongest <= 100, `no task over 100 ms while forecasting: ${jobLongest} ms`);
+  // Nothing the forecast draws is hard to read or to reach, in either theme.
+  const axeBothThemes = async (state) => {
+    const found = [...(await axeViolations(page, `${state} (dark)`))];
+    const toggle = page.getByRole("button", { name: "light theme" });
+    await toggle.click();
+    await page.waitForFunction(() => document.documentElement.dataset.theme === "light");
+    await page.waitForTimeout(500); // the buttons' colour transitions
+    found.push(...(await axeViolations(page, `${state} (light)`)));
+    await toggle.click();
+    await page.waitForFunction(() => document.documentElement.dataset.theme !== "light");
+    assert.deepEqual(found, []);
+  };
+  await axeBothThemes("a waiting job's forecast");
   await drawer.screenshot({ path: join(artifacts, "eta-drawer-1440.png") });
   await page.locator("section.card", { has: page.locator("#tl-h") }).screenshot({ path: join(artifacts, "eta-timeline-1440.png") });
 
@@ -1141,6 +1154,7 @@ test("start-time forecasts: when a waiting job starts and a submit preview, fork
   assert.ok(q10 <= q50 && q50 <= q90, await preview.innerText());
   assert.equal(await card.locator("g.eta-band").count(), 1, "the preview draws its band");
   assert.match(await card.innerText(), /It would preempt(:| no job)/);
+  await axeBothThemes("the submit preview");
   const submitLongest = await longest(s0, s1);
   console.log(`submit preview (in-share preset, 200 replicates): ${await preview.getAttribute("data-ms")} ms of computing, ${Math.round(s1 - s0)} ms to the band; longest task ${submitLongest} ms`);
   assert.ok(submitLongest <= 100, `no task over 100 ms while previewing: ${submitLongest} ms`);
