@@ -4,7 +4,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { readFile, writeFile, mkdir, mkdtemp, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { tmpdir, loadavg } from "node:os";
 import { extname, join, normalize, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { deflateRawSync } from "node:zlib";
@@ -1057,5 +1057,225 @@ test("decision numbers: wait-time distribution per share, who preempted whom, ev
   }
   assert.deepEqual(errors, []);
   await assertNoCspViolations(page);
+  await context.close();
+});
+
+/** Seconds of a duration as the page writes it ("45 s", "12 min", "2.5 h", "3.2 d"); Infinity past the horizon ("over 24 h"). */
+function seconds(text) {
+  if (/^over /.test(text.trim())) return Infinity;
+  const m = /^([\d.]+) (s|min|h|d)$/.exec(text.trim());
+  assert.ok(m, `a duration: ${text}`);
+  return Number(m[1]) * { s: 1, min: 60, h: 3600, d: 86400 }[m[2]];
+}
+
+/** p10, p50 and p90 of a forecast's summary ("Starts in A / B / C (…"), in seconds. */
+function band(summary) {
+  const m = /^Starts in (.+?) \/ (.+?) \/ (.+?) \(/.exec(summary);
+  assert.ok(m, `a forecast: ${summary}`);
+  return [m[1], m[2], m[3]].map(seconds);
+}
+
+test("start-time forecasts: when a waiting job starts and a submit preview, forked at the playhead and run in slices (no task over 100 ms)", async () => {
+  const { context, page, errors } = await openPlayground({ viewport: { width: 1440, height: 900 } });
+  await page.evaluate(() => {
+    window.__longtasks = [];
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longtasks.push([e.startTime, e.duration]); }).observe({ type: "longtask" });
+  });
+  const now = () => page.evaluate(() => performance.now());
+  const longest = (from, to) => page.evaluate(([a, b]) => Math.max(0, ...window.__longtasks.filter(([s]) => s >= a && s <= b).map(([, d]) => d)), [from, to]);
+  await page.getByLabel("load a preset scenario").selectOption("in-share");
+  await ready(page);
+  // 2:02, just after the urgent jobs arrive: urgent-eval waits behind nlp's batches.
+  for (let i = 0; i < 5; i++) await page.getByRole("button", { name: "step to next event" }).click();
+  assert.equal(await page.locator("[data-now]").getAttribute("data-now"), "7320");
+  await page.getByLabel("find a job by name").fill("urgent-eval");
+  await page.locator(".found button", { hasText: "urgent-eval" }).click();
+  const drawer = page.locator(".drawer");
+  assert.match(await drawer.locator(".kind").innerText(), /RUNNABLE/i);
+
+  const t0 = await now();
+  await drawer.getByRole("button", { name: "When will it start?" }).click();
+  const result = drawer.locator(".eta-summary");
+  await result.waitFor({ timeout: 120_000 });
+  const t1 = await now();
+  const summary = await result.innerText();
+  const [p10, p50, p90] = band(summary);
+  assert.ok(p10 <= p50 && p50 <= p90, `p10 <= p50 <= p90: ${summary}`);
+  assert.match(summary, /200 replicates, seed 0, durations from (history|timeouts)/);
+  assert.match(summary, /actually started at \d/);
+  assert.match(await drawer.innerText(), /Durations drawn, by source: \w+ [\d,]+/);
+  // The band is on urgent-eval's lane: its label's row.
+  const j = await page.locator(".timeline text.lane-label", { hasText: "urgent-eval" }).getAttribute("data-job");
+  const bandEl = page.locator(`.timeline g.eta-band[data-eta-job="${j}"]`);
+  assert.equal(await bandEl.count(), 1, "one band, on the job's lane");
+  const [labelBox, bandBox] = [await page.locator(`.timeline text.lane-label[data-job="${j}"]`).boundingBox(), await bandEl.boundingBox()];
+  const mid = (b) => b.y + b.height / 2;
+  assert.ok(Math.abs(mid(labelBox) - mid(bandBox)) < 11, `the band is in the label's lane: ${JSON.stringify([labelBox, bandBox])}`);
+  assert.equal(await page.locator(".timeline g.eta-band").count(), 1);
+  const jobMs = Number(await result.getAttribute("data-ms"));
+  const jobLongest = await longest(t0, t1);
+  console.log(`forecast of urgent-eval (in-share preset, 200 replicates): ${jobMs} ms of computing, ${Math.round(t1 - t0)} ms from the click to the band; longest task ${jobLongest} ms`);
+  assert.ok(jobLongest <= 100, `no task over 100 ms while forecasting: ${jobLongest} ms`);
+  // Nothing the forecast draws is hard to read or to reach, in either theme.
+  const axeBothThemes = async (state) => {
+    const found = [...(await axeViolations(page, `${state} (dark)`))];
+    const toggle = page.getByRole("button", { name: "light theme" });
+    await toggle.click();
+    await page.waitForFunction(() => document.documentElement.dataset.theme === "light");
+    await page.waitForTimeout(500); // the buttons' colour transitions
+    found.push(...(await axeViolations(page, `${state} (light)`)));
+    await toggle.click();
+    await page.waitForFunction(() => document.documentElement.dataset.theme !== "light");
+    assert.deepEqual(found, []);
+  };
+  await axeBothThemes("a waiting job's forecast");
+  await drawer.screenshot({ path: join(artifacts, "eta-drawer-1440.png") });
+  await page.locator("section.card", { has: page.locator("#tl-h") }).screenshot({ path: join(artifacts, "eta-timeline-1440.png") });
+
+  // A new request replaces the one in progress, and an edit cancels and clears it.
+  await drawer.getByRole("button", { name: "When will it start?" }).click();
+  await drawer.getByRole("button", { name: "When will it start?" }).click();
+  await result.waitFor({ timeout: 120_000 });
+  assert.deepEqual(band(await result.innerText()), [p10, p50, p90], "the same draws give the same band");
+  await page.keyboard.press("Escape");
+
+  // Submit preview: a job submitted at the playhead, its band and whom it would preempt.
+  const card = page.locator("section.submit-preview");
+  await card.scrollIntoViewIfNeeded();
+  await card.getByLabel("share of the submitted job").selectOption("nlp");
+  await card.getByLabel("scheduling priority of the submitted job").fill("100");
+  await card.getByLabel("duration in seconds of the submitted job (optional)").fill("1800");
+  const s0 = await now();
+  await card.getByRole("button", { name: "Preview" }).click();
+  const preview = card.locator(".eta-summary");
+  await preview.waitFor({ timeout: 120_000 });
+  const s1 = await now();
+  const [q10, q50, q90] = band(await preview.innerText());
+  assert.ok(q10 <= q50 && q50 <= q90, await preview.innerText());
+  assert.equal(await card.locator("g.eta-band").count(), 1, "the preview draws its band");
+  assert.match(await card.innerText(), /It would preempt(:| no job)/);
+  await axeBothThemes("the submit preview");
+  const submitLongest = await longest(s0, s1);
+  console.log(`submit preview (in-share preset, 200 replicates): ${await preview.getAttribute("data-ms")} ms of computing, ${Math.round(s1 - s0)} ms to the band; longest task ${submitLongest} ms`);
+  assert.ok(submitLongest <= 100, `no task over 100 ms while previewing: ${submitLongest} ms`);
+  for (const width of [1440, 1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(300);
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth - innerWidth), 0, `no sideways scrolling at ${width}`);
+    await card.screenshot({ path: join(artifacts, `eta-submit-${width}.png`) });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  // An edit clears both forecasts (they are of the run before it).
+  await page.getByRole("tab", { name: "Settings" }).click();
+  await page.getByLabel("Preemption grace (s, R21)").fill("60");
+  await ready(page);
+  assert.equal(await page.locator(".timeline g.eta-band").count(), 0);
+  assert.equal(await card.locator(".eta-summary").count(), 0);
+
+  // A real trace (the openb preset): more replicates' work, still in slices.
+  await page.getByLabel("load a preset scenario").selectOption("openb-trace");
+  await page.waitForFunction(() => document.querySelector(".preset-info h2")?.innerText.match(/openb|trace/i));
+  await ready(page);
+  await page.locator("input.scrubber").fill("162000");
+  await page.waitForFunction(() => document.querySelector("[data-now]")?.getAttribute("data-now") === "162000");
+  await page.locator(".waiting-job").first().click();
+  await page.waitForTimeout(1000); // the autosave of the playhead's move, after its pause
+  const o0 = await now();
+  await drawer.getByRole("button", { name: "When will it start?" }).click();
+  await drawer.locator(".eta-summary").waitFor({ timeout: 120_000 });
+  const o1 = await now();
+  assert.match(await drawer.locator(".eta-summary").innerText(), /^(Starts in|Does not start within 24 h in \d+ % of replicates) .*200 replicates/);
+  const traceLongest = await longest(o0, o1);
+  console.log(`forecast in the openb preset at 1d 21:00 (200 replicates): ${await drawer.locator(".eta-summary").getAttribute("data-ms")} ms of computing, ${Math.round(o1 - o0)} ms to the result; longest task ${traceLongest} ms`);
+  assert.ok(traceLongest <= 100, `no task over 100 ms while forecasting the trace: ${traceLongest} ms`);
+  assert.deepEqual(errors, []);
+  await assertNoCspViolations(page);
+  await context.close();
+});
+
+test("a live state (R28) loads like any scenario: it runs from its startAt, and without durations it says why it cannot run", async () => {
+  const { context, page, errors } = await openPlayground({ viewport: { width: 1440, height: 900 } });
+  const state = JSON.parse(await readFile(join(here, "..", "tests", "fixtures", "notebook-state-3000.json"), "utf8"));
+  const paste = async (scenario) => {
+    await page.getByRole("button", { name: "Import / Export" }).click();
+    await page.locator(".modal textarea").fill(JSON.stringify(scenario));
+    await page.getByRole("button", { name: "Load pasted text" }).click();
+    await page.locator(".msg.ok").waitFor();
+    await page.keyboard.press("Escape");
+  };
+  await paste(state);
+  await ready(page);
+  assert.equal(await page.locator("input.scrubber").getAttribute("min"), "3000");
+  assert.equal(await page.locator("[data-now]").getAttribute("data-now"), "3000", "the player starts at startAt");
+  const svg = page.locator(".timeline .svg-host > svg");
+  assert.equal(await svg.getAttribute("data-t0"), "3000", "the timeline's left edge is startAt");
+  assert.equal(await page.locator(".timeline text.start-at").textContent(), "from startAt 0:50");
+  // qs1_job_low runs since 0:32: its attempt is drawn from the left edge.
+  const low = await page.locator(".timeline text.lane-label", { hasText: "qs1_job_low" }).getAttribute("data-job");
+  const [svgBox, bar] = [await svg.boundingBox(), await page.locator(`.timeline rect.attempt[data-job="${low}"]`).first().boundingBox()];
+  // (The plot's clip starts 8 px left of the axis, where an attempt begun earlier is cut.)
+  assert.ok(bar.x - svgBox.x >= 160 && bar.x - svgBox.x <= 170, `from the left edge: ${bar.x - svgBox.x}`);
+  // The other charts begin there too: no tick before 0:50.
+  const ticks = await page.locator(".chart .tick").allInnerTexts();
+  assert.ok(!ticks.some((t) => ["0:00", "0:15", "0:30", "0:45"].includes(t)), `ticks from startAt: ${ticks}`);
+  // Waiting jobs of the state can be forecast like any other.
+  await page.locator(".waiting-job").first().click();
+  await page.locator(".drawer").getByRole("button", { name: "When will it start?" }).click();
+  await page.locator(".drawer .eta-summary").waitFor({ timeout: 60_000 });
+  assert.match(await page.locator(".drawer .eta-summary").innerText(), /^Starts in .+ after 0:50/);
+  await page.screenshot({ path: join(artifacts, "live-state-1440.png") });
+  await page.keyboard.press("Escape");
+
+  // Without durations a state runs nowhere (only a forecast draws them): the engine says why.
+  const blind = structuredClone(state);
+  delete blind.jobs[0].durationSeconds;
+  blind.name = "state without a duration";
+  await paste(blind);
+  await page.waitForSelector(".status.err");
+  await page.getByRole("tab", { name: /Settings/ }).click();
+  assert.match(await page.locator(".problem-list").innerText(), /jobs\[0\]\.durationSeconds.*a job needs durationSeconds to run/s);
+  assert.deepEqual(errors, []);
+  await assertNoCspViolations(page);
+  await context.close();
+});
+
+test("start-time forecast at 10,000 jobs: 200 replicates' time and the longest task (measured, written to artifacts/forecast-performance.json)", async () => {
+  const { context, page, errors } = await openPlayground({ viewport: { width: 1440, height: 900 } });
+  await page.evaluate(() => {
+    window.__longtasks = [];
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longtasks.push([e.startTime, e.duration]); }).observe({ type: "longtask" });
+  });
+  const now = () => page.evaluate(() => performance.now());
+  const longest = (from, to) => page.evaluate(([a, b]) => Math.max(0, ...window.__longtasks.filter(([s]) => s >= a && s <= b).map(([, d]) => d)), [from, to]);
+  await page.getByLabel("load a preset scenario").selectOption("generated-10k");
+  await page.waitForFunction(() => document.querySelector(".status.ok")?.textContent.includes("10000 jobs"), null, { timeout: 180_000 });
+  // 2d 10:00, four tenths into the run: a queue in every share.
+  await page.locator("input.scrubber").fill("208800");
+  await page.waitForFunction(() => document.querySelector("[data-now]")?.getAttribute("data-now") === "208800");
+  await page.locator(".waiting-job").first().click();
+  await page.waitForTimeout(1000); // the autosave of the playhead's move, after its pause
+  const drawer = page.locator(".drawer");
+  const t0 = await now();
+  await drawer.getByRole("button", { name: "When will it start?" }).click();
+  const result = drawer.locator(".eta-summary");
+  await result.waitFor({ timeout: 300_000 });
+  const t1 = await now();
+  const [p10, p50, p90] = band(await result.innerText());
+  assert.ok(p10 <= p50 && p50 <= p90);
+  const measure = await page.evaluate(() => performance.getEntriesByName("quotasim:forecast-to-render").at(-1)?.duration);
+  const report = {
+    job: await drawer.locator("#ex-title").innerText(),
+    replicates: 200,
+    computingMs: Number(await result.getAttribute("data-ms")),
+    requestToRenderMs: Math.round(measure ?? t1 - t0),
+    longestTaskMs: await longest(t0, t1),
+    // Every long task from the click to the result: [ms after the click, duration].
+    longTasks: await page.evaluate(([a, b]) => window.__longtasks.filter(([s]) => s >= a && s <= b).map(([s, d]) => [Math.round(s - a), Math.round(d)]), [t0, t1]),
+    loadAverage: loadavg()[0],
+  };
+  console.log(`10,000-job forecast: ${JSON.stringify(report)}`);
+  await writeFile(join(artifacts, "forecast-performance.json"), JSON.stringify(report, null, 2));
+  assert.deepEqual(errors, []);
   await context.close();
 });

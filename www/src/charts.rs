@@ -13,6 +13,7 @@ use std::fmt::Write;
 
 use quotasim::PreemptionKind;
 
+use crate::forecast::{band_markup, LaneForecast};
 use crate::geometry::{
     format_duration, format_time, periodic_in_window, stack, step_area_path, step_line_path, time_ticks,
     value_ticks, RowWindow, Scale,
@@ -424,6 +425,21 @@ pub fn find_jobs(run: &RunData, query: &str, share: Option<usize>, status: &str,
         .collect()
 }
 
+/// What the timeline marks besides the run: the selected job's lane and a start-time forecast
+/// drawn on its job's lane.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Marks<'a> {
+    pub selected: Option<usize>,
+    pub forecast: Option<&'a LaneForecast>,
+}
+
+impl Marks<'_> {
+    /// Only a selected lane.
+    pub fn selected(j: Option<usize>) -> Marks<'static> {
+        Marks { selected: j, forecast: None }
+    }
+}
+
 /// The preemption timeline: one lane per job of `lanes[window]`; attempts as bars in the share's
 /// colour (borrowed attempts hatched), waiting as a thin line, checkpoints as ticks (a band
 /// where they are too dense), lost work shaded red, the grace period striped, and preemptions as
@@ -434,9 +450,10 @@ pub fn timeline_svg(
     window: RowWindow,
     colors: &[String],
     width: f64,
-    selected: Option<usize>,
+    marks: Marks<'_>,
     win: (u64, u64),
 ) -> String {
+    let selected = marks.selected;
     let sc = run.full().scenario();
     let height = TL_TOP + window.count.max(1) as f64 * TL_LANE + 8.0;
     let (t0, t1) = window_of(run, win);
@@ -446,10 +463,19 @@ pub fn timeline_svg(
     let _ = write!(
         out,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" \
+         data-t0=\"{t0}\" data-t1=\"{t1}\" \
          aria-label=\"Job timeline: attempts, checkpoints, preemptions and lost work\">"
     );
     hatch_defs(&mut out, colors, "t-");
     clip_def(&mut out, "tc", TL_LEFT - 8.0, width - M_RIGHT + 8.0, 0.0, height);
+    // A live state (R28) begins at its startAt: the left edge says so, above the job names.
+    if run.start > 0 && t0 == run.start {
+        let _ = write!(
+            out,
+            "<text class=\"tick start-at\" x=\"14\" y=\"14\">from startAt {}</text>",
+            format_time(run.start)
+        );
+    }
     for t in time_ticks(t0, t1, ((width - TL_LEFT) / 90.0) as usize) {
         let x = sx.map(t as f64);
         let _ = write!(
@@ -644,6 +670,10 @@ pub fn timeline_svg(
             markers.push((cx, pi));
         }
         marker_groups(&mut out, run, &jc.name, &markers, y + 11.0);
+        // A start-time forecast of this job: its p10-p90 band, p50 tick and actual start.
+        if let Some(f) = marks.forecast.filter(|f| f.job == j) {
+            band_markup(&mut out, &sx, f, y, TL_LANE, (TL_LEFT, width - M_RIGHT));
+        }
         out.push_str("</g></g>");
     }
     if window.count == 0 {
@@ -658,10 +688,16 @@ pub fn timeline_svg(
     out
 }
 
-/// The visible time window: `win` clamped to the run, at least one second wide.
+/// The visible time window: `win` clamped to the run (from its `startAt`, R28), at least one
+/// second wide.
 pub fn window_of(run: &RunData, win: (u64, u64)) -> (u64, u64) {
-    let end = run.end.max(1);
-    let t0 = win.0.min(end.saturating_sub(1));
+    clamp_window(run.start, run.end, win)
+}
+
+/// `win` clamped to a run from `start` to `end`, at least one second wide.
+pub fn clamp_window(start: u64, end: u64, win: (u64, u64)) -> (u64, u64) {
+    let end = end.max(start + 1);
+    let t0 = win.0.clamp(start, end - 1);
     let t1 = win.1.clamp(t0 + 1, end);
     (t0, t1)
 }
@@ -750,8 +786,15 @@ mod tests {
         assert_eq!(borrowing_spans(&[0, 10], &[1, 0], 40), [(0, 10, 1)]);
         let r = run();
         let lanes = lane_jobs(&r, None, false);
-        let svg =
-            timeline_svg(&r, &lanes, row_window(lanes.len(), 10, 0), &colors(), 900.0, None, (0, u64::MAX));
+        let svg = timeline_svg(
+            &r,
+            &lanes,
+            row_window(lanes.len(), 10, 0),
+            &colors(),
+            900.0,
+            Marks::default(),
+            (0, u64::MAX),
+        );
         // qs1_job_med runs 4:32-8:22, but qs1 is back within its quota after 7:47.
         assert!(svg.contains(": 4:32 to 8:22"), "{svg}");
         let bands: Vec<&str> = svg.match_indices("qs1 borrowing").map(|(i, _)| &svg[i..i + 60]).collect();
@@ -795,13 +838,28 @@ mod tests {
         let r = twice_reclaimed();
         assert_eq!(r.preemptions.len(), 2);
         let lanes = lane_jobs(&r, None, false);
-        let wide =
-            timeline_svg(&r, &lanes, row_window(lanes.len(), 10, 0), &colors(), 900.0, None, (0, u64::MAX));
+        let wide = timeline_svg(
+            &r,
+            &lanes,
+            row_window(lanes.len(), 10, 0),
+            &colors(),
+            900.0,
+            Marks::default(),
+            (0, u64::MAX),
+        );
         assert!(wide.contains("class=\"marker-group\" data-group=\"0,1\""), "{wide}");
         assert!(wide.contains("2 preemptions of long from 0:01:40 to 0:06:40: open the list"), "{wide}");
         assert_eq!(wide.matches("class=\"marker\"").count(), 0);
         // Zoomed into the first ten minutes they are far apart: one diamond each.
-        let zoom = timeline_svg(&r, &lanes, row_window(lanes.len(), 10, 0), &colors(), 900.0, None, (0, 600));
+        let zoom = timeline_svg(
+            &r,
+            &lanes,
+            row_window(lanes.len(), 10, 0),
+            &colors(),
+            900.0,
+            Marks::default(),
+            (0, 600),
+        );
         assert_eq!(zoom.matches("class=\"marker\"").count(), 2);
         assert!(!zoom.contains("marker-group"));
     }
@@ -823,13 +881,27 @@ mod tests {
         let r = run();
         let lanes = lane_jobs(&r, None, false);
         assert_eq!(lanes.len(), 4);
-        let all =
-            timeline_svg(&r, &lanes, row_window(lanes.len(), 10, 0), &colors(), 900.0, None, (0, u64::MAX));
+        let all = timeline_svg(
+            &r,
+            &lanes,
+            row_window(lanes.len(), 10, 0),
+            &colors(),
+            900.0,
+            Marks::default(),
+            (0, u64::MAX),
+        );
         assert_eq!(all.matches("class=\"marker\"").count(), 2);
         assert!(all.contains("data-pre=\"0\"") && all.contains("data-pre=\"1\""));
         assert!(all.contains("class=\"ckpt\""));
-        let one =
-            timeline_svg(&r, &lanes, row_window(lanes.len(), 1, 3), &colors(), 900.0, None, (0, u64::MAX));
+        let one = timeline_svg(
+            &r,
+            &lanes,
+            row_window(lanes.len(), 1, 3),
+            &colors(),
+            900.0,
+            Marks::default(),
+            (0, u64::MAX),
+        );
         assert_eq!(one.matches("<g class=\"lane").count(), 1);
         let pre = lane_jobs(&r, None, true);
         assert_eq!(pre.len(), 2);
@@ -876,7 +948,8 @@ mod tests {
         for width in [1_000u64, 86_400, 3_600, 600, 60, 10, 1] {
             for start in [0, 86_400 - width / 2, 100_000, r.end - width] {
                 let t0 = std::time::Instant::now();
-                let svg = timeline_svg(&r, &lanes, w, &colors(), 1600.0, None, (start, start + width));
+                let svg =
+                    timeline_svg(&r, &lanes, w, &colors(), 1600.0, Marks::default(), (start, start + width));
                 let elements = svg.matches('<').count();
                 assert!(
                     elements < 2 * MAX_TICKS_PER_LANE + 200,
@@ -893,8 +966,86 @@ mod tests {
             }
         }
         assert!(seen_ticks, "zoomed in, checkpoints are single ticks");
-        let whole = timeline_svg(&r, &lanes, w, &colors(), 1600.0, None, (0, u64::MAX));
+        let whole = timeline_svg(&r, &lanes, w, &colors(), 1600.0, Marks::default(), (0, u64::MAX));
         assert!(whole.contains("class=\"ckpt-band\""), "zoomed out, a band");
+    }
+
+    /// The notebook's run forked after 3000 s (R28), run from there.
+    fn live_state() -> RunData {
+        let s = presets::scenario(presets::NOTEBOOK).unwrap();
+        let mut sim = quotasim::Simulation::new(quotasim::validate(&s).unwrap());
+        sim.run_until(3000);
+        let state = sim.state(&s).scenario;
+        RunData::compute(quotasim::validate(&state).unwrap())
+    }
+
+    #[test]
+    fn a_live_state_is_drawn_from_its_start_at() {
+        let r = live_state();
+        assert_eq!((r.start, r.samples[0]), (3000, 3000), "the series begin at startAt");
+        assert_eq!(window_of(&r, (0, u64::MAX)), (3000, r.end));
+        assert_eq!(window_of(&r, (100, 200)).0, 3000, "nothing before startAt is shown");
+        let lanes = lane_jobs(&r, None, false);
+        let svg = timeline_svg(
+            &r,
+            &lanes,
+            row_window(lanes.len(), 10, 0),
+            &colors(),
+            900.0,
+            Marks::default(),
+            (0, u64::MAX),
+        );
+        assert!(svg.contains("data-t0=\"3000\"") && svg.contains(">from startAt 0:50<"), "{svg}");
+        // A job running since before startAt: its attempt starts at the left edge.
+        let low = r.job_index("qs1_job_low").unwrap();
+        assert!(r.jobs[low].attempts[0].started_at < 3000);
+        let bar = svg
+            .split("<rect class=\"attempt\"")
+            .find(|a| a.starts_with(&format!(" data-job=\"{low}\"")))
+            .expect("its attempt is drawn");
+        let x: f64 = bar.split("x=\"").nth(1).unwrap().split('"').next().unwrap().parse().unwrap();
+        assert!((TL_LEFT - 9.0..=TL_LEFT).contains(&x), "from the left edge: {x}");
+        let util = utilization_svg(&r, 0, &colors(), 800.0, 240.0, (0, u64::MAX));
+        assert!(!util.contains(">0:00<") && !util.contains(">0:30<"), "ticks from startAt on");
+        // From the start, nothing changes: no label, and the window begins at 0.
+        let n = run();
+        let lanes = lane_jobs(&n, None, false);
+        let svg = timeline_svg(
+            &n,
+            &lanes,
+            row_window(lanes.len(), 10, 0),
+            &colors(),
+            900.0,
+            Marks::default(),
+            (0, u64::MAX),
+        );
+        assert!(svg.contains("data-t0=\"0\"") && !svg.contains("startAt"));
+    }
+
+    #[test]
+    fn a_forecast_is_drawn_on_its_jobs_lane_only() {
+        let r = run();
+        let lanes = lane_jobs(&r, None, false);
+        let low = r.job_index("qs1_job_low").unwrap();
+        let f = LaneForecast {
+            job: low,
+            at: 900,
+            band: quotasim::eta::Band { p10: Some(600), p50: Some(1200), p90: Some(2400), mean: None },
+            horizon_at: 900 + 86_400,
+            actual: Some(2000),
+            title: String::from("forecast"),
+        };
+        let marks = Marks { selected: Some(low), forecast: Some(&f) };
+        let svg =
+            timeline_svg(&r, &lanes, row_window(lanes.len(), 10, 0), &colors(), 900.0, marks, (0, u64::MAX));
+        assert_eq!(svg.matches("class=\"eta-band\"").count(), 1);
+        // In the lane of qs1_job_low: after its label, before the next lane.
+        let lane = svg.split("<g class=\"lane").find(|l| l.contains(&format!("data-job=\"{low}\""))).unwrap();
+        assert!(lane.contains("class=\"eta-band\"") && lane.contains("class=\"eta-actual\""), "{lane}");
+        let other = Marks { selected: None, forecast: None };
+        let plain =
+            timeline_svg(&r, &lanes, row_window(lanes.len(), 10, 0), &colors(), 900.0, other, (0, u64::MAX));
+        assert!(!plain.contains("eta-band"));
     }
 
     /// A share colour and names that would break out of an attribute if written as they are.
@@ -918,8 +1069,15 @@ mod tests {
         assert_inert(&utilization_svg(&r, 0, &colors, 800.0, 240.0, (0, u64::MAX)));
         assert_inert(&lending_svg(&r, 0, &colors, 800.0, 200.0, (0, u64::MAX)));
         let lanes = lane_jobs(&r, None, false);
-        let tl =
-            timeline_svg(&r, &lanes, row_window(lanes.len(), 10, 0), &colors, 900.0, None, (0, u64::MAX));
+        let tl = timeline_svg(
+            &r,
+            &lanes,
+            row_window(lanes.len(), 10, 0),
+            &colors,
+            900.0,
+            Marks::default(),
+            (0, u64::MAX),
+        );
         assert_inert(&tl);
     }
 }

@@ -13,6 +13,7 @@ pub mod csv;
 pub mod decisions;
 pub mod edit;
 pub mod explain;
+pub mod forecast;
 pub mod geometry;
 pub mod importer;
 pub mod palette;

@@ -51,6 +51,8 @@ pub struct TypeSeries {
 /// A whole run, ready to draw.
 #[derive(Clone, Debug)]
 pub struct RunData {
+    /// Where the run begins: `settings.startAt` (0 unless the scenario is a live state, R28).
+    pub start: u64,
     pub end: u64,
     pub share_names: Vec<String>,
     /// Sorted distinct instants at which something happened.
@@ -196,11 +198,17 @@ impl RunBuilder {
         let Stage::Running { full, base } = core::mem::replace(&mut self.stage, Stage::Done) else { return };
         let (full, base) = (*full, *base);
         let end = full.now();
+        // R28: nothing happens before `startAt`; the series begin there.
+        let start = full.scenario().settings.start_at.min(end);
         let instants: Vec<u64> = full.event_instants().collect();
         let exact = instants.len() <= EXACT_SAMPLE_LIMIT;
-        let mut samples = if exact { instants.clone() } else { even_samples(end, EVEN_SAMPLES) };
-        if samples.first() != Some(&0) {
-            samples.insert(0, 0);
+        let mut samples = if exact {
+            instants.clone()
+        } else {
+            even_samples(end - start, EVEN_SAMPLES).into_iter().map(|t| start + t).collect()
+        };
+        if samples.first() != Some(&start) {
+            samples.insert(0, start);
         }
         if samples.last() != Some(&end) && end > 0 {
             samples.push(end);
@@ -270,6 +278,7 @@ impl RunBuilder {
             preempted[p.victim as usize].push(k);
         }
         RunData {
+            start: full.scenario().settings.start_at.min(full.now()),
             end: full.now(),
             share_names,
             instants,

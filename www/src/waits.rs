@@ -68,16 +68,24 @@ impl ShareWaits {
 }
 
 /// Every share's waits, in the run's share order. Jobs submitted after the run's end (a
-/// horizon cut them off) are not counted at all; a job of an unknown share is skipped.
+/// horizon cut them off) are not counted at all, nor those of a live state that had started
+/// before it (R28); a job of an unknown share is skipped.
 pub fn share_waits(run: &RunData) -> Vec<ShareWaits> {
     let mut out: Vec<ShareWaits> = run
         .share_names
         .iter()
         .map(|n| ShareWaits { name: n.clone(), waits: Vec::new(), censored: 0 })
         .collect();
-    for j in &run.jobs {
+    let cfg = &run.full().scenario().jobs;
+    for (k, j) in run.jobs.iter().enumerate() {
         let Some(s) = run.share_index(&j.quota_share_name) else { continue };
         if j.submit_at > run.end {
+            continue;
+        }
+        // R28: a job of a live state that started before `startAt` (in an attempt then, or in
+        // earlier ones) waited before it; its wait is not this run's, as the engine's summary
+        // has it. A job queued at `startAt` still waits from its `submitAt`.
+        if cfg.get(k).is_some_and(|c| c.started_at.is_some() || c.previous_attempts > 0) {
             continue;
         }
         match j.first_started_at {
@@ -217,7 +225,7 @@ pub fn wait_cdf_svg_of(shares: &[ShareWaits], colors: &[String], width: f64, hei
     if shares.iter().all(|s| s.total() == 0) {
         let _ = write!(
             out,
-            "<text class=\"empty\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">No jobs in this run</text>",
+            "<text class=\"empty\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">No waits to count in this run</text>",
             (M_LEFT + width) / 2.0,
             height / 2.0
         );
@@ -247,6 +255,25 @@ mod tests {
         assert_eq!(legend_text(&s), "a: 4 jobs, 1 never started");
         // The last wait is the chart's end: no extra point.
         assert_eq!(sw(&[10, 30], 0).steps(30), vec![(0, 0.0), (10, 0.0), (10, 0.5), (30, 0.5), (30, 1.0)]);
+    }
+
+    #[test]
+    fn a_live_states_waits_are_those_of_its_jobs_queued_at_start_at() {
+        // The notebook forked after 3000 s (R28): two jobs run since before it, two were
+        // preempted before it. None of their waits is this run's, as the engine's summary says;
+        // a job added to the queue at startAt is counted from its submitAt.
+        let s = presets::scenario(presets::NOTEBOOK).unwrap();
+        let mut sim = quotasim::Simulation::new(quotasim::validate(&s).unwrap());
+        sim.run_until(3000);
+        let mut state = sim.state(&s).scenario;
+        state.jobs.push(quotasim::model::Job::new("fresh", "qs3", "ml.g5.xlarge", 1, 2000, 600));
+        let r = RunData::compute(quotasim::validate(&state).unwrap());
+        let w = share_waits(&r);
+        let counted: usize = w.iter().map(ShareWaits::total).sum();
+        assert_eq!(counted, 1, "{w:?}");
+        assert_eq!(w[2].waits, vec![1000], "queued from 2000, started at startAt");
+        let engine = r.summary.overall.wait_seconds.count;
+        assert_eq!(engine, 1);
     }
 
     #[test]

@@ -20,6 +20,7 @@
 
 pub mod arrivals;
 pub mod backtest;
+pub mod fork;
 pub mod km;
 mod prepare;
 pub use prepare::{prepare, NOT_A_JOB};

@@ -353,8 +353,8 @@ fn CompareTimeline(names: Vec<String>) -> impl IntoView {
         let wa = crate::geometry::row_window(la.len(), la.len(), 0);
         let wb = crate::geometry::row_window(lb.len(), lb.len(), 0);
         Some((
-            crate::charts::timeline_svg(&a, &la, wa, &colors_a, w, None, view),
-            crate::charts::timeline_svg(&b, &lb, wb, &colors, w, None, view),
+            crate::charts::timeline_svg(&a, &la, wa, &colors_a, w, crate::charts::Marks::default(), view),
+            crate::charts::timeline_svg(&b, &lb, wb, &colors, w, crate::charts::Marks::default(), view),
         ))
     });
     view! {

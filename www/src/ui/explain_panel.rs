@@ -121,6 +121,10 @@ pub fn ExplainPanel() -> impl IntoView {
                             <strong>{format!("{} {}. ", rule.id, rule.title)}</strong>{rule.text}
                         </div>
                     })}
+                    {match app.chrome.selection.get_untracked() {
+                        Some(Selection::Job(j)) => Some(view! { <crate::ui::forecast::JobForecast j=j /> }),
+                        _ => None,
+                    }}
                     {at.map(|t| view! {
                         <button class="btn" on:click=move |_| { app.play.playing.set(false); app.play.now.set(t) }>{format!("Go to {}", format_time(t))}</button>
                     })}

@@ -9,6 +9,7 @@ pub mod editor;
 pub mod explain_panel;
 pub mod export;
 pub mod fields;
+pub mod forecast;
 pub mod generator;
 pub mod header;
 pub mod history;
@@ -49,6 +50,7 @@ pub fn App(
     restore: bool,
 ) -> impl IntoView {
     let app = AppState::provide(saved, notice);
+    forecast::EtaState::provide(app);
     if restore {
         app.restore_large_save();
     }
@@ -143,6 +145,7 @@ pub fn App(
                         <timeline::Timeline />
                         <div class="two-col">
                             <snapshot::SnapshotPanel />
+                            <forecast::SubmitPreview />
                         </div>
                         <lending_chart::LendingCharts />
                         <wait_chart::WaitChart />

@@ -621,7 +621,7 @@ impl AppState {
     fn finish_run(self, data: Arc<RunData>, ms: Option<f64>) {
         let gen = self.run.gen.get_value() + 1;
         self.run.gen.set_value(gen);
-        let end = data.end;
+        let (start, end) = (data.start, data.end);
         if let Some(e) = &data.error {
             self.chrome.notice.set(Some(Notice::text(format!("The run stopped early: {e}."))));
         }
@@ -635,6 +635,10 @@ impl AppState {
         self.run.stale.set(false);
         if self.play.now.get_untracked() > end {
             self.play.now.set(end);
+        }
+        // A live state (R28) begins at its startAt: nothing is before it.
+        if self.play.now.get_untracked() < start {
+            self.play.now.set(start);
         }
         if let Some(Selection::Preemption(i)) = self.chrome.selection.get_untracked() {
             let n = self.run.handle.with_untracked(|r| r.as_ref().map_or(0, |r| r.data.preemptions.len()));
@@ -793,15 +797,17 @@ impl AppState {
 
     /// The visible time window, clamped to the run.
     pub fn window(&self) -> (u64, u64) {
-        let end = self.end().max(1);
-        let (a, b) = self.play.view.get();
-        let a = a.min(end - 1);
-        (a, b.clamp(a + 1, end))
+        crate::charts::clamp_window(self.start(), self.end(), self.play.view.get())
     }
 
     /// The end of the current run (0 without one).
     pub fn end(&self) -> u64 {
         self.run.handle.with(|r| r.as_ref().map_or(0, |r| r.data.end))
+    }
+
+    /// Where the current run begins: its `startAt` (0 without one, or for a run from the start).
+    pub fn start(&self) -> u64 {
+        self.run.handle.with(|r| r.as_ref().map_or(0, |r| r.data.start))
     }
 }
 

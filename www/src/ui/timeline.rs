@@ -4,11 +4,12 @@
 
 use leptos::prelude::*;
 
-use crate::charts::{find_jobs, kind_color, lane_jobs, time_scale, timeline_svg, TL_LEFT};
+use crate::charts::{find_jobs, kind_color, lane_jobs, time_scale, timeline_svg, Marks, TL_LEFT};
 use crate::explain::kind_label;
 use crate::geometry::row_window;
 use crate::ui::dom::closest_attr;
 use crate::ui::export::ExportButtons;
+use crate::ui::forecast::use_eta;
 use crate::ui::state::{use_app, Selection};
 use quotasim::PreemptionKind;
 
@@ -74,16 +75,22 @@ pub fn Timeline() -> impl IntoView {
             .with(|r| r.as_ref().and_then(|r| r.data.preemptions.get(p)).map(|x| x.victim as usize)),
         None => None,
     };
+    let eta = use_eta();
+    // A finished start-time forecast, drawn on its job's lane (progress does not redraw).
+    let forecast = Memo::new(move |_| eta.lane());
     let svg = Memo::new(move |_| {
         let colors = app.share_colors();
         let w = window.get();
         let wd = width.get();
         let sel = selected();
         let win = app.play.view.get();
-        app.run.handle.with(|r| {
-            r.as_ref()
-                .map(|r| lanes.with(|l| timeline_svg(&r.data, l, w, &colors, wd, sel, win)))
-                .unwrap_or_default()
+        forecast.with(|f| {
+            let marks = Marks { selected: sel, forecast: f.as_ref() };
+            app.run.handle.with(|r| {
+                r.as_ref()
+                    .map(|r| lanes.with(|l| timeline_svg(&r.data, l, w, &colors, wd, marks, win)))
+                    .unwrap_or_default()
+            })
         })
     });
     // The preemptions of a group marker, listed under the toolbar until one is chosen.
@@ -130,6 +137,20 @@ pub fn Timeline() -> impl IntoView {
         }
         app.chrome.selection.set(Some(Selection::Job(j)));
     };
+    // The lane of a job whose start is being forecast comes into view.
+    Effect::new(move |_| {
+        if let Some(j) = eta.reveal.get() {
+            if !lanes.with_untracked(|l| l.contains(&j)) {
+                only_pre.set(Some(false));
+            }
+            let w = window.get_untracked();
+            if let Some(pos) = lanes.with_untracked(|l| l.iter().position(|&x| x == j)) {
+                if pos < w.first || pos >= w.first + w.count {
+                    offset.set(pos);
+                }
+            }
+        }
+    });
     view! {
         <section class="card" aria-labelledby="tl-h" data-export-scope="">
             <header class="card-head">
@@ -144,6 +165,9 @@ pub fn Timeline() -> impl IntoView {
                     <span class="legend-item"><span class="swatch lost-demo"></span>"lost work"</span>
                     <span class="legend-item"><span class="swatch ckpt-demo"></span>"checkpoint"</span>
                     <span class="legend-item"><span class="swatch wait-demo"></span>"waiting"</span>
+                    {move || forecast.with(Option::is_some).then(|| view! {
+                        <span class="legend-item"><span class="swatch eta-demo"></span>"forecast start p10–p90, p50 tick; ▼ actual start"</span>
+                    })}
                 </div>
             </header>
             <div class="toolbar">

@@ -31,10 +31,12 @@ pub fn Transport() -> impl IntoView {
     let app = use_app();
     let timer: StoredValue<Option<Interval>, LocalStorage> = StoredValue::new_local(None);
     let end = Memo::new(move |_| app.end());
+    // A live state (R28) begins at its startAt: the player's start.
+    let start = Memo::new(move |_| app.start());
     Effect::new(move |_| {
         if app.play.playing.get() {
             if app.play.now.get_untracked() >= end.get_untracked() {
-                app.play.now.set(0);
+                app.play.now.set(start.get_untracked());
             }
             let iv = Interval::new(TICK_MS, move || {
                 let e = end.get_untracked();
@@ -68,22 +70,23 @@ pub fn Transport() -> impl IntoView {
         } else if forward {
             app.play.now.set(end.get_untracked());
         } else {
-            app.play.now.set(0);
+            app.play.now.set(start.get_untracked());
         }
     };
     let disabled = move || app.run.handle.with(|r| r.is_none());
     // Zooms the charts' time window by `factor` around the current instant.
     let zoom = move |factor: f64| {
-        let end = end.get_untracked().max(1);
+        let (s, end) = (start.get_untracked(), end.get_untracked().max(start.get_untracked() + 1));
+        let whole = end - s;
         let (a, b) = app.window();
-        let span = (((b - a) as f64 * factor) as u64).clamp(60.min(end), end);
-        let now = app.play.now.get_untracked().min(end);
-        let a = now.saturating_sub(span / 2).min(end - span);
+        let span = (((b - a) as f64 * factor) as u64).clamp(60.min(whole), whole);
+        let now = app.play.now.get_untracked().clamp(s, end);
+        let a = now.saturating_sub(span / 2).clamp(s, end - span);
         app.play.view.set((a, a + span));
     };
     view! {
         <div class="transport" role="group" aria-label="playback">
-            <button class="icon-btn big" aria-label="jump to start" title="jump to start" on:click=move |_| { app.play.playing.set(false); app.play.now.set(0) } disabled=disabled>{icon("M3 3h2v10H3zM13 3v10L6 8z")}</button>
+            <button class="icon-btn big" aria-label="jump to start" title="jump to start" on:click=move |_| { app.play.playing.set(false); app.play.now.set(start.get_untracked()) } disabled=disabled>{icon("M3 3h2v10H3zM13 3v10L6 8z")}</button>
             <button class="icon-btn big" aria-label="step to previous event" title="previous event" on:click=move |_| step_to(false) disabled=disabled>{icon("M10 3v10L3 8zM11 3h2v10h-2z")}</button>
             <button
                 class="icon-btn big play"
@@ -99,10 +102,10 @@ pub fn Transport() -> impl IntoView {
             <input
                 class="scrubber"
                 type="range"
-                min="0"
+                min=move || start.get().to_string()
                 aria-label="current instant"
                 max=move || end.get().to_string()
-                step=move || crate::geometry::slider_step(end.get()).to_string()
+                step=move || crate::geometry::slider_step(end.get() - start.get().min(end.get())).to_string()
                 aria-valuetext=move || format!("{} of {}", format_time(app.play.now.get()), format_time(end.get()))
                 prop:value=move || app.play.now.get().to_string()
                 on:input=move |ev| {

@@ -44,6 +44,9 @@ pub fn WaitChart() -> impl IntoView {
             </header>
             <Show when=has_run fallback=|| view! { <p class="muted">"Nothing to show yet: the scenario has not run."</p> }>
                 <p class="muted small-note">"Share of each team's jobs started within a wait (first start − submit). Jobs that never started count in the total, so a line below 100\u{a0}% at the right edge means some never ran."</p>
+                {move || (app.start() > 0).then(|| view! {
+                    <p class="muted small-note">"A live state (R28): jobs that had started before its startAt (running then, or preempted before it) are left out, as in the summary; a job queued at startAt waits from its submitAt."</p>
+                })}
                 <figure class="chart">
                     <div class="chart-area" style:height=format!("{HEIGHT}px")>
                         <div class="svg-host" inner_html=move || svg.get()></div>
