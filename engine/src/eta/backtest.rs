@@ -278,7 +278,7 @@ impl Backtest {
             0 => count(&self.all_admissions),
             n => n,
         };
-        (n > 0).then(|| (ahead as f64 * window as f64 / n as f64).round() as u64)
+        (n > 0).then(|| libm::round(ahead as f64 * window as f64 / n as f64) as u64)
     }
 
     /// The report over the cases (in job order).
