@@ -77,16 +77,12 @@ pub fn eta(a: EtaArgs) -> Result<ExitCode, Stop> {
         Some(DurationsArg::History) => Some(Durations::History),
         Some(DurationsArg::Timeout) => Some(Durations::Timeout),
         Some(DurationsArg::Exact) => Some(Durations::Exact),
-        Some(DurationsArg::Workload) => {
-            return usage("--durations workload is not available yet: use history, timeout or exact")
-        }
+        Some(DurationsArg::Workload) => Some(Durations::Workload),
     };
     let arrivals = match a.arrivals {
         ArrivalsArg::Listed => Arrivals::Listed,
         ArrivalsArg::None => Arrivals::None,
-        ArrivalsArg::Workload => {
-            return usage("--arrivals workload is not available yet: use listed or none")
-        }
+        ArrivalsArg::Workload => Arrivals::Workload,
         ArrivalsArg::Resampled => {
             return usage("--arrivals resampled needs --backtest, whose history it resamples")
         }
@@ -240,12 +236,14 @@ fn text_report(r: &EtaReport) -> String {
     let mut o = String::new();
     let durations = match r.durations {
         Durations::History => "drawn from the history (Kaplan-Meier per share and instance type)",
+        Durations::Workload => "drawn from the workload section (its share's entry)",
         Durations::Timeout => "each job's timeout",
         Durations::Exact => "as written (exact)",
     };
     let arrivals = match r.arrivals {
         Arrivals::Listed => "the listed jobs",
         Arrivals::None => "none after startAt",
+        Arrivals::Workload => "drawn at the workload section's rates (the listed later jobs left out)",
         Arrivals::Resampled => "the listed jobs, then resampled from the recent past at each share's rate",
     };
     let sources: Vec<String> = r.draws_by_source.iter().map(|(k, v)| format!("{k} {v}")).collect();

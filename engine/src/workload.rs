@@ -176,6 +176,54 @@ pub enum Distribution {
     Pareto,
 }
 
+impl DurationSpec {
+    /// A duration longer than `trained` seconds, drawn by `u` in (0, 1] from the distribution
+    /// conditioned on that (as a forecast draws a running job's), clamped like the generator's
+    /// draws; `None` when no duration of the spec is longer (`trained` at `maxSeconds` or
+    /// beyond). With `trained` below `minSeconds` the draw is unconditioned. Survival-based:
+    /// `u` is the chance of lasting longer, so the draw is monotone in `u`.
+    pub fn draw_beyond(&self, trained: u64, u: f64) -> Option<u64> {
+        let (lo, hi) = (self.min_seconds.max(1) as f64, self.max_seconds.max(self.min_seconds.max(1)) as f64);
+        if trained as f64 >= hi {
+            return None;
+        }
+        // The chance of lasting at least `x` seconds (before clamping) and its inverse.
+        let survival = |x: f64| -> f64 {
+            match self.distribution {
+                Distribution::Fixed => f64::from(u8::from(x <= lo)),
+                Distribution::Uniform if hi > lo => ((hi - x) / (hi - lo)).clamp(0.0, 1.0),
+                Distribution::Uniform => f64::from(u8::from(x <= lo)),
+                Distribution::Exponential => libm::exp(-x.max(0.0) / ((lo + hi) / 2.0)),
+                Distribution::Pareto if x <= lo => 1.0,
+                Distribution::Pareto => libm::pow(lo / x, 1.5),
+            }
+        };
+        let inverse = |s: f64| -> f64 {
+            match self.distribution {
+                Distribution::Fixed => lo,
+                Distribution::Uniform => hi - s * (hi - lo),
+                Distribution::Exponential => -libm::log(s) * (lo + hi) / 2.0,
+                Distribution::Pareto => lo / libm::pow(s, 1.0 / 1.5),
+            }
+        };
+        // Whole seconds as the generator truncates them: longer than `trained` means at
+        // least `trained + 1` before truncation.
+        let floor = trained as f64 + 1.0;
+        let s = if floor <= lo {
+            u
+        } else {
+            let beyond = survival(floor);
+            if beyond <= 0.0 {
+                return None;
+            }
+            u * beyond
+        };
+        let x = inverse(s.clamp(0.0, 1.0));
+        let d = if x.is_nan() { lo } else { x.clamp(lo, hi) };
+        Some((d as u64).max(trained + 1).min(hi as u64))
+    }
+}
+
 impl Distribution {
     /// Every distribution with its spelling in the format.
     pub const ALL: [(Distribution, &'static str); 4] = [
@@ -400,7 +448,7 @@ fn weights(err: &mut impl FnMut(String, String), path: &str, ws: impl Iterator<I
 }
 
 /// An index drawn by weight (one draw, whatever the weights).
-fn pick(rng: &mut Rng, weights: impl Iterator<Item = i64> + Clone) -> usize {
+pub(crate) fn pick(rng: &mut Rng, weights: impl Iterator<Item = i64> + Clone) -> usize {
     let total: u64 = weights.clone().map(|w| w.max(0) as u64).sum();
     let mut r = rng.below(total.max(1));
     for (i, w) in weights.enumerate() {
@@ -423,8 +471,45 @@ struct Draft {
     retries: Option<i64>,
 }
 
-fn generate_jobs(s: &Scenario, w: &Workload, counts: &[u64]) -> Vec<Job> {
+/// Each entry's mean arrivals per second: its `arrivalsPerHour`, or, for an entry paced by
+/// `loadPercent`, the rate at which its jobs arrive when the section is expanded (its count
+/// over the span the load gives the drawn work); 0 for such an entry without jobs. The
+/// forecasts' `--arrivals workload` draws new jobs at these rates, whatever the section's
+/// job count says beyond them.
+pub fn arrival_rates(s: &Scenario) -> Result<Vec<f64>, Vec<Problem>> {
+    let Some(w) = &s.workload else { return Ok(Vec::new()) };
+    let counts = check(s, w)?;
     let mut rng = Rng::new(w.seed as u64);
+    let (_, work) = drafts(s, w, &counts, &mut rng);
+    Ok(gaps(s, w, &counts, &work)
+        .iter()
+        .zip(&counts)
+        .zip(&w.shares)
+        .map(|((&gap, &n), e)| match e.arrivals_per_hour {
+            Some(r) => r / 3600.0,
+            None if n == 0 || !(gap > 0.0 && gap.is_finite()) => 0.0,
+            None => 1.0 / gap,
+        })
+        .collect())
+}
+
+/// Mean seconds between arrivals, per entry: `3600 / arrivalsPerHour`, or the span the load
+/// gives the work of the entries it paces shared out by their counts.
+fn gaps(s: &Scenario, w: &Workload, counts: &[u64], work: &[f64]) -> Vec<f64> {
+    let paced_by_load: f64 =
+        (0..w.shares.len()).filter(|&e| w.shares[e].arrivals_per_hour.is_none()).map(|e| work[e]).sum();
+    let span = paced_by_load / (owned_capacity(s).max(1) as f64 * w.load_percent.unwrap_or(100.0) / 100.0);
+    (0..w.shares.len())
+        .map(|e| match w.shares[e].arrivals_per_hour {
+            Some(r) => 3600.0 / r,
+            None => span / counts[e].max(1) as f64,
+        })
+        .collect()
+}
+
+/// Every entry's jobs drawn (in entry order) and the work (instances times seconds) each
+/// entry's add up to.
+fn drafts(s: &Scenario, w: &Workload, counts: &[u64], rng: &mut Rng) -> (Vec<Draft>, Vec<f64>) {
     let n: u64 = counts.iter().sum();
     let mut drafts: Vec<Draft> = Vec::with_capacity(n as usize);
     let mut work: Vec<f64> = alloc::vec![0.0; w.shares.len()];
@@ -437,11 +522,11 @@ fn generate_jobs(s: &Scenario, w: &Workload, counts: &[u64]) -> Vec<Job> {
         };
         let (lo, hi) = (entry.duration.min_seconds, entry.duration.max_seconds);
         for _ in 0..counts[e] {
-            let ty = pick(&mut rng, entry.instance_types.iter().map(|t| t.weight));
+            let ty = pick(rng, entry.instance_types.iter().map(|t| t.weight));
             let count = if entry.sizes.is_empty() {
                 1
             } else {
-                entry.sizes[pick(&mut rng, entry.sizes.iter().map(|z| z.weight))].instances
+                entry.sizes[pick(rng, entry.sizes.iter().map(|z| z.weight))].instances
             };
             let q = quota(&entry.instance_types[ty].name);
             let count = if q > 0 { count.min(q) } else { count };
@@ -455,25 +540,22 @@ fn generate_jobs(s: &Scenario, w: &Workload, counts: &[u64]) -> Vec<Job> {
             let priority = if entry.priorities.is_empty() {
                 0
             } else {
-                entry.priorities[pick(&mut rng, entry.priorities.iter().map(|z| z.weight))].priority
+                entry.priorities[pick(rng, entry.priorities.iter().map(|z| z.weight))].priority
             };
-            let checkpoint = entry.checkpoint.as_ref().and_then(|c| draw_percent(&mut rng, c));
-            let retries = entry.preemption_retries.as_ref().and_then(|c| draw_percent(&mut rng, c));
+            let checkpoint = entry.checkpoint.as_ref().and_then(|c| draw_percent(rng, c));
+            let retries = entry.preemption_retries.as_ref().and_then(|c| draw_percent(rng, c));
             work[e] += (count * duration) as f64;
             drafts.push(Draft { entry: e, ty, count, duration, priority, checkpoint, retries });
         }
     }
 
-    // Mean gap between arrivals, per entry.
-    let paced_by_load: f64 =
-        (0..w.shares.len()).filter(|&e| w.shares[e].arrivals_per_hour.is_none()).map(|e| work[e]).sum();
-    let span = paced_by_load / (owned_capacity(s).max(1) as f64 * w.load_percent.unwrap_or(100.0) / 100.0);
-    let gaps: Vec<f64> = (0..w.shares.len())
-        .map(|e| match w.shares[e].arrivals_per_hour {
-            Some(r) => 3600.0 / r,
-            None => span / counts[e].max(1) as f64,
-        })
-        .collect();
+    (drafts, work)
+}
+
+fn generate_jobs(s: &Scenario, w: &Workload, counts: &[u64]) -> Vec<Job> {
+    let mut rng = Rng::new(w.seed as u64);
+    let (drafts, work) = drafts(s, w, counts, &mut rng);
+    let gaps = gaps(s, w, counts, &work);
 
     let taken: BTreeSet<&str> = s.jobs.iter().map(|j| j.job_name.as_str()).collect();
     let mut clocks: Vec<f64> = alloc::vec![0.0; w.shares.len()];
@@ -516,7 +598,7 @@ fn generate_jobs(s: &Scenario, w: &Workload, counts: &[u64]) -> Vec<Job> {
 }
 
 /// `percent`% of draws give one of `values` (uniformly), the rest `None`.
-fn draw_percent(rng: &mut Rng, p: &PercentOf) -> Option<i64> {
+pub(crate) fn draw_percent(rng: &mut Rng, p: &PercentOf) -> Option<i64> {
     if rng.below(100) < p.percent.max(0) as u64 {
         Some(p.values[rng.below(p.values.len().max(1) as u64) as usize])
     } else {
@@ -551,4 +633,64 @@ pub fn owned_capacity(s: &Scenario) -> i64 {
             }
         })
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(distribution: Distribution, lo: i64, hi: i64) -> DurationSpec {
+        DurationSpec { distribution, min_seconds: lo, max_seconds: hi }
+    }
+
+    /// `n` draws beyond `trained` at evenly spread units.
+    fn draws(d: &DurationSpec, trained: u64, n: u32) -> Vec<u64> {
+        (1..=n).map(|k| d.draw_beyond(trained, f64::from(k) / f64::from(n)).unwrap()).collect()
+    }
+
+    #[test]
+    fn draws_beyond_are_longer_than_trained_within_the_bounds_and_monotone() {
+        for dist in
+            [Distribution::Fixed, Distribution::Uniform, Distribution::Exponential, Distribution::Pareto]
+        {
+            let d = spec(dist, 100, 5000);
+            for trained in [0, 99, 100, 400, 4998] {
+                if dist == Distribution::Fixed && trained >= 100 {
+                    assert_eq!(d.draw_beyond(trained, 0.5), None, "{dist:?} beyond {trained}");
+                    continue;
+                }
+                let xs = draws(&d, trained, 200);
+                assert!(
+                    xs.iter().all(|&x| x > trained && (100..=5000).contains(&x)),
+                    "{dist:?} {trained}: {xs:?}"
+                );
+                // Survival-based: a larger unit is a longer duration.
+                assert!(xs.windows(2).all(|w| w[0] >= w[1]), "{dist:?} {trained}");
+            }
+            assert_eq!(d.draw_beyond(5000, 0.5), None);
+            assert_eq!(d.draw_beyond(9000, 0.5), None);
+        }
+    }
+
+    #[test]
+    fn draws_follow_the_generator_s_distributions() {
+        let median = |d: &DurationSpec, trained| draws(d, trained, 1001)[500];
+        // Uniform 1000..3000: median 2000; beyond 2000, uniform on 2001..3000.
+        let u = spec(Distribution::Uniform, 1000, 3000);
+        assert!((median(&u, 0) as i64 - 2000).abs() <= 2);
+        assert!((median(&u, 2000) as i64 - 2500).abs() <= 2);
+        // Exponential, mean 1000 (the mean of 10 and 1990): median ln 2 * 1000; memoryless
+        // beyond what was trained.
+        let e = spec(Distribution::Exponential, 10, 1990);
+        assert!((median(&e, 0) as i64 - 693).abs() <= 2, "{}", median(&e, 0));
+        assert!((median(&e, 300) as i64 - 994).abs() <= 3, "{}", median(&e, 300));
+        // Pareto, shape 1.5 from 100: median 100 * 2^(1/1.5).
+        let p = spec(Distribution::Pareto, 100, 1_000_000);
+        assert!((median(&p, 0) as i64 - 158).abs() <= 1, "{}", median(&p, 0));
+        // The generator's own draws have the same median (it draws by its own means).
+        let mut rng = Rng::new(5);
+        let mut g: Vec<u64> = (0..4001).map(|_| (rng.exp(1000.0) as i64).clamp(10, 1990) as u64).collect();
+        g.sort_unstable();
+        assert!((g[2000] as i64 - 693).abs() < 60, "{}", g[2000]);
+    }
 }

@@ -493,6 +493,24 @@ test('eta yields to the event loop while it runs: timers fire between its slices
   assert.ok(longest < 150, `longest gap ${longest} ms`);
 });
 
+test('etaJson draws durations and arrivals from a workload section as quotasim eta does', () => {
+  const state = JSON.parse(etaFiles.stateText);
+  const share = state.quotaShares[0].quotaShareName;
+  state.workload = { shares: [{ quotaShareName: share, jobs: 0, arrivalsPerHour: 30,
+    instanceTypes: [{ name: state.serviceEnvironment.capacityLimits[0].capacityUnit }],
+    duration: { distribution: 'exponential', minSeconds: 300, maxSeconds: 7200 } }] };
+  const text = JSON.stringify(state);
+  const file = path.join(etaDir, 'state-workload.json');
+  fs.writeFileSync(file, text);
+  const flags = ['--replicates', '10', '--durations', 'workload', '--arrivals', 'workload'];
+  const expected = cli(['eta', file, ...flags, '--format', 'json']).toString('utf8');
+  const got = quotasim.etaJson(text, { replicates: 10, durations: 'workload', arrivals: 'workload' });
+  assert.equal(got, expected);
+  const report = JSON.parse(got);
+  assert.equal(report.arrivals, 'workload');
+  assert.ok(report.drawsBySource.workload > 0, JSON.stringify(report.drawsBySource));
+});
+
 test('bad eta options reject (and etaJson throws) naming the option', async () => {
   const cases = [
     [{ replicates: 0 }, 'options.replicates'],
@@ -502,7 +520,8 @@ test('bad eta options reject (and etaJson throws) naming the option', async () =
     [{ horizon: '60' }, 'options.horizon'],
     [{ horizon: 0 }, 'options.horizon'],
     [{ horizon: 2 ** 53 - 1 }, 'options.horizon'],
-    [{ durations: 'workload' }, 'options.durations'],
+    [{ durations: 'workload' }, 'options.durations'], // the state has no workload section
+    [{ arrivals: 'workload' }, 'options.arrivals'],
     [{ arrivals: 'all' }, 'options.arrivals'],
     [{ jobs: 'a' }, 'options.jobs'],
     [{ jobs: [1] }, 'options.jobs[0]'],

@@ -928,13 +928,14 @@ fn eta_options(options: &JsValue) -> Result<EtaCall, JsValue> {
     call.opts.durations = match get("durations").map(|v| v.as_string().ok_or(v)) {
         None => None,
         Some(Ok(s)) if s == "history" => Some(Durations::History),
+        Some(Ok(s)) if s == "workload" => Some(Durations::Workload),
         Some(Ok(s)) if s == "timeout" => Some(Durations::Timeout),
         Some(Ok(s)) if s == "exact" => Some(Durations::Exact),
         Some(v) => {
             let got = v.map_or_else(|v| shown(&v), |s| format!("{s:?}"));
             return Err(fail(
                 "durations",
-                format!("must be \"history\", \"timeout\" or \"exact\", not {got}"),
+                format!("must be \"history\", \"workload\", \"timeout\" or \"exact\", not {got}"),
             ));
         }
     };
@@ -942,9 +943,10 @@ fn eta_options(options: &JsValue) -> Result<EtaCall, JsValue> {
         None => Arrivals::Listed,
         Some(Ok(s)) if s == "listed" => Arrivals::Listed,
         Some(Ok(s)) if s == "none" => Arrivals::None,
+        Some(Ok(s)) if s == "workload" => Arrivals::Workload,
         Some(v) => {
             let got = v.map_or_else(|v| shown(&v), |s| format!("{s:?}"));
-            return Err(fail("arrivals", format!("must be \"listed\" or \"none\", not {got}")));
+            return Err(fail("arrivals", format!("must be \"listed\", \"none\" or \"workload\", not {got}")));
         }
     };
     if let Some(v) = get("signal") {

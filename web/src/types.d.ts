@@ -782,18 +782,20 @@ export interface StartupEffect {
 /**
  * Where durations come from.
  * - `"history"`: Kaplan-Meier per share and instance type over the state's `history`.
+ * - `"workload"`: The `workload` section's distribution of the job's share.
  * - `"timeout"`: Each job's timeout.
  * - `"exact"`: `durationSeconds` as written.
  */
-export type EtaDurations = "history" | "timeout" | "exact";
+export type EtaDurations = "history" | "workload" | "timeout" | "exact";
 
 /**
  * Which jobs arrive after `startAt`.
  * - `"listed"`: The jobs in the file, those submitted after `startAt` included.
  * - `"none"`: None: the queue as it is.
+ * - `"workload"`: Drawn at the `workload` section's rates over `(startAt, horizon]` (the listed jobs submitted after `startAt` are left out).
  * - `"resampled"`: Resampled from the recent past (`arrivals::Resampled`, given in `EtaOptions::resampled`), after the listed jobs.
  */
-export type EtaArrivals = "listed" | "none" | "resampled";
+export type EtaArrivals = "listed" | "none" | "workload" | "resampled";
 
 /** One job's forecast. */
 export interface EtaJob {
@@ -1347,10 +1349,16 @@ export interface EtaOptions {
   seed?: number;
   /** Seconds after `startAt` the runs stop at (default 86400). */
   horizon?: number;
-  /** Where durations come from (default: `"history"` when the state has one, else `"timeout"`). */
-  durations?: "history" | "timeout" | "exact";
-  /** Which jobs arrive after `startAt` (default `"listed"`; `"none"`: the queue as it is). */
-  arrivals?: "listed" | "none";
+  /**
+   * Where durations come from (default: `"history"` when the state has one, else `"workload"`
+   * when it has a `workload` section, else `"timeout"`).
+   */
+  durations?: "history" | "workload" | "timeout" | "exact";
+  /**
+   * Which jobs arrive after `startAt` (default `"listed"`; `"none"`: the queue as it is;
+   * `"workload"`: drawn at the `workload` section's rates instead of the listed later jobs).
+   */
+  arrivals?: "listed" | "none" | "workload";
   /** Aborts the forecast: `eta` rejects (and `etaJson` throws) a `DOMException` named `AbortError`. */
   signal?: AbortSignalLike;
   /** Called after each slice of replicates: how many have run, of how many. */

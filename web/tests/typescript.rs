@@ -110,10 +110,16 @@ export interface EtaOptions {
   seed?: number;
   /** Seconds after `startAt` the runs stop at (default 86400). */
   horizon?: number;
-  /** Where durations come from (default: `"history"` when the state has one, else `"timeout"`). */
-  durations?: "history" | "timeout" | "exact";
-  /** Which jobs arrive after `startAt` (default `"listed"`; `"none"`: the queue as it is). */
-  arrivals?: "listed" | "none";
+  /**
+   * Where durations come from (default: `"history"` when the state has one, else `"workload"`
+   * when it has a `workload` section, else `"timeout"`).
+   */
+  durations?: "history" | "workload" | "timeout" | "exact";
+  /**
+   * Which jobs arrive after `startAt` (default `"listed"`; `"none"`: the queue as it is;
+   * `"workload"`: drawn at the `workload` section's rates instead of the listed later jobs).
+   */
+  arrivals?: "listed" | "none" | "workload";
   /** Aborts the forecast: `eta` rejects (and `etaJson` throws) a `DOMException` named `AbortError`. */
   signal?: AbortSignalLike;
   /** Called after each slice of replicates: how many have run, of how many. */
@@ -682,8 +688,8 @@ fn eta_shapes_follow_the_report_json_and_the_options_lib_rs_reads() {
     let d = declarations();
     // The report's JSON: camelCase fields, a position as a pair, optional skipped fields.
     for line in [
-        "export type EtaDurations = \"history\" | \"timeout\" | \"exact\";",
-        "export type EtaArrivals = \"listed\" | \"none\" | \"resampled\";",
+        "export type EtaDurations = \"history\" | \"workload\" | \"timeout\" | \"exact\";",
+        "export type EtaArrivals = \"listed\" | \"none\" | \"workload\" | \"resampled\";",
         "  drawsBySource: Record<string, number>;",
         "  jobs: Array<EtaJob>;",
         "  start: EtaBand;",

@@ -245,6 +245,7 @@ fn problems_text(state: &Scenario, problems: &[quotasim::Problem]) -> String {
 pub fn durations_words(d: Durations) -> &'static str {
     match d {
         Durations::History => "durations from history",
+        Durations::Workload => "durations from the workload section",
         Durations::Timeout => "durations from timeouts",
         Durations::Exact => "durations as written",
     }

@@ -10,11 +10,20 @@
 //! Durations come from, by mode:
 //! - `history` (default when the state has one): a Kaplan-Meier estimate per share and
 //!   instance type over the state's `history`; with fewer than [`MIN_SAMPLES`] observations, or
-//!   for a draw beyond the largest, the job's timeout, then twice the largest duration seen
-//!   (its share and type's, else the whole history's), then its `durationSeconds` as written;
+//!   for a draw beyond the largest, the state's `workload` section (its share's entry), then
+//!   the job's timeout, then twice the largest duration seen (its share and type's, else the
+//!   whole history's), then its `durationSeconds` as written;
+//! - `workload` (default without a history when the state has a `workload` section): its
+//!   share's entry's distribution, a running job's conditioned on what it has trained; past the
+//!   entry's `maxSeconds`, or for a share without an entry, the timeout, then twice the entry's
+//!   `maxSeconds`, then as written;
 //! - `timeout`: the job's timeout (the answer Slurm's `squeue --start` gives), else as written;
 //! - `exact`: `durationSeconds` as written (every replicate is the same: the check that
 //!   forecasts and runs agree).
+//!
+//! Arrivals after `startAt` are, by mode, the listed jobs, none, jobs drawn at the `workload`
+//! section's rates ([`workload`]; the listed ones submitted after `startAt` are then left out,
+//! as the section stands for them), or, in a backtest, resampled from the recent past.
 //!
 //! Every draw is counted by where it came from, so a report says how it was made.
 
@@ -23,6 +32,7 @@ pub mod backtest;
 pub mod fork;
 pub mod km;
 mod prepare;
+mod workload;
 pub use prepare::{prepare, NOT_A_JOB};
 
 use alloc::collections::BTreeMap;
@@ -57,6 +67,8 @@ pub const MIN_SAMPLES: usize = 20;
 pub enum Durations {
     /// Kaplan-Meier per share and instance type over the state's `history`.
     History,
+    /// The `workload` section's distribution of the job's share.
+    Workload,
     /// Each job's timeout.
     Timeout,
     /// `durationSeconds` as written.
@@ -71,6 +83,9 @@ pub enum Arrivals {
     Listed,
     /// None: the queue as it is.
     None,
+    /// Drawn at the `workload` section's rates over `(startAt, horizon]` (the listed jobs
+    /// submitted after `startAt` are left out).
+    Workload,
     /// Resampled from the recent past ([`arrivals::Resampled`], given in
     /// [`EtaOptions::resampled`]), after the listed jobs.
     Resampled,
@@ -89,7 +104,8 @@ pub struct EtaOptions {
     pub seed: u64,
     /// Seconds after `startAt` the runs stop at.
     pub horizon: u64,
-    /// Where durations come from; `None`: `history` when the state has one, else `timeout`.
+    /// Where durations come from; `None`: `history` when the state has one, else `workload`
+    /// when it has a `workload` section, else `timeout`.
     pub durations: Option<Durations>,
     /// Which later jobs arrive.
     pub arrivals: Arrivals,
@@ -117,8 +133,9 @@ impl Default for EtaOptions {
 enum Source {
     /// The same every replicate (`exact`, `timeout`, or a fallback).
     Fixed(u64, &'static str),
-    /// A draw from estimate `k`, beyond `trained`; `fallback` when it falls past the curve.
-    Curve { k: usize, trained: u64, fallback: (u64, &'static str) },
+    /// A draw beyond `trained`: from history estimate `curve`, else (or past its largest)
+    /// from the `workload` entry `entry`, else `fallback`.
+    Drawn { curve: Option<usize>, entry: Option<usize>, trained: u64, fallback: (u64, &'static str) },
 }
 
 /// A forecast ready to run its replicates: the state validated once, a duration source per
@@ -136,6 +153,10 @@ pub struct Forecast {
     horizon_at: u64,
     /// Resampled arrivals, and the duration estimate of each (share, type) they may have.
     model: Option<arrivals::Model>,
+    /// The state's `workload` section (durations, and arrivals in [`Arrivals::Workload`]),
+    /// and when its arrivals begin (the later of its `startAt` and the state's).
+    section: Option<workload::Model>,
+    begin_arrivals: u64,
     curve_of: BTreeMap<(crate::scenario::ShareId, crate::scenario::TypeId), (Option<usize>, u64)>,
     /// Validation warnings of the state.
     pub warnings: Vec<Problem>,
@@ -168,7 +189,9 @@ fn problem(path: &str, message: String) -> Vec<Problem> {
 }
 
 impl Forecast {
-    /// Prepares a forecast of `state` (an R28 scenario, `workload` already expanded).
+    /// Prepares a forecast of `state` (an R28 scenario). Its `workload` section, if any, is
+    /// expanded into listed jobs, except with [`Arrivals::Workload`], which draws arrivals
+    /// from it instead; either way it is the model of [`Durations::Workload`].
     pub fn new(state: &Scenario, opts: EtaOptions) -> Result<Self, Vec<Problem>> {
         if !(1..=MAX_REPLICATES).contains(&opts.replicates) {
             return Err(problem("--replicates", format!("must be 1 to {MAX_REPLICATES}")));
@@ -184,14 +207,36 @@ impl Forecast {
                 String::from("startAt plus the horizon must be at most 2^53 - 1"),
             ));
         }
-        let durations = opts.durations.unwrap_or(if state.history.is_empty() {
-            Durations::Timeout
-        } else {
+        let durations = opts.durations.unwrap_or(if !state.history.is_empty() {
             Durations::History
+        } else if state.workload.is_some() {
+            Durations::Workload
+        } else {
+            Durations::Timeout
         });
-        let mut s = state.clone();
+        if state.workload.is_none() {
+            if durations == Durations::Workload {
+                return Err(problem(
+                    "--durations",
+                    String::from("durations from the workload need a workload section in the state"),
+                ));
+            }
+            if opts.arrivals == Arrivals::Workload {
+                return Err(problem(
+                    "--arrivals",
+                    String::from("arrivals from the workload need a workload section in the state"),
+                ));
+            }
+        }
+        let mut s = if opts.arrivals == Arrivals::Workload {
+            let mut s = state.clone();
+            s.workload = None;
+            s
+        } else {
+            crate::workload::expanded(state)?
+        };
         s.settings.horizon_seconds = Some(horizon_at as i64);
-        if opts.arrivals == Arrivals::None {
+        if matches!(opts.arrivals, Arrivals::None | Arrivals::Workload) {
             s.jobs.retain(|j| j.submit_at <= state.settings.start_at);
         }
         // Nothing after the horizon changes a start before it: jobs submitted and actions
@@ -267,7 +312,8 @@ impl Forecast {
             }
             _ => None,
         };
-        let sources = sources(&valid, durations, &curves, &keys, &written, submitted)?;
+        let section = workload::Model::new(state, &valid)?;
+        let sources = sources(&valid, durations, &curves, &keys, section.as_ref(), &written, submitted)?;
         let warnings = valid.warnings.clone();
         let mut f = Forecast {
             valid,
@@ -280,6 +326,8 @@ impl Forecast {
             durations,
             horizon_at,
             model,
+            section,
+            begin_arrivals: state.workload.as_ref().map_or(0, |w| u64::try_from(w.start_at).unwrap_or(0)),
             curve_of,
             warnings,
         };
@@ -299,12 +347,9 @@ impl Forecast {
         for (k, (j, src)) in v.jobs.iter_mut().zip(&self.sources).enumerate() {
             let (d, from) = match src {
                 Source::Fixed(d, from) => (*d, *from),
-                Source::Curve { k: c, trained, fallback } => {
+                Source::Drawn { curve, entry, trained, fallback } => {
                     let u = draw_unit(self.opts.seed, r, &self.valid.jobs[k].name);
-                    match self.curves[*c].draw_beyond(*trained, u) {
-                        Draw::Seconds(d) => (d, "history"),
-                        Draw::BeyondLargest => *fallback,
-                    }
+                    self.draw_beyond(*curve, *entry, *trained, u).unwrap_or(*fallback)
                 }
             };
             j.duration = d;
@@ -330,7 +375,41 @@ impl Forecast {
                 v.jobs.push(j);
             }
         }
+        if let (Arrivals::Workload, Some(section)) = (self.opts.arrivals, &self.section) {
+            let begin = self.begin_arrivals.max(v.settings.start_at);
+            for (e, mut j) in section.draw(&self.valid, self.opts.seed, r, begin, self.horizon_at) {
+                let curve = match self.durations {
+                    Durations::History => self.curve_of.get(&(j.share, j.ty)).and_then(|c| c.0),
+                    _ => None,
+                };
+                let u = draw_unit(self.opts.seed, r, &j.name);
+                // An entry always has a duration for a new job (`trained` 0 is below its least).
+                let Some((d, from)) = self.draw_beyond(curve, Some(e), 0, u) else { continue };
+                j.duration = d;
+                *counts.entry(from).or_insert(0) += 1;
+                v.jobs.push(j);
+            }
+        }
         (v, counts)
+    }
+
+    /// A duration beyond `trained` by `u`: from history estimate `curve`, else (or past its
+    /// largest) from `workload` entry `entry`; `None` when neither gives one.
+    fn draw_beyond(
+        &self,
+        curve: Option<usize>,
+        entry: Option<usize>,
+        trained: u64,
+        u: f64,
+    ) -> Option<(u64, &'static str)> {
+        let from_curve = curve.and_then(|c| match self.curves[c].draw_beyond(trained, u) {
+            Draw::Seconds(d) => Some((d, "history")),
+            Draw::BeyondLargest => None,
+        });
+        from_curve.or_else(|| {
+            let section = self.section.as_ref()?;
+            section.entries[entry?].draw_beyond(trained, u).map(|d| (d, "workload"))
+        })
     }
 
     /// Runs replicate `r` (any order, any thread: the outcome depends on `r` alone).
@@ -577,6 +656,7 @@ fn sources(
     durations: Durations,
     curves: &[KaplanMeier],
     keys: &[(Option<usize>, u64)],
+    section: Option<&workload::Model>,
     written: &[Option<u64>],
     submitted: Option<JobId>,
 ) -> Result<Vec<Source>, Vec<Problem>> {
@@ -588,8 +668,10 @@ fn sources(
         .map(|(k, j)| {
             let written = written[k];
             let trained = j.completed_work
-                + j.started_at.map_or(0, |a| start.saturating_sub(a.saturating_add(sched).saturating_add(starting)));
-            let path = if Some(k as JobId) == submitted { String::from("--submit") } else { format!("jobs[{k}]") };
+                + j.started_at
+                    .map_or(0, |a| start.saturating_sub(a.saturating_add(sched).saturating_add(starting)));
+            let path =
+                if Some(k as JobId) == submitted { String::from("--submit") } else { format!("jobs[{k}]") };
             let beyond = |d: u64| d.max(trained + 1);
             match durations {
                 Durations::Exact => Ok(Source::Fixed(j.duration, "exact")),
@@ -601,8 +683,12 @@ fn sources(
                         String::from("durations from timeouts need a timeout or a durationSeconds"),
                     )),
                 },
-                Durations::History => {
-                    let (curve, largest) = keys[k];
+                Durations::History | Durations::Workload => {
+                    let entry = section.and_then(|m| m.entry(j.share));
+                    let (curve, largest) = match durations {
+                        Durations::History => keys[k],
+                        _ => (None, entry.and_then(|e| section.map(|m| m.entries[e].largest())).unwrap_or(0)),
+                    };
                     let fallback = if let Some(t) = j.timeout {
                         (beyond(t), "timeout")
                     } else if largest > 0 {
@@ -610,15 +696,20 @@ fn sources(
                     } else if let Some(d) = written {
                         (beyond(d), "asWritten")
                     } else {
+                        let what = match durations {
+                            Durations::History => "no history of its share and type",
+                            _ => "no workload entry for its share",
+                        };
                         return Err(problem(
                             &format!("{path}.durationSeconds"),
-                            String::from("no history of its share and type, no timeout and no duration to fall back on"),
+                            format!("{what}, no timeout and no duration to fall back on"),
                         ));
                     };
-                    match curve {
-                        Some(c) if curves[c].survival(trained) > 0.0 => Ok(Source::Curve { k: c, trained, fallback }),
-                        _ => Ok(Source::Fixed(fallback.0, fallback.1)),
+                    let curve = curve.filter(|&c| curves[c].survival(trained) > 0.0);
+                    if curve.is_none() && entry.is_none() {
+                        return Ok(Source::Fixed(fallback.0, fallback.1));
                     }
+                    Ok(Source::Drawn { curve, entry, trained, fallback })
                 }
             }
         })

@@ -15,9 +15,9 @@ use crate::validate::Problem;
 /// How the message of a `--submit` that is not a job begins (after it, serde's reason).
 pub const NOT_A_JOB: &str = "not a job: ";
 
-/// Parses the state, applies the changes, expands its `workload` section, parses the job to
-/// submit (when given, it replaces `opts.submit`) and prepares the forecast, in that order:
-/// the first step that fails stops it.
+/// Parses the state, applies the changes, parses the job to submit (when given, it replaces
+/// `opts.submit`) and prepares the forecast (which expands or models the `workload` section),
+/// in that order: the first step that fails stops it.
 ///
 /// Problems name the option they are about as the command line spells it (`--set[0]`,
 /// `--submit`, `--job[0]`, `--replicates`, `--horizon`) and a field of the state by its path
@@ -47,8 +47,7 @@ pub fn prepare(
     } else {
         apply_changes(&parsed, &changes).map_err(|p| alloc::vec![p])?
     };
-    let expanded = crate::workload::expanded(&changed)?;
-    Forecast::new(&expanded, opts)
+    Forecast::new(&changed, opts)
 }
 
 #[cfg(test)]

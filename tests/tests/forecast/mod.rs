@@ -3,6 +3,7 @@
 //! Kaplan-Meier estimate says, and bad options name what is wrong.
 
 mod backtest;
+mod workload;
 
 use quotasim::eta::{Durations, EtaOptions, EtaReport, Forecast};
 use quotasim::model::{ObservedDuration, Scenario};
@@ -242,8 +243,8 @@ fn eta_cli_refuses_what_it_cannot_do_with_a_clear_message() {
     let st = scratch("two.json", &quotasim::json::to_json(&two_shares()));
     let p = st.to_str().unwrap();
     let o = quotasim(&["eta", p, "--durations", "workload"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("--durations workload"));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("workload section"));
     let o = quotasim(&["eta", p, "--job", "nobody"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--job[0]"));
