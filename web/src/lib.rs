@@ -1081,8 +1081,9 @@ async fn next_task() -> Result<(), JsValue> {
 /// would preempt. `state` is an R28 scenario (what `quotasim run --print-state-at T` writes).
 /// The options are the command line's, with its defaults: `jobs` (`--job`), `submit` (a job,
 /// `--submit`), `set` (`"PATH=VALUE"` changes, `--set`), `replicates` (200), `seed` (0),
-/// `horizon` (86400 s), `durations` (`"history"` when the state has one, else `"timeout"`;
-/// or `"exact"`), `arrivals` (`"listed"` or `"none"`).
+/// `horizon` (86400 s), `durations` (`"history"` when the state has one, else `"workload"`
+/// when it has a `workload` section, else `"timeout"`; or `"exact"`), `arrivals` (`"listed"`,
+/// `"none"` or `"workload"`).
 ///
 /// The state is prepared, then the replicates run in slices of about 25 ms, the event loop
 /// running before each (a `setTimeout(0)`); `onProgress(done, total)` is called after the
