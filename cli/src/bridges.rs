@@ -176,6 +176,21 @@ fn same_file(a: &str, b: &str) -> bool {
 }
 
 /// `quotasim calibrate SCENARIO.json OBSERVED.json [--format text|json]`.
+/// `fit-workload`: the scenario with its listed jobs replaced by a fitted `workload` section.
+pub fn fit_workload(scenario: &str) -> Result<ExitCode, Stop> {
+    let text = read_input(scenario).map_err(Stop)?;
+    let s = parse_scenario(&text).map_err(|p| {
+        print_problems(&[p]);
+        Stop(ExitCode::from(1))
+    })?;
+    let fitted = quotasim::fit_workload::fit_workload(&s).map_err(|p| {
+        print_problems(&p);
+        Stop(ExitCode::from(1))
+    })?;
+    print_problems(&fitted.warnings);
+    Ok(write_out(&to_json_pretty(&fitted.scenario)))
+}
+
 pub fn calibrate(scenario: &str, observed: &str, json: bool) -> Result<ExitCode, Stop> {
     let valid = crate::policy::load(scenario, &[])?;
     let gpus = quotasim::calibrate::gpus_by_share(&valid);

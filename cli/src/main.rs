@@ -203,6 +203,14 @@ enum Command {
         #[command(subcommand)]
         kind: ImportKind,
     },
+    /// Replace a scenario's listed jobs by a workload section fitted to them (per share: the
+    /// arrival rate, by hour of the day over 3 days or more, the type, size, priority,
+    /// checkpoint and retry mixes, and the durations), so that imported histories get
+    /// replicates and forecasts a model of arrivals.
+    FitWorkload {
+        /// Scenario JSON file, or - for standard input.
+        scenario: String,
+    },
     /// Replay an imported scenario and put it next to what was observed (import aws --observed).
     Calibrate {
         scenario: String,
@@ -585,6 +593,9 @@ fn main() -> ExitCode {
         Command::Import { kind: ImportKind::Aws { files, observed, now, state_at } } => {
             bridges::import_aws(&files, observed.as_deref(), quotasim::aws::ImportOptions { now, state_at })
                 .unwrap_or_else(|policy::Stop(code)| code)
+        }
+        Command::FitWorkload { scenario } => {
+            bridges::fit_workload(&scenario).unwrap_or_else(|policy::Stop(code)| code)
         }
         Command::Calibrate { scenario, observed, format } => {
             bridges::calibrate(&scenario, &observed, format == Format::Json)

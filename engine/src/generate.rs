@@ -224,6 +224,7 @@ pub fn generate_workload(o: &GenerateOptions) -> Scenario {
                 distribution: Distribution::Pareto,
                 min_seconds: o.min_duration_seconds as i64,
                 max_seconds: o.max_duration_seconds as i64,
+                values: Vec::new(),
             },
             priorities: [(0, 6), (10, 2), (50, 1), (100, 1)]
                 .iter()

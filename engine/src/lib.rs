@@ -42,6 +42,7 @@ pub mod diff;
 pub mod eta;
 #[cfg(feature = "serde")]
 pub mod export;
+pub mod fit_workload;
 pub mod generate;
 #[cfg(feature = "serde")]
 pub mod import_check;

@@ -72,9 +72,10 @@ pub struct ShareWorkload {
     /// `jobs`: its number of jobs, instead of a part of `workload.jobs`.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub jobs: Option<i64>,
-    /// `arrivalsPerHour`: mean arrivals per hour (Poisson), instead of `workload.loadPercent`.
+    /// `arrivalsPerHour`: mean arrivals per hour (Poisson), instead of `workload.loadPercent`;
+    /// one rate, or 24, one per hour of the day.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
-    pub arrivals_per_hour: Option<f64>,
+    pub arrivals_per_hour: Option<ArrivalRate>,
     /// `instanceTypes`: instance types to draw from, by weight.
     pub instance_types: Vec<WeightedType>,
     /// `sizes`: instance counts to draw from, by weight (default: 1 instance). A count above the
@@ -93,6 +94,122 @@ pub struct ShareWorkload {
     /// (default: none).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub preemption_retries: Option<PercentOf>,
+}
+
+/// `arrivalsPerHour`: a number, or a list of 24 numbers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ArrivalRate {
+    /// Mean arrivals per hour, every hour.
+    Flat(f64),
+    /// Mean arrivals per hour in each hour of the day, from 00:00 (UTC from
+    /// `settings.originEpochMs`, else from time 0): 24 of them.
+    ByHour(Vec<f64>),
+}
+
+#[cfg(feature = "serde")]
+impl Serialize for ArrivalRate {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            ArrivalRate::Flat(r) => s.serialize_f64(*r),
+            ArrivalRate::ByHour(v) => v.serialize(s),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> Deserialize<'de> for ArrivalRate {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ArrivalRate;
+            fn expecting(&self, f: &mut core::fmt::Formatter) -> core::fmt::Result {
+                f.write_str("a number of arrivals per hour, or a list of 24, one per hour of the day")
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<ArrivalRate, E> {
+                Ok(ArrivalRate::Flat(v))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<ArrivalRate, E> {
+                Ok(ArrivalRate::Flat(v as f64))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<ArrivalRate, E> {
+                Ok(ArrivalRate::Flat(v as f64))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<ArrivalRate, A::Error> {
+                let mut out = Vec::new();
+                while let Some(x) = a.next_element::<f64>()? {
+                    out.push(x);
+                }
+                Ok(ArrivalRate::ByHour(out))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// When an entry's jobs arrive: a Poisson process at one rate, or at one rate per hour of the
+/// day (piecewise constant, non-homogeneous).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Pace {
+    /// Arrivals per second.
+    PerSecond(f64),
+    /// Arrivals per second in each hour of the day; the day starts `offset` seconds before
+    /// time 0 (`originEpochMs` modulo a day).
+    Hourly { per_second: Vec<f64>, offset: u64 },
+}
+
+impl Pace {
+    /// The next arrival after time `t` for a unit exponential draw `e` (the time at which the
+    /// rate integrated from `t` reaches `e`); `None` when none ever comes.
+    pub fn after(&self, t: f64, e: f64) -> Option<f64> {
+        match self {
+            Pace::PerSecond(r) if *r > 0.0 && r.is_finite() => Some(t + e / r),
+            Pace::PerSecond(_) => None,
+            Pace::Hourly { per_second, offset } => {
+                if per_second.len() != 24 || !per_second.iter().any(|&r| r > 0.0 && r.is_finite()) {
+                    return None;
+                }
+                let rate = |h: usize| {
+                    if per_second[h].is_finite() && per_second[h] > 0.0 {
+                        per_second[h]
+                    } else {
+                        0.0
+                    }
+                };
+                let per_day: f64 = (0..24).map(|h| rate(h) * 3600.0).sum();
+                let mut t = t;
+                let mut left = e;
+                // Hour by hour: at most a day's hours, whole days skipped at once, then a day's.
+                for step in 0..49 {
+                    let clock = t + *offset as f64;
+                    let hour_start = libm::floor(clock / 3600.0);
+                    if step == 24 && left > per_day {
+                        let days = libm::floor(left / per_day);
+                        t += days * 86_400.0;
+                        left -= days * per_day;
+                        continue;
+                    }
+                    let hour = (libm::fmod(hour_start, 24.0)) as usize % 24;
+                    let end = (hour_start + 1.0) * 3600.0 - *offset as f64;
+                    let r = rate(hour);
+                    if r > 0.0 && left <= (end - t) * r {
+                        return Some(t + left / r);
+                    }
+                    left -= (end - t).max(0.0) * r;
+                    // Never stuck: an hour boundary is always ahead.
+                    t = if end > t { end } else { t + 3600.0 };
+                }
+                Some(t)
+            }
+        }
+    }
+
+    /// Mean arrivals per second over a day.
+    pub fn mean_per_second(&self) -> f64 {
+        match self {
+            Pace::PerSecond(r) => *r,
+            Pace::Hourly { per_second, .. } => per_second.iter().sum::<f64>() / 24.0,
+        }
+    }
 }
 
 /// `{name, weight}`.
@@ -159,6 +276,10 @@ pub struct DurationSpec {
     pub min_seconds: i64,
     /// `maxSeconds`: the longest duration, at least `minSeconds`.
     pub max_seconds: i64,
+    /// `values`: with `empirical`, the durations drawn from (uniformly, each within
+    /// `minSeconds..=maxSeconds`).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    pub values: Vec<i64>,
 }
 
 /// A duration distribution; every draw is clamped to `minSeconds..=maxSeconds`.
@@ -174,6 +295,8 @@ pub enum Distribution {
     Exponential,
     /// Heavy-tailed: Pareto with shape 1.5 and scale `minSeconds`.
     Pareto,
+    /// One of `values`, uniformly (an observed sample, as `fit-workload` writes it).
+    Empirical,
 }
 
 impl DurationSpec {
@@ -187,6 +310,17 @@ impl DurationSpec {
         if trained as f64 >= hi {
             return None;
         }
+        if self.distribution == Distribution::Empirical {
+            // The values longer than `trained`, shortest first; a larger `u` a shorter one.
+            let mut beyond: Vec<u64> =
+                self.values.iter().filter_map(|&v| u64::try_from(v).ok()).filter(|&v| v > trained).collect();
+            if beyond.is_empty() {
+                return None;
+            }
+            beyond.sort_unstable();
+            let k = ((1.0 - u.clamp(0.0, 1.0)) * beyond.len() as f64) as usize;
+            return Some(beyond[k.min(beyond.len() - 1)]);
+        }
         // The chance of lasting at least `x` seconds (before clamping) and its inverse.
         let survival = |x: f64| -> f64 {
             match self.distribution {
@@ -196,6 +330,7 @@ impl DurationSpec {
                 Distribution::Exponential => libm::exp(-x.max(0.0) / ((lo + hi) / 2.0)),
                 Distribution::Pareto if x <= lo => 1.0,
                 Distribution::Pareto => libm::pow(lo / x, 1.5),
+                Distribution::Empirical => 0.0,
             }
         };
         let inverse = |s: f64| -> f64 {
@@ -204,6 +339,7 @@ impl DurationSpec {
                 Distribution::Uniform => hi - s * (hi - lo),
                 Distribution::Exponential => -libm::log(s) * (lo + hi) / 2.0,
                 Distribution::Pareto => lo / libm::pow(s, 1.0 / 1.5),
+                Distribution::Empirical => lo,
             }
         };
         // Whole seconds as the generator truncates them: longer than `trained` means at
@@ -226,11 +362,12 @@ impl DurationSpec {
 
 impl Distribution {
     /// Every distribution with its spelling in the format.
-    pub const ALL: [(Distribution, &'static str); 4] = [
+    pub const ALL: [(Distribution, &'static str); 5] = [
         (Distribution::Fixed, "fixed"),
         (Distribution::Uniform, "uniform"),
         (Distribution::Exponential, "exponential"),
         (Distribution::Pareto, "pareto"),
+        (Distribution::Empirical, "empirical"),
     ];
 }
 
@@ -310,11 +447,28 @@ fn check(s: &Scenario, w: &Workload) -> Result<Vec<u64>, Vec<Problem>> {
                 "give this entry's jobs, or workload.jobs to share out by weight".into(),
             );
         }
-        match e.arrivals_per_hour {
-            Some(r) if !(r.is_finite() && r > 0.0 && r <= 1e9) => {
+        match &e.arrivals_per_hour {
+            Some(ArrivalRate::Flat(r)) if !(r.is_finite() && *r > 0.0 && *r <= 1e9) => {
                 err(format!("{p}.arrivalsPerHour"), format!("arrivalsPerHour must be above 0, not {r}"));
             }
-            Some(_) => {}
+            Some(ArrivalRate::Flat(_)) => {}
+            Some(ArrivalRate::ByHour(v)) if v.len() != 24 => err(
+                format!("{p}.arrivalsPerHour"),
+                format!("give one rate, or 24 (one per hour of the day), not a list of {}", v.len()),
+            ),
+            Some(ArrivalRate::ByHour(v)) => {
+                for (k, r) in v.iter().enumerate() {
+                    if !(r.is_finite() && *r >= 0.0 && *r <= 1e9) {
+                        err(
+                            format!("{p}.arrivalsPerHour[{k}]"),
+                            format!("a rate must be 0 or more, not {r}"),
+                        );
+                    }
+                }
+                if v.iter().all(|&r| r <= 0.0) {
+                    err(format!("{p}.arrivalsPerHour"), "the 24 rates are all 0: give one above 0".into());
+                }
+            }
             None if w.load_percent.is_none() => err(
                 format!("{p}.arrivalsPerHour"),
                 "give arrivalsPerHour, or workload.loadPercent to pace arrivals by load".into(),
@@ -369,6 +523,26 @@ fn check(s: &Scenario, w: &Workload) -> Result<Vec<u64>, Vec<Problem>> {
                 format!("{p}.duration.maxSeconds"),
                 format!("maxSeconds must be at least minSeconds ({}), not {}", d.min_seconds, d.max_seconds),
             );
+        }
+        match (d.distribution, d.values.is_empty()) {
+            (Distribution::Empirical, true) => {
+                err(format!("{p}.duration.values"), "an empirical distribution needs its values".into())
+            }
+            (Distribution::Empirical, false) => {
+                for (k, &v) in d.values.iter().enumerate() {
+                    if !(d.min_seconds..=d.max_seconds).contains(&v) {
+                        err(
+                            format!("{p}.duration.values[{k}]"),
+                            format!("must be within minSeconds and maxSeconds, not {v}"),
+                        );
+                    }
+                }
+            }
+            (_, false) => err(
+                format!("{p}.duration.values"),
+                "values are read only with the distribution \"empirical\"".into(),
+            ),
+            (_, true) => {}
         }
         for (field, po, min) in
             [("checkpoint", &e.checkpoint, 1), ("preemptionRetries", &e.preemption_retries, 0)]
@@ -471,26 +645,35 @@ struct Draft {
     retries: Option<i64>,
 }
 
-/// Each entry's mean arrivals per second: its `arrivalsPerHour`, or, for an entry paced by
-/// `loadPercent`, the rate at which its jobs arrive when the section is expanded (its count
-/// over the span the load gives the drawn work); 0 for such an entry without jobs. The
-/// forecasts' `--arrivals workload` draws new jobs at these rates, whatever the section's
-/// job count says beyond them.
-pub fn arrival_rates(s: &Scenario) -> Result<Vec<f64>, Vec<Problem>> {
+/// Each entry's pace: its `arrivalsPerHour`, or, for an entry paced by `loadPercent`, the rate
+/// at which its jobs arrive when the section is expanded (its count over the span the load
+/// gives the drawn work); a rate of 0 for such an entry without jobs. The forecasts'
+/// `--arrivals workload` draws new jobs at these paces, whatever the section's job count says
+/// beyond them.
+pub fn arrival_paces(s: &Scenario) -> Result<Vec<Pace>, Vec<Problem>> {
     let Some(w) = &s.workload else { return Ok(Vec::new()) };
     let counts = check(s, w)?;
     let mut rng = Rng::new(w.seed as u64);
     let (_, work) = drafts(s, w, &counts, &mut rng);
+    let offset = day_offset(s);
     Ok(gaps(s, w, &counts, &work)
         .iter()
         .zip(&counts)
         .zip(&w.shares)
-        .map(|((&gap, &n), e)| match e.arrivals_per_hour {
-            Some(r) => r / 3600.0,
-            None if n == 0 || !(gap > 0.0 && gap.is_finite()) => 0.0,
-            None => 1.0 / gap,
+        .map(|((&gap, &n), e)| match &e.arrivals_per_hour {
+            Some(ArrivalRate::Flat(r)) => Pace::PerSecond(r / 3600.0),
+            Some(ArrivalRate::ByHour(v)) => {
+                Pace::Hourly { per_second: v.iter().map(|r| r / 3600.0).collect(), offset }
+            }
+            None if n == 0 || !(gap > 0.0 && gap.is_finite()) => Pace::PerSecond(0.0),
+            None => Pace::PerSecond(1.0 / gap),
         })
         .collect())
+}
+
+/// Seconds from the start of the day (UTC) to time 0: `originEpochMs` modulo a day, else 0.
+pub fn day_offset(s: &Scenario) -> u64 {
+    s.settings.origin_epoch_ms.map_or(0, |ms| (ms.div_euclid(1000)).rem_euclid(86_400) as u64)
 }
 
 /// Mean seconds between arrivals, per entry: `3600 / arrivalsPerHour`, or the span the load
@@ -500,8 +683,9 @@ fn gaps(s: &Scenario, w: &Workload, counts: &[u64], work: &[f64]) -> Vec<f64> {
         (0..w.shares.len()).filter(|&e| w.shares[e].arrivals_per_hour.is_none()).map(|e| work[e]).sum();
     let span = paced_by_load / (owned_capacity(s).max(1) as f64 * w.load_percent.unwrap_or(100.0) / 100.0);
     (0..w.shares.len())
-        .map(|e| match w.shares[e].arrivals_per_hour {
-            Some(r) => 3600.0 / r,
+        .map(|e| match &w.shares[e].arrivals_per_hour {
+            Some(ArrivalRate::Flat(r)) => 3600.0 / r,
+            Some(ArrivalRate::ByHour(v)) => 3600.0 * 24.0 / v.iter().sum::<f64>(),
             None => span / counts[e].max(1) as f64,
         })
         .collect()
@@ -535,6 +719,10 @@ fn drafts(s: &Scenario, w: &Workload, counts: &[u64], rng: &mut Rng) -> (Vec<Dra
                 Distribution::Uniform => lo as f64 + (hi - lo) as f64 * rng.unit(),
                 Distribution::Exponential => rng.exp((lo as f64 + hi as f64) / 2.0),
                 Distribution::Pareto => rng.pareto(1.5, lo as f64),
+                Distribution::Empirical => {
+                    entry.duration.values[rng.below(entry.duration.values.len().max(1) as u64) as usize]
+                        as f64
+                }
             };
             let duration = (d as i64).clamp(lo, hi);
             let priority = if entry.priorities.is_empty() {
@@ -561,10 +749,21 @@ fn generate_jobs(s: &Scenario, w: &Workload, counts: &[u64]) -> Vec<Job> {
     let mut clocks: Vec<f64> = alloc::vec![0.0; w.shares.len()];
     let mut next: Vec<u64> = alloc::vec![0; w.shares.len()];
     let mut jobs = Vec::with_capacity(drafts.len());
+    // R28: arrivals start at the later of the section's startAt and the run's.
+    let begin = w.start_at.max(s.settings.start_at).max(0) as u64;
+    let offset = day_offset(s);
     for d in drafts {
         let e = d.entry;
         let entry = &w.shares[e];
-        clocks[e] += rng.exp(gaps[e]);
+        match &entry.arrivals_per_hour {
+            // One draw per arrival, in the same order as a flat rate's.
+            Some(ArrivalRate::ByHour(v)) => {
+                let pace = Pace::Hourly { per_second: v.iter().map(|r| r / 3600.0).collect(), offset };
+                let at = begin as f64 + clocks[e];
+                clocks[e] = pace.after(at, rng.exp(1.0)).map_or(f64::MAX, |t| t - begin as f64);
+            }
+            _ => clocks[e] += rng.exp(gaps[e]),
+        }
         let idx = next[e];
         next[e] += 1;
         let base = format!("{}-{idx:07}", entry.quota_share_name);
@@ -573,8 +772,6 @@ fn generate_jobs(s: &Scenario, w: &Workload, counts: &[u64]) -> Vec<Job> {
         } else {
             base
         };
-        // R28: arrivals start at the later of the section's startAt and the run's.
-        let begin = w.start_at.max(s.settings.start_at).max(0) as u64;
         let at = begin.saturating_add(clocks[e] as u64).min(MAX_SAFE as u64) as i64;
         let mut j = Job::new(
             &name,
@@ -640,7 +837,7 @@ mod tests {
     use super::*;
 
     fn spec(distribution: Distribution, lo: i64, hi: i64) -> DurationSpec {
-        DurationSpec { distribution, min_seconds: lo, max_seconds: hi }
+        DurationSpec { distribution, min_seconds: lo, max_seconds: hi, values: Vec::new() }
     }
 
     /// `n` draws beyond `trained` at evenly spread units.

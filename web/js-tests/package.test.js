@@ -511,6 +511,20 @@ test('etaJson draws durations and arrivals from a workload section as quotasim e
   assert.ok(report.drawsBySource.workload > 0, JSON.stringify(report.drawsBySource));
 });
 
+test('fitWorkload gives the scenario quotasim fit-workload writes, with its warnings', () => {
+  const history = cli(['generate', '--jobs', '200', '--shares', '2', '--seed', '4']).toString('utf8');
+  const file = path.join(etaDir, 'history.json');
+  fs.writeFileSync(file, history);
+  const fitted = quotasim.fitWorkload(history);
+  assert.deepEqual(fitted.scenario, JSON.parse(cli(['fit-workload', file]).toString('utf8')));
+  assert.equal(fitted.scenario.jobs.length, 0);
+  assert.equal(fitted.scenario.workload.shares.length, 2);
+  assert.ok(fitted.warnings.some((w) => /one arrival rate per share/.test(w.message)), JSON.stringify(fitted.warnings));
+  // Replicates of the fitted section run (each seed another history like it).
+  assert.equal(quotasim.expandWorkload(fitted.scenario).jobs.length, 200);
+  assert.throws(() => quotasim.fitWorkload(fitted.scenario), (e) => e.problems[0].path === 'workload');
+});
+
 test('bad eta options reject (and etaJson throws) naming the option', async () => {
   const cases = [
     [{ replicates: 0 }, 'options.replicates'],

@@ -549,6 +549,32 @@ pub fn expand_workload(
     to_js(&quotasim::workload::expanded(&s).map_err(|p| problems_error(what, &p))?)
 }
 
+/// What `fitWorkload` returns: the fitted scenario and how it was fitted.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FittedWorkload {
+    scenario: quotasim::model::Scenario,
+    warnings: Vec<Problem>,
+}
+
+/// The scenario with its listed jobs replaced by a `workload` section fitted to them
+/// (`quotasim fit-workload`): per share, the arrival rate (one per hour of the day when the
+/// jobs span 3 days or more), the instance type, size, priority, checkpoint and retry mixes,
+/// and the durations (empirical with 20 jobs or more). Returns `{scenario, warnings}`; each
+/// seed of the section is then another history like it (replicates), and `eta` can draw
+/// arrivals from it. Throws an `Error` (with `err.problems`) naming what cannot be fitted.
+#[wasm_bindgen(js_name = fitWorkload)]
+pub fn fit_workload(
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
+) -> Result<JsValue, JsValue> {
+    install_panic_hook();
+    let what = "quotasim: cannot fit a workload";
+    let text = json_text(&scenario, "a scenario").map_err(|p| problems_error(what, &[p]))?;
+    let s = quotasim::json::parse_scenario(&text).map_err(|p| problems_error(what, &[p]))?;
+    let f = quotasim::fit_workload::fit_workload(&s).map_err(|p| problems_error(what, &p))?;
+    to_js(&FittedWorkload { scenario: f.scenario, warnings: f.warnings })
+}
+
 /// What `importKueue` returns: the scenario, every warning with its document and field, and
 /// what was recognised.
 #[derive(Serialize)]

@@ -885,8 +885,11 @@ export interface ShareWorkload {
   weight?: number | null;
   /** `jobs`: its number of jobs, instead of a part of `workload.jobs`. */
   jobs?: number | null;
-  /** `arrivalsPerHour`: mean arrivals per hour (Poisson), instead of `workload.loadPercent`. */
-  arrivalsPerHour?: number | null;
+  /**
+   * `arrivalsPerHour`: mean arrivals per hour (Poisson), instead of `workload.loadPercent`;
+   * one rate, or 24, one per hour of the day.
+   */
+  arrivalsPerHour?: number | Array<number> | null;
   /** `instanceTypes`: instance types to draw from, by weight. */
   instanceTypes: Array<WeightedType>;
   /**
@@ -1225,6 +1228,11 @@ export interface DurationSpec {
   minSeconds: number;
   /** `maxSeconds`: the longest duration, at least `minSeconds`. */
   maxSeconds: number;
+  /**
+   * `values`: with `empirical`, the durations drawn from (uniformly, each within
+   * `minSeconds..=maxSeconds`).
+   */
+  values?: Array<number>;
 }
 
 /** `{priority, weight}`. */
@@ -1329,8 +1337,9 @@ export interface Fairness {
  * - `"uniform"`: Uniform between `minSeconds` and `maxSeconds`.
  * - `"exponential"`: Exponential with the mean of `minSeconds` and `maxSeconds`.
  * - `"pareto"`: Heavy-tailed: Pareto with shape 1.5 and scale `minSeconds`.
+ * - `"empirical"`: One of `values`, uniformly (an observed sample, as `fit-workload` writes it).
  */
-export type Distribution = "fixed" | "uniform" | "exponential" | "pareto";
+export type Distribution = "fixed" | "uniform" | "exponential" | "pareto" | "empirical";
 
 /**
  * What `eta` and `etaJson` forecast and how: `quotasim eta`'s options, with its defaults.

@@ -424,6 +424,8 @@ impl Gen<'_> {
                     "Ignored" | "IgnoredAny" | "Value" => "unknown".into(),
                     // A sweep row's goal values: each goal's metric value, in the file's order.
                     "GoalValues" => "Record<string, number | null>".into(),
+                    // `arrivalsPerHour`: one rate, or 24 (one per hour of the day).
+                    "ArrivalRate" => "number | Array<number>".into(),
                     "BTreeMap" => {
                         assert!(args.len() == 2, "BTreeMap<String, T>");
                         format!("Record<string, {}>", self.ty(args[1], input, false))

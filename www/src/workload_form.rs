@@ -6,8 +6,8 @@
 
 use quotasim::model::Scenario;
 use quotasim::workload::{
-    Distribution, DurationSpec, PercentOf, ShareWorkload, WeightedPriority, WeightedSize, WeightedType,
-    Workload,
+    ArrivalRate, Distribution, DurationSpec, PercentOf, ShareWorkload, WeightedPriority, WeightedSize,
+    WeightedType, Workload,
 };
 
 /// One quota share's row of the form.
@@ -18,7 +18,8 @@ pub struct ShareRow {
     pub on: bool,
     pub weight: String,
     pub instance_type: String,
-    /// Arrivals per hour; empty: paced by the offered load.
+    /// Arrivals per hour, or 24 of them (one per hour of the day) separated by commas; empty:
+    /// paced by the offered load.
     pub arrivals: String,
     pub sizes: String,
     pub priorities: String,
@@ -26,6 +27,8 @@ pub struct ShareRow {
     pub distribution: usize,
     pub min_seconds: String,
     pub max_seconds: String,
+    /// An empirical distribution's values (kept as they came: the form does not edit them).
+    pub values: Vec<i64>,
     pub checkpoint_percent: String,
     pub checkpoint_every: String,
 }
@@ -87,6 +90,7 @@ fn default_row(s: &Scenario, share: &str) -> ShareRow {
         distribution: 3,
         min_seconds: "1800".into(),
         max_seconds: "86400".into(),
+        values: Vec::new(),
         checkpoint_percent: "80".into(),
         checkpoint_every: "900".into(),
     }
@@ -103,7 +107,11 @@ fn row_of(s: &Scenario, e: &ShareWorkload) -> ShareRow {
             .instance_types
             .first()
             .map_or_else(|| types_of(s, &e.quota_share_name).remove(0), |t| t.name.clone()),
-        arrivals: e.arrivals_per_hour.map_or(String::new(), |r| r.to_string()),
+        arrivals: match &e.arrivals_per_hour {
+            None => String::new(),
+            Some(ArrivalRate::Flat(r)) => r.to_string(),
+            Some(ArrivalRate::ByHour(v)) => v.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(", "),
+        },
         sizes: if e.sizes.is_empty() {
             "1".into()
         } else {
@@ -117,6 +125,7 @@ fn row_of(s: &Scenario, e: &ShareWorkload) -> ShareRow {
         distribution: Distribution::ALL.iter().position(|(x, _)| *x == d.distribution).unwrap_or(3),
         min_seconds: d.min_seconds.to_string(),
         max_seconds: d.max_seconds.to_string(),
+        values: d.values.clone(),
         checkpoint_percent: ck.map_or("0".into(), |c| c.percent.to_string()),
         checkpoint_every: ck.and_then(|c| c.values.first()).map_or("900".into(), |v| v.to_string()),
     }
@@ -188,14 +197,17 @@ pub fn workload_of(f: &Form) -> Result<Workload, FormError> {
     for r in f.rows.iter().filter(|r| r.on) {
         let at = |field: &str| format!("{} {field}", r.share);
         let arrivals = r.arrivals.trim();
+        let number = |x: &str| {
+            x.trim()
+                .parse::<f64>()
+                .map_err(|_| format!("{}: '{}' is not a number", at("arrivals/h"), x.trim()))
+        };
         let arrivals_per_hour = if arrivals.is_empty() {
             None
+        } else if arrivals.contains(',') {
+            Some(ArrivalRate::ByHour(arrivals.split(',').map(number).collect::<Result<_, _>>()?))
         } else {
-            Some(
-                arrivals
-                    .parse::<f64>()
-                    .map_err(|_| format!("{}: '{arrivals}' is not a number", at("arrivals/h")))?,
-            )
+            Some(ArrivalRate::Flat(number(arrivals)?))
         };
         let sizes = parse_weighted(&r.sizes).map_err(|e| format!("{}: {e}", at("sizes")))?;
         let prios = parse_weighted(&r.priorities).map_err(|e| format!("{}: {e}", at("priorities")))?;
@@ -209,9 +221,15 @@ pub fn workload_of(f: &Form) -> Result<Workload, FormError> {
             instance_types: vec![WeightedType { name: r.instance_type.clone(), weight: 1 }],
             sizes: sizes.into_iter().map(|(instances, weight)| WeightedSize { instances, weight }).collect(),
             duration: DurationSpec {
-                distribution: Distribution::ALL[r.distribution.min(3)].0,
+                distribution: Distribution::ALL[r.distribution.min(Distribution::ALL.len() - 1)].0,
                 min_seconds: whole(&at("min duration"), &r.min_seconds)?,
                 max_seconds: whole(&at("max duration"), &r.max_seconds)?,
+                values: if Distribution::ALL.get(r.distribution).map(|d| d.0) == Some(Distribution::Empirical)
+                {
+                    r.values.clone()
+                } else {
+                    Vec::new()
+                },
             },
             priorities: prios
                 .into_iter()

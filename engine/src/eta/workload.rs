@@ -1,8 +1,8 @@
 //! The state's `workload` section as a forecast's model of what is uncertain:
 //! `--durations workload` draws each job's duration from its share's entry (a running job's
 //! beyond what it has trained), and `--arrivals workload` draws new jobs over
-//! `(startAt, horizon]` at each entry's rate ([`crate::workload::arrival_rates`]: its
-//! `arrivalsPerHour`, or the pace `loadPercent` gives it), each drawn from the entry's mixes
+//! `(startAt, horizon]` at each entry's rate ([`crate::workload::arrival_paces`]: its
+//! `arrivalsPerHour`, one rate or one per hour of the day, or the pace `loadPercent` gives it), each drawn from the entry's mixes
 //! as the generator draws them (instance type, size lowered to the quota, priority,
 //! checkpoints, retries). Arrivals are keyed by (seed, replicate, share), so they are the same
 //! whatever else changes; their durations, like every job's, by (seed, replicate, name).
@@ -14,15 +14,15 @@ use crate::generate::Rng;
 use crate::model::Scenario;
 use crate::scenario::{JobCfg, ShareId, TypeId, ValidScenario};
 use crate::validate::Problem;
-use crate::workload::{draw_percent, pick, ShareWorkload};
+use crate::workload::{draw_percent, pick, Pace, ShareWorkload};
 
 /// One share's entry, resolved against the validated state.
 #[derive(Clone, Debug)]
 pub(super) struct Entry {
     pub share: ShareId,
     pub name: String,
-    /// Arrivals per second.
-    pub per_second: f64,
+    /// When its jobs arrive.
+    pub pace: Pace,
     /// Instance types with their weights (those the state has).
     types: Vec<(TypeId, i64)>,
     spec: ShareWorkload,
@@ -52,12 +52,12 @@ impl Model {
     /// their paths.
     pub fn new(state: &Scenario, v: &ValidScenario) -> Result<Option<Model>, Vec<Problem>> {
         let Some(w) = &state.workload else { return Ok(None) };
-        let rates = crate::workload::arrival_rates(state)?;
+        let paces = crate::workload::arrival_paces(state)?;
         let entries = w
             .shares
             .iter()
-            .zip(rates)
-            .filter_map(|(e, per_second)| {
+            .zip(paces)
+            .filter_map(|(e, pace)| {
                 let share = v.shares.iter().position(|s| s.name == e.quota_share_name)? as ShareId;
                 let types = e
                     .instance_types
@@ -65,7 +65,7 @@ impl Model {
                     .map(|t| (v.types.iter().position(|x| x.name == t.name).map(|i| i as TypeId), t.weight))
                     .map(|(ty, weight)| (ty.unwrap_or(TypeId::MAX), weight))
                     .collect();
-                Some(Entry { share, name: e.quota_share_name.clone(), per_second, types, spec: e.clone() })
+                Some(Entry { share, name: e.quota_share_name.clone(), pace, types, spec: e.clone() })
             })
             .collect();
         Ok(Some(Model { entries }))
@@ -90,7 +90,8 @@ impl Model {
         let start = v.settings.start_at;
         let mut out = Vec::new();
         for (e, entry) in self.entries.iter().enumerate() {
-            if !(entry.per_second > 0.0 && entry.per_second.is_finite()) {
+            let rate = entry.pace.mean_per_second();
+            if !(rate > 0.0 && rate.is_finite()) {
                 continue;
             }
             let mut rng = Rng::new(super::draw_key(seed, r, &entry.name) ^ 0x3041_A10A);
@@ -98,7 +99,13 @@ impl Model {
             let mut t = begin as f64;
             let mut k = 0u32;
             loop {
-                t += rng.exp(1.0 / entry.per_second);
+                t = match &entry.pace {
+                    Pace::PerSecond(r) => t + rng.exp(1.0 / r),
+                    hourly => match hourly.after(t, rng.exp(1.0)) {
+                        Some(next) => next,
+                        None => break,
+                    },
+                };
                 if t.partial_cmp(&(horizon as f64)) != Some(core::cmp::Ordering::Less) {
                     break;
                 }

@@ -154,7 +154,7 @@ fn eta_workload_arrivals_paced_by_load_come_at_the_expanded_section_s_pace() {
     w.load_percent = Some(50.0);
     w.shares[0].arrivals_per_hour = None;
     w.shares[0].jobs = Some(400);
-    let rate = quotasim::workload::arrival_rates(&s).unwrap()[0];
+    let rate = quotasim::workload::arrival_paces(&s).unwrap()[0].mean_per_second();
     let jobs = quotasim::workload::expand(&s).unwrap();
     let span = (jobs.last().unwrap().submit_at - s.settings.start_at) as f64;
     assert!((rate * span / 400.0 - 1.0).abs() < 0.15, "rate {rate}/s over {span} s");

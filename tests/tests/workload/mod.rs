@@ -1,6 +1,8 @@
 //! Generated workloads: the `workload` section, its one generator, its problems with their
 //! paths, and replicates (`compare --replicates`) that reproduce from their seeds.
 
+mod fit;
+
 use quotasim::change::{apply_changes, Change};
 use quotasim::json::{parse_scenario, to_json};
 use quotasim::model::Scenario;
