@@ -300,16 +300,17 @@ pub(crate) fn event_of(
                 ));
             }
             let by = o.by.unwrap_or((wait / 2).max(1));
-            let latest =
-                match t.checked_sub(by) {
-                    Some(l) if l >= v.settings.start_at => l,
-                    _ => return Err(usage(
+            let latest = match t.checked_sub(by) {
+                Some(l) if l >= v.settings.start_at => l,
+                _ => {
+                    return Err(usage(
                         "--by",
                         format!(
                             "`{name}` starts at {t}: it cannot start {by} s earlier, before the run's start"
                         ),
-                    )),
-                };
+                    ))
+                }
+            };
             e.wait_seconds = Some(wait);
             e.by_seconds = Some(by);
             e.target =
