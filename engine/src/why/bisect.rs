@@ -16,7 +16,7 @@ use alloc::vec::Vec;
 use serde_json::Value;
 
 use super::catalogue::{Entry, Kind, Ladder};
-use super::report::{Outcome, Tested, Tried};
+use super::report::{Tested, Tried, TriedOutcome};
 use super::{change, Eval, Runner};
 use crate::change::Change;
 use crate::result::SimResult;
@@ -41,7 +41,7 @@ pub(crate) fn try_entry(r: &mut Runner, e: Entry, found: &mut Vec<FoundRun>, tri
         direction: e.direction,
         candidates: Vec::new(),
         tested: Vec::new(),
-        outcome: Outcome::NotApplicable,
+        outcome: TriedOutcome::NotApplicable,
         detail: String::new(),
     };
     match e.kind {
@@ -49,18 +49,18 @@ pub(crate) fn try_entry(r: &mut Runner, e: Entry, found: &mut Vec<FoundRun>, tri
         Kind::Choice(value) => {
             t.candidates = vec![value.clone()];
             if r.left() == 0 {
-                t.outcome = Outcome::BudgetExhausted;
+                t.outcome = TriedOutcome::BudgetExhausted;
                 t.detail = "run budget exhausted: needs 1 run, none left".into();
             } else {
                 let c = change(&e.path, value.clone());
                 match test(r, &c, &mut t) {
                     Some(res) => {
-                        t.outcome = Outcome::Found;
+                        t.outcome = TriedOutcome::Found;
                         t.detail = "reaches the target".into();
                         found.push((vec![c], e.name, res));
                     }
                     None => {
-                        t.outcome = Outcome::NotFound;
+                        t.outcome = TriedOutcome::NotFound;
                         t.detail = "does not reach the target".into();
                     }
                 }
@@ -97,12 +97,12 @@ fn search(
     t.candidates = if n == 1 { vec![at(0)] } else { vec![at(0), at(n - 1)] };
     let need = worst_case(n);
     if r.left() < need {
-        t.outcome = Outcome::BudgetExhausted;
+        t.outcome = TriedOutcome::BudgetExhausted;
         t.detail = format!("run budget exhausted: needs up to {need} runs, {} left", r.left());
         return;
     }
     let Some(mut best) = test(r, &change(path, at(n - 1)), t) else {
-        t.outcome = Outcome::NotFound;
+        t.outcome = TriedOutcome::NotFound;
         t.detail = format!("even {} does not reach the target", at(n - 1));
         return;
     };
@@ -119,7 +119,7 @@ fn search(
         }
     }
     let v = at(hi as u64);
-    t.outcome = Outcome::Found;
+    t.outcome = TriedOutcome::Found;
     t.detail = if lo >= 0 {
         format!("{v} is the smallest change that reaches the target: {} does not", at(lo as u64))
     } else {

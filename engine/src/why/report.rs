@@ -155,7 +155,7 @@ pub struct TriedReport {
 /// What became of a catalogue entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub enum Outcome {
+pub enum TriedOutcome {
     /// A value reached the target (it is among the changes).
     Found,
     /// No value reached it.
@@ -178,7 +178,7 @@ pub struct Tried {
     pub candidates: Vec<Value>,
     /// Every run, in order.
     pub tested: Vec<Tested>,
-    pub outcome: Outcome,
+    pub outcome: TriedOutcome,
     pub detail: String,
 }
 
@@ -435,10 +435,10 @@ pub fn text(r: &WhyReport) -> String {
             },
         };
         let outcome = match t.outcome {
-            Outcome::Found => "found",
-            Outcome::NotFound => "not reached",
-            Outcome::NotApplicable => "not applicable",
-            Outcome::BudgetExhausted => "not tried",
+            TriedOutcome::Found => "found",
+            TriedOutcome::NotFound => "not reached",
+            TriedOutcome::NotApplicable => "not applicable",
+            TriedOutcome::BudgetExhausted => "not tried",
         };
         let runs = if t.tested.is_empty() { String::new() } else { format!(", {} run(s)", t.tested.len()) };
         let _ = writeln!(o, "  {what} [{}]: {outcome}{runs}: {}", printable(&t.path), printable(&t.detail));

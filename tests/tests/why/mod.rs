@@ -11,7 +11,7 @@ use quotasim::change::{apply_changes, Change};
 use quotasim::json::{parse_scenario, to_json};
 use quotasim::model::Scenario;
 use quotasim::why::catalogue::{BORROW_LADDER, GRACE_LADDER};
-use quotasim::why::report::{EventKind, Outcome};
+use quotasim::why::report::{EventKind, TriedOutcome};
 use quotasim::why::{why, Target, WhyOptions, WhyReport};
 use quotasim::{validate, JobResult, Simulation};
 use quotasim_tests::*;
@@ -77,7 +77,7 @@ fn why_notebook_cross_share_reclaim_lists_verified_minimal_changes_within_50_run
         assert!(after.stopped_at.unwrap() <= before.stopped_at.unwrap(), "{:?} finishes later", c.set);
         // Minimality: the value before it on its ladder does not reach the target.
         let t = r.tried.entries.iter().find(|t| {
-            t.outcome == Outcome::Found
+            t.outcome == TriedOutcome::Found
                 && c.set[0]
                     == format!("{}={}", t.path, t.tested.iter().rev().find(|x| x.reaches).unwrap().value)
         });
@@ -98,7 +98,7 @@ fn why_notebook_cross_share_reclaim_lists_verified_minimal_changes_within_50_run
     // The example: lowering qs1's borrow limit avoids the preemption only by waiting.
     let bl =
         r.tried.entries.iter().find(|t| t.entry == "borrowLimit" && t.direction == Some("down")).unwrap();
-    assert_eq!(bl.outcome, Outcome::NotFound);
+    assert_eq!(bl.outcome, TriedOutcome::NotFound);
     // Byte-identical on repeat.
     assert_eq!(to_json(&report(&s, "qs1_job_med")), to_json(&r));
 }
@@ -154,5 +154,5 @@ fn why_r17_a_job_of_a_type_without_capacity_is_told_nothing_in_the_catalogue_hel
     let r = report(&s, "p5");
     assert!(r.changes.is_empty(), "{:?}", r.changes);
     assert!(quotasim::why::report::text(&r).contains("Nothing in the catalogue reaches the target"));
-    assert!(r.tried.entries.iter().any(|t| t.outcome == Outcome::NotFound));
+    assert!(r.tried.entries.iter().any(|t| t.outcome == TriedOutcome::NotFound));
 }
