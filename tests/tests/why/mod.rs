@@ -156,3 +156,22 @@ fn why_r17_a_job_of_a_type_without_capacity_is_told_nothing_in_the_catalogue_hel
     assert!(quotasim::why::report::text(&r).contains("Nothing in the catalogue reaches the target"));
     assert!(r.tried.entries.iter().any(|t| t.outcome == TriedOutcome::NotFound));
 }
+
+#[test]
+fn why_stays_within_its_run_budget_and_says_what_it_did_not_try() {
+    let s = notebook();
+    let r = why(&s, &WhyOptions { max_runs: 4, ..WhyOptions::new("qs1_job_med") }).unwrap();
+    assert!(r.tried.runs <= 4, "{} runs", r.tried.runs);
+    let skipped: Vec<&str> = r
+        .tried
+        .entries
+        .iter()
+        .filter(|t| t.outcome == TriedOutcome::BudgetExhausted)
+        .map(|t| t.detail.as_str())
+        .collect();
+    assert!(!skipped.is_empty());
+    assert!(skipped.iter().all(|d| d.starts_with("run budget exhausted")), "{skipped:?}");
+    // Every entry run within the budget is listed with its runs; the runs add up.
+    let listed: usize = r.tried.entries.iter().map(|t| t.tested.len()).sum();
+    assert_eq!(listed as u32 + 1, r.tried.runs);
+}
