@@ -26,6 +26,7 @@ mod parallel;
 mod policy;
 mod sweep;
 mod text;
+mod why;
 
 #[derive(Parser)]
 #[command(
@@ -233,6 +234,9 @@ enum Command {
     /// When will queued jobs start? Start-time forecasts from a live state (R28): p10, p50
     /// and p90 over replicates that draw what is uncertain and run the rest exactly.
     Eta(Box<eta::EtaArgs>),
+    /// What would have avoided a job's preemption or wait? Single changes from a fixed
+    /// catalogue, each verified by a full re-run, with their side effects on other jobs.
+    Why(Box<why::WhyArgs>),
     /// Time the simulation of generated workloads (generation and JSON excluded).
     Bench {
         /// Job counts to run, comma-separated.
@@ -589,6 +593,7 @@ fn main() -> ExitCode {
             }
         }
         Command::Eta(a) => eta::eta(*a).unwrap_or_else(|policy::Stop(code)| code),
+        Command::Why(a) => why::why_cmd(*a).unwrap_or_else(|policy::Stop(code)| code),
         Command::Bench { jobs, repeat, at_once } => bench::run(&jobs, repeat.max(1), at_once),
         Command::Import { kind: ImportKind::Aws { files, observed, now, state_at } } => {
             bridges::import_aws(&files, observed.as_deref(), quotasim::aws::ImportOptions { now, state_at })

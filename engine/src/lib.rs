@@ -73,6 +73,8 @@ pub mod sweep_merge;
 #[cfg(feature = "serde")]
 pub mod trace;
 pub mod validate;
+#[cfg(feature = "serde")]
+pub mod why;
 pub mod workload;
 #[cfg(feature = "yaml")]
 pub mod yaml;

@@ -11,5 +11,6 @@ mod properties;
 mod rules;
 mod sweep_cli;
 mod validation;
+mod why;
 mod worked_example;
 mod workload;

@@ -561,3 +561,47 @@ test('bad eta options reject (and etaJson throws) naming the option', async () =
   const thrown = new Error('stop here');
   await assert.rejects(quotasim.eta(etaFiles.stateText, { replicates: 2, onProgress: () => { throw thrown; } }), (e) => e === thrown);
 });
+
+test('whyJson gives the bytes of quotasim why --format json, and why the same report as objects', () => {
+  const cases = [
+    ['qs1_job_med', undefined, []],
+    ['qs1_job_med', { preemption: 1, maxRuns: 9 }, ['--preemption', '1', '--max-runs', '9']],
+    ['qs1_job_high', { maxRuns: null }, []],
+    ['qs1_job_low', { by: 60 }, ['--by', '60']],
+  ];
+  for (const [job, options, flags] of cases) {
+    const expected = cli(['why', fixture, '--job', job, '--format', 'json', ...flags]).toString('utf8');
+    assert.equal(quotasim.whyJson(notebookText, job, options), expected, [job, ...flags].join(' '));
+    assert.deepEqual(quotasim.why(notebook(), job, options), JSON.parse(expected), [job, ...flags].join(' '));
+  }
+  const report = quotasim.why(notebookText, 'qs1_job_med');
+  assert.ok(report.changes.length > 0);
+  for (const c of report.changes) {
+    // Each change's `set` applies as `applyChanges` (and `run --set`) applies it.
+    const changed = quotasim.applyChanges(notebook(), c.set);
+    withSim(changed, (sim) => {
+      sim.run();
+      assert.equal(jobNamed(sim, 'qs1_job_med').preemptionSummary.preemptedAttemptCount, 0, c.set.join(' '));
+    });
+  }
+});
+
+test('bad why options throw naming the option', () => {
+  const cases = [
+    ['nobody', undefined, 'jobName'],
+    [3, undefined, 'jobName'],
+    ['qs1_job_med', { preemption: 2 }, 'options.preemption'],
+    ['qs1_job_med', { preemption: 0 }, 'options.preemption'],
+    ['qs1_job_med', { maxRuns: 0 }, 'options.maxRuns'],
+    ['qs1_job_med', { maxRuns: '5' }, 'options.maxRuns'],
+    ['qs1_job_med', { by: 60 }, 'options.by'],
+    ['qs1_job_med', { runs: 5 }, 'options.runs'],
+    ['qs1_job_med', 5, 'options'],
+  ];
+  for (const [job, options, field] of cases) {
+    const named = (e) => e instanceof Error && e.problems?.[0]?.path === field && e.message.includes(field);
+    assert.throws(() => quotasim.whyJson(notebookText, job, options), named, JSON.stringify([job, options]));
+    assert.throws(() => quotasim.why(notebookText, job, options), named, JSON.stringify([job, options]));
+  }
+  assert.throws(() => quotasim.why('{', 'a'), (e) => e.problems[0].path === '' && /invalid JSON/.test(e.message));
+});

@@ -1188,6 +1188,112 @@ pub fn eta_json(
     Ok(to_json(&f.report(&outcomes)))
 }
 
+/// Every key `why`'s options may have.
+const WHY_KEYS: &[&str] = &["preemption", "by", "maxRuns"];
+
+/// The name the package gives an option the engine names as the command line spells it.
+fn why_path(path: &str) -> String {
+    match path {
+        "--job" => "jobName".into(),
+        "--preemption" => "options.preemption".into(),
+        "--by" => "options.by".into(),
+        "--max-runs" => "options.maxRuns".into(),
+        p => p.into(),
+    }
+}
+
+/// The report `why` and `whyJson` give, read and made exactly as `quotasim why` makes it.
+fn why_report(
+    scenario: &JsValue,
+    job_name: &JsValue,
+    options: &JsValue,
+) -> Result<quotasim::why::WhyReport, JsValue> {
+    use quotasim::why::{WhyError, WhyOptions, DEFAULT_MAX_RUNS, MAX_RUNS};
+    const WHAT: &str = "quotasim: cannot explain";
+    let fail = |path: &str, message: String| problems_error(WHAT, &[Problem::error(path, message)]);
+    let Some(job) = job_name.as_string() else {
+        return Err(fail("jobName", format!("must be a job's name (a string), not {}", shown(job_name))));
+    };
+    let mut opts = WhyOptions { job, preemption: None, by: None, max_runs: DEFAULT_MAX_RUNS };
+    if !(options.is_undefined() || options.is_null()) {
+        if !options.is_object() || js_sys::Array::is_array(options) || options.is_function() {
+            return Err(fail("options", "must be an object".into()));
+        }
+        let object: &js_sys::Object = options.unchecked_ref();
+        for key in js_sys::Object::keys(object).iter() {
+            let key = key.as_string().unwrap_or_default();
+            if !WHY_KEYS.contains(&key.as_str()) {
+                return Err(fail(
+                    &format!("options.{key}"),
+                    format!("unknown option, expected one of {}", WHY_KEYS.join(", ")),
+                ));
+            }
+        }
+        let number = |key: &str, low: u64, high: u64| -> Result<Option<u64>, JsValue> {
+            // `null` is an option left out, as `undefined` is.
+            let v = js_sys::Reflect::get(options, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
+            if v.is_undefined() || v.is_null() {
+                return Ok(None);
+            }
+            match v.as_f64() {
+                Some(x) if x.is_finite() && x.fract() == 0.0 && x >= low as f64 && x <= high as f64 => {
+                    Ok(Some(x as u64))
+                }
+                _ => Err(fail(
+                    &format!("options.{key}"),
+                    format!("must be a whole number from {low} to {high}, not {}", shown(&v)),
+                )),
+            }
+        };
+        opts.preemption = number("preemption", 1, u64::from(u32::MAX))?.map(|k| k as u32);
+        opts.by = number("by", 1, MAX_SAFE as u64)?;
+        if let Some(m) = number("maxRuns", 1, u64::from(MAX_RUNS))? {
+            opts.max_runs = m as u32;
+        }
+    }
+    let text = json_text(scenario, "a scenario").map_err(|p| problems_error(WHAT, &[p]))?;
+    let s = quotasim::json::parse_scenario(&text).map_err(|p| problems_error(WHAT, &[p]))?;
+    quotasim::why::why(&s, &opts).map_err(|e| match e {
+        WhyError::Usage(mut p) => {
+            p.path = why_path(&p.path);
+            problems_error(WHAT, &[p])
+        }
+        WhyError::Invalid(ps) => problems_error(WHAT, &ps),
+        WhyError::Run(m) => JsValue::from(js_sys::Error::new(&format!("quotasim: {m}"))),
+    })
+}
+
+/// "What would have avoided this?" (`quotasim why`): for the job's preemption (the
+/// `options.preemption`-th, default the first) or, when it is never preempted, its wait, the
+/// single changes of a fixed catalogue that reach the target (preempted fewer times and
+/// finishing no later; for a wait, starting `options.by` seconds earlier, default half its
+/// wait), each verified by a full re-run, smallest on its ladder for a numeric field, with its
+/// side effects on other jobs; fewest jobs harmed first. `options.maxRuns` bounds the runs
+/// (default 50, the baseline included). Each change's `set` are `"PATH=VALUE"` changes for
+/// `applyChanges` or `compare`. Runs synchronously. It throws an `Error` (with `err.problems`)
+/// naming the option (`options.preemption`, `jobName`) or the scenario's field that is wrong.
+#[wasm_bindgen(unchecked_return_type = "WhyReport")]
+pub fn why(
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
+    #[wasm_bindgen(js_name = jobName, unchecked_param_type = "string")] job_name: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "WhyOptions")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    install_panic_hook();
+    to_js(&why_report(&scenario, &job_name, &options)?)
+}
+
+/// [`why`] as compact JSON text: the bytes `quotasim why SCENARIO --job NAME --format json`
+/// prints with the same options (without its final newline).
+#[wasm_bindgen(js_name = whyJson)]
+pub fn why_json(
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
+    #[wasm_bindgen(js_name = jobName, unchecked_param_type = "string")] job_name: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "WhyOptions")] options: JsValue,
+) -> Result<String, JsValue> {
+    install_panic_hook();
+    Ok(to_json(&why_report(&scenario, &job_name, &options)?))
+}
+
 /// Bytes of WebAssembly linear memory now. Linear memory never shrinks, so this is also the
 /// module's memory high-water mark.
 #[wasm_bindgen(js_name = memoryBytes)]

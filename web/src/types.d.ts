@@ -248,6 +248,19 @@ export interface EtaReport {
   jobs: Array<EtaJob>;
 }
 
+/** `quotasim why`'s JSON. */
+export interface WhyReport {
+  formatVersion: number;
+  /** The job explained. */
+  job: string;
+  /** What is explained, and the target a change must reach. */
+  event: WhyEvent;
+  /** The changes that reached the target, fewest jobs harmed first. */
+  changes: Array<WhyChange>;
+  /** What was tried, found or not, and what was not tried and why. */
+  tried: WhyTried;
+}
+
 /** Simulation settings; every field is optional and defaults as documented in the format spec. */
 export interface Settings {
   /**
@@ -822,6 +835,54 @@ export interface EtaJob {
   wouldPreempt?: Array<EtaVictim>;
 }
 
+/** The event explained, as the baseline run has it. */
+export interface WhyEvent {
+  kind: WhyEventKind;
+  quotaShareName: string;
+  submitAt: number;
+  firstStartedAt: number | null;
+  stoppedAt: number | null;
+  status: Status | null;
+  /** Its preemptions in the run. */
+  preemptions: number;
+  /** The preemption explained (a preemption only). */
+  preemption: WhyPreemption | null;
+  /**
+   * Its wait: submission to first dispatch, or to the run's end when it never started (a
+   * wait only).
+   */
+  waitSeconds: number | null;
+  /** How much earlier it must start (a wait of a job that started). */
+  bySeconds: number | null;
+  /** Why it waits at the run's end (a job never started, R17). */
+  statusReason: string | null;
+  /** The target, in words. */
+  target: string;
+}
+
+/** A change that reached the target, with its side effects. */
+export interface WhyChange {
+  /** The `--set` arguments that make it, for `run`, `compare` or `check`. */
+  set: Array<string>;
+  /** Its catalogue entry. */
+  entry: string;
+  /** What it does to the job. */
+  job: WhyJobChange;
+  /** The other jobs it harms. */
+  harmed: WhyHarmed;
+  /** The shares affected: wait p95 and lost GPU-hours before and after. */
+  shares: Array<WhyShareEffect>;
+}
+
+/** The runs and every catalogue entry. */
+export interface WhyTried {
+  /** Runs made, the baseline included. */
+  runs: number;
+  maxRuns: number;
+  /** Every catalogue entry for the event, in the catalogue's order. */
+  entries: Array<WhyTriedEntry>;
+}
+
 /**
  * R19 step 2: which running job has the least work at risk.
  * - `"aws"`: The job whose current attempt was dispatched most recently.
@@ -1189,6 +1250,68 @@ export interface EtaVictim {
   probability: number;
 }
 
+/** A preemption or a wait. */
+export type WhyEventKind = "preemption" | "wait";
+
+/** One preemption of the job. */
+export interface WhyPreemption {
+  /** Which, from 1. */
+  number: number;
+  /** When it was told to stop (`Preemption Started`). */
+  at: number;
+  /** When it released its instances. */
+  releasedAt: number;
+  /** R18, R20 or R22's reason. */
+  reason: string;
+  /** The job it made room for (none for a lowered limit). */
+  preemptedBy: string | null;
+  preemptedByQuotaShare: string | null;
+  /** Training lost (R8). */
+  lostWorkSeconds: number;
+}
+
+/** The job's own change. */
+export interface WhyJobChange {
+  /** One line: `no longer preempted; finishes 2 min earlier`. */
+  description: string;
+  before: Fate | null;
+  after: Fate | null;
+  stoppedAtBefore: number | null;
+  stoppedAtAfter: number | null;
+}
+
+/** The other jobs a change harms. */
+export interface WhyHarmed {
+  count: number;
+  /** The worst, in words: `research-7 waits 42 min longer`. */
+  worst: string | null;
+  /** Each, in the scenario's order. */
+  jobs: Array<WhyHarm>;
+}
+
+/** A share's wait p95 and lost GPU-hours, before and after a change. */
+export interface WhyShareEffect {
+  quotaShareName: string;
+  waitP95SecondsBefore: number | null;
+  waitP95SecondsAfter: number | null;
+  lostGpuHoursBefore: number;
+  lostGpuHoursAfter: number;
+}
+
+/** One catalogue entry. */
+export interface WhyTriedEntry {
+  entry: string;
+  path: string;
+  /** `up`, `down`, `earlier` or `fewer` for a numeric field; `null` for a single value. */
+  direction: string | null;
+  /** The values it covers: a single value, or the nearest and the farthest. */
+  candidates: Array<unknown>;
+  /** Every run, in order. */
+  tested: Array<WhyTested>;
+  outcome: WhyOutcome;
+  detail: string;
+}
+
 /**
  * R4: what a share does with idle quota.
  * - `"RESERVE"`: `RESERVE`: idle quota is kept for the share; it neither lends nor borrows.
@@ -1331,6 +1454,30 @@ export interface Fairness {
   jainIndex: number | null;
 }
 
+/** One harmed job. */
+export interface WhyHarm {
+  jobName: string;
+  /** How its fate changed (the comparison's words). */
+  description: string;
+}
+
+/** One run of a catalogue entry. */
+export interface WhyTested {
+  value: unknown;
+  reaches: boolean;
+  /** Why the changed scenario did not run (invalid, or a run error). */
+  note?: string;
+}
+
+/**
+ * What became of a catalogue entry.
+ * - `"found"`: A value reached the target (it is among the changes).
+ * - `"notFound"`: No value reached it.
+ * - `"notApplicable"`: Not tried: it does not apply to this job or event.
+ * - `"budgetExhausted"`: Not tried: its worst case needs more runs than were left.
+ */
+export type WhyOutcome = "found" | "notFound" | "notApplicable" | "budgetExhausted";
+
 /**
  * A duration distribution; every draw is clamped to `minSeconds..=maxSeconds`.
  * - `"fixed"`: Always `minSeconds`.
@@ -1372,6 +1519,19 @@ export interface EtaOptions {
   signal?: AbortSignalLike;
   /** Called after each slice of replicates: how many have run, of how many. */
   onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * What `why` and `whyJson` explain and how: `quotasim why`'s options, with its defaults.
+ * `null` is the same as leaving a field out.
+ */
+export interface WhyOptions {
+  /** The job's preemption to explain, from 1 (`--preemption`); default the first, or its wait when it is never preempted. */
+  preemption?: number;
+  /** For a wait: how many seconds earlier it must start (`--by`); default half its wait. */
+  by?: number;
+  /** Most runs of the scenario, the baseline included, 1 to 10000 (`--max-runs`, default 50). */
+  maxRuns?: number;
 }
 
 /** What `eta` reads of an `AbortSignal` (any `AbortSignal` is one). */

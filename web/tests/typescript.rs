@@ -45,6 +45,7 @@ const SOURCES: &[&str] = &[
     "aws/mod.rs",
     "calibrate.rs",
     "eta/mod.rs",
+    "why/report.rs",
 ];
 
 /// Where the shapes start: the scenario (input) first, then what the package returns.
@@ -62,6 +63,7 @@ const OUTPUT_ROOTS: &[&str] = &[
     "ReplicateReport",
     "Calibration",
     "EtaReport",
+    "WhyReport",
 ];
 
 /// Types whose serde impl is hand-written (serde_impls.rs): the type it is written as, and
@@ -88,6 +90,17 @@ const TS_NAMES: &[(&str, &str)] = &[
     ("Victim", "EtaVictim"),
     ("Durations", "EtaDurations"),
     ("Arrivals", "EtaArrivals"),
+    ("Found", "WhyChange"),
+    ("JobChange", "WhyJobChange"),
+    ("Harmed", "WhyHarmed"),
+    ("Harm", "WhyHarm"),
+    ("ShareEffect", "WhyShareEffect"),
+    ("TriedReport", "WhyTried"),
+    ("Tried", "WhyTriedEntry"),
+    ("Tested", "WhyTested"),
+    ("TriedOutcome", "WhyOutcome"),
+    ("EventKind", "WhyEventKind"),
+    ("PreemptionInfo", "WhyPreemption"),
 ];
 
 /// Shapes of the package's own (no Rust type has them): `eta`'s options, whose `signal` and
@@ -124,6 +137,19 @@ export interface EtaOptions {
   signal?: AbortSignalLike;
   /** Called after each slice of replicates: how many have run, of how many. */
   onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * What `why` and `whyJson` explain and how: `quotasim why`'s options, with its defaults.
+ * `null` is the same as leaving a field out.
+ */
+export interface WhyOptions {
+  /** The job's preemption to explain, from 1 (`--preemption`); default the first, or its wait when it is never preempted. */
+  preemption?: number;
+  /** For a wait: how many seconds earlier it must start (`--by`); default half its wait. */
+  by?: number;
+  /** Most runs of the scenario, the baseline included, 1 to 10000 (`--max-runs`, default 50). */
+  maxRuns?: number;
 }
 
 /** What `eta` reads of an `AbortSignal` (any `AbortSignal` is one). */
