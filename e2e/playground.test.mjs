@@ -574,6 +574,19 @@ test("bridges in the page: AWS outputs and a real trace are recognised, configur
   await page.keyboard.press("Escape");
   await ready(page);
   assert.match(await page.getByLabel("scenario name").inputValue(), /imported trace/);
+  // The trace's listed jobs become a fitted workload section (replicates, forecasts' arrivals).
+  await page.getByRole("tab", { name: "Jobs" }).click();
+  const gen = page.locator("details.generator");
+  await gen.locator("summary").click();
+  await gen.getByRole("button", { name: "Fit a workload to the listed jobs" }).click();
+  await page.waitForFunction(() => /listed jobs are now a workload section fitted to them/.test(document.querySelector(".gen-status")?.innerText ?? ""));
+  const fitted = await gen.locator(".gen-status").innerText();
+  assert.match(fitted, /The 260 listed jobs .* \(4 shares; .*per hour of the day/);
+  assert.match(fitted, /260 generated jobs \(seed 0\)/);
+  assert.ok(await gen.getByRole("button", { name: "Fit a workload to the listed jobs" }).isDisabled());
+  await gen.scrollIntoViewIfNeeded();
+  await gen.screenshot({ path: join(artifacts, "fit-workload-1280.png") });
+  await ready(page);
   assert.deepEqual(errors, []);
   await assertNoCspViolations(page);
   await context.close();

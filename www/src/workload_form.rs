@@ -278,6 +278,34 @@ mod tests {
     }
 
     #[test]
+    fn a_fitted_section_s_hourly_rates_and_empirical_values_survive_the_form() {
+        // A history over 4 days: the fit gives rates per hour of the day and, with 20 jobs or
+        // more per share, empirical durations; the form shows and gives back both.
+        let mut s = notebook();
+        let template = s.jobs[0].clone();
+        s.jobs = (0..60)
+            .map(|k| {
+                let mut j = template.clone();
+                j.job_name = format!("h-{k}");
+                j.submit_at = k * 6000;
+                j.duration_seconds = Some(600 + 60 * k);
+                j
+            })
+            .collect();
+        s.actions.clear();
+        let fitted = quotasim::fit_workload::fit_workload(&s).expect("a fit").scenario;
+        let f = form_of(&fitted);
+        let row = f.rows.iter().find(|r| r.on).expect("the share with jobs");
+        assert_eq!(row.arrivals.split(',').count(), 24, "{}", row.arrivals);
+        assert_eq!(Distribution::ALL[row.distribution].0, Distribution::Empirical);
+        let w = workload_of(&f).expect("the form gives a section back");
+        let e = &w.shares[0];
+        let original = &fitted.workload.as_ref().unwrap().shares[0];
+        assert_eq!(e.arrivals_per_hour, original.arrivals_per_hour);
+        assert_eq!(e.duration, original.duration);
+    }
+
+    #[test]
     fn a_form_for_every_share_makes_a_valid_workload_in_one_step() {
         let mut s = notebook();
         let f = form_of(&s);

@@ -571,7 +571,20 @@ fn Replicates() -> impl IntoView {
         }
     };
     view! {
-        <Show when=move || possible.get()>
+        <Show
+            when=move || possible.get()
+            fallback=|| {
+                view! {
+                    <div class="replicates">
+                        <h4>"Replicates: is the difference real?"</h4>
+                        <p class="muted">
+                            "Replicates draw the jobs again from a workload section's seeds, and A or B lists its jobs one by one (an imported history or trace). "
+                            "Leave compare mode and use “Fit a workload to the listed jobs” in the workload generator, then compare again."
+                        </p>
+                    </div>
+                }
+            }
+        >
             <div class="replicates">
                 <h4>"Replicates: is the difference real?"</h4>
                 <label class="field inline">

@@ -101,6 +101,26 @@ pub fn Generator() -> impl IntoView {
             }
         }
     };
+    // A history of listed jobs (an import, a trace) gets a section fitted to it: replicates
+    // then have seeds to draw, and forecasts a model of arrivals.
+    let listed = Memo::new(move |_| app.doc.scenario.with(|s| (s.jobs.len(), s.workload.is_some())));
+    let fit = move |_| match app.doc.scenario.with_untracked(quotasim::fit_workload::fit_workload) {
+        Err(p) => message.set(Some(p.first().map(|p| p.to_string()).unwrap_or_default())),
+        Ok(f) => {
+            let n = app.doc.scenario.with_untracked(|s| s.jobs.len());
+            let shares = f.scenario.workload.as_ref().map_or(0, |w| w.shares.len());
+            let notes: Vec<String> = f.warnings.iter().map(|w| w.message.clone()).collect();
+            form.set(form_of(&f.scenario));
+            app.doc.edit(|s, r| {
+                r.retain(crate::rows::List::Jobs, |_| false);
+                *s = f.scenario;
+            });
+            message.set(Some(format!(
+                "The {n} listed jobs are now a workload section fitted to them ({shares} shares; {}). Undo brings them back.",
+                notes.join("; ")
+            )));
+        }
+    };
     let remove = move |_| {
         app.doc.edit(|s, _| s.workload = None);
         message.set(Some("The generated jobs were removed; listed jobs are kept.".into()));
@@ -246,6 +266,14 @@ pub fn Generator() -> impl IntoView {
                 </button>
                 <button class="btn" disabled=move || summary.get().is_none() on:click=remove>
                     "Remove generated jobs"
+                </button>
+                <button
+                    class="btn"
+                    disabled=move || listed.with(|&(n, section)| n == 0 || section)
+                    title="Replace the listed jobs by a workload section fitted to them (rates by hour of the day, mixes, durations), for replicates and forecasts"
+                    on:click=fit
+                >
+                    "Fit a workload to the listed jobs"
                 </button>
             </div>
             <p class="muted gen-status" role="status">
