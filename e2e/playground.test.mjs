@@ -584,6 +584,9 @@ test("bridges in the page: AWS outputs and a real trace are recognised, configur
   assert.match(fitted, /The 260 listed jobs .* \(4 shares; .*per hour of the day/);
   assert.match(fitted, /260 generated jobs \(seed 0\)/);
   assert.ok(await gen.getByRole("button", { name: "Fit a workload to the listed jobs" }).isDisabled());
+  // Another seed is another history like it: the same 260 jobs per share, drawn again.
+  await gen.getByRole("button", { name: "Another seed" }).click();
+  await page.waitForFunction(() => /260 generated jobs \(seed 1\): LS 104, Burstable 7, BE 148, Guaranteed 1/.test(document.querySelector(".gen-status")?.innerText ?? ""));
   await gen.scrollIntoViewIfNeeded();
   await gen.screenshot({ path: join(artifacts, "fit-workload-1280.png") });
   await ready(page);

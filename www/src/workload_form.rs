@@ -29,6 +29,10 @@ pub struct ShareRow {
     pub max_seconds: String,
     /// An empirical distribution's values (kept as they came: the form does not edit them).
     pub values: Vec<i64>,
+    /// The section's entry the row was read from: what the form does not show (the entry's
+    /// own job count, an instance type mix, a checkpoint mix, retries) is written back from
+    /// it while the fields that show it are as they were read.
+    pub kept: Option<ShareWorkload>,
     pub checkpoint_percent: String,
     pub checkpoint_every: String,
 }
@@ -91,6 +95,7 @@ fn default_row(s: &Scenario, share: &str) -> ShareRow {
         min_seconds: "1800".into(),
         max_seconds: "86400".into(),
         values: Vec::new(),
+        kept: None,
         checkpoint_percent: "80".into(),
         checkpoint_every: "900".into(),
     }
@@ -126,6 +131,7 @@ fn row_of(s: &Scenario, e: &ShareWorkload) -> ShareRow {
         min_seconds: d.min_seconds.to_string(),
         max_seconds: d.max_seconds.to_string(),
         values: d.values.clone(),
+        kept: Some(e.clone()),
         checkpoint_percent: ck.map_or("0".into(), |c| c.percent.to_string()),
         checkpoint_every: ck.and_then(|c| c.values.first()).map_or("900".into(), |v| v.to_string()),
     }
@@ -137,7 +143,8 @@ pub fn form_of(s: &Scenario) -> Form {
     let names: Vec<&str> = s.quota_shares.iter().map(|q| q.quota_share_name.as_str()).collect();
     match &s.workload {
         Some(w) => Form {
-            jobs: w.jobs.unwrap_or(0).to_string(),
+            // Entries with their own count show their sum (they keep it when written back).
+            jobs: w.jobs.unwrap_or_else(|| w.shares.iter().filter_map(|e| e.jobs).sum()).to_string(),
             load_percent: w.load_percent.map_or(String::new(), |l| l.to_string()),
             seed: w.seed.to_string(),
             start_at: w.start_at.to_string(),
@@ -213,12 +220,23 @@ pub fn workload_of(f: &Form) -> Result<Workload, FormError> {
         let prios = parse_weighted(&r.priorities).map_err(|e| format!("{}: {e}", at("priorities")))?;
         let percent = whole(&at("checkpoint %"), &r.checkpoint_percent)?;
         let every = whole(&at("checkpoint every"), &r.checkpoint_every)?;
+        let kept = r.kept.as_ref();
+        let instance_types = match kept {
+            Some(k) if k.instance_types.first().is_some_and(|t| t.name == r.instance_type) => {
+                k.instance_types.clone()
+            }
+            _ => vec![WeightedType { name: r.instance_type.clone(), weight: 1 }],
+        };
+        let checkpoint = match kept.and_then(|k| k.checkpoint.as_ref()) {
+            Some(c) if c.percent == percent && c.values.first() == Some(&every) => Some(c.clone()),
+            _ => (percent > 0).then(|| PercentOf { percent, values: vec![every] }),
+        };
         shares.push(ShareWorkload {
             quota_share_name: r.share.clone(),
             weight: Some(whole(&at("weight"), &r.weight)?),
-            jobs: None,
+            jobs: kept.and_then(|k| k.jobs),
             arrivals_per_hour,
-            instance_types: vec![WeightedType { name: r.instance_type.clone(), weight: 1 }],
+            instance_types,
             sizes: sizes.into_iter().map(|(instances, weight)| WeightedSize { instances, weight }).collect(),
             duration: DurationSpec {
                 distribution: Distribution::ALL[r.distribution.min(Distribution::ALL.len() - 1)].0,
@@ -235,8 +253,8 @@ pub fn workload_of(f: &Form) -> Result<Workload, FormError> {
                 .into_iter()
                 .map(|(priority, weight)| WeightedPriority { priority, weight })
                 .collect(),
-            checkpoint: (percent > 0).then(|| PercentOf { percent, values: vec![every] }),
-            preemption_retries: None,
+            checkpoint,
+            preemption_retries: kept.and_then(|k| k.preemption_retries.clone()),
         });
     }
     if shares.is_empty() {
@@ -303,6 +321,12 @@ mod tests {
         let original = &fitted.workload.as_ref().unwrap().shares[0];
         assert_eq!(e.arrivals_per_hour, original.arrivals_per_hour);
         assert_eq!(e.duration, original.duration);
+        // What the form does not show comes back too: "Generate" and "Another seed" after a
+        // fit give the fitted jobs, not none.
+        assert_eq!(ShareWorkload { weight: original.weight, ..e.clone() }, *original);
+        assert_eq!(f.jobs, "60");
+        let next = Scenario { workload: Some(w), ..fitted.clone() };
+        assert_eq!(quotasim::workload::expand(&next).unwrap().len(), 60);
     }
 
     #[test]
