@@ -60,6 +60,7 @@ impl Simulation {
             self.begun = true;
             self.over_limits_at_start();
             self.marks.all();
+            self.waits.mark_all();
         }
         // Actions in file order.
         while let Some((at, _)) = self.cfg.actions.get(self.next_action) {
@@ -70,6 +71,7 @@ impl Simulation {
             self.next_action += 1;
             self.apply_action(&a);
             self.marks.all();
+            self.waits.mark_all();
         }
         // Submissions in file order.
         while let Some(j) = self.submission(self.next_submit) {
@@ -96,6 +98,40 @@ impl Simulation {
             }
         }
         self.drop_stale_timers();
+        self.look_at_waits();
+    }
+
+    /// The wait breakdown after instant `now`: who holds each share's queue and why, looked
+    /// at again only for the shares whose queue, earmark or front job's type changed (or
+    /// every share after an action). The state after the instant's passes holds until the
+    /// next instant.
+    fn look_at_waits(&mut self) {
+        let backfill = self.cfg.settings.backfill;
+        for s in 0..self.in_share.len() as ShareId {
+            let em = self.grace.of_share(s);
+            let ledger = &self.ledger;
+            if !backfill && !self.waits.needs_look(s, em, |t| ledger.changed_since_look(t)) {
+                continue;
+            }
+            let (front_ty, holders) = self.view().holders(s);
+            self.waits.set_holders(s, self.now, front_ty, em, holders);
+        }
+        self.waits.looked();
+        self.ledger.looked();
+    }
+
+    /// R17 after the configuration changed: every queued job's never-runnable state, for the
+    /// wait breakdown, when the limits that decide it changed.
+    pub(super) fn recheck_never_runnable(&mut self, before: &[u64]) {
+        if self.ledger.runnable_limits() == before {
+            return;
+        }
+        for s in 0..self.in_share.len() as ShareId {
+            for h in self.queues.iter(s) {
+                let never = self.ledger.never_runnable(s, h.ty, h.count);
+                self.waits.set_never(h.job, s, self.now, never);
+            }
+        }
     }
 
     /// R10: passes until a pass dispatches no job and starts no preemption, so one more pass
@@ -289,6 +325,8 @@ impl Simulation {
         let s = self.job_cfg(j).share;
         let (len, head_changed) = self.queues.insert(s, k);
         self.stats.max_queued = self.stats.max_queued.max(len as u64);
+        let never = self.ledger.never_runnable(s, k.ty, k.count);
+        self.waits.enqueued(j, s, self.now, never, head_changed || self.cfg.settings.backfill);
         self.count_queued(j, true);
         // Without backfill a pass reads only a share's front job (with backfill every share
         // is looked at anyway): a job queued behind it changes nothing the pass can see.
@@ -306,6 +344,7 @@ impl Simulation {
         }
         if removed {
             self.count_queued(j, false);
+            self.waits.dequeued(j, s, self.now);
         }
         self.holds.drop_hold(&mut self.ledger, j, t);
     }
