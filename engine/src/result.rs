@@ -199,11 +199,12 @@ pub struct JobResult {
     /// `lostWorkSeconds`: training seconds its preemptions lost (R8), counted from each stop
     /// signal.
     pub lost_work_seconds: u64,
-    /// `runnableSecondsByCause`: its time `RUNNABLE` (submission, or `startAt`, to its first
-    /// dispatch, and each requeue after a preemption to its next dispatch or to `endedAt`)
-    /// split by what held it at each instant ([`crate::reasons::WaitCause`]); only causes with
-    /// time, in [`crate::reasons::WaitCause::ALL`] order. The values add up to its time
-    /// `RUNNABLE` exactly.
+    /// `runnableSecondsByCause`: its time `RUNNABLE` (from submission, or `startAt`, to its
+    /// first dispatch, and from each requeue after a preemption to its next dispatch, or to
+    /// `endedAt`) split by what held it at each instant, in seconds: `quotaUsed`,
+    /// `borrowLimit`, `cannotBorrow`, `limitLowered`, `pool`, `serviceEnvironment`,
+    /// `preemptionInProgress`, `misconfiguration`, `behind`. Only causes with time, in that
+    /// order; they add up to its time `RUNNABLE` exactly.
     #[cfg_attr(feature = "serde", serde(serialize_with = "ser_causes_nonzero"))]
     pub runnable_seconds_by_cause: CauseSeconds,
 }
