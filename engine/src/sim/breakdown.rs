@@ -5,8 +5,9 @@
 //! (R16) waits for its R17 cause, its waiting preemptor (R21) for its victims, and every other
 //! queued job is `behind` (R12), or `misconfiguration` if it can never run (R17). So only
 //! changes matter: a share's front job and its cause are looked at again after an instant
-//! only when the share's queue, its front job's type (the ledger marks it), its earmark or the
-//! configuration changed, and each change closes a *segment* (job, cause, since). Closed
+//! only when the share's queue, its first job's type (the ledger marks it), its waiting
+//! preemptor or the configuration changed (sets of shares, so an instant costs nothing for
+//! the others), and each change closes a *segment* (job, cause, since). Closed
 //! segments go to a per-job list of records, sparse (most jobs have one or two causes besides
 //! `behind`), and to per-share totals. `behind` is never stored: it is the job's time
 //! `RUNNABLE` (from its attempts) less its other causes, and per share the queued
@@ -20,7 +21,7 @@ use alloc::vec::Vec;
 
 use crate::chunked::Chunked;
 use crate::reasons::WaitCause;
-use crate::scenario::{JobId, ShareId, TypeId};
+use crate::scenario::{JobId, ShareId};
 
 use super::jobs::Link;
 use super::share_set::ShareSet;
@@ -56,9 +57,6 @@ pub(crate) struct Breakdown {
     recs: Chunked<Rec>,
     /// Per share: its open segments (front job, waiting preemptor).
     segs: Vec<[Option<Seg>; 2]>,
-    /// Per share: the type of its front job and its earmark when last looked at.
-    front_ty: Vec<Option<TypeId>>,
-    earmark: Vec<Option<u32>>,
     /// Queued jobs that can never run (R17), since when.
     misconf: BTreeMap<JobId, u64>,
     /// Per share: closed seconds by cause (`behind` unused).
@@ -78,8 +76,6 @@ impl Breakdown {
             heads: vec![Link::NONE; jobs],
             recs: Chunked::default(),
             segs: vec![[None, None]; shares],
-            front_ty: vec![None; shares],
-            earmark: vec![None; shares],
             misconf: BTreeMap::new(),
             share_secs: vec![[0; 9]; shares],
             queued: vec![0; shares],
@@ -95,19 +91,10 @@ impl Breakdown {
         self.all = true;
     }
 
-    /// Whether share `s` must be looked at: its queue changed, its earmark is another one,
-    /// or `type_changed` says its front job's type changed.
+    /// Whether every share must be looked at, and else the shares whose queue changed.
     #[inline]
-    pub fn needs_look(
-        &self,
-        s: ShareId,
-        earmark: Option<u32>,
-        type_changed: impl FnOnce(TypeId) -> bool,
-    ) -> bool {
-        self.all
-            || self.dirty.contains(s)
-            || self.earmark[s as usize] != earmark
-            || self.front_ty[s as usize].is_some_and(type_changed)
+    pub fn to_look_at(&self) -> (bool, ShareSet) {
+        (self.all, self.dirty)
     }
 
     /// After every share that needed it was looked at.
@@ -161,19 +148,10 @@ impl Breakdown {
         }
     }
 
-    /// Share `s` looked at `now`: its front job's type, its earmark, and who waits for what.
-    /// Segments that no longer hold close; new ones open.
-    pub fn set_holders(
-        &mut self,
-        s: ShareId,
-        now: u64,
-        front_ty: Option<TypeId>,
-        earmark: Option<u32>,
-        new: Holders,
-    ) {
+    /// Share `s` looked at `now`: who waits for what. Segments that no longer hold close;
+    /// new ones open.
+    pub fn set_holders(&mut self, s: ShareId, now: u64, new: Holders) {
         let i = s as usize;
-        self.front_ty[i] = front_ty;
-        self.earmark[i] = earmark;
         let old = self.segs[i];
         if old.iter().zip(new.iter()).all(|(o, n)| o.map(|o| (o.job, o.cause)) == *n) {
             return;
@@ -266,12 +244,12 @@ mod tests {
         let mut b = Breakdown::new(3, 1, 0);
         b.enqueued(0, 0, 0, false, true);
         b.enqueued(1, 0, 0, false, false);
-        b.set_holders(0, 0, Some(0), None, [None, Some((0, WaitCause::QuotaUsed))]);
+        b.set_holders(0, 0, [None, Some((0, WaitCause::QuotaUsed))]);
         // Same holder and cause: nothing closes.
-        b.set_holders(0, 5, Some(0), None, [None, Some((0, WaitCause::QuotaUsed))]);
-        b.set_holders(0, 10, Some(0), None, [None, Some((0, WaitCause::Pool))]);
+        b.set_holders(0, 5, [None, Some((0, WaitCause::QuotaUsed))]);
+        b.set_holders(0, 10, [None, Some((0, WaitCause::Pool))]);
         b.dequeued(0, 0, 30);
-        b.set_holders(0, 30, Some(0), None, [None, Some((1, WaitCause::Pool))]);
+        b.set_holders(0, 30, [None, Some((1, WaitCause::Pool))]);
         let a = b.of_job(0, 0, 40, 30);
         assert_eq!(a[WaitCause::QuotaUsed as usize], 10);
         assert_eq!(a[WaitCause::Pool as usize], 20);

@@ -14,6 +14,7 @@ use crate::scenario::{JobCfg, JobId, ShareId, TypeId};
 
 use super::clock::{Timer, TimerKind};
 use super::queue::QKey;
+use super::share_set::ShareSet;
 use super::{Simulation, MAX_SAFE_INTEGER};
 
 impl Simulation {
@@ -106,15 +107,23 @@ impl Simulation {
     /// every share after an action). The state after the instant's passes holds until the
     /// next instant.
     fn look_at_waits(&mut self) {
-        let backfill = self.cfg.settings.backfill;
-        for s in 0..self.in_share.len() as ShareId {
-            let em = self.grace.of_share(s);
-            let ledger = &self.ledger;
-            if !backfill && !self.waits.needs_look(s, em, |t| ledger.changed_since_look(t)) {
-                continue;
+        let ns = self.in_share.len();
+        let (all, mut shares) = self.waits.to_look_at();
+        shares = shares.union(self.grace.take_changed());
+        if all || self.cfg.settings.backfill {
+            shares = ShareSet::first(ns);
+        } else if self.ledger.any_changed_since_look() {
+            // Without backfill a share's front job is its first job, unless that can never
+            // run (then it has no front job, and its type does not matter).
+            for t in 0..self.nt {
+                if self.ledger.changed_since_look(t as TypeId) {
+                    shares = shares.union(self.queues.heads_of_type(t as TypeId));
+                }
             }
-            let (front_ty, holders) = self.view().holders(s);
-            self.waits.set_holders(s, self.now, front_ty, em, holders);
+        }
+        for s in shares.iter() {
+            let holders = self.view().holders(s);
+            self.waits.set_holders(s, self.now, holders);
         }
         self.waits.looked();
         self.ledger.looked();

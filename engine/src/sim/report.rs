@@ -168,8 +168,8 @@ impl<'a> View<'a> {
     /// Who holds share `s`'s queue now and why, as [`Self::waiting_reason`] and
     /// [`Self::capacity_wait`] would say of each: its waiting preemptor (R21) and its front
     /// job (R16), unless they can never run (R17: their time is `misconfiguration`, kept
-    /// apart). With the type of its front job, whose changes call for a new look.
-    pub(crate) fn holders(&self, s: ShareId) -> (Option<TypeId>, Holders) {
+    /// apart).
+    pub(crate) fn holders(&self, s: ShareId) -> Holders {
         let mut out: Holders = [None, None];
         let em = self.grace.of_share(s);
         let preemptor = em.map(|id| self.grace.get(id).job).filter(|&p| {
@@ -185,7 +185,7 @@ impl<'a> View<'a> {
                 if em.is_some() { WaitCause::PreemptionInProgress } else { self.capacity_wait(h.job).1 };
             out[1] = Some((h.job, cause));
         }
-        (front.map(|h| h.ty), out)
+        out
     }
 
     /// Job `j`'s time `RUNNABLE` up to now (R6, R7, R28): from its submission (or

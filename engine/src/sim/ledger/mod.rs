@@ -246,6 +246,12 @@ impl Ledger {
         self.changes.since_look[t as usize]
     }
 
+    /// Whether any type changed since [`Self::looked`].
+    #[inline]
+    pub fn any_changed_since_look(&self) -> bool {
+        self.changes.any_look
+    }
+
     /// The wait breakdown has looked at every change.
     pub fn looked(&mut self) {
         if core::mem::take(&mut self.changes.any_look) {
