@@ -92,8 +92,8 @@ fn check(w: &World, until: Option<u64>) -> Result<(), TestCaseError> {
             r.job_name
         );
         prop_assert_eq!(sim.runnable_seconds(j as u32), total);
-        for c in 0..9 {
-            per_share[jc.share as usize][c] += by.0[c];
+        for (sum, secs) in per_share[jc.share as usize].iter_mut().zip(by.0) {
+            *sum += secs;
         }
     }
     for (s, (name, m)) in result.summary.per_quota_share.iter().enumerate() {
