@@ -49,7 +49,11 @@ fn close(last: &Option<(u64, Vec<(usize, WaitCause)>)>, now: u64, by: &mut [[u64
 /// every `RUNNABLE` job over each interval between instants: the reference the breakdown
 /// must equal.
 fn stepped(w: &World, until: Option<u64>) -> (Simulation, Vec<[u64; 9]>) {
-    let mut sim = Simulation::new(build(w).valid());
+    stepped_sim(Simulation::new(build(w).valid()), until)
+}
+
+/// [`stepped`] for any simulation.
+fn stepped_sim(mut sim: Simulation, until: Option<u64>) -> (Simulation, Vec<[u64; 9]>) {
     let n = sim.scenario().jobs.len();
     let mut by = vec![[0u64; 9]; n];
     let mut last: Option<(u64, Vec<(usize, WaitCause)>)> = None;
@@ -76,7 +80,11 @@ fn stepped(w: &World, until: Option<u64>) -> (Simulation, Vec<[u64; 9]>) {
 }
 
 fn check(w: &World, until: Option<u64>) -> Result<(), TestCaseError> {
-    let (sim, reference) = stepped(w, until);
+    check_sim(Simulation::new(build(w).valid()), until)
+}
+
+fn check_sim(sim: Simulation, until: Option<u64>) -> Result<(), TestCaseError> {
+    let (sim, reference) = stepped_sim(sim, until);
     let sc = sim.scenario();
     let result = sim.result();
     let mut per_share = vec![[0u64; 9]; sc.shares.len()];
@@ -104,8 +112,52 @@ fn check(w: &World, until: Option<u64>) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// R28: a live state taken after an instant `t` of `w`'s run adds up on its own (its queued
+/// jobs count from `startAt`); and when it is exact (nothing R28 does not carry), each job's
+/// causes in the uninterrupted run are its causes up to `t` plus the fork's.
+fn fork_adds_up(w: &World, pick: prop::sample::Index) -> Result<(), TestCaseError> {
+    let sc = build(w);
+    let valid = sc.valid();
+    let mut full = Simulation::new(valid.clone());
+    full.run();
+    let instants: Vec<u64> = full.event_instants().collect();
+    prop_assume!(!instants.is_empty());
+    let t = instants[pick.index(instants.len())];
+    let mut part = Simulation::new(valid);
+    part.run_until(t);
+    let state = part.state(&sc.s);
+    let Ok(v) = quotasim::validate(&state.scenario) else { return Ok(()) };
+    let fork = Simulation::new(v);
+    check_sim(fork.clone(), None)?;
+    if !state.inexact.is_empty() {
+        return Ok(());
+    }
+    // To the uninterrupted run's end: the fork drops actions that name finished jobs, which
+    // may have been the run's last instants.
+    let mut fork = fork;
+    fork.run_until(full.now());
+    let names: Vec<String> = full.scenario().jobs.iter().map(|j| j.name.clone()).collect();
+    for (k, jc) in fork.scenario().jobs.iter().enumerate() {
+        let i = names.iter().position(|n| *n == jc.name).expect("the fork's jobs are the run's") as u32;
+        let (whole, before, after) = (
+            full.runnable_seconds_by_cause(i).0,
+            part.runnable_seconds_by_cause(i).0,
+            fork.runnable_seconds_by_cause(k as u32).0,
+        );
+        let sum: Vec<u64> = before.iter().zip(after).map(|(a, b)| a + b).collect();
+        prop_assert_eq!(whole.to_vec(), sum, "job {}, forked at {}", jc.name, t);
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases(64), ..ProptestConfig::default() })]
+
+    /// A live state (R28) from any instant of a run with actions.
+    #[test]
+    fn r28_wait_breakdown_of_a_fork_adds_up(w in world(4), pick in any::<prop::sample::Index>()) {
+        fork_adds_up(&w, pick)?;
+    }
 
     /// With actions (priorities, terminations, quota, strategy and capacity updates),
     /// checkpoints, timeouts and retry limits.
