@@ -80,9 +80,9 @@ pub mod workload;
 pub mod yaml;
 
 pub use generate::{generate, generate_workload, GenerateOptions};
-pub use reasons::{Misconfiguration, WaitReason};
+pub use reasons::{Misconfiguration, WaitCause, WaitReason};
 pub use result::{
-    BenchRun, Event, EventType, JobResult, PreemptionKind, SimResult, Snapshot, Status, Summary,
+    BenchRun, CauseSeconds, Event, EventType, JobResult, PreemptionKind, SimResult, Snapshot, Status, Summary,
 };
 pub use sim::{Options, PreemptionRecord, RunError, Simulation, MAX_SAFE_INTEGER};
 pub use validate::{validate, Problem, Severity, ValidScenario};

@@ -199,6 +199,56 @@ pub struct JobResult {
     /// `lostWorkSeconds`: training seconds its preemptions lost (R8), counted from each stop
     /// signal.
     pub lost_work_seconds: u64,
+    /// `runnableSecondsByCause`: its time `RUNNABLE` (from submission, or `startAt`, to its
+    /// first dispatch, and from each requeue after a preemption to its next dispatch, or to
+    /// `endedAt`) split by what held it at each instant, in seconds: `quotaUsed`,
+    /// `borrowLimit`, `cannotBorrow`, `limitLowered`, `pool`, `serviceEnvironment`,
+    /// `preemptionInProgress`, `misconfiguration`, `behind`. Only causes with time, in that
+    /// order; they add up to its time `RUNNABLE` exactly.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "ser_causes_nonzero"))]
+    pub runnable_seconds_by_cause: CauseSeconds,
+}
+
+/// Seconds by wait cause, indexed in [`crate::reasons::WaitCause::ALL`] order; in JSON an
+/// object keyed by [`crate::reasons::WaitCause::key`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct CauseSeconds(pub [u64; 9]);
+
+impl CauseSeconds {
+    /// The seconds of one cause.
+    pub fn get(&self, c: crate::reasons::WaitCause) -> u64 {
+        self.0[c as usize]
+    }
+
+    /// The seconds of every cause.
+    pub fn total(&self) -> u64 {
+        self.0.iter().fold(0u64, |a, &b| a.saturating_add(b))
+    }
+
+    /// `(cause, seconds)` for every cause with time, in [`crate::reasons::WaitCause::ALL`] order.
+    pub fn nonzero(&self) -> impl Iterator<Item = (crate::reasons::WaitCause, u64)> + '_ {
+        crate::reasons::WaitCause::ALL.iter().map(|&c| (c, self.0[c as usize])).filter(|x| x.1 > 0)
+    }
+}
+
+#[cfg(feature = "serde")]
+fn ser_causes_nonzero<S: serde::Serializer>(v: &CauseSeconds, s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut m = s.serialize_map(None)?;
+    for (c, secs) in v.nonzero() {
+        m.serialize_entry(c.key(), &secs)?;
+    }
+    m.end()
+}
+
+#[cfg(feature = "serde")]
+fn ser_causes_all<S: serde::Serializer>(v: &CauseSeconds, s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut m = s.serialize_map(Some(9))?;
+    for c in crate::reasons::WaitCause::ALL {
+        m.serialize_entry(c.key(), &v.0[c as usize])?;
+    }
+    m.end()
 }
 
 /// R25: one quota share's use of one instance type at an instant.
@@ -442,6 +492,11 @@ pub struct Metrics {
     /// `goodput`: training instance-seconds of succeeded jobs over instance-seconds held;
     /// `null` when none were held.
     pub goodput: Option<f64>,
+    /// `runnableSecondsByCause`: the jobs' time `RUNNABLE` by what held them (the sum of
+    /// their `runnableSecondsByCause`), every cause listed, 0 included, so each is a metric
+    /// path (`perQuotaShare.team-a.runnableSecondsByCause.pool`).
+    #[cfg_attr(feature = "serde", serde(serialize_with = "ser_causes_all"))]
+    pub runnable_seconds_by_cause: CauseSeconds,
 }
 
 /// R26: a result's `summary`: metrics per quota share and for the whole run.

@@ -209,6 +209,33 @@ test('the worked example gives the same bytes as quotasim run', () => {
   });
 });
 
+test('the wait breakdown is the same in the package as in quotasim run, and check reads its paths', () => {
+  const expected = JSON.parse(cli(['run', fixture]).toString('utf8'));
+  withSim(notebook(), (sim) => {
+    sim.run();
+    const byCause = (jobs) => jobs.map((j) => [j.jobName, JSON.stringify(j.runnableSecondsByCause)]);
+    assert.deepEqual(byCause(sim.jobs()), byCause(expected.jobs));
+    // Back at 1020 behind the requeued qs1_job_med, raised at 1800 and waiting for its victim.
+    assert.deepEqual(jobNamed(sim, 'qs1_job_low').runnableSecondsByCause, { pool: 1020, preemptionInProgress: 120, behind: 780 });
+    const summary = sim.summary();
+    for (const [name, m] of Object.entries(expected.summary.perQuotaShare)) {
+      // Every cause, in the same order.
+      assert.equal(JSON.stringify(summary.perQuotaShare[name].runnableSecondsByCause), JSON.stringify(m.runnableSecondsByCause), name);
+    }
+    assert.equal(JSON.stringify(summary.overall.runnableSecondsByCause), JSON.stringify(expected.summary.overall.runnableSecondsByCause));
+  });
+  const objectives = { formatVersion: 1, objectives: [
+    { metric: 'perQuotaShare.qs1.runnableSecondsByCause.pool', max: 3600 },
+    { metric: 'perQuotaShare.*.runnableSecondsByCause.behind', max: 100000 },
+  ] };
+  const oFile = path.join(require('node:os').tmpdir(), `quotasim-wb-${process.pid}.json`);
+  fs.writeFileSync(oFile, JSON.stringify(objectives));
+  const r = spawnSync(cliPath(), ['check', fixture, '--objectives', oFile, '--format', 'json']);
+  assert.equal(quotasim.checkJson(notebook(), objectives), r.stdout.toString('utf8').replace(/\n$/, ''));
+  const report = quotasim.check(notebook(), objectives);
+  assert.equal(report.verdicts[0].value, expected.summary.perQuotaShare.qs1.runnableSecondsByCause.pool);
+});
+
 for (const jobs of [1000, 100000]) {
   test(`a generated scenario of ${jobs} jobs gives the same bytes as quotasim run`, () => {
     const args = ['generate', '--jobs', String(jobs), '--shares', '20', '--instance-types', '5', '--seed', '7'];

@@ -573,6 +573,15 @@ export interface JobResult {
    * signal.
    */
   lostWorkSeconds: number;
+  /**
+   * `runnableSecondsByCause`: its time `RUNNABLE` (from submission, or `startAt`, to its
+   * first dispatch, and from each requeue after a preemption to its next dispatch, or to
+   * `endedAt`) split by what held it at each instant, in seconds: `quotaUsed`,
+   * `borrowLimit`, `cannotBorrow`, `limitLowered`, `pool`, `serviceEnvironment`,
+   * `preemptionInProgress`, `misconfiguration`, `behind`. Only causes with time, in that
+   * order; they add up to its time `RUNNABLE` exactly.
+   */
+  runnableSecondsByCause: Partial<RunnableSecondsByCause>;
 }
 
 /** R24: one state change or preemption step. */
@@ -1179,6 +1188,12 @@ export interface Metrics {
    * `null` when none were held.
    */
   goodput: number | null;
+  /**
+   * `runnableSecondsByCause`: the jobs' time `RUNNABLE` by what held them (the sum of
+   * their `runnableSecondsByCause`), every cause listed, 0 included, so each is a metric
+   * path (`perQuotaShare.team-a.runnableSecondsByCause.pool`).
+   */
+  runnableSecondsByCause: RunnableSecondsByCause;
 }
 
 /** A number of instances flowing between two shares (R15 attribution). */
@@ -1487,6 +1502,23 @@ export type WhyOutcome = "found" | "notFound" | "notApplicable" | "budgetExhaust
  * - `"empirical"`: One of `values`, uniformly (an observed sample, as `fit-workload` writes it).
  */
 export type Distribution = "fixed" | "uniform" | "exponential" | "pareto" | "empirical";
+
+/**
+ * Seconds `RUNNABLE` by what held the job at each instant (the wait breakdown): its share's
+ * front job's R17 cause, the quota reason split by what binds, or `behind` its share's front
+ * job (R12). A job's result lists only causes with time; a summary lists every cause.
+ */
+export interface RunnableSecondsByCause {
+  quotaUsed: number;
+  borrowLimit: number;
+  cannotBorrow: number;
+  limitLowered: number;
+  pool: number;
+  serviceEnvironment: number;
+  preemptionInProgress: number;
+  misconfiguration: number;
+  behind: number;
+}
 
 /**
  * What `eta` and `etaJson` forecast and how: `quotasim eta`'s options, with its defaults.

@@ -173,7 +173,8 @@ struct Serde {
     skip_ser: bool,
     skip: bool,
     deny_unknown: bool,
-    serialize_with: bool,
+    /// The `serialize_with` function's name.
+    serialize_with: Option<String>,
 }
 
 struct Field {
@@ -266,7 +267,7 @@ fn serde_of(ms: &[Meta]) -> Serde {
                 "skip_serializing" | "skip_serializing_if" => s.skip_ser = true,
                 "skip" => s.skip = true,
                 "deny_unknown_fields" => s.deny_unknown = true,
-                "serialize_with" => s.serialize_with = true,
+                "serialize_with" => s.serialize_with = value,
                 // The engine's `deserialize_with` functions read the field's own type (the job
                 // list, refused past its size limit): the JSON shape is unchanged.
                 "deserialize_with" => {}
@@ -495,6 +496,16 @@ impl Gen<'_> {
         }
     }
 
+    /// A field written by a `serialize_with` function: the wait breakdown's seconds by cause
+    /// (every cause, or only those with time), or a `Vec<(String, T)>` written as a map.
+    fn written_with(&mut self, with: &str, t: &Type, input: bool) -> String {
+        match with {
+            "ser_causes_all" => "RunnableSecondsByCause".into(),
+            "ser_causes_nonzero" => "Partial<RunnableSecondsByCause>".into(),
+            _ => self.pairs_as_record(t, input),
+        }
+    }
+
     /// `Vec<(String, T)>` written as a map by a `serialize_with` function.
     fn pairs_as_record(&mut self, t: &Type, input: bool) -> String {
         if let Type::Path(p) = t {
@@ -549,8 +560,8 @@ impl Gen<'_> {
                         f.serde.skip_ser || (*de && (f.serde.default || serde.default || is_option));
                     // On an output-only type a skipped-when-empty `Option` is never `null`.
                     let strip = !*de && f.serde.skip_ser && is_option;
-                    let ty = if f.serde.serialize_with {
-                        self.pairs_as_record(&f.ty, input)
+                    let ty = if let Some(with) = &f.serde.serialize_with {
+                        self.written_with(with, &f.ty, input)
                     } else {
                         self.ty(&f.ty, input, strip)
                     };
@@ -621,10 +632,26 @@ fn declarations() -> String {
     while let Some((rust, input)) = g.queue.pop_front() {
         g.declare(&rust, input, &mut out);
     }
+    out.push_str(&causes_shape());
     out.push_str(PACKAGE_SHAPES);
     while out.ends_with("\n\n") {
         out.pop();
     }
+    out
+}
+
+/// The wait breakdown's keys, from the engine's `WaitCause` (its `key` is the JSON key).
+fn causes_shape() -> String {
+    let mut out = String::from(
+        "/**\n * Seconds `RUNNABLE` by what held the job at each instant (the wait breakdown): its share's\n \
+         * front job's R17 cause, the quota reason split by what binds, or `behind` its share's front\n \
+         * job (R12). A job's result lists only causes with time; a summary lists every cause.\n */\n\
+         export interface RunnableSecondsByCause {\n",
+    );
+    for c in quotasim::WaitCause::ALL {
+        let _ = writeln!(out, "  {}: number;", c.key());
+    }
+    out.push_str("}\n\n");
     out
 }
 

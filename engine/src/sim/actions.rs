@@ -21,6 +21,7 @@ impl Simulation {
                     // Every action has every share looked at: no mark needed.
                     self.queues.remove(s, &k);
                     self.count_queued(j, false);
+                    self.waits.dequeued(j, s, self.now);
                 }
                 self.jobs.set_priority(j, *priority);
                 self.running.set_priority(self.run_list(j), j, *priority);
@@ -34,6 +35,7 @@ impl Simulation {
                 self.terminate(*job, Reason::Terminated(idx));
             }
             ActionCfg::UpdateShare(u) => {
+                let limits = self.ledger.runnable_limits().to_vec();
                 let s = u.share;
                 let old_quota: Vec<u64> = (0..self.nt).map(|t| self.ledger.quota(s, t as TypeId)).collect();
                 let old_strategy = self.ledger.strategy(s);
@@ -64,8 +66,10 @@ impl Simulation {
                     }
                 }
                 self.check_earmarks();
+                self.recheck_never_runnable(&limits);
             }
             ActionCfg::UpdateCapacity { limits } => {
+                let before = self.ledger.runnable_limits().to_vec();
                 self.ledger.update_capacity(self.now, limits);
                 for t in 0..self.nt {
                     if let Some(plan) = self.planner().plan_shrink(t as TypeId) {
@@ -73,6 +77,7 @@ impl Simulation {
                     }
                 }
                 self.check_earmarks();
+                self.recheck_never_runnable(&before);
             }
         }
     }

@@ -10,6 +10,8 @@ use alloc::vec::Vec;
 use crate::result::PreemptionKind;
 use crate::scenario::{JobId, ShareId, TypeId};
 
+use super::share_set::ShareSet;
+
 /// A record of one victim's preemption, kept for explanations and R24 events.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PreemptionRecord {
@@ -62,6 +64,9 @@ pub(crate) struct Grace {
     earmarks: Vec<Earmark>,
     /// Per share: its waiting preemptor's earmark; the share is blocked meanwhile.
     by_share: Vec<Option<u32>>,
+    /// Shares whose entry in `by_share` changed since [`Self::take_changed`] (the wait
+    /// breakdown looks at them again).
+    changed: ShareSet,
     log: Vec<PreemptionRecord>,
     /// Per log entry: instances of the victim committed to its preemptor's earmark while
     /// the victim is being preempted.
@@ -70,7 +75,13 @@ pub(crate) struct Grace {
 
 impl Grace {
     pub fn new(shares: usize) -> Self {
-        Grace { earmarks: Vec::new(), by_share: vec![None; shares], log: Vec::new(), credits: Vec::new() }
+        Grace {
+            earmarks: Vec::new(),
+            by_share: vec![None; shares],
+            changed: ShareSet::EMPTY,
+            log: Vec::new(),
+            credits: Vec::new(),
+        }
     }
 
     /// The preemption log, in decision order.
@@ -111,6 +122,7 @@ impl Grace {
             live: true,
         });
         self.by_share[s as usize] = Some(id);
+        self.changed.insert(s);
         id
     }
 
@@ -170,6 +182,7 @@ impl Grace {
         let lapsed = Lapsed { share: e.share, ty: e.ty, n: e.n, victims: core::mem::take(&mut e.victims) };
         if self.by_share[lapsed.share as usize] == Some(id) {
             self.by_share[lapsed.share as usize] = None;
+            self.changed.insert(lapsed.share);
         }
         Some(lapsed)
     }
@@ -179,7 +192,13 @@ impl Grace {
         core::mem::take(&mut self.credits[k as usize])
     }
 
-    /// Drops the earmarks that lapsed, keeping decision order.
+    /// The shares whose waiting preemptor changed since the last call.
+    pub fn take_changed(&mut self) -> ShareSet {
+        core::mem::take(&mut self.changed)
+    }
+
+    /// Drops the earmarks that lapsed, keeping decision order (the ids change, not the
+    /// preemptors).
     pub fn compact(&mut self) {
         self.earmarks.retain(|e| e.live);
         self.by_share.iter_mut().for_each(|x| *x = None);

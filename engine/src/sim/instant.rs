@@ -14,6 +14,7 @@ use crate::scenario::{JobCfg, JobId, ShareId, TypeId};
 
 use super::clock::{Timer, TimerKind};
 use super::queue::QKey;
+use super::share_set::ShareSet;
 use super::{Simulation, MAX_SAFE_INTEGER};
 
 impl Simulation {
@@ -60,6 +61,7 @@ impl Simulation {
             self.begun = true;
             self.over_limits_at_start();
             self.marks.all();
+            self.waits.mark_all();
         }
         // Actions in file order.
         while let Some((at, _)) = self.cfg.actions.get(self.next_action) {
@@ -70,6 +72,7 @@ impl Simulation {
             self.next_action += 1;
             self.apply_action(&a);
             self.marks.all();
+            self.waits.mark_all();
         }
         // Submissions in file order.
         while let Some(j) = self.submission(self.next_submit) {
@@ -96,6 +99,48 @@ impl Simulation {
             }
         }
         self.drop_stale_timers();
+        self.look_at_waits();
+    }
+
+    /// The wait breakdown after instant `now`: who holds each share's queue and why, looked
+    /// at again only for the shares whose queue, earmark or front job's type changed (or
+    /// every share after an action). The state after the instant's passes holds until the
+    /// next instant.
+    fn look_at_waits(&mut self) {
+        let ns = self.in_share.len();
+        let (all, mut shares) = self.waits.to_look_at();
+        shares = shares.union(self.grace.take_changed());
+        if all || self.cfg.settings.backfill {
+            shares = ShareSet::first(ns);
+        } else if self.ledger.any_changed_since_look() {
+            // Without backfill a share's front job is its first job, unless that can never
+            // run (then it has no front job, and its type does not matter).
+            for t in 0..self.nt {
+                if self.ledger.changed_since_look(t as TypeId) {
+                    shares = shares.union(self.queues.heads_of_type(t as TypeId));
+                }
+            }
+        }
+        for s in shares.iter() {
+            let holders = self.view().holders(s);
+            self.waits.set_holders(s, self.now, holders);
+        }
+        self.waits.looked();
+        self.ledger.looked();
+    }
+
+    /// R17 after the configuration changed: every queued job's never-runnable state, for the
+    /// wait breakdown, when the limits that decide it changed.
+    pub(super) fn recheck_never_runnable(&mut self, before: &[u64]) {
+        if self.ledger.runnable_limits() == before {
+            return;
+        }
+        for s in 0..self.in_share.len() as ShareId {
+            for h in self.queues.iter(s) {
+                let never = self.ledger.never_runnable(s, h.ty, h.count);
+                self.waits.set_never(h.job, s, self.now, never);
+            }
+        }
     }
 
     /// R10: passes until a pass dispatches no job and starts no preemption, so one more pass
@@ -289,6 +334,8 @@ impl Simulation {
         let s = self.job_cfg(j).share;
         let (len, head_changed) = self.queues.insert(s, k);
         self.stats.max_queued = self.stats.max_queued.max(len as u64);
+        let never = self.ledger.never_runnable(s, k.ty, k.count);
+        self.waits.enqueued(j, s, self.now, never, head_changed || self.cfg.settings.backfill);
         self.count_queued(j, true);
         // Without backfill a pass reads only a share's front job (with backfill every share
         // is looked at anyway): a job queued behind it changes nothing the pass can see.
@@ -306,6 +353,7 @@ impl Simulation {
         }
         if removed {
             self.count_queued(j, false);
+            self.waits.dequeued(j, s, self.now);
         }
         self.holds.drop_hold(&mut self.ledger, j, t);
     }

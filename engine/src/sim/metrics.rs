@@ -201,6 +201,18 @@ impl MetricsView<'_> {
         if priced {
             self.costs(&mut per, &mut overall, &lost_cost, useful_gpu_seconds);
         }
+        // The wait breakdown per share, and over all shares.
+        let by = sim.waits.of_shares(sim.now, |j| sim.cfg.jobs[j as usize].share);
+        let mut all = [0u128; 9];
+        for (m, b) in per.iter_mut().zip(by.iter()) {
+            for c in 0..9 {
+                m.runnable_seconds_by_cause.0[c] = b[c].min(u64::MAX as u128) as u64;
+                all[c] += b[c];
+            }
+        }
+        for c in 0..9 {
+            overall.runnable_seconds_by_cause.0[c] = all[c].min(u64::MAX as u128) as u64;
+        }
         Summary { per_quota_share: sim.cfg.shares.iter().map(|s| s.name.clone()).zip(per).collect(), overall }
     }
 }
@@ -380,6 +392,22 @@ impl View<'_> {
             }
         }
         overall[6] = ig.cap.iter().map(|&c| c as u128).sum();
-        over(&overall).map(|field| alloc::format!("overall.{field}"))
+        if let Some(field) = over(&overall) {
+            return Some(alloc::format!("overall.{field}"));
+        }
+        // The wait breakdown: no cause's sum may be above 2^53 - 1 either.
+        let by = self.waits.of_shares(self.now, |j| self.cfg.jobs[j as usize].share);
+        let mut all = [0u128; 9];
+        for (s, b) in by.iter().enumerate() {
+            for (k, &c) in crate::reasons::WaitCause::ALL.iter().enumerate() {
+                if b[k] > MAX_SAFE_INTEGER as u128 {
+                    let name = &self.cfg.shares[s].name;
+                    return Some(alloc::format!("perQuotaShare.{name}.runnableSecondsByCause.{}", c.key()));
+                }
+                all[k] += b[k];
+            }
+        }
+        let k = all.iter().position(|&v| v > MAX_SAFE_INTEGER as u128)?;
+        Some(alloc::format!("overall.runnableSecondsByCause.{}", crate::reasons::WaitCause::ALL[k].key()))
     }
 }

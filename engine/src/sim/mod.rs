@@ -32,6 +32,7 @@ use crate::result::{BenchRun, Event, JobResult, SimResult, Snapshot, Status, Sum
 use crate::scenario::{JobId, ShareId, TypeId, ValidScenario, MAX_SHARES};
 
 mod actions;
+mod breakdown;
 mod clock;
 mod events;
 mod grace;
@@ -48,6 +49,7 @@ mod running;
 mod share_set;
 mod state;
 
+use breakdown::Breakdown;
 use clock::Clock;
 use events::EventLog;
 use grace::Grace;
@@ -145,6 +147,8 @@ pub struct Simulation {
     reclaim: ReclaimLatency,
     /// The first instant (`settings.startAt`, R28) has been processed.
     begun: bool,
+    /// The wait breakdown: time `RUNNABLE` by cause, kept as the run goes.
+    waits: Breakdown,
 }
 
 /// The largest time or sum results can give exactly (JSON numbers, JavaScript): 2^53 - 1.
@@ -249,6 +253,7 @@ impl Simulation {
             // in progress starts at its first event, as it always did (a pass with nothing
             // to look at does nothing).
             begun: scenario.settings.start_at == 0 && scenario.jobs.iter().all(|j| j.started_at.is_none()),
+            waits: Breakdown::new(scenario.jobs.len(), ns, scenario.settings.start_at),
             cfg: scenario,
         };
         sim.restore();
@@ -274,6 +279,7 @@ impl Simulation {
             terminate_reasons: &self.terminate_reasons,
             running: &self.running,
             in_share: &self.in_share,
+            waits: &self.waits,
         }
     }
 
@@ -366,6 +372,17 @@ impl Simulation {
     /// preemption could take (R14, R17, R20). From the same check the pass makes.
     pub fn wait_analysis(&self, j: JobId) -> WaitAnalysis {
         self.view().wait_analysis(j)
+    }
+
+    /// Job `j`'s time `RUNNABLE` so far split by what held it at each instant (the wait
+    /// breakdown; its result's `runnableSecondsByCause`).
+    pub fn runnable_seconds_by_cause(&self, j: JobId) -> crate::result::CauseSeconds {
+        crate::result::CauseSeconds(self.view().runnable_by_cause(j))
+    }
+
+    /// Job `j`'s time `RUNNABLE` so far (R6, R7, R28), from its attempts.
+    pub fn runnable_seconds(&self, j: JobId) -> u64 {
+        self.view().runnable_seconds(j)
     }
 
     /// The jobs before queued job `j` in its share's R11 order, first first (empty when `j`

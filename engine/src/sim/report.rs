@@ -18,10 +18,12 @@ use crate::scenario::{JobId, ShareId, TypeId};
 
 use crate::scenario::{JobCfg, ValidScenario};
 
+use super::breakdown::Breakdown;
+use super::breakdown::{BySecs, Holders};
 use super::events::{status_slot, EventLog, RawEvent};
 use super::grace::Grace;
 use super::holds::{Fit, Holds};
-use super::jobs::Jobs;
+use super::jobs::{AttemptRaw, Jobs};
 use super::ledger::{Attribution, FitCheck, Ledger, Need};
 use super::queue::{Head, Queues};
 use super::running::Running;
@@ -40,6 +42,7 @@ pub(crate) struct View<'a> {
     pub terminate_reasons: &'a [String],
     pub running: &'a Running,
     pub in_share: &'a [bool],
+    pub waits: &'a Breakdown,
 }
 
 /// R16: the front job of share `s`: its first job that is not never-runnable (R17) with
@@ -160,6 +163,68 @@ impl<'a> View<'a> {
         } else {
             (WaitReason::Quota, WaitCause::QuotaUsed, c)
         }
+    }
+
+    /// Who holds share `s`'s queue now and why, as [`Self::waiting_reason`] and
+    /// [`Self::capacity_wait`] would say of each: its waiting preemptor (R21) and its front
+    /// job (R16), unless they can never run (R17: their time is `misconfiguration`, kept
+    /// apart).
+    pub(crate) fn holders(&self, s: ShareId) -> Holders {
+        let mut out: Holders = [None, None];
+        let em = self.grace.of_share(s);
+        let preemptor = em.map(|id| self.grace.get(id).job).filter(|&p| {
+            let jc = self.job_cfg(p);
+            self.jobs.status(p) == Some(Status::Runnable) && !self.ledger.never_runnable(s, jc.ty, jc.count)
+        });
+        if let Some(p) = preemptor {
+            out[0] = Some((p, WaitCause::PreemptionInProgress));
+        }
+        let front = front_of(self.queues, self.ledger, self.cfg.settings.backfill, s);
+        if let Some(h) = front.filter(|h| Some(h.job) != preemptor) {
+            let cause =
+                if em.is_some() { WaitCause::PreemptionInProgress } else { self.capacity_wait(h.job).1 };
+            out[1] = Some((h.job, cause));
+        }
+        out
+    }
+
+    /// Job `j`'s time `RUNNABLE` up to now (R6, R7, R28): from its submission (or
+    /// `startAt`) to its first dispatch, from each preemption's completion that requeued it
+    /// to its next dispatch, and for a job still queued, to now (to its end if it was
+    /// terminated while queued).
+    pub(crate) fn runnable_seconds(&self, j: JobId) -> u64 {
+        self.runnable_seconds_in(j, &self.jobs.attempts_of(j))
+    }
+
+    /// [`Self::runnable_seconds`] with the job's attempts at hand.
+    fn runnable_seconds_in(&self, j: JobId, attempts: &[&AttemptRaw]) -> u64 {
+        let jd = self.jobs.get(j);
+        let jc = self.job_cfg(j);
+        if jd.status.is_none() || jd.cancelled {
+            return 0;
+        }
+        let mut total = 0u64;
+        // A job in an attempt at `startAt` (R28) was not queued then.
+        let mut since = jc.started_at.is_none().then(|| jc.submit_at.max(self.cfg.settings.start_at));
+        for a in attempts {
+            if let Some(from) = since.take() {
+                total += a.started.saturating_sub(from);
+            }
+            if let (Reason::Preempted(_), Some(stopped)) = (a.reason, a.stopped.get()) {
+                since = Some(stopped);
+            }
+        }
+        if let Some(from) = since {
+            let end = if jd.status.is_some_and(|st| st.is_terminal()) { jd.stopped_at.get() } else { None };
+            total += end.unwrap_or(self.now).saturating_sub(from);
+        }
+        total
+    }
+
+    /// Job `j`'s time `RUNNABLE` by cause up to now (keys in [`WaitCause::ALL`] order).
+    pub(crate) fn runnable_by_cause(&self, j: JobId) -> BySecs {
+        let s = self.job_cfg(j).share;
+        self.waits.of_job(j, s, self.now, self.runnable_seconds(j))
     }
 
     /// Why waiting job `j` waits now and what would change it (R14, R17, R20).
@@ -338,6 +403,12 @@ impl<'a> View<'a> {
             },
             attempts,
             lost_work_seconds: lost,
+            runnable_seconds_by_cause: crate::result::CauseSeconds(self.waits.of_job(
+                j,
+                jc.share,
+                self.now,
+                self.runnable_seconds_in(j, &raw),
+            )),
         }
     }
 

@@ -481,6 +481,7 @@ fn calibrate_refuses_observed_numbers_past_2_53_and_is_linear() {
             },
             attempts: Vec::new(),
             lost_work_seconds: 0,
+            runnable_seconds_by_cause: Default::default(),
         });
     }
     with_jobs.jobs = sim_jobs;

@@ -298,7 +298,9 @@ fn run_reproduces_the_format_spec_result_example() {
               "statusReason": "Cross-share preemption triggered to reclaim borrowed capacity" },
             { "startedAt": 1900, "stoppedAt": 5300, "borrowedInstances": 0, "statusReason": null }
         ],
-        "lostWorkSeconds": 100
+        "lostWorkSeconds": 100,
+        // Back in the queue at 820, it needs to borrow and the pool is in use until 1900.
+        "runnableSecondsByCause": { "pool": 1080 }
     });
     assert_eq!(med, &expected);
 }

@@ -11,6 +11,7 @@ use quotasim_tests::*;
 
 mod fixed_point;
 mod fork;
+mod wait_breakdown;
 
 const TYPES: [&str; 2] = [G5, P5];
 

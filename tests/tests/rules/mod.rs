@@ -8,6 +8,7 @@ mod outputs;
 mod preemption;
 mod resources;
 mod scheduling;
+mod wait_breakdown;
 
 pub(super) fn sorted(mut v: Vec<String>) -> Vec<String> {
     v.sort();

@@ -106,6 +106,9 @@ struct TypeChanges {
     since_pass: Vec<bool>,
     in_pass: Vec<bool>,
     any: bool,
+    /// Since the wait breakdown last looked (held instances included, R16).
+    since_look: Vec<bool>,
+    any_look: bool,
 }
 
 /// The accounting. See the module documentation.
@@ -207,7 +210,13 @@ impl Ledger {
                 last_st: vec![scenario.settings.start_at; ns * nt],
                 last_t: vec![scenario.settings.start_at; nt],
             },
-            changes: TypeChanges { since_pass: vec![false; nt], in_pass: vec![false; nt], any: false },
+            changes: TypeChanges {
+                since_pass: vec![false; nt],
+                in_pass: vec![false; nt],
+                any: false,
+                since_look: vec![false; nt],
+                any_look: false,
+            },
         };
         l.recompute_pool();
         l
@@ -226,6 +235,33 @@ impl Ledger {
         self.changes.since_pass[t as usize] = true;
         self.changes.in_pass[t as usize] = true;
         self.changes.any = true;
+        self.changes.since_look[t as usize] = true;
+        self.changes.any_look = true;
+    }
+
+    /// Whether type `t`'s capacity, accounting or held free instances (R16) changed since
+    /// [`Self::looked`]: what the wait breakdown reads.
+    #[inline]
+    pub fn changed_since_look(&self, t: TypeId) -> bool {
+        self.changes.since_look[t as usize]
+    }
+
+    /// Whether any type changed since [`Self::looked`].
+    #[inline]
+    pub fn any_changed_since_look(&self) -> bool {
+        self.changes.any_look
+    }
+
+    /// The wait breakdown has looked at every change.
+    pub fn looked(&mut self) {
+        if core::mem::take(&mut self.changes.any_look) {
+            self.changes.since_look.iter_mut().for_each(|x| *x = false);
+        }
+    }
+
+    /// R17 per share and type: the most instances a job can ever get.
+    pub fn runnable_limits(&self) -> &[u64] {
+        &self.runnable_limit
     }
 
     /// Whether any type changed since [`Self::clear_changed`].
@@ -482,10 +518,15 @@ impl Ledger {
         self.queued[i] = after;
     }
 
-    /// Free instances held by jobs for themselves (R16) change; no type is marked.
+    /// Free instances held by jobs for themselves (R16) change; no type is marked for the
+    /// pass (only for the wait breakdown).
     pub fn change_withheld(&mut self, t: TypeId, add: u64, sub: u64) {
         let w = &mut self.withheld[t as usize];
         *w = *w + add - sub;
+        if add != sub {
+            self.changes.since_look[t as usize] = true;
+            self.changes.any_look = true;
+        }
     }
 
     fn note_type_share(&mut self, s: ShareId, t: TypeId) {
