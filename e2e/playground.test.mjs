@@ -128,6 +128,18 @@ test("notebook preset: run to the end, two preemptions explained, no console err
   await page.screenshot({ path: join(artifacts, "laptop.png"), fullPage: false });
   await page.keyboard.press("Escape");
   await page.screenshot({ path: join(artifacts, "laptop-full.png"), fullPage: true });
+  // The per-share table's wait by cause: hidden until asked for, one click.
+  const causeCols = page.locator("table.metrics th.cause-col");
+  assert.equal(await causeCols.count(), 3, "the causes some share waited for: pool, preemption in progress, behind");
+  assert.equal(await causeCols.first().isVisible(), false);
+  await page.getByRole("button", { name: "Wait by cause" }).click();
+  assert.deepEqual(await causeCols.allInnerTexts(), ["pool in use", "preemption in progress", "behind its share's first job"]);
+  const qs1 = await page.locator("table.metrics tbody tr").first().locator("td.cause-col").allInnerTexts();
+  assert.equal(qs1.length, 3);
+  assert.ok(qs1.every((t) => t && t !== "–"), qs1.join());
+  await page.locator("section.card", { has: page.locator("#per-share-h") }).screenshot({ path: join(artifacts, "wait-by-cause-1280.png") });
+  await page.getByRole("button", { name: "Hide wait by cause" }).click();
+  assert.equal(await causeCols.first().isVisible(), false);
   assert.deepEqual(errors, [], "no console errors");
   await assertNoCspViolations(page);
   await context.close();

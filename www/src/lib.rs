@@ -7,6 +7,7 @@
 //! the workload generator) compile natively and are unit-tested with `cargo test`; the
 //! components live in [`ui`] and are built for `wasm32` only.
 
+pub mod causes;
 pub mod charts;
 pub mod compare_view;
 pub mod csv;

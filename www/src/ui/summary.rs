@@ -36,11 +36,18 @@ fn card(label: &'static str, value: String, sub: String) -> impl IntoView {
 pub fn Summary() -> impl IntoView {
     let app = use_app();
     let colors = Memo::new(move |_| app.share_colors());
+    // The wait-by-cause columns: hidden until asked for (one click).
+    let by_cause = RwSignal::new(false);
     view! {
         {move || app.run.handle.with(|r| r.as_ref().map(|r| {
             let s = &r.data.summary;
             let o: &Metrics = &s.overall;
             let decisions = crate::decisions::per_share(&r.data);
+            let causes = crate::causes::shown(&s.per_quota_share);
+            let cause_heads = causes
+                .iter()
+                .map(|&c| view! { <th scope="col" class="cause-col" hidden=move || !by_cause.get() title=crate::causes::meaning(c)>{crate::causes::label(c)}</th> })
+                .collect_view();
             let rows = s.per_quota_share.iter().enumerate().map(|(i, (name, m))| {
                 let c = colors.with(|c| c.get(i).cloned().unwrap_or_default());
                 let d = decisions.get(i).cloned();
@@ -63,6 +70,13 @@ pub fn Summary() -> impl IntoView {
                         <td class="num">{format!("{:.2}", m.lost_gpu_hours)}</td>
                         <td class="num">{pct(m.goodput)}</td>
                         <td class="num">{m.never_runnable}</td>
+                        {causes
+                            .iter()
+                            .map(|&c| {
+                                let t = secs(Some(m.runnable_seconds_by_cause.get(c)));
+                                view! { <td class="num cause-col" hidden=move || !by_cause.get()>{t}</td> }
+                            })
+                            .collect_view()}
                     </tr>
                 }
             }).collect_view();
@@ -76,7 +90,18 @@ pub fn Summary() -> impl IntoView {
                     {card("Goodput", pct(o.goodput), format!("{} of {} jobs succeeded", o.succeeded, o.jobs))}
                 </section>
                 <section class="card" aria-labelledby="per-share-h">
-                    <header class="card-head"><h3 id="per-share-h">"Per quota share"</h3><span class="muted">"R26"</span></header>
+                    <header class="card-head">
+                        <h3 id="per-share-h">"Per quota share"</h3>
+                        <button
+                            class="btn small ghost"
+                            aria-pressed=move || by_cause.get().to_string()
+                            title="Time RUNNABLE of the share's jobs, summed, split by the cause that held them (runnableSecondsByCause)"
+                            on:click=move |_| by_cause.update(|v| *v = !*v)
+                        >
+                            {move || if by_cause.get() { "Hide wait by cause" } else { "Wait by cause" }}
+                        </button>
+                        <span class="muted">"R26"</span>
+                    </header>
                     <div class="table-scroll" tabindex="0" role="region" aria-label="per-share metrics table">
                         <table class="grid-table metrics">
                             <thead><tr>
@@ -87,6 +112,7 @@ pub fn Summary() -> impl IntoView {
                                 <th scope="col" title="preemptions its jobs suffered (hover a number for the reasons)">"preempted"</th>
                                 <th scope="col" title="preemptions its jobs triggered, as the preemptor's share">"caused"</th>
                                 <th scope="col">"lost GPU\u{2011}h"</th><th scope="col">"goodput"</th><th scope="col" title="never runnable">"stuck"</th>
+                                {cause_heads}
                             </tr></thead>
                             <tbody>{rows}</tbody>
                         </table>
