@@ -224,17 +224,33 @@ impl Simulation {
         to_js(&self.inner.summary())
     }
 
-    /// The whole result so far, in the result format (what `quotasim run` prints).
+    /// The whole result so far, in the result format (what `quotasim run` prints). Throws an
+    /// `Error`, as `resultJson()` does, for a result whose JSON no JavaScript string could
+    /// hold: as objects it would take gigabytes of the JavaScript heap, and its copy in
+    /// WebAssembly memory could pass the 4 GiB a wasm32 module has.
     #[wasm_bindgen(unchecked_return_type = "SimResult")]
     pub fn result(&self) -> Result<JsValue, JsValue> {
+        self.result_floor()?;
         to_js(&self.inner.result())
     }
 
+    /// Refuses a result surely too large for one call (see `resultJson`).
+    fn result_floor(&self) -> Result<(), JsValue> {
+        // Every job and event takes at least this many bytes (measured: 381 and 115 at least,
+        // 447 and 139 on average): a result surely too long is refused before it is built.
+        let floor = self.inner.scenario().jobs.len() * 300 + self.inner.event_count() * 100;
+        too_long_for_js(floor, "the result", RESULT_INSTEAD)
+            .map_err(|m| JsValue::from(js_sys::Error::new(&m.replacen("would be", "would be at least", 1))))
+    }
+
     /// The result as compact JSON text: the same bytes as `quotasim run` prints (without its
-    /// final newline).
+    /// final newline). Throws an `Error` saying how large the text would be when no JavaScript
+    /// string can hold it (about 512 MiB: some 300,000 jobs with their events): use
+    /// `summaryResult()`, `jobs()` or `events(from)` in parts instead.
     #[wasm_bindgen(js_name = resultJson)]
-    pub fn result_json(&self) -> String {
-        to_json(&self.inner.result())
+    pub fn result_json(&self) -> Result<String, JsValue> {
+        self.result_floor()?;
+        json_for_js(&self.inner.result(), "the result", RESULT_INSTEAD)
     }
 
     /// `formatVersion`, `endedAt` and `summary` only (what `quotasim run --summary` prints).
@@ -254,6 +270,49 @@ impl Simulation {
     pub fn fork(&self) -> Simulation {
         Simulation { inner: self.inner.clone(), warnings: self.warnings.clone() }
     }
+}
+
+/// What to do instead of taking a result too large for one call.
+const RESULT_INSTEAD: &str = "use summaryResult(), jobs() or events(from) in parts, or quotasim run";
+
+/// The longest string JavaScript engines hold: V8's limit (2^29 - 24 UTF-16 code units), the
+/// smallest of the major engines'.
+pub const MAX_JS_STRING: usize = (1 << 29) - 24;
+
+/// `v` as compact JSON text (the bytes `to_json` gives), measured first so that it is written
+/// once into memory of its exact length (a text that doubles as it grows would need three
+/// times its size of the 4 GiB a wasm32 module has); an `Error` naming `what` and how large
+/// it would be when a JavaScript string cannot hold it, with what to do `instead`.
+fn json_for_js<T: Serialize>(v: &T, what: &str, instead: &str) -> Result<String, JsValue> {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0 += b.len();
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let fail = |m: String| JsValue::from(js_sys::Error::new(&m));
+    let mut count = Count(0);
+    serde_json::to_writer(&mut count, v).map_err(|e| fail(format!("quotasim: {e}")))?;
+    too_long_for_js(count.0, what, instead).map_err(fail)?;
+    let mut buf = Vec::with_capacity(count.0);
+    serde_json::to_writer(&mut buf, v).map_err(|e| fail(format!("quotasim: {e}")))?;
+    String::from_utf8(buf).map_err(|e| fail(format!("quotasim: {e}")))
+}
+
+/// Whether text of `bytes` bytes fits in a JavaScript string; the message when not.
+fn too_long_for_js(bytes: usize, what: &str, instead: &str) -> Result<(), String> {
+    if bytes <= MAX_JS_STRING {
+        return Ok(());
+    }
+    Err(format!(
+        "quotasim: {what} as JSON would be {} MiB, more than a JavaScript string holds ({} MiB): {instead}",
+        bytes >> 20,
+        MAX_JS_STRING >> 20
+    ))
 }
 
 /// Checks a scenario (an object or its JSON text) and returns every problem found, errors and
@@ -705,6 +764,9 @@ pub fn eventbridge_jsonl(
         .iter()
         .map(quotasim::json::to_json)
         .collect();
+    let bytes = lines.iter().map(|l| l.len() + 1).sum::<usize>().saturating_sub(1);
+    too_long_for_js(bytes, "the EventBridge lines", "run quotasim run --events-format eventbridge")
+        .map_err(|m| JsValue::from(js_sys::Error::new(&m)))?;
     Ok(lines.join("\n"))
 }
 
@@ -1305,5 +1367,20 @@ pub fn memory_bytes() -> f64 {
     #[cfg(not(target_arch = "wasm32"))]
     {
         0.0
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    use super::*;
+
+    #[test]
+    fn text_longer_than_a_javascript_string_is_refused_with_its_size() {
+        assert!(too_long_for_js(MAX_JS_STRING, "the result", "x").is_ok());
+        let e = too_long_for_js(1_403_051_535, "the result", "use summaryResult()").unwrap_err();
+        assert_eq!(
+            e,
+            "quotasim: the result as JSON would be 1338 MiB, more than a JavaScript string holds (511 MiB): use summaryResult()"
+        );
     }
 }
