@@ -170,8 +170,8 @@ pub fn headline(r: &WhyReport) -> String {
         n => format!("{n} changes reach the target"),
     };
     format!(
-        "{found} ({}), each verified by a full re-run: {} runs of at most {}.",
-        r.event.target, r.tried.runs, r.tried.max_runs
+        "{found}, each verified by a full re-run ({} runs of at most {}). Target: {}.",
+        r.tried.runs, r.tried.max_runs, r.event.target
     )
 }
 
@@ -240,12 +240,16 @@ mod tests {
             assert!(v.shares.iter().all(|x| x.contains("wait p95") && x.contains(" → ")));
         }
         assert!(headline(&r).contains("each verified by a full re-run"));
-        assert_eq!(not_found(&r).len(), r.tried.entries.iter().filter(|t| t.outcome != TriedOutcome::Found).count());
+        assert_eq!(
+            not_found(&r).len(),
+            r.tried.entries.iter().filter(|t| t.outcome != TriedOutcome::Found).count()
+        );
     }
 
     #[test]
     fn an_unknown_job_says_so_before_any_run() {
-        let e = WhyBuilder::new(&notebook(), &WhyAsk { job: "nobody".into(), preemption: None }).err().unwrap();
+        let e =
+            WhyBuilder::new(&notebook(), &WhyAsk { job: "nobody".into(), preemption: None }).err().unwrap();
         assert!(e.contains("no job named `nobody`"), "{e}");
     }
 
@@ -264,6 +268,9 @@ mod tests {
     #[test]
     fn progress_names_the_run_and_the_change() {
         assert_eq!(progress_text((1, 50), None), "Run 1 of at most 50: the scenario as it is");
-        assert_eq!(progress_text((7, 50), Some("jobs[a].priority=3")), "Run 7 of at most 50: jobs[a].priority=3");
+        assert_eq!(
+            progress_text((7, 50), Some("jobs[a].priority=3")),
+            "Run 7 of at most 50: jobs[a].priority=3"
+        );
     }
 }

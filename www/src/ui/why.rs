@@ -100,7 +100,9 @@ fn start(app: AppState, why: WhyState, ask: WhyAsk) {
                 Ok(r) => WhyView::Done { ask, report: Arc::new(r), ms },
                 Err(error) => WhyView::Failed { ask, error },
             }));
-            crate::ui::dom::after_next_paint(|| crate::ui::dom::perf_measure("quotasim:why-to-render", "quotasim:why"));
+            crate::ui::dom::after_next_paint(|| {
+                crate::ui::dom::perf_measure("quotasim:why-to-render", "quotasim:why")
+            });
         },
     );
 }
@@ -127,6 +129,13 @@ fn try_it(app: AppState, set: &str) {
             app.chrome.notice.set(Some(Notice::text(format!(
                 "Compare mode: {set} applied as variant B; the scenario before it is baseline A."
             ))));
+            // The comparison is what the reader asked for: bring it into view once drawn.
+            crate::ui::dom::after_next_paint(|| {
+                let doc = web_sys::window().and_then(|w| w.document());
+                if let Some(el) = doc.and_then(|d| d.query_selector("section.compare").ok().flatten()) {
+                    el.scroll_into_view();
+                }
+            });
         }
         Err(e) => app.chrome.notice.set(Some(Notice::text(e))),
     }
