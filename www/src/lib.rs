@@ -27,6 +27,7 @@ pub mod sweep_view;
 pub mod text;
 pub mod undo;
 pub mod waits;
+pub mod why;
 pub mod workload_form;
 
 #[cfg(target_arch = "wasm32")]

@@ -120,6 +120,32 @@ struct Sampling {
 /// Instants processed between two looks at the clock while running.
 const STEPS_PER_LOOK: usize = 256;
 
+/// Runs `sim` towards its end as [`Simulation::run`] does (to its horizon, if it has one), a
+/// few hundred instants at a time, until it ends (`true`) or `out_of_time()` says to stop
+/// (`false`): the one loop the page runs a simulation in slices with.
+pub fn run_slice(sim: &mut Simulation, out_of_time: &mut dyn FnMut() -> bool) -> bool {
+    let horizon = sim.scenario().settings.horizon;
+    loop {
+        for _ in 0..STEPS_PER_LOOK {
+            let more = match (horizon, sim.next_event_at()) {
+                (_, None) => false,
+                (Some(h), Some(t)) => t <= h,
+                (None, Some(_)) => true,
+            };
+            if !more {
+                if let Some(h) = horizon {
+                    sim.run_until(h);
+                }
+                return true;
+            }
+            sim.step();
+        }
+        if out_of_time() {
+            return false;
+        }
+    }
+}
+
 impl RunBuilder {
     /// A run of `valid`, shared by every simulation made from it.
     pub fn new(valid: Arc<ValidScenario>) -> RunBuilder {
@@ -157,26 +183,9 @@ impl RunBuilder {
         loop {
             match &mut self.stage {
                 Stage::Running { full, .. } => {
-                    let horizon = full.scenario().settings.horizon;
-                    let mut finished = false;
-                    for _ in 0..STEPS_PER_LOOK {
-                        let more = match (horizon, full.next_event_at()) {
-                            (_, None) => false,
-                            (Some(h), Some(t)) => t <= h,
-                            (None, Some(_)) => true,
-                        };
-                        if !more {
-                            if let Some(h) = horizon {
-                                full.run_until(h);
-                            }
-                            finished = true;
-                            break;
-                        }
-                        full.step();
-                    }
-                    if finished {
+                    if run_slice(full, out_of_time) {
                         self.start_sampling();
-                    } else if out_of_time() {
+                    } else {
                         return None;
                     }
                 }

@@ -7,6 +7,11 @@
 //! reach it. So the value reported was run and reached the target, and the value before it on
 //! the ladder was run and did not. That costs at most `1 + ceil(log2(n))` runs for `n` values;
 //! an entry whose worst case does not fit in the runs left is not started.
+//!
+//! A [`Trial`] is that search as a state machine: it names the change it needs run next
+//! ([`Trial::next`]) and is told whether that run reached the target ([`Trial::record`]); the
+//! study ([`super::WhyStudy`]) runs the changes, so the search does not care whether a run is
+//! made at once or in slices.
 
 use alloc::format;
 use alloc::string::String;
@@ -16,8 +21,8 @@ use alloc::vec::Vec;
 use serde_json::Value;
 
 use super::catalogue::{Entry, Kind, Ladder};
+use super::change;
 use super::report::{Tested, Tried, TriedOutcome};
-use super::{change, Eval, Runner};
 use crate::change::Change;
 use crate::result::SimResult;
 
@@ -33,99 +38,165 @@ pub fn worst_case(n: u64) -> u32 {
     1 + steps
 }
 
-/// Tries `e`: what reached the target goes to `found`, what was done (or not) to `tried`.
-pub(crate) fn try_entry(r: &mut Runner, e: Entry, found: &mut Vec<FoundRun>, tried: &mut Vec<Tried>) {
-    let mut t = Tried {
-        entry: e.name,
-        path: e.path.clone(),
-        direction: e.direction,
-        candidates: Vec::new(),
-        tested: Vec::new(),
-        outcome: TriedOutcome::NotApplicable,
-        detail: String::new(),
-    };
-    match e.kind {
-        Kind::NotApplicable(why) => t.detail = why,
-        Kind::Choice(value) => {
-            t.candidates = vec![value.clone()];
-            if r.left() == 0 {
-                t.outcome = TriedOutcome::BudgetExhausted;
-                t.detail = "run budget exhausted: needs 1 run, none left".into();
-            } else {
-                let c = change(&e.path, value.clone());
-                match test(r, &c, &mut t) {
+/// What one changed run gave: it reached the target (with its result), it did not, or it
+/// could not be run (why).
+pub(crate) enum Eval {
+    Reaches(alloc::boxed::Box<SimResult>),
+    Misses,
+    Invalid(String),
+}
+
+/// Where a trial's search stands.
+enum Search {
+    /// One choice, to be run.
+    Choice(Value),
+    /// A ladder whose farthest value is to be run first.
+    Farthest(Ladder),
+    /// A ladder being halved: `lo` does not reach the target (-1: the current value), `hi`
+    /// does, with `best` its run.
+    Halving { ladder: Ladder, lo: i64, hi: i64, best: alloc::boxed::Box<SimResult> },
+    /// Nothing left to run.
+    Over,
+}
+
+/// One catalogue entry being tried.
+pub(crate) struct Trial {
+    name: &'static str,
+    path: String,
+    search: Search,
+    tried: Tried,
+}
+
+/// A ladder's `i`-th value as JSON.
+fn at(l: &Ladder, i: u64) -> Value {
+    Value::from(l.at(i))
+}
+
+impl Trial {
+    /// Starts trying `e` with `left` runs left: the trial, or what was done when it needs no
+    /// run (not applicable, or its worst case does not fit in what is left).
+    pub(crate) fn start(e: Entry, left: u32) -> Result<Trial, alloc::boxed::Box<Tried>> {
+        let mut t = Tried {
+            entry: e.name,
+            path: e.path.clone(),
+            direction: e.direction,
+            candidates: Vec::new(),
+            tested: Vec::new(),
+            outcome: TriedOutcome::NotApplicable,
+            detail: String::new(),
+        };
+        let search = match e.kind {
+            Kind::NotApplicable(why) => {
+                t.detail = why;
+                return Err(alloc::boxed::Box::new(t));
+            }
+            Kind::Choice(value) => {
+                t.candidates = vec![value.clone()];
+                if left == 0 {
+                    t.outcome = TriedOutcome::BudgetExhausted;
+                    t.detail = "run budget exhausted: needs 1 run, none left".into();
+                    return Err(alloc::boxed::Box::new(t));
+                }
+                Search::Choice(value)
+            }
+            Kind::Ladder { ladder, .. } => {
+                let n = ladder.len();
+                t.candidates =
+                    if n == 1 { vec![at(&ladder, 0)] } else { vec![at(&ladder, 0), at(&ladder, n - 1)] };
+                let need = worst_case(n);
+                if left < need {
+                    t.outcome = TriedOutcome::BudgetExhausted;
+                    t.detail = format!("run budget exhausted: needs up to {need} runs, {left} left");
+                    return Err(alloc::boxed::Box::new(t));
+                }
+                Search::Farthest(ladder)
+            }
+        };
+        Ok(Trial { name: e.name, path: e.path, search, tried: t })
+    }
+
+    /// The change to run next; `None` once the trial is over.
+    pub(crate) fn next(&self) -> Option<Change> {
+        match &self.search {
+            Search::Choice(v) => Some(change(&self.path, v.clone())),
+            Search::Farthest(l) => Some(change(&self.path, at(l, l.len() - 1))),
+            Search::Halving { ladder, lo, hi, .. } => {
+                let mid = lo + (hi - lo) / 2;
+                Some(change(&self.path, at(ladder, mid as u64)))
+            }
+            Search::Over => None,
+        }
+    }
+
+    /// Records what running [`Self::next`]'s change gave; a change that reached the target and
+    /// ends the search goes to `found`. Every run is listed in the trial.
+    pub(crate) fn record(&mut self, c: Change, e: Eval, found: &mut Vec<FoundRun>) {
+        let (reaches, note, res) = match e {
+            Eval::Reaches(res) => (true, None, Some(res)),
+            Eval::Misses => (false, None, None),
+            Eval::Invalid(m) => (false, Some(m), None),
+        };
+        self.tried.tested.push(Tested { value: c.value.clone(), reaches, note });
+        let t = &mut self.tried;
+        self.search = match core::mem::replace(&mut self.search, Search::Over) {
+            Search::Choice(_) => {
+                match res {
                     Some(res) => {
                         t.outcome = TriedOutcome::Found;
                         t.detail = "reaches the target".into();
-                        found.push((vec![c], e.name, res));
+                        found.push((vec![c], self.name, *res));
                     }
                     None => {
                         t.outcome = TriedOutcome::NotFound;
                         t.detail = "does not reach the target".into();
                     }
                 }
+                Search::Over
+            }
+            Search::Farthest(ladder) => match res {
+                None => {
+                    t.outcome = TriedOutcome::NotFound;
+                    t.detail = format!("even {} does not reach the target", c.value);
+                    Search::Over
+                }
+                Some(best) => {
+                    let hi = ladder.len() as i64 - 1;
+                    Search::Halving { ladder, lo: -1, hi, best }
+                }
+            },
+            Search::Halving { ladder, lo, hi, best } => {
+                let mid = lo + (hi - lo) / 2;
+                match res {
+                    Some(res) => Search::Halving { ladder, lo, hi: mid, best: res },
+                    None => Search::Halving { ladder, lo: mid, hi, best },
+                }
+            }
+            Search::Over => Search::Over,
+        };
+        // A ladder whose bounds meet is searched: its nearest value known to reach the target.
+        if matches!(self.search, Search::Halving { lo, hi, .. } if hi - lo <= 1) {
+            if let Search::Halving { ladder, lo, hi, best } =
+                core::mem::replace(&mut self.search, Search::Over)
+            {
+                let v = at(&ladder, hi as u64);
+                t.outcome = TriedOutcome::Found;
+                t.detail = if lo >= 0 {
+                    format!(
+                        "{v} is the smallest change that reaches the target: {} does not",
+                        at(&ladder, lo as u64)
+                    )
+                } else {
+                    format!("{v}, the nearest value, reaches the target")
+                };
+                found.push((vec![change(&self.path, v)], self.name, *best));
             }
         }
-        Kind::Ladder { ladder, .. } => {
-            search(r, &e.path, e.name, &ladder, &mut t, found);
-        }
     }
-    tried.push(t);
-}
 
-/// Runs one change; its result when it reached the target. Every run is listed in `t`.
-fn test(r: &mut Runner, c: &Change, t: &mut Tried) -> Option<SimResult> {
-    let (reaches, note, res) = match r.eval(core::slice::from_ref(c)) {
-        Eval::Reaches(res) => (true, None, Some(*res)),
-        Eval::Misses => (false, None, None),
-        Eval::Invalid(m) => (false, Some(m), None),
-    };
-    t.tested.push(Tested { value: c.value.clone(), reaches, note });
-    res
-}
-
-fn search(
-    r: &mut Runner,
-    path: &str,
-    name: &'static str,
-    l: &Ladder,
-    t: &mut Tried,
-    found: &mut Vec<FoundRun>,
-) {
-    let n = l.len();
-    let at = |i: u64| Value::from(l.at(i));
-    t.candidates = if n == 1 { vec![at(0)] } else { vec![at(0), at(n - 1)] };
-    let need = worst_case(n);
-    if r.left() < need {
-        t.outcome = TriedOutcome::BudgetExhausted;
-        t.detail = format!("run budget exhausted: needs up to {need} runs, {} left", r.left());
-        return;
+    /// What was done, once the trial is over.
+    pub(crate) fn into_tried(self) -> Tried {
+        self.tried
     }
-    let Some(mut best) = test(r, &change(path, at(n - 1)), t) else {
-        t.outcome = TriedOutcome::NotFound;
-        t.detail = format!("even {} does not reach the target", at(n - 1));
-        return;
-    };
-    // `lo` does not reach the target (-1: the current value), `hi` does.
-    let (mut lo, mut hi) = (-1i64, n as i64 - 1);
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        match test(r, &change(path, at(mid as u64)), t) {
-            Some(res) => {
-                hi = mid;
-                best = res;
-            }
-            None => lo = mid,
-        }
-    }
-    let v = at(hi as u64);
-    t.outcome = TriedOutcome::Found;
-    t.detail = if lo >= 0 {
-        format!("{v} is the smallest change that reaches the target: {} does not", at(lo as u64))
-    } else {
-        format!("{v}, the nearest value, reaches the target")
-    };
-    found.push((vec![change(path, v)], name, best));
 }
 
 #[cfg(test)]

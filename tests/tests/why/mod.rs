@@ -175,3 +175,35 @@ fn why_stays_within_its_run_budget_and_says_what_it_did_not_try() {
     let listed: usize = r.tried.entries.iter().map(|t| t.tested.len()).sum();
     assert_eq!(listed as u32 + 1, r.tried.runs);
 }
+
+/// A front end runs each of the study's scenarios itself, a slice at a time: the report is the
+/// one `why` makes, byte for byte, and the runs it asked for are the ones it counts.
+#[test]
+fn why_made_in_steps_with_runs_advanced_an_instant_at_a_time_is_the_same_report() {
+    use quotasim::why::{WhyStep, WhyStudy};
+    let s = notebook();
+    for job in ["qs1_job_low", "qs1_job_med", "qs2_job"] {
+        let opts = WhyOptions { max_runs: 20, ..WhyOptions::new(job) };
+        let Ok(mut study) = WhyStudy::new(&s, &opts) else { continue };
+        let mut asked = 0;
+        let stepped = loop {
+            match study.next_step() {
+                Ok(WhyStep::Run(v)) => {
+                    asked += 1;
+                    assert_eq!(study.runs(), asked, "run {asked} of at most {}", study.max_runs());
+                    let mut sim = Simulation::new(*v);
+                    while sim.step().is_some() {}
+                    study.record(&sim);
+                }
+                Ok(WhyStep::Done(r)) => break Ok(*r),
+                Err(e) => break Err(e),
+            }
+        };
+        let at_once = why(&s, &opts);
+        assert_eq!(stepped.is_ok(), at_once.is_ok(), "{job}");
+        if let (Ok(a), Ok(b)) = (stepped, at_once) {
+            assert_eq!(to_json(&a), to_json(&b), "{job}");
+            assert_eq!(a.tried.runs, asked, "{job}");
+        }
+    }
+}

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use crate::explain::{self, Explanation};
 use crate::geometry::format_time;
 use crate::ui::state::{use_app, Selection};
+use crate::why::{preemption_number, WhyAsk};
 
 #[component]
 pub fn ExplainPanel() -> impl IntoView {
@@ -26,6 +27,25 @@ pub fn ExplainPanel() -> impl IntoView {
             })
         })
     });
+    // What "What would have avoided this?" studies: the preemption's victim and its number, or
+    // the job (its first preemption, or its wait).
+    let why_ask = move || {
+        let sel = app.chrome.selection.get_untracked()?;
+        app.run.handle.with_untracked(|r| {
+            let r = r.as_ref()?;
+            let jobs = &r.data.full().scenario().jobs;
+            Some(match sel {
+                Selection::Preemption(p) => {
+                    let rec = r.data.preemptions.get(p)?;
+                    WhyAsk {
+                        job: jobs.get(rec.victim as usize)?.name.clone(),
+                        preemption: preemption_number(&r.data.preemptions, p),
+                    }
+                }
+                Selection::Job(j) => WhyAsk { job: jobs.get(j)?.name.clone(), preemption: None },
+            })
+        })
+    };
     let close = move || app.chrome.selection.set(None);
     // The rule whose statement is open under the chips (one at a time).
     let open_rule = RwSignal::new(None::<&'static str>);
@@ -125,6 +145,7 @@ pub fn ExplainPanel() -> impl IntoView {
                         Some(Selection::Job(j)) => Some(view! { <crate::ui::forecast::JobForecast j=j /> }),
                         _ => None,
                     }}
+                    {why_ask().map(|ask| view! { <crate::ui::why::WhyAvoid ask=ask /> })}
                     {at.map(|t| view! {
                         <button class="btn" on:click=move |_| { app.play.playing.set(false); app.play.now.set(t) }>{format!("Go to {}", format_time(t))}</button>
                     })}

@@ -33,6 +33,7 @@ pub mod timeline;
 pub mod transport;
 pub mod util_chart;
 pub mod wait_chart;
+pub mod why;
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -51,6 +52,7 @@ pub fn App(
 ) -> impl IntoView {
     let app = AppState::provide(saved, notice);
     forecast::EtaState::provide(app);
+    why::WhyState::provide(app);
     if restore {
         app.restore_large_save();
     }
