@@ -122,6 +122,13 @@ test("notebook preset: run to the end, two preemptions explained, no console err
   await page.locator(".waiting-job").first().click();
   text = await drawer.innerText();
   assert.match(text, /reason now|waits|waiting/i);
+  // Its wait over the run, split by cause: a stacked bar whose causes are named with their times.
+  const bar = drawer.locator(".cause-bar");
+  await bar.waitFor();
+  assert.match(await bar.getAttribute("aria-label"), /^wait by cause: .+ \d/);
+  assert.ok((await drawer.locator(".cause-legend li").count()) >= 1);
+  assert.match(await drawer.locator(".breakdown h4").innerText(), /Its wait over the run, by cause: /);
+  await drawer.screenshot({ path: join(artifacts, "wait-breakdown-1440.png") });
 
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.waitForTimeout(300);

@@ -142,7 +142,10 @@ pub fn ExplainPanel() -> impl IntoView {
                         </div>
                     })}
                     {match app.chrome.selection.get_untracked() {
-                        Some(Selection::Job(j)) => Some(view! { <crate::ui::forecast::JobForecast j=j /> }),
+                        Some(Selection::Job(j)) => Some(view! {
+                            <crate::ui::breakdown::WaitBreakdown j=j />
+                            <crate::ui::forecast::JobForecast j=j />
+                        }),
                         _ => None,
                     }}
                     {why_ask().map(|ask| view! { <crate::ui::why::WhyAvoid ask=ask /> })}

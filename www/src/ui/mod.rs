@@ -2,6 +2,7 @@
 //! [`state::AppState`] context.
 
 pub mod actions;
+pub mod breakdown;
 pub mod capacity;
 pub mod compare;
 pub mod dom;
