@@ -170,7 +170,7 @@ const WORKLOAD_SHARE: Field = Object(&[
     ("arrivalsPerHour", V),
     ("instanceTypes", List(&Object(&[("name", V), ("weight", V)]))),
     ("sizes", List(&Object(&[("instances", V), ("weight", V)]))),
-    ("duration", Object(&[("distribution", V), ("minSeconds", V), ("maxSeconds", V)])),
+    ("duration", Object(&[("distribution", V), ("minSeconds", V), ("maxSeconds", V), ("values", List(&V))])),
     ("priorities", List(&Object(&[("priority", V), ("weight", V)]))),
     ("checkpoint", PERCENT_OF),
     ("preemptionRetries", PERCENT_OF),
