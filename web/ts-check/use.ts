@@ -37,8 +37,9 @@ const firstBand = pending.then((report) => {
   const position: [number, number] | null = job.position;
   return [p50, position, job.wouldPreempt?.[0]?.probability, report.drawsBySource["history"]];
 });
-// @ts-expect-error: durations are history, timeout or exact
-etaJson(s, { durations: "workload" });
+// @ts-expect-error: durations are history, workload, timeout or exact
+etaJson(s, { durations: "kaplan-meier" });
+etaJson(s, { durations: "workload", arrivals: "workload" });
 // @ts-expect-error: an unknown option
 etaJson(s, { replicate: 5 });
 // @ts-expect-error: a typo is caught
