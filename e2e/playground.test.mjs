@@ -2,56 +2,21 @@
 // Chromium (the system one, never a downloaded browser) and saves screenshots to ../artifacts.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
-import { readFile, writeFile, mkdir, mkdtemp, rm, stat } from "node:fs/promises";
+import { readFile, writeFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir, loadavg } from "node:os";
-import { extname, join, normalize, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { deflateRawSync } from "node:zlib";
-import { chromium } from "playwright-core";
+import { artifacts, here, start, watchConsole } from "./harness.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const dist = join(here, "..", "dist");
-const artifacts = join(here, "..", "artifacts");
-const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css", ".json": "application/json" };
-
-let server, base, browser;
+let base, browser, stop;
 
 before(async () => {
-  await stat(join(dist, "index.html")).catch(() => {
-    throw new Error("dist/index.html is missing: run `trunk build --release` first");
-  });
-  await mkdir(artifacts, { recursive: true });
-  server = createServer(async (req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
-    const file = join(dist, path === "/" ? "index.html" : path);
-    try {
-      const body = await readFile(file);
-      res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
-      res.end(body);
-    } catch {
-      res.writeHead(404).end("not found");
-    }
-  });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${server.address().port}/`;
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
+  ({ base, browser, stop } = await start());
 });
 
 after(async () => {
-  await browser?.close();
-  await new Promise((r) => server?.close(r));
+  await stop?.();
 });
-
-function watchConsole(page) {
-  const errors = [];
-  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
-  page.on("pageerror", (e) => errors.push(String(e)));
-  return errors;
-}
 
 /** Records the page's Content-Security-Policy violations in window.__csp (every document). */
 async function watchCsp(context) {

@@ -4,54 +4,23 @@
 // jobs (measured over its first runs, then cancelled). Serves ../dist like playground.test.mjs.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
-import { readFile, mkdir, stat } from "node:fs/promises";
-import { extname, join, normalize, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { join } from "node:path";
+import { artifacts, start, watchConsole } from "./harness.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const dist = join(here, "..", "dist");
-const artifacts = join(here, "..", "artifacts");
-const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css", ".json": "application/json" };
-
-let server, base, browser;
+let base, browser, stop;
 
 before(async () => {
-  await stat(join(dist, "index.html")).catch(() => {
-    throw new Error("dist/index.html is missing: run `trunk build --release` first");
-  });
-  await mkdir(artifacts, { recursive: true });
-  server = createServer(async (req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
-    const file = join(dist, path === "/" ? "index.html" : path);
-    try {
-      const body = await readFile(file);
-      res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
-      res.end(body);
-    } catch {
-      res.writeHead(404).end("not found");
-    }
-  });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${server.address().port}/`;
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
+  ({ base, browser, stop } = await start());
 });
 
 after(async () => {
-  await browser?.close();
-  await new Promise((r) => server?.close(r));
+  await stop?.();
 });
 
 async function open(viewport) {
   const context = await browser.newContext({ colorScheme: "dark", viewport });
   const page = await context.newPage();
-  const errors = [];
-  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
-  page.on("pageerror", (e) => errors.push(String(e)));
+  const errors = watchConsole(page);
   await page.goto(base);
   await page.waitForSelector(".status.ok", { timeout: 60_000 });
   await page.evaluate(() => {

@@ -96,22 +96,42 @@ impl Model {
     pub fn draw(&self, seed: u64, r: u32, start: u64, horizon: u64) -> Vec<JobCfg> {
         let mut out = Vec::new();
         for (_, name, rate, templates) in &self.shares {
-            let mut rng = Rng::new(super::draw_key(seed, r, name) ^ 0xA771_7A15);
-            let mut t = start as f64;
-            let mut k = 0u32;
-            loop {
-                t += rng.exp(1.0 / rate);
-                // A NaN (never: the rate is finite and above 0) stops it too.
-                if t.partial_cmp(&(horizon as f64)) != Some(core::cmp::Ordering::Less) {
-                    break;
-                }
+            let next = |rng: &mut Rng, t: f64| Some(t + rng.exp(1.0 / rate));
+            share_arrivals(seed, r, name, 0xA771_7A15, (start, start, horizon), next, |rng, job, at| {
                 let mut j = templates[rng.below(templates.len() as u64) as usize].clone();
-                j.name = alloc::format!("{name}~{r}~{k}");
-                j.submit_at = (t as u64).max(start + 1);
+                j.name = job;
+                j.submit_at = at;
                 out.push(j);
-                k += 1;
-            }
+            });
         }
         out
+    }
+}
+
+/// One share's arrivals in replicate `r`, for both arrival models: from `from`, `next` gives
+/// each arrival's time after the last (`None`: no more), until `horizon`; `each` draws the job
+/// (from the same generator, after its time) and gets its name, `{share}~{replicate}~{k}`
+/// (never a valid job name, so never one of the state's), and its submit time (after `start`,
+/// the state's `startAt`). The generator is keyed by (seed, replicate, share) and `salt`.
+pub(super) fn share_arrivals(
+    seed: u64,
+    r: u32,
+    share: &str,
+    salt: u64,
+    (from, start, horizon): (u64, u64, u64),
+    mut next: impl FnMut(&mut Rng, f64) -> Option<f64>,
+    mut each: impl FnMut(&mut Rng, String, u64),
+) {
+    let mut rng = Rng::new(super::draw_key(seed, r, share) ^ salt);
+    let mut t = from as f64;
+    let mut k = 0u32;
+    while let Some(at) = next(&mut rng, t) {
+        t = at;
+        // A NaN (never: rates are finite and above 0) stops it too.
+        if t.partial_cmp(&(horizon as f64)) != Some(core::cmp::Ordering::Less) {
+            break;
+        }
+        each(&mut rng, alloc::format!("{share}~{r}~{k}"), (t as u64).max(start + 1));
+        k += 1;
     }
 }

@@ -94,60 +94,58 @@ impl Model {
             if !(rate > 0.0 && rate.is_finite()) {
                 continue;
             }
-            let mut rng = Rng::new(super::draw_key(seed, r, &entry.name) ^ 0x3041_A10A);
             let spec = &entry.spec;
-            let mut t = begin as f64;
-            let mut k = 0u32;
-            loop {
-                t = match &entry.pace {
-                    Pace::PerSecond(r) => t + rng.exp(1.0 / r),
-                    hourly => match hourly.after(t, rng.exp(1.0)) {
-                        Some(next) => next,
-                        None => break,
-                    },
-                };
-                if t.partial_cmp(&(horizon as f64)) != Some(core::cmp::Ordering::Less) {
-                    break;
-                }
-                let ty = entry.types[pick(&mut rng, entry.types.iter().map(|t| t.1))].0;
-                let count = if spec.sizes.is_empty() {
-                    1
-                } else {
-                    spec.sizes[pick(&mut rng, spec.sizes.iter().map(|z| z.weight))].instances.max(1) as u64
-                };
-                let priority = if spec.priorities.is_empty() {
-                    0
-                } else {
-                    spec.priorities[pick(&mut rng, spec.priorities.iter().map(|z| z.weight))].priority
-                };
-                let checkpoint = spec.checkpoint.as_ref().and_then(|c| draw_percent(&mut rng, c));
-                let retries = spec.preemption_retries.as_ref().and_then(|c| draw_percent(&mut rng, c));
-                let name = alloc::format!("{}~{r}~{k}", entry.name);
-                k += 1;
-                // A type the state does not know cannot arrive (validation would refuse it).
-                if ty == TypeId::MAX {
-                    continue;
-                }
-                let quota = v.shares[entry.share as usize].quota.get(ty as usize).copied().unwrap_or(0);
-                out.push((
-                    e,
-                    JobCfg {
-                        name,
-                        share: entry.share,
-                        priority: priority.clamp(0, i64::from(u32::MAX)) as u32,
-                        ty,
-                        count: if quota > 0 { count.min(quota) } else { count },
-                        submit_at: (t as u64).max(start + 1),
-                        duration: 1,
-                        checkpoint_interval: checkpoint.and_then(|c| u64::try_from(c).ok()),
-                        timeout: None,
-                        retries: retries.and_then(|c| u64::try_from(c).ok()),
-                        started_at: None,
-                        previous_attempts: 0,
-                        completed_work: 0,
-                    },
-                ));
-            }
+            let next = |rng: &mut Rng, t: f64| match &entry.pace {
+                Pace::PerSecond(r) => Some(t + rng.exp(1.0 / r)),
+                hourly => hourly.after(t, rng.exp(1.0)),
+            };
+            let span = (begin, start, horizon);
+            super::arrivals::share_arrivals(
+                seed,
+                r,
+                &entry.name,
+                0x3041_A10A,
+                span,
+                next,
+                |rng, name, at| {
+                    let ty = entry.types[pick(rng, entry.types.iter().map(|t| t.1))].0;
+                    let count = if spec.sizes.is_empty() {
+                        1
+                    } else {
+                        spec.sizes[pick(rng, spec.sizes.iter().map(|z| z.weight))].instances.max(1) as u64
+                    };
+                    let priority = if spec.priorities.is_empty() {
+                        0
+                    } else {
+                        spec.priorities[pick(rng, spec.priorities.iter().map(|z| z.weight))].priority
+                    };
+                    let checkpoint = spec.checkpoint.as_ref().and_then(|c| draw_percent(rng, c));
+                    let retries = spec.preemption_retries.as_ref().and_then(|c| draw_percent(rng, c));
+                    // A type the state does not know cannot arrive (validation would refuse it).
+                    if ty == TypeId::MAX {
+                        return;
+                    }
+                    let quota = v.shares[entry.share as usize].quota.get(ty as usize).copied().unwrap_or(0);
+                    out.push((
+                        e,
+                        JobCfg {
+                            name,
+                            share: entry.share,
+                            priority: priority.clamp(0, i64::from(u32::MAX)) as u32,
+                            ty,
+                            count: if quota > 0 { count.min(quota) } else { count },
+                            submit_at: at,
+                            duration: 1,
+                            checkpoint_interval: checkpoint.and_then(|c| u64::try_from(c).ok()),
+                            timeout: None,
+                            retries: retries.and_then(|c| u64::try_from(c).ok()),
+                            started_at: None,
+                            previous_attempts: 0,
+                            completed_work: 0,
+                        },
+                    ));
+                },
+            );
         }
         out
     }
