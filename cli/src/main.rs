@@ -24,6 +24,7 @@ mod eta;
 mod input;
 mod parallel;
 mod policy;
+mod recommend;
 mod sweep;
 mod text;
 mod why;
@@ -237,6 +238,10 @@ enum Command {
     /// What would have avoided a job's preemption or wait? Single changes from a fixed
     /// catalogue, each verified by a full re-run, with their side effects on other jobs.
     Why(Box<why::WhyArgs>),
+    /// Which quotas should we set? The least costly quota shares and capacity that meet every
+    /// objective, side by side with the input, with a certificate that every cheaper step
+    /// breaks one; exit 3 when nothing in the space meets them.
+    Recommend(Box<recommend::RecommendArgs>),
     /// Time the simulation of generated workloads (generation and JSON excluded).
     Bench {
         /// Job counts to run, comma-separated.
@@ -594,6 +599,7 @@ fn main() -> ExitCode {
         }
         Command::Eta(a) => eta::eta(*a).unwrap_or_else(|policy::Stop(code)| code),
         Command::Why(a) => why::why_cmd(*a).unwrap_or_else(|policy::Stop(code)| code),
+        Command::Recommend(a) => recommend::recommend_cmd(*a).unwrap_or_else(|policy::Stop(code)| code),
         Command::Bench { jobs, repeat, at_once } => bench::run(&jobs, repeat.max(1), at_once),
         Command::Import { kind: ImportKind::Aws { files, observed, now, state_at } } => {
             bridges::import_aws(&files, observed.as_deref(), quotasim::aws::ImportOptions { now, state_at })

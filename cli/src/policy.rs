@@ -194,7 +194,7 @@ fn num(x: Option<f64>) -> String {
     }
 }
 
-fn text(c: &Comparison) -> String {
+pub fn text(c: &Comparison) -> String {
     let mut s = String::new();
     let what = if c.changes.is_empty() { "no change".to_string() } else { c.changes.join(", ") };
     let _ = writeln!(s, "A vs B ({})", quotasim::validate::printable(&what));

@@ -60,6 +60,8 @@ pub mod objective;
 pub mod problem;
 pub mod reasons;
 #[cfg(feature = "serde")]
+pub mod recommend;
+#[cfg(feature = "serde")]
 pub mod replicates;
 pub mod result;
 pub mod scenario;

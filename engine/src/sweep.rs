@@ -104,7 +104,7 @@ pub fn parse_sweep(text: &str) -> Result<SweepFile, Problem> {
 
 /// `from + k * step` for `k` in `0..=n`, each rounded to the decimals `from` and `step` are
 /// written with (so 0.1 by 0.1 gives 0.3, not 0.30000000000000004), and none past `to`.
-fn range_values(r: &Range, n: u64) -> Vec<Value> {
+pub(crate) fn range_values(r: &Range, n: u64) -> Vec<Value> {
     let decimals = |x: f64| format!("{x}").split_once('.').map_or(0, |(_, d)| d.len());
     let d = decimals(r.from).max(decimals(r.step));
     (0..=n)

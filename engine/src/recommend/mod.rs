@@ -1,0 +1,455 @@
+//! "Which quotas should we set?" (`quotasim recommend`): the least costly quota shares and
+//! service environment that meet every objective, with a certificate of local optimality.
+//!
+//! A study one layer above the simulation, made only of its pieces: a candidate is a set of
+//! changes by path ([`crate::change`]) to the scenario, run in full by the engine on each seed;
+//! its verdicts are the objectives' ([`crate::objective`]); the trade-off front is the sweep's
+//! ([`crate::sweep::pareto`]).
+//!
+//! - [`space`]: the dimensions searched, their values, and the cost of a candidate;
+//! - [`search`]: the method (coordinate descent with bisection, sharing re-chosen from a
+//!   ladder), deterministic and bounded by a run budget;
+//! - [`report`]: the answer and its proof (JSON), and its text.
+//!
+//! **The workload.** Listed jobs are run as they are. A `workload` section is expanded once per
+//! seed, at the scenario's own quotas, and every candidate runs those same jobs (common random
+//! numbers): the generator sizes jobs and paces `loadPercent` by the quotas, so expanding it
+//! per candidate would change the workload with the policy.
+//!
+//! **Feasible** means: every objective is met on at least `need` of the seeds, and on as many
+//! no job is left unfinished (`overall.unfinished`, which counts the never runnable ones): a
+//! `null` metric meets an objective, so a share starved of every start would otherwise meet its
+//! wait objective.
+//!
+//! **Replayed, not resumed.** [`Study::next`] runs the search from the start against the runs
+//! recorded so far and stops at the first candidate it has no runs for, returning it with the
+//! others the search asks for at the same point (a batch). The search is cheap next to a run,
+//! deterministic, and never depends on the order in which a batch's runs finish, so a front end
+//! may run a batch on every core, or a run at a time in slices, and gets the same report.
+
+pub mod report;
+pub mod search;
+pub mod space;
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use crate::change::apply_changes;
+use crate::compare::run_to_end;
+use crate::metric::{resolve, summary_value};
+use crate::model::Scenario;
+use crate::objective::Objectives;
+use crate::result::SummaryResult;
+use crate::validate::{validate, Problem};
+
+pub use report::RecommendReport;
+pub use space::{Config, Space, SpaceFile};
+
+/// The report's format version.
+pub const FORMAT_VERSION: u32 = 1;
+/// Single-seed runs when none are asked for.
+pub const DEFAULT_MAX_RUNS: u32 = 1_000;
+/// The most runs one study may be given.
+pub const MAX_RUNS: u32 = 1_000_000;
+/// The most seeds one study may run each candidate on.
+pub const MAX_REPLICATES: u32 = 1_000;
+
+/// What to minimise, and how much to spend.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecommendOptions {
+    /// A metric path to minimise (`--minimize`, no `*`); `None`: `capacityPerHour`.
+    pub minimize: Option<String>,
+    /// Seeds (`--replicates`); more than one needs a `workload` section.
+    pub replicates: u32,
+    /// The fraction of seeds on which an objective must be met (`--confidence`), in (0, 1].
+    pub confidence: f64,
+    /// Single-seed runs at most (`--max-runs`).
+    pub max_runs: u32,
+}
+
+impl Default for RecommendOptions {
+    fn default() -> Self {
+        RecommendOptions { minimize: None, replicates: 1, confidence: 1.0, max_runs: DEFAULT_MAX_RUNS }
+    }
+}
+
+/// Why a study could not be made.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RecommendError {
+    /// An option is wrong (its path is the option, `--replicates`): a usage error.
+    Usage(Problem),
+    /// The scenario is wrong: every problem with its path.
+    Invalid(Vec<Problem>),
+    /// The objectives (or `--minimize`) name what the summary has not: every problem with its
+    /// path (`objectives[i].metric`).
+    Objectives(Vec<Problem>),
+    /// The space file is wrong: every problem with its place in the file.
+    Space(Vec<Problem>),
+}
+
+impl core::fmt::Display for RecommendError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            RecommendError::Usage(p) => write!(f, "{p}"),
+            RecommendError::Invalid(ps) | RecommendError::Objectives(ps) | RecommendError::Space(ps) => {
+                let lines: Vec<String> = ps.iter().map(|p| p.to_string()).collect();
+                write!(f, "{}", lines.join("\n"))
+            }
+        }
+    }
+}
+
+/// One run of one candidate on one seed, reduced to what the study reads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// Each verdict's value ([`Study::verdicts`] order); `None`: the metric is `null`.
+    pub values: Vec<Option<f64>>,
+    /// The minimised metric's value, with `--minimize`.
+    pub metric: Option<f64>,
+    /// `overall.unfinished` (never runnable jobs included).
+    pub unfinished: u64,
+    /// Per share: quota-seconds neither used by the share nor lent (quotas as at the start).
+    pub idle_seconds: Vec<f64>,
+    /// How long the run measured, from `startAt` to `endedAt`, in seconds.
+    pub span: u64,
+    /// A run that stopped with an error: its message (the candidate is infeasible).
+    pub error: Option<String>,
+}
+
+/// One verdict the study checks: an objective, for one metric (a share, for `*`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct VerdictSpec {
+    /// `objectives[i]`.
+    pub objective: String,
+    /// The metric path, with a share in place of `*`.
+    pub metric: String,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+}
+
+impl VerdictSpec {
+    /// Whether a value meets the bounds (`null` meets).
+    pub fn met(&self, v: Option<f64>) -> bool {
+        v.is_none_or(|x| self.min.is_none_or(|lo| x >= lo) && self.max.is_none_or(|hi| x <= hi))
+    }
+
+    /// How far inside its bounds a value is, relative to the bound (a bound of 0: absolute);
+    /// negative when outside. `None` for `null`.
+    pub fn slack(&self, v: Option<f64>) -> Option<f64> {
+        let x = v?;
+        let rel = |gap: f64, bound: f64| if bound == 0.0 { gap } else { gap / bound.abs() };
+        let lo = self.min.map(|m| rel(x - m, m));
+        let hi = self.max.map(|m| rel(m - x, m));
+        match (lo, hi) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+/// A candidate's runs on every seed.
+pub type Evaluation = Vec<Outcome>;
+
+/// The study: the scenario, its seeds' jobs, the space, the objectives and the runs so far.
+pub struct Study {
+    pub(crate) scenario: Scenario,
+    /// Per seed: the scenario with its workload expanded at the scenario's quotas.
+    pub(crate) bases: Vec<Scenario>,
+    pub(crate) seeds: Vec<Option<i64>>,
+    pub(crate) space: Space,
+    pub(crate) verdicts: Vec<VerdictSpec>,
+    pub(crate) opts: RecommendOptions,
+    /// Seeds on which an objective must hold.
+    pub(crate) need: usize,
+    pub(crate) runs: BTreeMap<Config, Evaluation>,
+}
+
+/// What the study needs next.
+pub enum RecommendStep {
+    /// These candidates, each on every seed ([`Study::scenario_of`]), recorded with
+    /// [`Study::record`] in any order.
+    Run(Vec<Config>),
+    /// The study is made: its report.
+    Done(alloc::boxed::Box<RecommendReport>),
+}
+
+fn usage(option: &str, message: String) -> RecommendError {
+    RecommendError::Usage(Problem::error(option, message))
+}
+
+/// Checks the options alone (before the scenario is read).
+pub fn check_options(o: &RecommendOptions) -> Result<(), RecommendError> {
+    if o.replicates == 0 || o.replicates > MAX_REPLICATES {
+        return Err(usage(
+            "--replicates",
+            format!("must be from 1 to {}, not {}", MAX_REPLICATES, o.replicates),
+        ));
+    }
+    if !(o.confidence > 0.0 && o.confidence <= 1.0) {
+        return Err(usage("--confidence", format!("must be above 0 and at most 1, not {}", o.confidence)));
+    }
+    if o.max_runs == 0 || o.max_runs > MAX_RUNS {
+        return Err(usage("--max-runs", format!("must be from 1 to {MAX_RUNS}, not {}", o.max_runs)));
+    }
+    if o.max_runs < o.replicates {
+        return Err(usage(
+            "--max-runs",
+            format!("{} runs cannot run one candidate on {} seeds", o.max_runs, o.replicates),
+        ));
+    }
+    if let Some(m) = &o.minimize {
+        if m.contains('*') {
+            return Err(usage("--minimize", format!("`{m}`: one metric, not one per share (no `*`)")));
+        }
+        crate::metric::check_path(m).map_err(|e| usage("--minimize", e))?;
+    }
+    Ok(())
+}
+
+impl Study {
+    /// A study of `scenario` against `objectives` over `space`: every problem with its path
+    /// (the scenario's, `objectives[i].metric`, the space file's), before anything runs.
+    pub fn new(
+        scenario: &Scenario,
+        objectives: &Objectives,
+        space: &SpaceFile,
+        opts: &RecommendOptions,
+    ) -> Result<Study, RecommendError> {
+        check_options(opts)?;
+        validate(scenario).map_err(RecommendError::Invalid)?;
+        if opts.replicates > 1 && scenario.workload.is_none() {
+            return Err(usage(
+                "--replicates",
+                "replicates need a `workload` section (listed jobs are the same on every seed; \
+                 `quotasim fit-workload` fits one to them)"
+                    .to_string(),
+            ));
+        }
+        let space = space::build_space(scenario, space).map_err(RecommendError::Space)?;
+        // The objectives and the minimised metric against the scenario's summary shape (a run
+        // of no jobs: every share, every metric).
+        let mut shape = scenario.without_jobs();
+        shape.workload = None;
+        let empty = run_to_end(validate(&shape).map_err(RecommendError::Invalid)?, false)
+            .map_err(|e| RecommendError::Invalid(alloc::vec![Problem::error("", e.to_string())]))?;
+        let summary = summary_value(&crate::compare::summary_of(&empty));
+        let mut verdicts = Vec::new();
+        let mut problems = Vec::new();
+        for (i, ob) in objectives.objectives.iter().enumerate() {
+            match resolve(&summary, &ob.metric) {
+                Ok(vs) => verdicts.extend(vs.into_iter().map(|v| VerdictSpec {
+                    objective: format!("objectives[{i}]"),
+                    metric: v.path,
+                    min: ob.min,
+                    max: ob.max,
+                })),
+                Err(m) => problems.push(Problem::error(format!("objectives[{i}].metric"), m)),
+            }
+        }
+        if let Some(m) = &opts.minimize {
+            if let Err(e) = resolve(&summary, m) {
+                problems.push(Problem::error("--minimize", e));
+            }
+        }
+        if !problems.is_empty() {
+            return Err(RecommendError::Objectives(problems));
+        }
+        // Each seed's jobs, expanded once at the scenario's quotas.
+        let seeds: Vec<Option<i64>> = match &scenario.workload {
+            Some(w) => crate::replicates::seeds(w.seed, opts.replicates).into_iter().map(Some).collect(),
+            None => alloc::vec![None],
+        };
+        let mut bases = Vec::new();
+        for seed in &seeds {
+            let s = match seed {
+                Some(k) => crate::workload::expanded(&crate::workload::with_seed(scenario, *k))
+                    .map_err(RecommendError::Invalid)?,
+                None => scenario.clone(),
+            };
+            bases.push(s);
+        }
+        let need = libm::ceil(opts.confidence * seeds.len() as f64 - 1e-9).max(1.0) as usize;
+        Ok(Study {
+            scenario: scenario.clone(),
+            bases,
+            seeds,
+            space,
+            verdicts,
+            opts: opts.clone(),
+            need: need.min(opts.replicates as usize),
+            runs: BTreeMap::new(),
+        })
+    }
+
+    /// The space searched.
+    pub fn space(&self) -> &Space {
+        &self.space
+    }
+
+    /// The verdicts checked, in order.
+    pub fn verdicts(&self) -> &[VerdictSpec] {
+        &self.verdicts
+    }
+
+    /// The scenario seed `k`'s candidates change: the input with its workload expanded.
+    pub fn base(&self, k: usize) -> &Scenario {
+        &self.bases[k]
+    }
+
+    /// How many seeds each candidate runs on.
+    pub fn seed_count(&self) -> usize {
+        self.bases.len()
+    }
+
+    /// Single-seed runs recorded so far.
+    pub fn runs_done(&self) -> u64 {
+        self.runs.values().map(|e| e.len() as u64).sum()
+    }
+
+    /// The scenario candidate `c` runs on seed `k` (its jobs listed), or why it cannot run
+    /// (then the candidate is infeasible; no run is spent on it).
+    pub fn scenario_of(&self, c: &Config, k: usize) -> Result<Scenario, String> {
+        let changes = self.space.changes(c, &self.scenario);
+        apply_changes(&self.bases[k], &changes).map_err(|p| p.to_string())
+    }
+
+    /// Candidate `c` run on seed `k`, to its end: what the study reads of it.
+    pub fn run(&self, c: &Config, k: usize) -> Outcome {
+        let s = match self.scenario_of(c, k) {
+            Ok(s) => s,
+            Err(m) => return self.failed(m),
+        };
+        let valid = match validate(&s) {
+            Ok(v) => v,
+            Err(ps) => return self.failed(ps.first().map_or_else(String::new, |p| p.to_string())),
+        };
+        match run_to_end(valid, false) {
+            Ok(r) => self.outcome(&s, &crate::compare::summary_of(&r)),
+            Err(e) => self.failed(e.to_string()),
+        }
+    }
+
+    fn failed(&self, m: String) -> Outcome {
+        Outcome {
+            values: alloc::vec![None; self.verdicts.len()],
+            metric: None,
+            unfinished: 0,
+            idle_seconds: alloc::vec![0.0; self.scenario.quota_shares.len()],
+            span: 0,
+            error: Some(m),
+        }
+    }
+
+    /// What the study reads of a run of scenario `s` (a candidate on a seed) that ended with
+    /// `r`: for a front end that runs the simulation itself.
+    pub fn outcome(&self, s: &Scenario, r: &SummaryResult) -> Outcome {
+        let v = summary_value(r);
+        let value = |path: &str| resolve(&v, path).ok().and_then(|m| m.first().and_then(|x| x.value));
+        let span = r.ended_at.saturating_sub(s.settings.start_at.max(0) as u64);
+        let idle_seconds = s
+            .quota_shares
+            .iter()
+            .map(|q| {
+                let quota: i64 = q.capacity_limits.iter().map(|c| c.max_capacity.max(0)).sum();
+                let m =
+                    r.summary.per_quota_share.iter().find(|(n, _)| *n == q.quota_share_name).map(|x| &x.1);
+                let held = m.map_or(0.0, |m| (m.instance_seconds_own + m.instance_seconds_lent) as f64);
+                (quota as f64 * span as f64 - held).max(0.0)
+            })
+            .collect();
+        Outcome {
+            values: self.verdicts.iter().map(|vs| value(&vs.metric)).collect(),
+            metric: self.opts.minimize.as_deref().and_then(value),
+            unfinished: r.summary.overall.unfinished,
+            idle_seconds,
+            span,
+            error: None,
+        }
+    }
+
+    /// Records candidate `c`'s runs, one per seed in seed order.
+    pub fn record(&mut self, c: Config, outcomes: Evaluation) {
+        self.runs.insert(c, outcomes);
+    }
+
+    /// What to run next, or the report ([`RecommendStep`]).
+    pub fn next(&self) -> RecommendStep {
+        match search::replay(self) {
+            search::Replayed::Need(cs) => RecommendStep::Run(cs),
+            search::Replayed::Done(state) => {
+                RecommendStep::Done(alloc::boxed::Box::new(report::build(self, &state)))
+            }
+        }
+    }
+
+    /// Whether candidate `c` is feasible, from its runs.
+    pub(crate) fn feasible(&self, e: &Evaluation) -> bool {
+        self.broken(e).is_empty()
+    }
+
+    /// The verdicts candidate `e` breaks (by index; `usize::MAX` for unfinished jobs).
+    pub(crate) fn broken(&self, e: &Evaluation) -> Vec<usize> {
+        let mut out = Vec::new();
+        let ok_runs = e.iter().filter(|o| o.error.is_none() && o.unfinished == 0).count();
+        if ok_runs < self.need {
+            out.push(usize::MAX);
+        }
+        for (i, vs) in self.verdicts.iter().enumerate() {
+            let met = e.iter().filter(|o| o.error.is_none() && vs.met(o.values[i])).count();
+            if met < self.need {
+                out.push(i);
+            }
+        }
+        out
+    }
+
+    /// The candidate's cost: `capacityPerHour`, or the median of the minimised metric over the
+    /// seeds (`None`: it has no value).
+    pub(crate) fn cost(&self, c: &Config, e: &Evaluation) -> Option<f64> {
+        match &self.opts.minimize {
+            None => Some(self.space.capacity_per_hour(c)),
+            Some(_) => median(e.iter().filter_map(|o| o.metric).collect()),
+        }
+    }
+}
+
+/// The median of some numbers (the lower middle one of an even count), or `None`.
+pub(crate) fn median(mut v: Vec<f64>) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    Some(v[(v.len() - 1) / 2])
+}
+
+/// The study made at once: each batch run in order, one run at a time. A front end with
+/// threads runs each batch's runs in parallel and records them; the report is the same.
+pub fn recommend(
+    scenario: &Scenario,
+    objectives: &Objectives,
+    space: &SpaceFile,
+    opts: &RecommendOptions,
+) -> Result<RecommendReport, RecommendError> {
+    let mut study = Study::new(scenario, objectives, space, opts)?;
+    loop {
+        match study.next() {
+            RecommendStep::Done(r) => return Ok(*r),
+            RecommendStep::Run(cs) => {
+                for c in cs {
+                    let e: Evaluation = (0..study.seed_count()).map(|k| study.run(&c, k)).collect();
+                    study.record(c, e);
+                }
+            }
+        }
+    }
+}
+
+/// The recommended scenario: the input with the recommendation's changes (its `workload`
+/// section, if any, kept as it was).
+pub fn recommended_scenario(scenario: &Scenario, r: &RecommendReport) -> Result<Scenario, Problem> {
+    let changes: Vec<crate::change::Change> =
+        r.recommended.set.iter().map(|c| crate::change::Change::parse(c)).collect::<Result<_, _>>()?;
+    apply_changes(scenario, &changes)
+}
