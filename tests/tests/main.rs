@@ -8,6 +8,7 @@ mod forecast;
 mod fuzz;
 mod policy_cli;
 mod properties;
+mod recommend;
 mod rules;
 mod sweep_cli;
 mod validation;

@@ -388,8 +388,10 @@ pub(crate) fn build(st: &Study, s: &State) -> RecommendReport {
     }
     if st.scenario.workload.is_some() {
         notes.push(
-            "every candidate runs the jobs the workload section gives at the input's quotas; to check a step, \
-             run it on the expanded scenario (`quotasim run SCENARIO --print-scenario`)"
+            "every candidate ran the jobs the workload section gives at the input's quotas; the workload \
+             section sizes and paces jobs by the quotas it is expanded at, so to check a step exactly, apply \
+             it to the expanded input (`quotasim run SCENARIO --print-scenario`), not to a scenario that \
+             keeps the section"
                 .to_string(),
         );
     }

@@ -250,6 +250,7 @@ pub fn build_space(s: &Scenario, file: &SpaceFile) -> Result<Space, Vec<Problem>
     }
 
     // `axes`.
+    let scenario_json = serde_json::to_value(s).unwrap_or(Value::Null);
     let mut added: Vec<Dim> = Vec::new();
     for (i, a) in file.axes.iter().enumerate() {
         let at = format!("axes[{i}]");
@@ -260,6 +261,17 @@ pub fn build_space(s: &Scenario, file: &SpaceFile) -> Result<Space, Vec<Problem>
                 continue;
             }
         };
+        // A range is for a number: a field that is not one takes values.
+        if a.range.is_some() {
+            let now = lookup(&scenario_json, &a.path);
+            if let Some(v) = now.filter(|v| !v.is_number() && !v.is_null()) {
+                problems.push(Problem::error(
+                    format!("{at}.range"),
+                    format!("{}: not a number (it is {v}), so it takes values, not a range", a.path),
+                ));
+                continue;
+            }
+        }
         // Each value applies to the scenario, before anything runs.
         let mut ok = true;
         for (k, v) in values.iter().enumerate() {
