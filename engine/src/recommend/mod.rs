@@ -232,6 +232,14 @@ impl Study {
         // of no jobs: every share, every metric).
         let mut shape = scenario.without_jobs();
         shape.workload = None;
+        // Actions on a job name one that the shape no longer has.
+        shape.actions.retain(|a| {
+            !matches!(
+                a.kind,
+                crate::model::ActionKind::UpdateServiceJob { .. }
+                    | crate::model::ActionKind::TerminateServiceJob { .. }
+            )
+        });
         let empty = run_to_end(validate(&shape).map_err(RecommendError::Invalid)?, false)
             .map_err(|e| RecommendError::Invalid(alloc::vec![Problem::error("", e.to_string())]))?;
         let summary = summary_value(&crate::compare::summary_of(&empty));

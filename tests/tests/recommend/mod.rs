@@ -259,3 +259,17 @@ fn recommend_nothing_feasible_names_the_closest_candidate() {
     assert!(!r.recommended.feasible);
     assert!(r.recommended.verdicts.iter().any(|v| !v.met));
 }
+
+/// Actions on jobs (`updateServiceJob`, `terminateServiceJob`) do not stop the study: the
+/// objectives are checked against a run without jobs, which must not keep actions naming them.
+#[test]
+fn recommend_a_scenario_whose_actions_name_jobs() {
+    let mut v = serde_json::to_value(one_team()).unwrap();
+    v["actions"] = json!([{"at": 1800, "updateServiceJob": {"jobName": "j3", "schedulingPriority": 5}},
+        {"at": 2700, "terminateServiceJob": {"jobName": "j4"}}]);
+    let s = scenario(v);
+    let o = objectives(json!({"objectives": [{"metric": "perQuotaShare.team.waitSeconds.p95", "max": 600}]}));
+    let r = recommend(&s, &o, &SpaceFile::default(), &RecommendOptions::default()).unwrap();
+    assert!(r.feasible && r.proven, "{r:?}");
+    assert_eq!(r.recommended.cost, Some(4.0));
+}
