@@ -20,6 +20,7 @@ pub mod importer;
 pub mod palette;
 pub mod persist;
 pub mod presets;
+pub mod recommend;
 pub mod rows;
 pub mod rules;
 pub mod run;

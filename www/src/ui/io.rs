@@ -13,7 +13,12 @@ use crate::ui::dom;
 use crate::ui::state::use_app;
 
 fn file_stem(app: &crate::ui::state::AppState) -> String {
-    let n = app.doc.scenario.with_untracked(|s| s.name.clone()).unwrap_or_else(|| "scenario".into());
+    app.doc.scenario.with_untracked(|s| stem_of(s.name.as_deref()))
+}
+
+/// A file name stem from a scenario's name: lower-case letters, digits and dashes.
+fn stem_of(name: Option<&str>) -> String {
+    let n = name.unwrap_or("scenario");
     let s: String = n
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c.to_ascii_lowercase() } else { '-' })
@@ -38,6 +43,28 @@ pub fn download_scenario(app: &crate::ui::state::AppState) {
         .scenario
         .with_untracked(|s| quotasim::json::to_json(&crate::presets::for_export(preset.as_deref(), s)));
     dom::download(&format!("{}.json", file_stem(app)), "application/json", &json);
+}
+
+/// Downloads what CloudFormation deploys for `s` (a valid scenario) as `{stem}-cloudformation.json`.
+fn download_cloudformation(stem: &str, s: &quotasim::model::Scenario) {
+    dom::download(
+        &format!("{stem}-cloudformation.json"),
+        "application/json",
+        &quotasim::json::to_json_pretty(&quotasim::export::cloudformation(s)),
+    );
+}
+
+/// Downloads the CloudFormation template of scenario `s`, named after it with `suffix`
+/// (the Recommend panel's recommended scenario), or says why not.
+pub fn download_cloudformation_of(s: &quotasim::model::Scenario, suffix: &str) -> Result<(), String> {
+    quotasim::validate(s).map_err(|ps| {
+        format!(
+            "only a valid scenario is exported: {}",
+            ps.iter().find(|p| p.is_error()).map_or_else(String::new, |p| p.to_string())
+        )
+    })?;
+    download_cloudformation(&format!("{}{suffix}", stem_of(s.name.as_deref())), s);
+    Ok(())
 }
 
 #[component]
@@ -216,11 +243,7 @@ pub fn IoDialog() -> impl IntoView {
         }
         let stem = file_stem(&app);
         app.doc.scenario.with_untracked(|s| match format {
-            "cloudformation" => dom::download(
-                &format!("{stem}-cloudformation.json"),
-                "application/json",
-                &quotasim::json::to_json_pretty(&quotasim::export::cloudformation(s)),
-            ),
+            "cloudformation" => download_cloudformation(&stem, s),
             "aws-cli" => dom::download(
                 &format!("{stem}-aws-cli.sh"),
                 "text/x-shellscript",

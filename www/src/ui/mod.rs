@@ -23,6 +23,7 @@ pub mod limits;
 pub mod matrix;
 pub mod preset_info;
 pub mod problems;
+pub mod recommend;
 pub mod settings;
 pub mod shares;
 pub mod snapshot;
@@ -54,6 +55,7 @@ pub fn App(
     let app = AppState::provide(saved, notice);
     forecast::EtaState::provide(app);
     why::WhyState::provide(app);
+    recommend::RecommendState::provide(app);
     if restore {
         app.restore_large_save();
     }
@@ -155,6 +157,7 @@ pub fn App(
                         <matrix::PreemptionMatrix />
                     </div>
                     <sweep::SweepPanel />
+                    <recommend::RecommendPanel />
                     <footer class="foot muted">
                         "Quotasim simulates AWS Batch quota management for SageMaker Training job queues. Rules R1–R27 are from the project's semantics spec."
                     </footer>
