@@ -217,7 +217,8 @@ test("recommend at 10,000 jobs: runs in slices with its progress, and Cancel sto
   const t1 = await now();
   const text = await progress.innerText().catch(() => "");
   const worst = await longest(t0, t1);
-  console.log(`recommend at 10,000 jobs: ${Math.round(t1 - t0)} ms to "${text}", longest task ${worst} ms`);
+  const tasks = await page.evaluate(([a, b]) => window.__longtasks.filter(([s]) => s >= a && s <= b).map(([s, d]) => [Math.round(s - a), Math.round(d)]), [t0, t1]);
+  console.log(`recommend at 10,000 jobs: ${Math.round(t1 - t0)} ms to "${text}", longest task ${worst} ms, long tasks ${JSON.stringify(tasks)}`);
   assert.match(text, /^Run \d+ of at most 1000$/);
   await panel.locator(".rec-progress").screenshot({ path: join(artifacts, "recommend-progress-1440.png") });
   // The progress redraws at every slice: the click is dispatched to the button.
