@@ -240,7 +240,10 @@ fn result_view(app: AppState, rec: Arc<Recommended>, ms: f64) -> AnyView {
     let cf_error = RwSignal::new(None::<String>);
     let download = move |_| {
         let out = match &rec_cf.scenario {
-            Ok(s) => crate::ui::io::download_cloudformation_of(s, "-recommended"),
+            Ok(s) => crate::ui::io::download_cloudformation_of(
+                s,
+                if feasible { "-recommended" } else { "-closest" },
+            ),
             Err(e) => Err(e.clone()),
         };
         cf_error.set(out.err());
@@ -255,7 +258,9 @@ fn result_view(app: AppState, rec: Arc<Recommended>, ms: f64) -> AnyView {
                 <button class="btn small primary" on:click=move |_| open_as_b(app, &rec_b)>
                     {if feasible { "Open as B again" } else { "Open the closest as B" }}
                 </button>
-                <button class="btn small" on:click=download>"Download CloudFormation (recommended)"</button>
+                <button class="btn small" on:click=download>
+                    {if feasible { "Download CloudFormation (recommended)" } else { "Download CloudFormation (closest)" }}
+                </button>
             </div>
             {move || cf_error.get().map(|e| view! { <p class="field-error" role="alert">{e}</p> })}
             <div class="table-scroll" tabindex="0" role="region" aria-label="objectives, scenario and recommended">
@@ -266,7 +271,9 @@ fn result_view(app: AppState, rec: Arc<Recommended>, ms: f64) -> AnyView {
             </div>
             {cert}
             <h4>"Idle quota per share"</h4>
-            <p class="muted small">"Instances of quota neither used nor lent, on average over the run: scenario → recommended."</p>
+            <p class="muted small">
+                {format!("Instances of quota neither used nor lent, on average over the run: scenario → {}.", if feasible { "recommended" } else { "closest" })}
+            </p>
             <div class="table-scroll" tabindex="0" role="region" aria-label="idle quota per share">
                 <table class="grid-table rec-idle">
                     <thead><tr><th scope="col">"share"</th><th scope="col">"idle quota"</th></tr></thead>
@@ -591,7 +598,7 @@ pub fn RecommendPanel() -> impl IntoView {
                     </div>
                     <label class="field inline">
                         <span class="field-label">"Overall utilization at least (%)"</span>
-                        <input type="text" inputmode="decimal" placeholder="none" class="rec-util"
+                        <input type="text" inputmode="decimal" placeholder="–" class="rec-util"
                             data-field=UTILIZATION_KEY
                             aria-invalid=move || if bad(UTILIZATION_KEY.into()) { "true" } else { "false" }
                             prop:value=move || form.with(|f| f.utilization.clone())
