@@ -19,15 +19,19 @@
 //!    none does, the report says so and names the closest candidate;
 //! 2. **opens** each share's sharing to its most permissive value when that keeps every
 //!    objective (sharing costs nothing, and idle quota lent is what lets the quotas shrink);
-//! 3. makes **passes**: for each instance type (the dearest first), each share's quota step and
-//!    then the capacity step; a step that meets every objective is followed by a bisection on
-//!    its size (assuming the objectives are monotone in a quota, see below), and the largest
-//!    size found is taken. Passes repeat until one changes nothing; then a **full pass** retries
-//!    every step that fails with that share's sharing re-chosen from the ladder (and each other
-//!    value of any field the space file added), taking the first that meets every objective;
-//! 4. **tidies**: each share's sharing is set to the least permissive value of its ladder that
-//!    keeps every objective (a share lends or borrows only as much as the answer needs), and
-//!    when that changes anything, goes back to 3, so the last full pass is at the answer;
+//! 3. **descends** twice, the shares in order and then in reverse, from the opened start: a
+//!    pass takes each instance type (the dearest first), each share's quota step and then the
+//!    capacity step; a step that meets every objective is followed by a bisection on its size
+//!    (assuming the objectives are monotone in a quota, see below), and the largest size found
+//!    is taken; passes repeat until one changes nothing. The first share lowered tends to
+//!    borrow what the others lend, and which share should borrow is what the answer depends
+//!    on; the cheaper end goes on;
+//! 4. **tidies** once: each share's sharing is set to the least permissive value of its ladder
+//!    that keeps every objective (a share lends or borrows only as much as the answer needs);
+//!    then passes again, and a **full pass** retries every step that fails with that share's
+//!    sharing re-chosen from the ladder (and each other value of any field the space file
+//!    added), taking the first that meets every objective (the least permissive, in ladder
+//!    order) and going on with passes; the search ends with a full pass that changes nothing;
 //! 5. reports, for each share's sharing and each added field, what every other value does
 //!    (sensitivity).
 //!
@@ -422,6 +426,9 @@ impl Search<'_> {
                 self.cur = forward;
             }
             self.state.best = Some(self.cur.clone());
+            if self.tidy()? {
+                self.state.best = Some(self.cur.clone());
+            }
             loop {
                 while self.pass(false)? {
                     self.state.best = Some(self.cur.clone());
@@ -430,12 +437,7 @@ impl Search<'_> {
                     self.state.best = Some(self.cur.clone());
                     continue;
                 }
-                let cert = core::mem::take(&mut self.pass_steps);
-                if self.tidy()? {
-                    self.state.best = Some(self.cur.clone());
-                    continue;
-                }
-                self.state.certificate = cert;
+                self.state.certificate = core::mem::take(&mut self.pass_steps);
                 break;
             }
         } else {
