@@ -28,6 +28,8 @@ use quotasim::{GenerateOptions, Problem, ValidScenario};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+mod slices;
+
 #[wasm_bindgen(typescript_custom_section)]
 const SHAPES: &str = include_str!("types.d.ts");
 
@@ -917,11 +919,6 @@ impl BenchWorkload {
     }
 }
 
-/// How long `eta` runs replicates before it yields to the event loop: a slice ends at the
-/// first replicate that ends after it, so the event loop waits this plus one replicate (and
-/// the first time, the engine's code being compiled: a cold call's slices run longer).
-const SLICE_MS: f64 = 25.0;
-
 /// The options `eta` and `etaJson` take (`quotasim eta`'s flags), checked field by field.
 struct EtaCall {
     set: Vec<String>,
@@ -1038,12 +1035,7 @@ fn eta_options(options: &JsValue) -> Result<EtaCall, JsValue> {
         }
     };
     if let Some(v) = get("signal") {
-        // Any object with a boolean `aborted` (an `AbortSignal` from any realm) will do.
-        let aborted = js_sys::Reflect::get(&v, &JsValue::from_str("aborted")).ok().and_then(|a| a.as_bool());
-        if !v.is_object() || aborted.is_none() {
-            return Err(fail("signal", format!("must be an AbortSignal, not {}", shown(&v))));
-        }
-        call.signal = Some(v);
+        call.signal = Some(slices::signal_option(v).map_err(|m| fail("signal", m))?);
     }
     if let Some(v) = get("onProgress") {
         call.on_progress = Some(v.dyn_into().map_err(|v| {
@@ -1094,25 +1086,6 @@ fn state_text(state: &JsValue) -> Result<String, JsValue> {
     json_text(state, "a state").map_err(|p| problems_error("quotasim: cannot forecast", &[p]))
 }
 
-/// Runs replicates in order until every one has run or the clock passes `until` (ms since the
-/// epoch): at least one.
-fn run_slice(
-    f: &quotasim::eta::Forecast,
-    outcomes: &mut Vec<quotasim::eta::Outcome>,
-    until: f64,
-) -> Result<(), JsValue> {
-    while outcomes.len() < f.replicates() as usize {
-        let o = f
-            .replicate(outcomes.len() as u32)
-            .map_err(|e| JsValue::from(js_sys::Error::new(&format!("quotasim: {e}"))))?;
-        outcomes.push(o);
-        if js_sys::Date::now() >= until {
-            break;
-        }
-    }
-    Ok(())
-}
-
 /// Calls `onProgress(done, total)` when given; what it throws stops the forecast.
 fn progress(call: &EtaCall, done: usize, total: u32) -> Result<(), JsValue> {
     match &call.on_progress {
@@ -1121,46 +1094,6 @@ fn progress(call: &EtaCall, done: usize, total: u32) -> Result<(), JsValue> {
         }
         None => Ok(()),
     }
-}
-
-fn aborted(call: &EtaCall) -> bool {
-    call.signal.as_ref().is_some_and(|s| {
-        js_sys::Reflect::get(s, &JsValue::from_str("aborted")).ok().and_then(|a| a.as_bool()).unwrap_or(false)
-    })
-}
-
-/// What an aborted forecast rejects with: a `DOMException` named `AbortError`, as `fetch`
-/// rejects, or an `Error` of that name where `DOMException` does not exist.
-fn abort_error() -> JsValue {
-    const MESSAGE: &str = "quotasim: the forecast was aborted";
-    let ctor = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("DOMException"))
-        .and_then(|c| c.dyn_into::<js_sys::Function>());
-    if let Ok(ctor) = ctor {
-        let args = js_sys::Array::of2(&JsValue::from_str(MESSAGE), &JsValue::from_str("AbortError"));
-        if let Ok(e) = js_sys::Reflect::construct(&ctor, &args) {
-            return e;
-        }
-    }
-    let e = js_sys::Error::new(MESSAGE);
-    e.set_name("AbortError");
-    e.into()
-}
-
-/// Resolves a macrotask later (`setTimeout(fn, 0)`), so that the event loop runs timers, I/O
-/// and rendering in between; in Node, browsers and workers alike.
-async fn next_task() -> Result<(), JsValue> {
-    let global = js_sys::global();
-    let set_timeout = js_sys::Reflect::get(&global, &JsValue::from_str("setTimeout"))
-        .and_then(|f| f.dyn_into::<js_sys::Function>())
-        .map_err(|_| {
-            JsValue::from(js_sys::Error::new("quotasim: no setTimeout to yield to the event loop with"))
-        })?;
-    let tick = js_sys::Promise::new(&mut |resolve, reject| {
-        if let Err(e) = set_timeout.call2(&global, &resolve, &JsValue::from(0)) {
-            let _ = reject.call1(&JsValue::UNDEFINED, &e);
-        }
-    });
-    wasm_bindgen_futures::JsFuture::from(tick).await.map(drop)
 }
 
 /// Start-time forecasts from a live state (`quotasim eta`): for each queued job (or those in
@@ -1192,29 +1125,31 @@ pub fn eta(
         Ok(x) => x,
         Err(e) => return js_sys::Promise::reject(&e),
     };
-    wasm_bindgen_futures::future_to_promise(async move {
-        if aborted(&call) {
-            return Err(abort_error());
-        }
-        // Preparing (reading and validating the state, why each job waits now) is one step that
-        // cannot be cut: the replicates start after a yield.
-        let f = forecast(&text, &call)?;
-        let total = f.replicates();
-        let mut outcomes = Vec::with_capacity(total as usize);
-        progress(&call, 0, total)?;
-        loop {
-            next_task().await?;
-            if aborted(&call) {
-                return Err(abort_error());
-            }
-            run_slice(&f, &mut outcomes, js_sys::Date::now() + SLICE_MS)?;
-            progress(&call, outcomes.len(), total)?;
-            if outcomes.len() == total as usize {
-                break;
-            }
-        }
-        to_js(&f.report(&outcomes))
-    })
+    wasm_bindgen_futures::future_to_promise(async move { to_js(&eta_report(text, call, true).await?) })
+}
+
+/// The forecast `eta` and `etaJson` make: prepared in one step that cannot be cut, then the
+/// replicates in slices, yielding to the event loop before each when `yielding`.
+async fn eta_report(
+    text: String,
+    call: EtaCall,
+    yielding: bool,
+) -> Result<quotasim::eta::EtaReport, JsValue> {
+    let s = slices::Slices { signal: call.signal.as_ref(), yielding, what: "forecast" };
+    s.check()?;
+    let f = forecast(&text, &call)?;
+    let total = f.replicates();
+    let mut outcomes = Vec::with_capacity(total as usize);
+    progress(&call, 0, total)?;
+    let replicate = |i: usize| -> Result<(), JsValue> {
+        let o = f
+            .replicate(i as u32)
+            .map_err(|e| JsValue::from(js_sys::Error::new(&format!("quotasim: {e}"))))?;
+        outcomes.push(o);
+        Ok(())
+    };
+    slices::in_slices(&s, total as usize, replicate, |done| progress(&call, done, total)).await?;
+    Ok(f.report(&outcomes))
 }
 
 /// `eta` as compact JSON text, synchronously: the bytes `quotasim eta STATE --format json`
@@ -1230,24 +1165,7 @@ pub fn eta_json(
     install_panic_hook();
     let call = eta_options(&options)?;
     let text = state_text(&state)?;
-    if aborted(&call) {
-        return Err(abort_error());
-    }
-    let f = forecast(&text, &call)?;
-    let total = f.replicates();
-    let mut outcomes = Vec::with_capacity(total as usize);
-    progress(&call, 0, total)?;
-    loop {
-        if aborted(&call) {
-            return Err(abort_error());
-        }
-        run_slice(&f, &mut outcomes, js_sys::Date::now() + SLICE_MS)?;
-        progress(&call, outcomes.len(), total)?;
-        if outcomes.len() == total as usize {
-            break;
-        }
-    }
-    Ok(to_json(&f.report(&outcomes)))
+    Ok(to_json(&slices::at_once(eta_report(text, call, false))?))
 }
 
 /// Every key `why`'s options may have.
