@@ -310,22 +310,143 @@ test('check gives the bytes of quotasim check --format json, and met is false on
     (e) => e.problems[0].path === 'objectives[0].metric' && e.message.includes('overall.utilization'));
 });
 
-test('sweep and sweepJsonl give the rows of quotasim sweep, with the front; a file path as base is refused', () => {
-  const file = { formatVersion: 1, base: notebook(),
-    axes: [{ path: 'quotaShares[qs1].resourceSharingConfiguration.borrowLimit', values: [0, 100] },
-      { path: 'settings.preemptionGraceSeconds', range: { from: 60, to: 120, step: 60 } }],
-    frontier: ['overall.utilization:max', 'perQuotaShare.qs1.waitSeconds.p95:min'] };
+const isAbort = (e) => e.name === 'AbortError' && e instanceof DOMException;
+
+const sweepFile = () => ({ formatVersion: 1, base: notebook(),
+  axes: [{ path: 'quotaShares[qs1].resourceSharingConfiguration.borrowLimit', values: [0, 100] },
+    { path: 'settings.preemptionGraceSeconds', range: { from: 60, to: 120, step: 60 } }],
+  frontier: ['overall.utilization:max', 'perQuotaShare.qs1.waitSeconds.p95:min'] });
+
+/** A sweep of `rows` rows over a generated scenario: long enough to need several slices. */
+const longSweep = (rows) => ({ formatVersion: 1, base: generate({ jobs: 400, shares: 3, seed: 3 }),
+  axes: [{ path: 'settings.preemptionGraceSeconds', range: { from: 1, to: rows, step: 1 } }] });
+
+/** The JSON lines `quotasim sweep` prints for the sweep file (one thread, in index order). */
+function cliSweep(file) {
   const sFile = path.join(require('node:os').tmpdir(), `quotasim-sweep-${process.pid}.json`);
   fs.writeFileSync(sFile, JSON.stringify(file));
-  assert.equal(quotasim.sweepJsonl(file), cli(['sweep', sFile, '--threads', '1']).toString('utf8'));
-  const rows = quotasim.sweep(JSON.stringify(file));
+  return cli(['sweep', sFile, '--threads', '1']).toString('utf8');
+}
+
+test('sweepJsonl gives the bytes of quotasim sweep, with the front; a file path as base is refused', async () => {
+  const file = sweepFile();
+  assert.equal(quotasim.sweepJsonl(file), cliSweep(file));
+  const rows = await quotasim.sweep(JSON.stringify(file));
   assert.deepEqual(rows.map((r) => r.row), [0, 1, 2, 3]);
   assert.deepEqual(rows[1].values, [0, 120]);
   assert.ok(rows.some((r) => r.frontier === true));
   assert.equal(typeof rows[0].objectives['overall.utilization:max'], 'number');
-  assert.throws(() => quotasim.sweep({ ...file, base: 'scenario.json' }), (e) => e.problems[0].path === 'base');
-  assert.throws(() => quotasim.sweep({ ...file, axes: [{ path: 'quotaShares[nope].state', values: ['DISABLED'] }] }),
-    (e) => e.problems[0].path.startsWith('axes[0]'));
+  const named = (path) => (e) => e instanceof Error && e.problems[0].path.startsWith(path) && e.message.includes(path);
+  await assert.rejects(quotasim.sweep({ ...file, base: 'scenario.json' }), named('base'));
+  assert.throws(() => quotasim.sweepJsonl({ ...file, base: 'scenario.json' }), named('base'));
+  await assert.rejects(quotasim.sweep({ ...file, axes: [{ path: 'quotaShares[nope].state', values: ['DISABLED'] }] }), named('axes[0]'));
+  // A base that is not valid until its axes change it: the goals are checked on the first row
+  // that runs, as the command line checks them (it exits 1 naming the goal).
+  const fixed = { formatVersion: 1, base: notebook(), frontier: ['overall.utilization:max'],
+    axes: [{ path: 'quotaShares[qs2].resourceSharingConfiguration.strategy', values: ['LEND_AND_BORROW'] }] };
+  fixed.base.quotaShares[1].resourceSharingConfiguration.borrowLimit = 50;
+  assert.ok(validate(fixed.base).some((p) => p.severity === 'error'));
+  assert.equal(quotasim.sweepJsonl(fixed), cliSweep(fixed));
+  const typo = { ...fixed, frontier: ['overall.utilisation:max'] };
+  const sFile = path.join(require('node:os').tmpdir(), `quotasim-sweep-typo-${process.pid}.json`);
+  fs.writeFileSync(sFile, JSON.stringify(typo));
+  const r = spawnSync(cliPath(), ['sweep', sFile]);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr.toString('utf8'), /^error: frontier\[0\]: no metric `overall.utilisation`/);
+  assert.throws(() => quotasim.sweepJsonl(typo), named('frontier[0]'));
+  await assert.rejects(quotasim.sweep(typo, { onRow: () => assert.fail('no row is given for a sweep the CLI refuses') }), named('frontier[0]'));
+});
+
+test('sweep returns a Promise of the rows sweepJsonl gives; onRow gets each row as quotasim sweep prints it', async () => {
+  // Without goals each row is final as it is done: onRow's lines are the command line's bytes.
+  const plain = { ...sweepFile(), frontier: [] };
+  const expected = cliSweep(plain);
+  const seen = [];
+  const running = quotasim.sweep(plain, { onRow: (row, line) => seen.push([row, line]) });
+  assert.ok(running instanceof Promise);
+  const rows = await running;
+  assert.equal(seen.map(([, line]) => line).join('\n'), expected);
+  assert.deepEqual(seen.map(([row]) => row), expected.split('\n').map((l) => JSON.parse(l)));
+  assert.deepEqual(rows, expected.split('\n').map((l) => JSON.parse(l)));
+  // With goals the front needs every row: onRow's lines are the command line's less their
+  // last field, `frontier`; the rows the promise resolves to have the front sweepJsonl has.
+  const file = sweepFile();
+  const lines = quotasim.sweepJsonl(file).split('\n');
+  const streamed = [];
+  const fronted = await quotasim.sweep(file, { onRow: (row, line) => streamed.push([row, line]) });
+  assert.deepEqual(streamed.map(([, line]) => line), lines.map((l) => l.replace(/,"frontier":(true|false)\}$/, '}')));
+  assert.ok(streamed.every(([row]) => !('frontier' in row)));
+  assert.deepEqual(fronted, lines.map((l) => JSON.parse(l)));
+  assert.deepEqual(fronted.map((r) => r.frontier), JSON.parse(`[${cliSweep(file)}]`.replaceAll('\n', ',')).map((r) => r.frontier));
+  // sweepJsonl calls onRow too, with the same rows.
+  const sync = [];
+  quotasim.sweepJsonl(file, { onRow: (row, line) => sync.push(line) });
+  assert.deepEqual(sync, streamed.map(([, line]) => line));
+});
+
+test('sweep yields to the event loop while it runs: timers fire between its rows', async (t) => {
+  quotasim.sweepJsonl(longSweep(2)); // the engine's code compiled once
+  const marks = [];
+  const timer = setInterval(() => marks.push(performance.now()), 0);
+  const started = performance.now();
+  let done = 0;
+  const rows = await quotasim.sweep(longSweep(150), { onRow: () => done++ });
+  const ended = performance.now();
+  clearInterval(timer);
+  const points = [started, ...marks.filter((m) => m < ended), ended];
+  const gaps = points.slice(1).map((p, i) => p - points[i]);
+  const longest = Math.max(...gaps);
+  t.diagnostic(`150 rows in ${(ended - started).toFixed(0)} ms, ${marks.length} timer ticks; longest gap between them ${longest.toFixed(1)} ms`);
+  assert.equal(rows.length, 150);
+  assert.equal(done, 150);
+  assert.ok(ended - started > 100, 'the sweep runs long enough to need several slices');
+  assert.ok(marks.length >= 3, `the timer ran ${marks.length} times`);
+  // The slices are 25 ms, a row far shorter; a loaded machine may stretch a gap, never to a whole sweep's length.
+  assert.ok(longest < 150, `longest gap ${longest} ms`);
+});
+
+test('an aborted signal rejects sweep with an AbortError, before it starts or at its next slice', async (t) => {
+  const controller = new AbortController();
+  controller.abort();
+  let rowsSeen = 0;
+  await assert.rejects(quotasim.sweep(sweepFile(), { signal: controller.signal, onRow: () => rowsSeen++ }), isAbort);
+  assert.throws(() => quotasim.sweepJsonl(sweepFile(), { signal: controller.signal }), isAbort);
+  assert.equal(rowsSeen, 0);
+  // Aborted from onRow, sweepJsonl stops at its next slice.
+  const inner = new AbortController();
+  assert.throws(() => quotasim.sweepJsonl(longSweep(400), { signal: inner.signal, onRow: () => inner.abort() }), isAbort);
+  // Aborted by a timer while it runs.
+  const later = new AbortController();
+  const run = quotasim.sweep(longSweep(2000), { signal: later.signal, onRow: () => rowsSeen++ });
+  let abortedAt;
+  setTimeout(() => {
+    abortedAt = performance.now();
+    later.abort();
+  }, 100);
+  await assert.rejects(run, (e) => isAbort(e) && /sweep was aborted/.test(e.message));
+  const late = performance.now() - abortedAt;
+  t.diagnostic(`${rowsSeen} of 2000 rows ran; rejected ${late.toFixed(1)} ms after abort()`);
+  assert.ok(rowsSeen > 0 && rowsSeen < 2000, `${rowsSeen} rows ran`);
+  assert.ok(late < 1000, `rejected ${late} ms after abort()`);
+});
+
+test('bad sweep options reject (and sweepJsonl throws) naming the option; what onRow throws stops the sweep', async () => {
+  const cases = [
+    [{ onRow: 3 }, 'options.onRow'],
+    [{ signal: {} }, 'options.signal'],
+    [{ signal: true }, 'options.signal'],
+    [{ onProgress: () => {} }, 'options.onProgress'],
+    [5, 'options'],
+  ];
+  for (const [options, field] of cases) {
+    const named = (e) => e instanceof Error && e.problems?.[0]?.path === field && e.message.includes(field);
+    assert.throws(() => quotasim.sweepJsonl(sweepFile(), options), named, JSON.stringify(options));
+    await assert.rejects(quotasim.sweep(sweepFile(), options), named, JSON.stringify(options));
+  }
+  assert.equal(quotasim.sweepJsonl(sweepFile(), { onRow: null, signal: undefined }), quotasim.sweepJsonl(sweepFile()));
+  await assert.rejects(quotasim.sweep('{'), (e) => e.problems.length === 1 && /EOF while parsing/.test(e.message));
+  const thrown = new Error('stop here');
+  await assert.rejects(quotasim.sweep(sweepFile(), { onRow: () => { throw thrown; } }), (e) => e === thrown);
 });
 
 test('a workload section: expandWorkload is run --print-scenario, compareReplicatesJson is compare --replicates', () => {
@@ -469,8 +590,6 @@ test('eta resolves to the report etaJson gives, reporting progress from 0 to eve
   assert.equal(Object.getPrototypeOf(report.drawsBySource), Object.prototype);
   assert.ok(Array.isArray(report.jobs[0].position) && report.jobs[0].position.length === 2);
 });
-
-const isAbort = (e) => e.name === 'AbortError' && e instanceof DOMException;
 
 test('an aborted signal rejects eta with an AbortError before anything runs', async () => {
   const controller = new AbortController();
@@ -631,4 +750,10 @@ test('bad why options throw naming the option', () => {
     assert.throws(() => quotasim.why(notebookText, job, options), named, JSON.stringify([job, options]));
   }
   assert.throws(() => quotasim.why('{', 'a'), (e) => e.problems[0].path === '' && /invalid JSON/.test(e.message));
+});
+
+});
+
+});
+
 });

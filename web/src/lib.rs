@@ -465,50 +465,184 @@ pub fn check_json(
     Ok(to_json(&report(&scenario, &objectives, &baseline)?))
 }
 
-fn sweep_rows(file: &JsValue) -> Result<Vec<quotasim::sweep::SweepRow>, JsValue> {
-    use quotasim::sweep::{check_goals, check_sweep, parse_sweep, run_all, shape_of, DEFAULT_MAX_ROWS};
-    let what = "quotasim: invalid sweep";
-    let text = json_text(file, "a sweep").map_err(|p| problems_error(what, &[p]))?;
-    let f = parse_sweep(&text).map_err(|p| problems_error(what, &[p]))?;
+/// A sweep read and checked as `quotasim sweep` reads and checks it, before any row runs.
+struct SweepRun {
+    base: quotasim::model::Scenario,
+    sweep: quotasim::sweep::Sweep,
+    /// Frontier goals not checked on the base's shape (not a valid scenario): checked on the
+    /// first row with a summary, as the command line checks them.
+    check_later: bool,
+}
+
+fn sweep_run(text: &str) -> Result<SweepRun, JsValue> {
+    use quotasim::sweep::{check_goals, check_sweep, parse_sweep, shape_of, DEFAULT_MAX_ROWS};
+    let f = parse_sweep(text).map_err(|p| problems_error(SWEEP, &[p]))?;
     if !f.base.is_object() {
         let p = Problem::error("base", "in the package a sweep's base is a scenario object, not a file path");
-        return Err(problems_error(what, &[p]));
+        return Err(problems_error(SWEEP, &[p]));
     }
     let base = quotasim::json::parse_scenario(&f.base.to_string())
-        .map_err(|p| problems_error(what, &[Problem::error(format!("base: {}", p.path), p.message)]))?;
-    let sweep = check_sweep(&f, &base, DEFAULT_MAX_ROWS).map_err(|p| problems_error(what, &p))?;
+        .map_err(|p| problems_error(SWEEP, &[Problem::error(format!("base: {}", p.path), p.message)]))?;
+    let sweep = check_sweep(&f, &base, DEFAULT_MAX_ROWS).map_err(|p| problems_error(SWEEP, &p))?;
+    let mut check_later = false;
     if !sweep.goals.is_empty() {
-        if let Some(r) = quotasim::validate(&shape_of(&base)).ok().and_then(|v| run_to_end(v, false).ok()) {
-            check_goals(&sweep.goals, &summary_value(&summary_of(&r)))
-                .map_err(|p| problems_error(what, &p))?;
+        match quotasim::validate(&shape_of(&base)).ok().and_then(|v| run_to_end(v, false).ok()) {
+            Some(r) => check_goals(&sweep.goals, &summary_value(&summary_of(&r)))
+                .map_err(|p| problems_error(SWEEP, &p))?,
+            None => check_later = true,
         }
     }
-    Ok(run_all(&base, &sweep))
+    Ok(SweepRun { base, sweep, check_later })
+}
+
+const SWEEP: &str = "quotasim: invalid sweep";
+
+/// The options `sweep` and `sweepJsonl` take.
+struct SweepCall {
+    signal: Option<JsValue>,
+    on_row: Option<js_sys::Function>,
+}
+
+/// Every key `sweep`'s options may have.
+const SWEEP_KEYS: &[&str] = &["signal", "onRow"];
+
+fn sweep_options(options: &JsValue) -> Result<SweepCall, JsValue> {
+    let o = OptionsObject::read(options, SWEEP_KEYS, "quotasim: invalid sweep options")?;
+    let signal = match o.get("signal") {
+        Some(v) => Some(slices::signal_option(v).map_err(|m| o.fail("signal", m))?),
+        None => None,
+    };
+    let on_row = match o.get("onRow") {
+        Some(v) => Some(
+            v.dyn_into()
+                .map_err(|v| o.fail("onRow", format!("must be a function (row, line), not {}", shown(&v))))?,
+        ),
+        None => None,
+    };
+    Ok(SweepCall { signal, on_row })
+}
+
+/// Every row of the sweep in index order, with `frontier` set when it has goals: run a row at
+/// a time in slices, yielding to the event loop before each slice when `yielding`, each row
+/// given to `onRow` as it is done.
+async fn sweep_all(
+    text: String,
+    call: SweepCall,
+    yielding: bool,
+) -> Result<Vec<quotasim::sweep::SweepRow>, JsValue> {
+    use quotasim::sweep::{check_goals, front_values, pareto, run_row};
+    let s = slices::Slices { signal: call.signal.as_ref(), yielding, what: "sweep" };
+    s.check()?;
+    let SweepRun { base, sweep, mut check_later } = sweep_run(&text)?;
+    let mut rows = Vec::with_capacity(sweep.rows as usize);
+    let row = |k: usize| -> Result<(), JsValue> {
+        let r = run_row(&base, &sweep, k as u64);
+        if let Some(summary) = r.summary.as_ref().filter(|_| check_later) {
+            check_goals(&sweep.goals, &summary_value(summary)).map_err(|p| problems_error(SWEEP, &p))?;
+            check_later = false;
+        }
+        if let Some(cb) = &call.on_row {
+            cb.call2(&JsValue::UNDEFINED, &to_js(&r)?, &JsValue::from(to_json(&r)))?;
+        }
+        rows.push(r);
+        Ok(())
+    };
+    slices::in_slices(&s, sweep.rows as usize, row, |_| Ok(())).await?;
+    if !sweep.goals.is_empty() {
+        let vals: Vec<Vec<Option<f64>>> = rows.iter().map(front_values).collect();
+        for (r, on) in rows.iter_mut().zip(pareto(&sweep.goals, &vals)) {
+            r.frontier = Some(on);
+        }
+    }
+    Ok(rows)
+}
+
+/// The sweep's text and options, read when the call is made.
+fn sweep_args(file: &JsValue, options: &JsValue) -> Result<(String, SweepCall), JsValue> {
+    let call = sweep_options(options)?;
+    let text = json_text(file, "a sweep").map_err(|p| problems_error(SWEEP, &[p]))?;
+    Ok((text, call))
 }
 
 /// Runs every variant of a sweep (`quotasim sweep`): `base` is a scenario object, `axes` the
 /// change paths and their values or ranges, `frontier` optional `"METRIC:max|min"` goals.
-/// Returns the rows in index order (last axis fastest), each with its axis values, its
+/// Resolves to the rows in index order (last axis fastest), each with its axis values, its
 /// changes, its summary result (or the `error` that stopped it), and with goals each goal's
-/// value and whether the row is on the Pareto front. Throws an `Error` (with `err.problems`)
-/// for a bad sweep, naming the axis, before anything runs.
-#[wasm_bindgen(unchecked_return_type = "SweepRow[]")]
+/// value and whether the row is on the Pareto front: the rows `sweepJsonl` gives, as plain
+/// objects.
+///
+/// The sweep is checked, then its rows run one at a time in slices of about 25 ms, the event
+/// loop running before each (a `setTimeout(0)`). `options.onRow(row, line)` is called as each
+/// row is done, in index order, with the row and its JSON text: the line `quotasim sweep`
+/// prints for it, less the `frontier` flag a sweep with goals has (it needs every row; the
+/// resolved rows have it). When `options.signal` (an `AbortSignal`) is aborted, before the
+/// start or between slices, the promise rejects with a `DOMException` named `AbortError`. It
+/// rejects with an `Error` (with `err.problems`) for a bad sweep, naming the axis, before
+/// anything runs, or naming the option that is wrong.
+#[wasm_bindgen(unchecked_return_type = "Promise<SweepRow[]>")]
 pub fn sweep(
     #[wasm_bindgen(unchecked_param_type = "SweepFile | string")] file: JsValue,
-) -> Result<JsValue, JsValue> {
+    #[wasm_bindgen(unchecked_optional_param_type = "SweepOptions")] options: JsValue,
+) -> js_sys::Promise {
     install_panic_hook();
-    to_js(&sweep_rows(&file)?)
+    // The arguments are read now: a caller may change its objects once the call returns.
+    let (text, call) = match sweep_args(&file, &options) {
+        Ok(x) => x,
+        Err(e) => return js_sys::Promise::reject(&e),
+    };
+    wasm_bindgen_futures::future_to_promise(async move { to_js(&sweep_all(text, call, true).await?) })
 }
 
-/// [`sweep`] as JSON lines: the bytes `quotasim sweep` prints for the same sweep (without the
-/// final newline).
+/// [`sweep`] as JSON lines, synchronously: the bytes `quotasim sweep` prints for the same
+/// sweep (without the final newline). It runs the same slices without yielding: `onRow` is
+/// called as `sweep` calls it, and `signal` is checked before the start and before each slice
+/// (so only `onRow` can abort it once started); an aborted sweep throws the `AbortError`.
 #[wasm_bindgen(js_name = sweepJsonl)]
 pub fn sweep_jsonl(
     #[wasm_bindgen(unchecked_param_type = "SweepFile | string")] file: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "SweepOptions")] options: JsValue,
 ) -> Result<String, JsValue> {
     install_panic_hook();
-    let rows = sweep_rows(&file)?;
+    let (text, call) = sweep_args(&file, &options)?;
+    let rows = slices::at_once(sweep_all(text, call, false))?;
     Ok(rows.iter().map(to_json).collect::<Vec<_>>().join("\n"))
+}
+
+/// An options object, its keys checked: `null` or `undefined` is no options, and an option
+/// set to `null` is one left out.
+struct OptionsObject<'a> {
+    object: Option<&'a JsValue>,
+    what: &'static str,
+}
+
+impl<'a> OptionsObject<'a> {
+    fn read(options: &'a JsValue, keys: &[&str], what: &'static str) -> Result<Self, JsValue> {
+        if options.is_undefined() || options.is_null() {
+            return Ok(OptionsObject { object: None, what });
+        }
+        let o = OptionsObject { object: Some(options), what };
+        if !options.is_object() || js_sys::Array::is_array(options) || options.is_function() {
+            return Err(problems_error(what, &[Problem::error("options", "must be an object")]));
+        }
+        let object: &js_sys::Object = options.unchecked_ref();
+        for key in js_sys::Object::keys(object).iter() {
+            let key = key.as_string().unwrap_or_default();
+            if !keys.contains(&key.as_str()) {
+                return Err(o.fail(&key, format!("unknown option, expected one of {}", keys.join(", "))));
+            }
+        }
+        Ok(o)
+    }
+
+    fn get(&self, key: &str) -> Option<JsValue> {
+        let v = js_sys::Reflect::get(self.object?, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
+        (!v.is_undefined() && !v.is_null()).then_some(v)
+    }
+
+    /// An `Error` naming `options.<field>`.
+    fn fail(&self, field: &str, message: String) -> JsValue {
+        problems_error(self.what, &[Problem::error(format!("options.{field}"), message)])
+    }
 }
 
 /// Compares two policies over `replicates` seeds of their `workload` section (`quotasim

@@ -1566,6 +1566,21 @@ export interface WhyOptions {
   maxRuns?: number;
 }
 
+/**
+ * How `sweep` runs: `signal` aborts it, `onRow` sees each row as it is done.
+ * `null` is the same as leaving a field out.
+ */
+export interface SweepOptions {
+  /** Aborts the sweep: `sweep` rejects (and `sweepJsonl` throws) a `DOMException` named `AbortError`. */
+  signal?: AbortSignalLike;
+  /**
+   * Called as each row is done, in index order: the row, and its JSON text (the line
+   * `quotasim sweep` prints for it, less `frontier` when the sweep has goals: the front needs
+   * every row, and the rows `sweep` resolves to have it).
+   */
+  onRow?: (row: SweepRow, line: string) => void;
+}
+
 /** What `eta` reads of an `AbortSignal` (any `AbortSignal` is one). */
 export interface AbortSignalLike {
   readonly aborted: boolean;
