@@ -752,8 +752,90 @@ test('bad why options throw naming the option', () => {
   assert.throws(() => quotasim.why('{', 'a'), (e) => e.problems[0].path === '' && /invalid JSON/.test(e.message));
 });
 
+// Job logs: the openb excerpt the CLI's tests read, and a small CSV log in the Helios layout.
+const openb = path.join(root, 'tests', 'fixtures', 'openb-excerpt.csv');
+const traceDir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'quotasim-trace-'));
+test.after(() => fs.rmSync(traceDir, { recursive: true, force: true }));
+const helios = path.join(traceDir, 'helios.csv');
+const capacity = path.join(traceDir, 'capacity.csv');
+fs.writeFileSync(helios, 'job_id,user,vc,gpu_num,state,submit_time,start_time,end_time,queue\n'
+  + 'a1,u1,vcX,8,COMPLETED,2020-04-01 00:00:00,2020-04-01 00:00:10,2020-04-01 02:00:10,high\n'
+  + 'a2,u2,vcY,16,COMPLETED,2020-04-01 00:10:00,2020-04-01 00:20:00,2020-04-01 00:50:00,low\n'
+  + 'a3,u2,"vc Z",4,RUNNING,2020-04-01 01:00:00,2020-04-01 01:00:00,2020-04-01 03:00:00,low\n'
+  + 'a4,u1,vcX,8,COMPLETED,soon,2020-04-01 01:00:00,2020-04-01 03:00:00,low\n');
+fs.writeFileSync(capacity, 'date,vcX,vcY,vc Z,total\n2020-04-01,16,16,8,40\n2020-04-02,24,16,8,48\n');
+const traceFile = (f) => ({ name: f, text: fs.readFileSync(f, 'utf8') });
+const HELIOS_COLUMNS = 'name=job_id,team=vc,gpus=gpu_num,submit=submit_time,start=start_time,end=end_time,status=state,priority=queue';
+
+/** The same import as package files and options, and as `quotasim import trace` arguments. */
+const traceCases = () => [
+  [[openb], { format: 'openb' }, ['--format', 'openb', openb]],
+  [[openb], { format: 'openb', gpusPerInstance: 1, minGpus: 1, from: 1000000, maxDuration: 3600, instances: 16 },
+    ['--format', 'openb', openb, '--gpus-per-instance', '1', '--min-gpus', '1', '--from', '1000000', '--max-duration', '3600', '--instances', '16']],
+  [[openb], { format: 'openb', to: 2000000, minDuration: 600, checkpointInterval: 900, instanceType: 'ml.p4d.24xlarge', columns: { team: 'gpu_spec' } },
+    ['--format', 'openb', openb, '--to', '2000000', '--min-duration', '600', '--checkpoint-interval', '900', '--instance-type', 'ml.p4d.24xlarge', '--columns', 'team=gpu_spec']],
+  [[helios], { format: 'csv', columns: HELIOS_COLUMNS, teams: 'vcX=research,vcY=product', priorities: 'high=100,low=0',
+    capacity: traceFile(capacity), checkpointInterval: 600 },
+  ['--format', 'csv', helios, '--columns', HELIOS_COLUMNS, '--teams', 'vcX=research,vcY=product', '--priorities', 'high=100,low=0',
+    '--capacity', capacity, '--checkpoint-interval', '600']],
+  // The same, with objects where the command line has text.
+  [[helios], { format: 'csv', columns: { name: 'job_id', team: 'vc', gpus: 'gpu_num', submit: 'submit_time', start: 'start_time',
+    end: 'end_time', status: 'state', priority: 'queue' }, teams: { vcX: 'research', vcY: 'product' }, priorities: { high: 100, low: 0 },
+  capacity: traceFile(capacity), checkpointInterval: 600 },
+  ['--format', 'csv', helios, '--columns', HELIOS_COLUMNS, '--teams', 'vcX=research,vcY=product', '--priorities', 'high=100,low=0',
+    '--capacity', capacity, '--checkpoint-interval', '600']],
+  [[helios, helios], { format: 'csv', columns: HELIOS_COLUMNS, gpusPerInstance: 4, priorities: { high: 1, low: 0 } },
+    ['--format', 'csv', helios, helios, '--columns', HELIOS_COLUMNS, '--gpus-per-instance', '4', '--priorities', 'high=1,low=0']],
+];
+
+test('importTrace gives the scenario quotasim import trace writes, byte for byte, with its warnings', () => {
+  for (const [files, options, args] of traceCases()) {
+    const r = spawnSync(cliPath(), ['import', 'trace', ...args], { maxBuffer: 1 << 30 });
+    const got = quotasim.importTrace(files.map(traceFile), options);
+    assert.equal(`${JSON.stringify(got.scenario, null, 2)}\n`, r.stdout.toString('utf8'), args.join(' '));
+    // What the command line says on standard error: what it read, then every problem.
+    const stderr = r.stderr.toString('utf8');
+    assert.deepEqual(stderr.trimEnd().split('\n'),
+      [...got.recognised.map((l) => `quotasim: read ${l}`), ...got.warnings.map((w) => `${w.severity}: ${w.path}: ${w.message}`)], args.join(' '));
+    // A row that could not be read is an error among the warnings: the command line exits 1.
+    assert.equal(r.status, got.warnings.some((w) => w.severity === 'error') ? 1 : 0, args.join(' '));
+  }
+  const bad = quotasim.importTrace([traceFile(helios)], { format: 'csv', columns: HELIOS_COLUMNS, priorities: 'high=1,low=0' });
+  assert.ok(bad.warnings.some((w) => w.severity === 'error' && w.path.startsWith(`${helios}:5`)), JSON.stringify(bad.warnings));
+  assert.deepEqual(bad.scenario.jobs.map((j) => j.jobName), ['a1', 'a2', 'a3']);
 });
 
+test('bad importTrace input throws naming the option or the file', () => {
+  const files = [traceFile(helios)];
+  const cases = [
+    [files, undefined, 'options.format'],
+    [files, {}, 'options.format'],
+    [files, { format: 'helios' }, 'options.format'],
+    [files, { format: 'csv' }, 'options.columns.submit'],
+    [files, { format: 'csv', columns: 'sumbit=submit_time' }, 'options.columns.sumbit'],
+    [files, { format: 'csv', columns: { sumbit: 'submit_time' } }, 'options.columns.sumbit'],
+    [files, { format: 'csv', columns: { submit: 5 } }, 'options.columns.submit'],
+    [files, { format: 'csv', columns: 'submit=submit_time,gpus=gpu_num' }, 'options.columns.duration'],
+    [files, { format: 'csv', columns: HELIOS_COLUMNS, gpusPerInstance: 0 }, 'options.gpusPerInstance'],
+    [files, { format: 'csv', columns: HELIOS_COLUMNS, gpusPerInstance: 3 }, 'options.instanceType'],
+    [files, { format: 'csv', columns: HELIOS_COLUMNS, instances: 1.5 }, 'options.instances'],
+    [files, { format: 'csv', columns: HELIOS_COLUMNS, teams: 'vcX' }, 'options.teams'],
+    [files, { format: 'csv', columns: HELIOS_COLUMNS, teams: [] }, 'options.teams'],
+    [files, { format: 'csv', columns: HELIOS_COLUMNS, priorities: { high: 'top' } }, 'options.priorities.high'],
+    [files, { format: 'csv', columns: HELIOS_COLUMNS, priorities: 'high=top' }, 'options.priorities.high'],
+    [files, { format: 'csv', columns: HELIOS_COLUMNS, capacity: 'capacity.csv' }, 'options.capacity'],
+    [files, { format: 'csv', columns: HELIOS_COLUMNS, minGpus: -1 }, 'options.minGpus'],
+    [files, { format: 'csv', columns: HELIOS_COLUMNS, checkpointInterval: 0 }, 'options.checkpointInterval'],
+    [files, { format: 'csv', columns: HELIOS_COLUMNS, window: 5 }, 'options.window'],
+    [files, 5, 'options'],
+    ['helios.csv', { format: 'csv' }, 'files'],
+    [[{ name: 'x.csv' }], { format: 'csv' }, 'files[0]'],
+    [[{ name: 'x.csv', text: '' }], { format: 'csv', columns: HELIOS_COLUMNS }, 'x.csv'],
+  ];
+  for (const [f, options, field] of cases) {
+    const named = (e) => e instanceof Error && e.problems?.some((p) => p.path === field) && e.message.includes(field);
+    assert.throws(() => quotasim.importTrace(f, options), named, JSON.stringify(options));
+  }
 });
 
 });

@@ -871,6 +871,255 @@ pub fn import_aws(
     }
 }
 
+/// What `importTrace` returns: the scenario, every warning (and every row that could not be
+/// read, as an error) with its file, line and field, and what each file held.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TraceImport {
+    scenario: quotasim::model::Scenario,
+    warnings: Vec<Problem>,
+    recognised: Vec<String>,
+}
+
+/// Every key `importTrace`'s options may have: `quotasim import trace`'s flags.
+const TRACE_KEYS: &[&str] = &[
+    "format",
+    "columns",
+    "gpusPerInstance",
+    "instanceType",
+    "teams",
+    "priorities",
+    "capacity",
+    "instances",
+    "from",
+    "to",
+    "minGpus",
+    "minDuration",
+    "maxDuration",
+    "checkpointInterval",
+];
+
+const TRACE: &str = "quotasim: cannot import the trace";
+
+/// A `{name, text}` file.
+fn named_file(v: &JsValue) -> Option<(String, String)> {
+    let field = |k: &str| js_sys::Reflect::get(v, &JsValue::from_str(k)).ok().and_then(|x| x.as_string());
+    if !v.is_object() {
+        return None;
+    }
+    Some((field("name")?, field("text")?))
+}
+
+/// `VALUE=NAME` pairs as the command line spells them, or an object `{VALUE: NAME}`.
+fn trace_pairs(o: &OptionsObject, key: &str) -> Result<Vec<(String, JsValue)>, JsValue> {
+    let Some(v) = o.get(key) else { return Ok(Vec::new()) };
+    if let Some(spec) = v.as_string() {
+        let pairs = quotasim::trace::parse_pairs(key, &spec).map_err(|p| o.fail(key, p.message))?;
+        return Ok(pairs.into_iter().map(|(a, b)| (a, JsValue::from(b))).collect());
+    }
+    if !v.is_object() || js_sys::Array::is_array(&v) || v.is_function() {
+        return Err(o.fail(key, format!("must be an object or \"VALUE=NAME,...\" text, not {}", shown(&v))));
+    }
+    let entries = js_sys::Object::entries(v.unchecked_ref());
+    Ok(entries
+        .iter()
+        .map(|e| {
+            let e: js_sys::Array = e.unchecked_into();
+            (e.get(0).as_string().unwrap_or_default(), e.get(1))
+        })
+        .collect())
+}
+
+fn trace_options(options: &JsValue) -> Result<quotasim::trace::TraceOptions, JsValue> {
+    use quotasim::trace::{Columns, TraceFormat, TraceOptions, FIELDS};
+    let o = OptionsObject::read(options, TRACE_KEYS, "quotasim: invalid trace options")?;
+    if o.object.is_none() {
+        return Err(problems_error(
+            "quotasim: invalid trace options",
+            &[Problem::error("options.format", "is required: \"openb\" or \"csv\"")],
+        ));
+    }
+    let text = |key: &str| -> Result<Option<String>, JsValue> {
+        match o.get(key) {
+            None => Ok(None),
+            Some(v) => match v.as_string() {
+                Some(s) if !s.is_empty() => Ok(Some(s)),
+                _ => Err(o.fail(key, format!("must be a non-empty string, not {}", shown(&v)))),
+            },
+        }
+    };
+    // A whole number from `low` to `high`.
+    let whole_in = |key: &str, low: f64, high: f64| -> Result<Option<i64>, JsValue> {
+        let Some(v) = o.get(key) else { return Ok(None) };
+        match v.as_f64() {
+            Some(x) if x.is_finite() && x.fract() == 0.0 && x >= low && x <= high => Ok(Some(x as i64)),
+            _ => Err(o.fail(key, format!("must be a whole number from {low} to {high}, not {}", shown(&v)))),
+        }
+    };
+    let format = match text("format")?.as_deref() {
+        Some("openb") => TraceFormat::Openb,
+        Some("csv") => TraceFormat::Csv,
+        got => {
+            let got = got.map_or_else(|| "nothing".to_string(), |g| format!("{g:?}"));
+            return Err(o.fail("format", format!("must be \"openb\" or \"csv\", not {got}")));
+        }
+    };
+    let columns = match o.get("columns") {
+        None => Columns::default(),
+        Some(v) if v.is_string() => {
+            Columns::parse(&v.as_string().unwrap_or_default()).map_err(|p| o.fail(&p.path, p.message))?
+        }
+        Some(_) => {
+            let mut c = Columns::default();
+            for (field, column) in trace_pairs(&o, "columns")? {
+                let column = match column.as_string() {
+                    Some(col) if !col.is_empty() => col,
+                    _ => {
+                        return Err(o.fail(
+                            &format!("columns.{field}"),
+                            format!("must name a column (a string), not {}", shown(&column)),
+                        ))
+                    }
+                };
+                let slot = match field.as_str() {
+                    "name" => &mut c.name,
+                    "submit" => &mut c.submit,
+                    "start" => &mut c.start,
+                    "end" => &mut c.end,
+                    "duration" => &mut c.duration,
+                    "gpus" => &mut c.gpus,
+                    "gpuMilli" => &mut c.gpu_milli,
+                    "team" => &mut c.team,
+                    "priority" => &mut c.priority,
+                    "status" => &mut c.status,
+                    _ => {
+                        return Err(o.fail(
+                            &format!("columns.{field}"),
+                            format!("is not one of {}", FIELDS.join(", ")),
+                        ))
+                    }
+                };
+                *slot = Some(column);
+            }
+            c
+        }
+    };
+    let teams = trace_pairs(&o, "teams")?
+        .into_iter()
+        .map(|(value, share)| match share.as_string() {
+            Some(name) if !name.is_empty() && !value.is_empty() => Ok((value, name)),
+            _ => {
+                Err(o.fail(&format!("teams.{value}"), format!("must be a share name, not {}", shown(&share))))
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let priorities = trace_pairs(&o, "priorities")?
+        .into_iter()
+        .map(|(value, p)| {
+            let n =
+                p.as_f64().or_else(|| p.as_string().and_then(|t| t.parse::<i64>().ok().map(|n| n as f64)));
+            match n {
+                Some(n) if n.is_finite() && n.fract() == 0.0 && n.abs() <= MAX_SAFE => Ok((value, n as i64)),
+                _ => {
+                    Err(o
+                        .fail(&format!("priorities.{value}"), format!("{} is not a whole number", shown(&p))))
+                }
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let capacity = match o.get("capacity") {
+        None => None,
+        Some(v) => Some(named_file(&v).ok_or_else(|| {
+            o.fail("capacity", format!("must be a {{name, text}} file, not {}", shown(&v)))
+        })?),
+    };
+    let min_gpus = match o.get("minGpus") {
+        None => None,
+        Some(v) => match v.as_f64() {
+            Some(x) if x.is_finite() && x >= 0.0 => Some(x),
+            _ => return Err(o.fail("minGpus", format!("must be a number of GPUs, not {}", shown(&v)))),
+        },
+    };
+    Ok(TraceOptions {
+        format,
+        columns,
+        gpus_per_instance: whole_in("gpusPerInstance", 1.0, 1024.0)?.unwrap_or(8),
+        instance_type: text("instanceType")?,
+        teams,
+        priorities,
+        capacity,
+        instances: whole_in("instances", 1.0, MAX_SAFE)?,
+        from: whole_in("from", -MAX_SAFE, MAX_SAFE)?,
+        to: whole_in("to", -MAX_SAFE, MAX_SAFE)?,
+        min_gpus,
+        min_duration: whole_in("minDuration", 1.0, MAX_SAFE)?,
+        max_duration: whole_in("maxDuration", 1.0, MAX_SAFE)?,
+        checkpoint_interval: whole_in("checkpointInterval", 1.0, MAX_SAFE)?,
+    })
+}
+
+/// The name the package gives an option the engine names (`columns.submit` is
+/// `options.columns.submit`); a file's name stays as it is.
+fn trace_path(path: &str) -> String {
+    let option = match path.strip_prefix("columns.") {
+        Some(field) => quotasim::trace::FIELDS.contains(&field),
+        None => TRACE_KEYS.contains(&path),
+    };
+    if option {
+        format!("options.{path}")
+    } else {
+        path.to_string()
+    }
+}
+
+/// Job logs as a scenario (`quotasim import trace`): `files` is an array of `{name, text}` CSV
+/// files of the same layout, `options` are the command line's flags: `format` (`"openb"`, the
+/// Alibaba GPU trace's pod list, or `"csv"`, read through `columns`; required), `columns`
+/// (`{submit: "submit_time", gpus: "gpu_num", ...}` or the command line's
+/// `"submit=submit_time,gpus=gpu_num"`), `gpusPerInstance` (default 8), `instanceType`, `teams`
+/// (`{VALUE: SHARE}` or `"VALUE=SHARE,..."`), `priorities` (`{VALUE: NUMBER}` or
+/// `"VALUE=NUMBER,..."`), `capacity` (a `{name, text}` file of GPUs per team), `instances`,
+/// `from`, `to`, `minGpus`, `minDuration`, `maxDuration` and `checkpointInterval`. Returns
+/// `{scenario, warnings, recognised}`; the scenario is the one `quotasim import trace` writes.
+/// A row that could not be read is skipped, with an `error` in `warnings` naming its file, line
+/// and field (the command line exits 1 then). Throws an `Error` (with `err.problems`) naming
+/// the option that is wrong, or when nothing can be imported.
+#[wasm_bindgen(js_name = importTrace, unchecked_return_type = "TraceImport")]
+pub fn import_trace(
+    #[wasm_bindgen(unchecked_param_type = "TraceFile[]")] files: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "TraceOptions")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    install_panic_hook();
+    if !js_sys::Array::is_array(&files) {
+        let p = Problem::error(
+            "files",
+            format!("must be an array of {{name, text}} files, not {}", shown(&files)),
+        );
+        return Err(problems_error(TRACE, &[p]));
+    }
+    let inputs = js_sys::Array::from(&files)
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            named_file(&f).ok_or_else(|| {
+                let p =
+                    Problem::error(format!("files[{i}]"), "must be a {name, text} file with string fields");
+                problems_error(TRACE, &[p])
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let o = trace_options(&options)?;
+    match quotasim::trace::import(&inputs, &o) {
+        Ok(r) => to_js(&TraceImport { scenario: r.scenario, warnings: r.warnings, recognised: r.recognised }),
+        Err(mut ps) => {
+            for p in &mut ps {
+                p.path = trace_path(&p.path);
+            }
+            Err(problems_error(TRACE, &ps))
+        }
+    }
+}
+
 /// A run of the scenario as EventBridge JSON lines, preceded by its service environment and
 /// quota shares as AWS's describe output (`quotasim run --events-format eventbridge`); times
 /// are epoch milliseconds from `originMillis` (default 2026-01-01T00:00:00Z).

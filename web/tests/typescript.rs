@@ -104,7 +104,7 @@ const TS_NAMES: &[(&str, &str)] = &[
 ];
 
 /// Shapes of the package's own (no Rust type has them): `eta`'s and `sweep`'s options, whose
-/// `signal`, `onProgress` and `onRow` are JavaScript objects. Typed without the DOM library, as every declaration is.
+/// `signal`, `onProgress` and `onRow` are JavaScript objects, and `importTrace`'s. Typed without the DOM library, as every declaration is.
 /// `eta_options_are_the_ones_lib_rs_reads` keeps the keys those of `src/lib.rs`.
 const PACKAGE_SHAPES: &str = r#"/**
  * What `eta` and `etaJson` forecast and how: `quotasim eta`'s options, with its defaults.
@@ -165,6 +165,58 @@ export interface SweepOptions {
    * every row, and the rows `sweep` resolves to have it).
    */
   onRow?: (row: SweepRow, line: string) => void;
+}
+
+/** A file given to `importTrace`: its name (in warnings) and its text. */
+export interface TraceFile {
+  name: string;
+  text: string;
+}
+
+/**
+ * How `importTrace` reads job logs: `quotasim import trace`'s flags, with its defaults.
+ * `null` is the same as leaving a field out.
+ */
+export interface TraceOptions {
+  /** `"openb"`: the Alibaba GPU trace's pod list; `"csv"`: any CSV log, read through `columns` (`--format`). */
+  format: "openb" | "csv";
+  /** The column of each field (`--columns`): an object, or `"submit=submit_time,gpus=gpu_num,..."`. */
+  columns?: string | {
+    name?: string; submit?: string; start?: string; end?: string; duration?: string;
+    gpus?: string; gpuMilli?: string; team?: string; priority?: string; status?: string;
+  };
+  /** GPUs per instance, 1 to 1024 (default 8). */
+  gpusPerInstance?: number;
+  /** Default: ml.g5.xlarge, ml.g5.12xlarge or ml.p5.48xlarge for 1, 4 or 8 GPUs per instance. */
+  instanceType?: string;
+  /** Team values to quota share names (`--teams`): `{VALUE: SHARE}` or `"VALUE=SHARE,..."`. */
+  teams?: string | Record<string, string>;
+  /** Priority values to schedulingPriority (`--priorities`): `{VALUE: NUMBER}` or `"VALUE=NUMBER,..."`. */
+  priorities?: string | Record<string, number>;
+  /** GPUs per team (`--capacity`): two columns (team, GPUs) or one column per team (last row counts). */
+  capacity?: TraceFile;
+  /** The service environment's instances without `capacity` (default: the log's peak). */
+  instances?: number;
+  /** Keep rows submitted at or after this time of the log (seconds). */
+  from?: number;
+  /** Keep rows submitted before this time of the log (seconds). */
+  to?: number;
+  /** Skip rows asking for fewer GPUs (1 keeps whole-GPU openb pods). */
+  minGpus?: number;
+  /** Shorter runs are raised to this (seconds; default 1). */
+  minDuration?: number;
+  /** Longer runs are cut to this (seconds). */
+  maxDuration?: number;
+  /** `checkpointIntervalSeconds` of every job. */
+  checkpointInterval?: number;
+}
+
+/** What `importTrace` gives: the scenario `quotasim import trace` writes, its warnings, what each file held. */
+export interface TraceImport {
+  scenario: Scenario;
+  /** Each skip or clamp, and each row that could not be read (an `error`), with its file, line and field. */
+  warnings: Array<Problem>;
+  recognised: Array<string>;
 }
 
 /** What `eta` reads of an `AbortSignal` (any `AbortSignal` is one). */
@@ -817,4 +869,9 @@ fn options_follow_lib_rs(keys: &str, shape: &str, n: usize) {
 #[test]
 fn sweep_options_are_the_ones_lib_rs_reads() {
     options_follow_lib_rs("SWEEP_KEYS", "SweepOptions", 2);
+}
+
+#[test]
+fn trace_options_are_the_ones_lib_rs_reads() {
+    options_follow_lib_rs("TRACE_KEYS", "TraceOptions", 14);
 }

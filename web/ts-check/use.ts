@@ -2,7 +2,7 @@
 // lines marked as expected errors must fail, so the shapes are not too loose either.
 import { Simulation, validate, generate, Scenario, SimResult, Problem, SimEvent, Snapshot } from "quotasim";
 import { eta, etaJson, EtaOptions, EtaReport } from "quotasim";
-import { sweep, sweepJsonl, SweepFile, SweepOptions, SweepRow } from "quotasim";
+import { sweep, sweepJsonl, SweepFile, SweepOptions, SweepRow, importTrace, TraceImport } from "quotasim";
 
 const s: Scenario = {
   serviceEnvironment: { capacityLimits: [{ capacityUnit: "ml.g5.xlarge", maxCapacity: 2 }] },
@@ -56,8 +56,17 @@ const front = rows.then((all) => all.filter((r) => r.frontier === true).map((r) 
 const notYet: SweepRow[] = sweep(sweepFile);
 // @ts-expect-error: an unknown option
 sweepJsonl(sweepFile, { onProgress: () => {} });
+const imported: TraceImport = importTrace([{ name: "log.csv", text: "submit,gpus,duration\n0,8,60\n" }], {
+  format: "csv", columns: { submit: "submit", gpus: "gpus", duration: "duration" }, gpusPerInstance: 8,
+  teams: { a: "team-a" }, priorities: "high=10", capacity: { name: "cap.csv", text: "team,gpus\na,8\n" },
+});
+const importedShares: string[] = imported.scenario.quotaShares?.map((q) => q.quotaShareName) ?? [];
+// @ts-expect-error: the format is openb or csv
+importTrace([], { format: "helios" });
+// @ts-expect-error: the format is required
+importTrace([], { columns: "submit=t" });
 // @ts-expect-error: a typo is caught
 const bad: Scenario = { serviceEnvironment: { capacityLimits: [] }, jobz: [] };
 // @ts-expect-error: wrong enum spelling
 const bad2: Scenario = { serviceEnvironment: { capacityLimits: [] }, quotaShares: [{ quotaShareName: "a", capacityLimits: [], resourceSharingConfiguration: { strategy: "LendAndBorrow" } }] };
-export const used = [problems, t, e, snap, reason, share, g, bad, bad2, etaText, firstBand, sweepText, front, notYet];
+export const used = [problems, t, e, snap, reason, share, g, bad, bad2, etaText, firstBand, sweepText, front, notYet, importedShares];
