@@ -838,4 +838,37 @@ test('bad importTrace input throws naming the option or the file', () => {
   }
 });
 
+test('the built package.json names no repository unless the publisher sets QUOTASIM_REPOSITORY', () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
+  if (!process.env.QUOTASIM_REPOSITORY) {
+    for (const field of ['repository', 'homepage', 'bugs']) assert.equal(pkg[field], undefined, `package.json has no ${field}`);
+    assert.doesNotMatch(JSON.stringify(pkg), /github|gitlab|https?:/);
+  }
+  // What build.sh writes with the variable set, and a bad value refused.
+  const script = path.join(__dirname, '..', 'entries', 'package-json.cjs');
+  const write = (repo) => {
+    const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'quotasim-pkg-'));
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ version: '1.2.3', description: 'd', license: 'Apache-2.0' }));
+    const env = { ...process.env };
+    delete env.QUOTASIM_REPOSITORY;
+    if (repo !== undefined) env.QUOTASIM_REPOSITORY = repo;
+    const r = spawnSync(process.execPath, [script, dir], { env, encoding: 'utf8' });
+    const written = r.status === 0 ? JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) : null;
+    fs.rmSync(dir, { recursive: true, force: true });
+    return { r, written };
+  };
+  const none = write(undefined).written;
+  assert.deepEqual(['repository', 'homepage', 'bugs'].filter((f) => f in none), []);
+  const { written } = write('https://github.com/someone/quotasim');
+  assert.deepEqual(written.repository, { type: 'git', url: 'git+https://github.com/someone/quotasim.git', directory: 'web' });
+  assert.equal(written.homepage, 'https://github.com/someone/quotasim#readme');
+  assert.deepEqual(written.bugs, { url: 'https://github.com/someone/quotasim/issues' });
+  const elsewhere = write('https://git.example.org/team/quotasim.git').written;
+  assert.equal(elsewhere.repository.url, 'git+https://git.example.org/team/quotasim.git');
+  assert.equal(elsewhere.bugs, undefined, 'no issue tracker is guessed off GitHub');
+  for (const bad of ['github.com/someone/quotasim', 'http://github.com/a/b', 'https://github.com', 'https://user:pw@github.com/a/b']) {
+    const { r } = write(bad);
+    assert.equal(r.status, 1, bad);
+    assert.match(r.stderr, /QUOTASIM_REPOSITORY/, bad);
+  }
 });
