@@ -8,6 +8,10 @@
 const fs = require("node:fs");
 const path = require("node:path");
 
+// The oldest Node the package claims to run on: the version its tests (web/js-tests and the
+// consumer tests) run, which both check; raise it when the tests move to a newer Node.
+const NODE_FLOOR = "20.20.2";
+
 /** `repository`, `homepage` and `bugs` for the repository URL `url`, checked. */
 function whereFrom(url) {
   const fail = (why) => {
@@ -45,7 +49,7 @@ const pkg = {
   type: "module",
   ...(repo ? whereFrom(repo) : {}),
   keywords: [...new Set([...(built.keywords || []), "aws", "batch", "quota-management", "scheduler", "webassembly"])],
-  engines: { node: ">=18" },
+  engines: { node: `>=${NODE_FLOOR}` },
   // One .wasm for every runtime. Node gets an entry that instantiates it synchronously (ESM
   // and CommonJS); browsers and bundlers get the ES module glue, whose default export `init()`
   // fetches the .wasm next to it (bundlers such as Vite and webpack resolve that URL).

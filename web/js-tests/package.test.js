@@ -872,3 +872,11 @@ test('the built package.json names no repository unless the publisher sets QUOTA
     assert.match(r.stderr, /QUOTASIM_REPOSITORY/, bad);
   }
 });
+
+test("package.json's engines allow no Node older than the one these tests run", () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
+  const floor = /^>=(\d+\.\d+\.\d+)$/.exec(pkg.engines?.node ?? '');
+  assert.ok(floor, `engines.node is ">=X.Y.Z", not ${JSON.stringify(pkg.engines)}`);
+  assert.equal(floor[1], process.versions.node,
+    `engines.node allows Node ${floor[1]}, but the tests run Node ${process.versions.node}: test on ${floor[1]}, or set NODE_FLOOR in web/entries/package-json.cjs to what is tested`);
+});
