@@ -1566,6 +1566,73 @@ export interface WhyOptions {
   maxRuns?: number;
 }
 
+/**
+ * How `sweep` runs: `signal` aborts it, `onRow` sees each row as it is done.
+ * `null` is the same as leaving a field out.
+ */
+export interface SweepOptions {
+  /** Aborts the sweep: `sweep` rejects (and `sweepJsonl` throws) a `DOMException` named `AbortError`. */
+  signal?: AbortSignalLike;
+  /**
+   * Called as each row is done, in index order: the row, and its JSON text (the line
+   * `quotasim sweep` prints for it, less `frontier` when the sweep has goals: the front needs
+   * every row, and the rows `sweep` resolves to have it).
+   */
+  onRow?: (row: SweepRow, line: string) => void;
+}
+
+/** A file given to `importTrace`: its name (in warnings) and its text. */
+export interface TraceFile {
+  name: string;
+  text: string;
+}
+
+/**
+ * How `importTrace` reads job logs: `quotasim import trace`'s flags, with its defaults.
+ * `null` is the same as leaving a field out.
+ */
+export interface TraceOptions {
+  /** `"openb"`: the Alibaba GPU trace's pod list; `"csv"`: any CSV log, read through `columns` (`--format`). */
+  format: "openb" | "csv";
+  /** The column of each field (`--columns`): an object, or `"submit=submit_time,gpus=gpu_num,..."`. */
+  columns?: string | {
+    name?: string; submit?: string; start?: string; end?: string; duration?: string;
+    gpus?: string; gpuMilli?: string; team?: string; priority?: string; status?: string;
+  };
+  /** GPUs per instance, 1 to 1024 (default 8). */
+  gpusPerInstance?: number;
+  /** Default: ml.g5.xlarge, ml.g5.12xlarge or ml.p5.48xlarge for 1, 4 or 8 GPUs per instance. */
+  instanceType?: string;
+  /** Team values to quota share names (`--teams`): `{VALUE: SHARE}` or `"VALUE=SHARE,..."`. */
+  teams?: string | Record<string, string>;
+  /** Priority values to schedulingPriority (`--priorities`): `{VALUE: NUMBER}` or `"VALUE=NUMBER,..."`. */
+  priorities?: string | Record<string, number>;
+  /** GPUs per team (`--capacity`): two columns (team, GPUs) or one column per team (last row counts). */
+  capacity?: TraceFile;
+  /** The service environment's instances without `capacity` (default: the log's peak). */
+  instances?: number;
+  /** Keep rows submitted at or after this time of the log (seconds). */
+  from?: number;
+  /** Keep rows submitted before this time of the log (seconds). */
+  to?: number;
+  /** Skip rows asking for fewer GPUs (1 keeps whole-GPU openb pods). */
+  minGpus?: number;
+  /** Shorter runs are raised to this (seconds; default 1). */
+  minDuration?: number;
+  /** Longer runs are cut to this (seconds). */
+  maxDuration?: number;
+  /** `checkpointIntervalSeconds` of every job. */
+  checkpointInterval?: number;
+}
+
+/** What `importTrace` gives: the scenario `quotasim import trace` writes, its warnings, what each file held. */
+export interface TraceImport {
+  scenario: Scenario;
+  /** Each skip or clamp, and each row that could not be read (an `error`), with its file, line and field. */
+  warnings: Array<Problem>;
+  recognised: Array<string>;
+}
+
 /** What `eta` reads of an `AbortSignal` (any `AbortSignal` is one). */
 export interface AbortSignalLike {
   readonly aborted: boolean;
