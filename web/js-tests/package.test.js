@@ -880,3 +880,102 @@ test("package.json's engines allow no Node older than the one these tests run", 
   assert.equal(floor[1], process.versions.node,
     `engines.node allows Node ${floor[1]}, but the tests run Node ${process.versions.node}: test on ${floor[1]}, or set NODE_FLOOR in web/entries/package-json.cjs to what is tested`);
 });
+
+// recommend: the CLI's bytes, a Promise that yields, aborts and names what is wrong.
+const recDir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'quotasim-recommend-'));
+
+/** One team, 1-instance 1-hour jobs every 15 minutes for `days` days, 10 instances. */
+const oneTeam = (days) => ({ formatVersion: 1,
+  serviceEnvironment: { capacityLimits: [{ capacityUnit: 'ml.p5.48xlarge', maxCapacity: 10 }] },
+  quotaShares: [{ quotaShareName: 'team', capacityLimits: [{ capacityUnit: 'ml.p5.48xlarge', maxCapacity: 10 }],
+    resourceSharingConfiguration: { strategy: 'RESERVE' } }],
+  jobs: Array.from({ length: days * 96 }, (_, k) => ({ jobName: `j${k}`, quotaShareName: 'team',
+    instanceType: 'ml.p5.48xlarge', instanceCount: 1, submitAt: k * 900, durationSeconds: 3600 })) });
+const waitObjective = { formatVersion: 1, objectives: [{ metric: 'perQuotaShare.team.waitSeconds.p95', max: 600 }] };
+/** Five shares, two types, a workload section (the package generates listed jobs only). */
+const fiveShares = () => JSON.parse(cli(['generate', '--jobs', '240', '--shares', '5', '--instance-types', '2',
+  '--seed', '3', '--load-percent', '60', '--workload']).toString('utf8'));
+const fiveObjectives = { objectives: [{ metric: 'perQuotaShare.*.waitSeconds.p95', max: 36000 }] };
+
+function cliRecommend(scenario, objectives, args = []) {
+  const s = path.join(recDir, 'scenario.json');
+  const o = path.join(recDir, 'objectives.json');
+  fs.writeFileSync(s, JSON.stringify(scenario));
+  fs.writeFileSync(o, JSON.stringify(objectives));
+  const r = spawnSync(cliPath(), ['recommend', s, '--objectives', o, '--format', 'json', ...args], { maxBuffer: 1 << 30 });
+  assert.ok(r.status === 0 || r.status === 3, `quotasim recommend failed: ${r.stderr}`);
+  return r.stdout.subarray(0, r.stdout.length - 1).toString('utf8');
+}
+
+test('recommendJson gives the bytes of quotasim recommend --format json, option by option', () => {
+  assert.equal(quotasim.recommendJson(oneTeam(2), waitObjective), cliRecommend(oneTeam(2), waitObjective));
+  const five = fiveShares();
+  const space = { formatVersion: 1, fixed: ['quotaShares[team-00].resourceSharingConfiguration'] };
+  const opts = { replicates: 2, confidence: 0.5, maxRuns: 60, space };
+  fs.writeFileSync(path.join(recDir, 'space.json'), JSON.stringify(space));
+  assert.equal(quotasim.recommendJson(five, fiveObjectives, opts),
+    cliRecommend(five, fiveObjectives, ['--replicates', '2', '--confidence', '0.5', '--max-runs', '60',
+      '--space', path.join(recDir, 'space.json')]));
+  assert.equal(quotasim.recommendJson(oneTeam(1), waitObjective, { minimize: 'overall.lostGpuHours', maxRuns: 30 }),
+    cliRecommend(oneTeam(1), waitObjective, ['--minimize', 'overall.lostGpuHours', '--max-runs', '30']));
+  // Nothing feasible: the report says so (the CLI exits 3).
+  const never = { objectives: [{ metric: 'overall.utilization', min: 1.01 }] };
+  const text = quotasim.recommendJson(oneTeam(1), never);
+  assert.equal(JSON.parse(text).feasible, false);
+  assert.equal(text, cliRecommend(oneTeam(1), never));
+});
+
+test('recommend resolves to the report recommendJson gives, reporting progress up to the runs made', async () => {
+  const seen = [];
+  const r = await quotasim.recommend(oneTeam(2), waitObjective, { onProgress: (runs, max) => seen.push([runs, max]) });
+  assert.deepEqual(r, JSON.parse(quotasim.recommendJson(oneTeam(2), waitObjective)));
+  assert.equal(r.recommended.cost, 4);
+  assert.ok(seen.length >= 1);
+  assert.deepEqual(seen[seen.length - 1], [r.runs, 1000]);
+  assert.ok(seen.every(([a], i) => i === 0 || a >= seen[i - 1][0]), 'progress never goes back');
+});
+
+test('recommend yields to the event loop while it runs, and an aborted signal rejects it with an AbortError', async (t) => {
+  quotasim.recommendJson(oneTeam(1), waitObjective, { maxRuns: 2 }); // the engine's code compiled once
+  const marks = [];
+  const timer = setInterval(() => marks.push(performance.now()), 0);
+  const started = performance.now();
+  await quotasim.recommend(oneTeam(28), waitObjective);
+  const ended = performance.now();
+  clearInterval(timer);
+  const points = [started, ...marks.filter((m) => m < ended), ended];
+  const longest = Math.max(...points.slice(1).map((p, i) => p - points[i]));
+  t.diagnostic(`${(ended - started).toFixed(0)} ms, ${marks.length} timer ticks; longest gap ${longest.toFixed(1)} ms`);
+  assert.ok(marks.length >= 3, `the timer ran ${marks.length} times`);
+  assert.ok(longest < 150, `longest gap ${longest} ms`);
+
+  const before = new AbortController();
+  before.abort();
+  await assert.rejects(quotasim.recommend(oneTeam(1), waitObjective, { signal: before.signal }), isAbort);
+  assert.throws(() => quotasim.recommendJson(oneTeam(1), waitObjective, { signal: before.signal }), isAbort);
+  const later = new AbortController();
+  const run = quotasim.recommend(oneTeam(28), waitObjective, { signal: later.signal });
+  setTimeout(() => later.abort(), 50);
+  await assert.rejects(run, (e) => isAbort(e) && /recommendation was aborted/.test(e.message));
+});
+
+test('bad recommend input rejects (and recommendJson throws) naming the field', async () => {
+  const cases = [
+    [waitObjective, { maxRuns: 0 }, 'options.maxRuns'],
+    [waitObjective, { replicates: 2 }, 'options.replicates'],
+    [waitObjective, { confidence: 0 }, 'options.confidence'],
+    [waitObjective, { minimize: 'perQuotaShare.*.cost' }, 'options.minimize'],
+    [waitObjective, { signal: {} }, 'options.signal'],
+    [waitObjective, { onProgress: 3 }, 'options.onProgress'],
+    [waitObjective, { space: { axes: [{ path: 'quotaShares[team].resourceSharingConfiguration.strategy', range: { from: 1, to: 2, step: 1 } }] } }, 'options.space.axes[0].range'],
+    [waitObjective, { space: { axis: [] } }, 'options.space.axis'],
+    [waitObjective, { nope: 1 }, 'options.nope'],
+    [{ objectives: [{ metric: 'perQuotaShare.team-99.waitSeconds.p95', max: 1 }] }, {}, 'objectives.objectives[0].metric'],
+    [{ objectives: [] }, {}, 'objectives.objectives'],
+  ];
+  for (const [objectives, options, field] of cases) {
+    const named = (e) => e instanceof Error && e.problems?.some((p) => p.path === field) && e.message.includes(field);
+    assert.throws(() => quotasim.recommendJson(oneTeam(1), objectives, options), named, JSON.stringify([objectives, options]));
+    await assert.rejects(quotasim.recommend(oneTeam(1), objectives, options), named, JSON.stringify([objectives, options]));
+  }
+});

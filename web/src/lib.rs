@@ -28,6 +28,7 @@ use quotasim::{GenerateOptions, Problem, ValidScenario};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+mod recommend;
 mod slices;
 
 #[wasm_bindgen(typescript_custom_section)]

@@ -1,5 +1,5 @@
-//! Long calls in slices: the one loop `eta`, `etaJson`, `sweep` and `sweepJsonl` run their
-//! items (replicates, sweep rows) in.
+//! Long calls in slices: the one loop `eta`, `etaJson`, `sweep`, `sweepJsonl`, `recommend` and
+//! `recommendJson` run their work (replicates, sweep rows, a study's runs) in.
 //!
 //! A slice runs items in order until the clock passes [`SLICE_MS`] (at least one item; a slice
 //! cannot end inside an item). The asynchronous forms yield to the event loop (a
@@ -47,22 +47,44 @@ pub async fn in_slices(
     mut item: impl FnMut(usize) -> Result<(), JsValue>,
     mut after_slice: impl FnMut(usize) -> Result<(), JsValue>,
 ) -> Result<(), JsValue> {
-    let mut done = 0;
+    let done = std::cell::Cell::new(0);
+    until_done(
+        s,
+        || {
+            if done.get() < total {
+                item(done.get())?;
+                done.set(done.get() + 1);
+            }
+            Ok(done.get() >= total)
+        },
+        || after_slice(done.get()),
+    )
+    .await
+}
+
+/// Calls `work()` in slices until it says it is done (`Ok(true)`), calling `after_slice()`
+/// after each slice: for work whose size is not known at the start (a study's runs, each
+/// advanced a bounded number of instants per call).
+pub async fn until_done(
+    s: &Slices<'_>,
+    mut work: impl FnMut() -> Result<bool, JsValue>,
+    mut after_slice: impl FnMut() -> Result<(), JsValue>,
+) -> Result<(), JsValue> {
     loop {
         if s.yielding {
             next_task().await?;
         }
         s.check()?;
         let until = js_sys::Date::now() + SLICE_MS;
-        while done < total {
-            item(done)?;
-            done += 1;
+        let mut finished = false;
+        while !finished {
+            finished = work()?;
             if js_sys::Date::now() >= until {
                 break;
             }
         }
-        after_slice(done)?;
-        if done >= total {
+        after_slice()?;
+        if finished {
             return Ok(());
         }
     }

@@ -46,11 +46,13 @@ const SOURCES: &[&str] = &[
     "calibrate.rs",
     "eta/mod.rs",
     "why/report.rs",
+    "recommend/report.rs",
+    "recommend/space.rs",
 ];
 
 /// Where the shapes start: the scenario (input) first, then what the package returns.
 const INPUT_ROOTS: &[&str] =
-    &["Scenario", "GenerateOptions", "Objectives", "SweepFile", "AwsFile", "Observed"];
+    &["Scenario", "GenerateOptions", "Objectives", "SweepFile", "AwsFile", "Observed", "SpaceFile"];
 const OUTPUT_ROOTS: &[&str] = &[
     "Problem",
     "SimResult",
@@ -64,6 +66,7 @@ const OUTPUT_ROOTS: &[&str] = &[
     "Calibration",
     "EtaReport",
     "WhyReport",
+    "RecommendReport",
 ];
 
 /// Types whose serde impl is hand-written (serde_impls.rs): the type it is written as, and
@@ -165,6 +168,27 @@ export interface SweepOptions {
    * every row, and the rows `sweep` resolves to have it).
    */
   onRow?: (row: SweepRow, line: string) => void;
+}
+
+/**
+ * What `recommend` and `recommendJson` search and how: `quotasim recommend`'s options, with
+ * its defaults, and how the call runs. `null` is the same as leaving a field out.
+ */
+export interface RecommendOptions {
+  /** A metric path to minimise instead of `capacityPerHour` (`--minimize`, no `*`). */
+  minimize?: string;
+  /** The space file (`--space`): capacities and quotas bounded, sharing narrowed, fields fixed or added. */
+  space?: SpaceFile | string;
+  /** Seeds of the workload each candidate runs on, 1 to 1000 (`--replicates`, default 1). */
+  replicates?: number;
+  /** The fraction of the seeds on which an objective must be met, above 0 and at most 1 (`--confidence`, default 1). */
+  confidence?: number;
+  /** Most single-seed runs, 1 to 1000000 (`--max-runs`, default 1000). */
+  maxRuns?: number;
+  /** Aborts the study: `recommend` rejects (and `recommendJson` throws) a `DOMException` named `AbortError`. */
+  signal?: AbortSignalLike;
+  /** Called after each slice with the runs made so far and the budget. */
+  onProgress?: (runs: number, maxRuns: number) => void;
 }
 
 /** A file given to `importTrace`: its name (in warnings) and its text. */
@@ -763,7 +787,15 @@ fn every_shape_the_package_names_is_declared() {
         assert!(declared, "{name} is not declared");
     }
     // The method signatures in src/lib.rs name only declared types.
-    let lib = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).unwrap();
+    // Every source file of the package: the options of a call may be read in its own module.
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&src)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .collect();
+    files.sort();
+    let lib: String = files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect();
     for chunk in lib.split("_type = \"").skip(1) {
         let ty = chunk.split('"').next().unwrap();
         for word in ty.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
@@ -841,7 +873,15 @@ fn eta_shapes_follow_the_report_json_and_the_options_lib_rs_reads() {
 
 /// The keys `const {keys}` in src/lib.rs accepts are the fields of `{shape}` in PACKAGE_SHAPES.
 fn options_follow_lib_rs(keys: &str, shape: &str, n: usize) {
-    let lib = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).unwrap();
+    // Every source file of the package: the options of a call may be read in its own module.
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&src)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .collect();
+    files.sort();
+    let lib: String = files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect();
     let list = lib
         .split(&format!("const {keys}"))
         .nth(1)
@@ -869,6 +909,11 @@ fn options_follow_lib_rs(keys: &str, shape: &str, n: usize) {
 #[test]
 fn sweep_options_are_the_ones_lib_rs_reads() {
     options_follow_lib_rs("SWEEP_KEYS", "SweepOptions", 2);
+}
+
+#[test]
+fn recommend_options_are_the_ones_the_package_reads() {
+    options_follow_lib_rs("RECOMMEND_KEYS", "RecommendOptions", 7);
 }
 
 #[test]

@@ -38,11 +38,11 @@ use alloc::vec::Vec;
 
 use crate::change::apply_changes;
 use crate::compare::run_to_end;
-use crate::sim::{Options, Simulation};
 use crate::metric::{resolve, summary_value};
 use crate::model::Scenario;
 use crate::objective::Objectives;
 use crate::result::SummaryResult;
+use crate::sim::{Options, Simulation};
 use crate::validate::{validate, Problem};
 
 pub use report::RecommendReport;
@@ -157,6 +157,28 @@ pub struct CandidateRun {
     /// Each share's quota, summed over types (for its idle quota).
     quotas: Vec<i64>,
     start_at: u64,
+}
+
+impl CandidateRun {
+    /// Runs at most `instants` more instants (R10) of the simulation, as [`Simulation::run`]
+    /// would (to the horizon, if there is one); whether it is at its end.
+    pub fn advance(&mut self, instants: usize) -> bool {
+        let horizon = self.sim.scenario().settings.horizon;
+        for _ in 0..instants {
+            match self.sim.next_event_at() {
+                Some(t) if horizon.is_none_or(|h| t <= h) => {
+                    self.sim.step();
+                }
+                _ => {
+                    if let Some(h) = horizon {
+                        self.sim.run_until(h);
+                    }
+                    return true;
+                }
+            }
+        }
+        false
+    }
 }
 
 /// A candidate's runs on every seed.
@@ -341,7 +363,8 @@ impl Study {
     /// cannot run (its outcome says why; the candidate is infeasible).
     pub fn start(&self, c: &Config, k: usize) -> Result<CandidateRun, Outcome> {
         let s = self.scenario_of(c, k).map_err(|m| self.failed(m))?;
-        let valid = validate(&s).map_err(|ps| self.failed(ps.first().map_or_else(String::new, |p| p.to_string())))?;
+        let valid =
+            validate(&s).map_err(|ps| self.failed(ps.first().map_or_else(String::new, |p| p.to_string())))?;
         let quotas = s
             .quota_shares
             .iter()
