@@ -262,8 +262,7 @@ impl Study {
         let space = space::build_space(scenario, space).map_err(RecommendError::Space)?;
         // The objectives and the minimised metric against the scenario's summary shape (a run
         // of no jobs: every share, every metric).
-        let mut shape = scenario.without_jobs();
-        shape.workload = None;
+        let shape = crate::sweep::shape_of(scenario);
         let empty = run_to_end(validate(&shape).map_err(RecommendError::Invalid)?, false)
             .map_err(|e| RecommendError::Invalid(alloc::vec![Problem::error("", e.to_string())]))?;
         let summary = summary_value(&crate::compare::summary_of(&empty));
