@@ -259,3 +259,38 @@ fn recommend_nothing_feasible_names_the_closest_candidate() {
     assert!(!r.recommended.feasible);
     assert!(r.recommended.verdicts.iter().any(|v| !v.met));
 }
+
+#[test]
+fn recommend_minimize_a_metric_every_neighbour_breaks_an_objective_or_is_no_better() {
+    // Preemptions are what b's borrowing costs; minimise them with the waits as objectives.
+    let s = two_teams();
+    let o = two_objectives();
+    let opts = RecommendOptions {
+        minimize: Some("overall.preemptions.total".into()),
+        ..RecommendOptions::default()
+    };
+    let space = parse_space(
+        r#"{"axes":[{"path":"serviceEnvironment.capacityLimits[ml.p5.48xlarge].maxCapacity","range":{"from":4,"to":8,"step":1}},
+            {"path":"quotaShares[a].capacityLimits[ml.p5.48xlarge].maxCapacity","range":{"from":1,"to":6,"step":1}},
+            {"path":"quotaShares[b].capacityLimits[ml.p5.48xlarge].maxCapacity","range":{"from":1,"to":6,"step":1}}]}"#,
+    )
+    .unwrap();
+    let r = recommend(&s, &o, &space, &opts).unwrap();
+    assert_eq!(r.minimize, "overall.preemptions.total");
+    assert_eq!(r.cost_unit, "metric");
+    assert!(r.feasible && r.proven, "{:?}", r.notes);
+    let best = r.recommended.cost.unwrap();
+    assert!(best <= r.input.cost.unwrap());
+    assert!(!r.certificate.is_empty());
+    for c in &r.certificate {
+        assert!(
+            !c.breaks.is_empty() || c.cost.is_none_or(|x| x >= best),
+            "{:?} is better and feasible",
+            c.step
+        );
+        // Each neighbour is one step in one dimension from the answer.
+        assert_eq!(c.step.len(), 1, "{:?}", c.step);
+    }
+    let (met, broken) = check_with(&s, &r.recommended.set, &o);
+    assert!(met, "{broken:?}");
+}
