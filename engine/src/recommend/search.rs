@@ -26,8 +26,9 @@
 //!    is taken; passes repeat until one changes nothing. The first share lowered tends to
 //!    borrow what the others lend, and which share should borrow is what the answer depends
 //!    on; the cheaper end goes on;
-//! 4. **tidies** once: each share's sharing is set to the least permissive value of its ladder
-//!    that keeps every objective (a share lends or borrows only as much as the answer needs);
+//! 4. **tidies** once: each quota above its type's whole capacity is lowered to it, and each
+//!    share's sharing set to the least permissive value of its ladder, when that keeps every
+//!    objective (a share lends or borrows only as much as the answer needs);
 //!    then passes again, and a **full pass** retries every step that fails with that share's
 //!    sharing re-chosen from the ladder (and each other value of any field the space file
 //!    added), taking the first that meets every objective (the least permissive, in ladder
@@ -328,6 +329,24 @@ impl Search<'_> {
     /// whether anything changed.
     fn tidy(&mut self) -> Result<bool, Stop> {
         let mut changed = false;
+        // A quota above its type's whole capacity, lowered to it when that keeps every
+        // objective (for a RESERVE share it changes nothing; a lender's quota is its share of
+        // the pool, so it is run).
+        for t in 0..self.st.space.types.len() {
+            let cap = self.st.space.capacity_of(&self.cur, t);
+            for qd in self.st.space.quotas_of(t) {
+                let d = &self.st.space.dims[qd];
+                if d.int(self.cur[qd] as usize) <= cap {
+                    continue;
+                }
+                let Some(i) = (0..d.values.len()).rev().find(|&i| d.int(i) <= cap) else { continue };
+                let c = Self::with(&self.cur, qd, i);
+                if self.one(&c)? {
+                    self.cur = c;
+                    changed = true;
+                }
+            }
+        }
         for sd in self.sharing_dims() {
             let here = self.cur[sd] as usize;
             let cs: Vec<Config> = (0..here).map(|i| Self::with(&self.cur, sd, i)).collect();

@@ -294,3 +294,22 @@ fn recommend_minimize_a_metric_every_neighbour_breaks_an_objective_or_is_no_bett
     let (met, broken) = check_with(&s, &r.recommended.set, &o);
     assert!(met, "{broken:?}");
 }
+
+#[test]
+fn recommend_a_capacity_of_millions_is_searched_on_a_ladder_and_a_quota_above_it_is_tidied() {
+    let mut s = one_team();
+    s.service_environment.capacity_limits[0].max_capacity = 5_000_000;
+    s.quota_shares[0].capacity_limits[0].max_capacity = 3_000_000;
+    s.jobs.truncate(200);
+    let o = objectives(json!({"objectives": [{"metric": "perQuotaShare.team.waitSeconds.p95", "max": 600}]}));
+    let r = recommend(&s, &o, &SpaceFile::default(), &RecommendOptions::default()).unwrap();
+    assert_eq!(r.recommended.cost, Some(4.0));
+    assert!(
+        r.recommended.set.contains(&format!("quotaShares[team].capacityLimits[{P5}].maxCapacity=4")),
+        "{:?}",
+        r.recommended.set
+    );
+    assert!(r.runs < 100, "{}", r.runs);
+    let space = quotasim::recommend::space::build_space(&s, &SpaceFile::default()).unwrap();
+    assert!(space.dims.iter().all(|d| d.values.len() <= quotasim::recommend::space::DENSE + 2));
+}
