@@ -465,6 +465,19 @@ impl Study {
         out
     }
 
+    /// The tightest slack over the verdicts, each on its median over the seeds (infinity when
+    /// none has a value).
+    pub(crate) fn tightest_slack(&self, e: &Evaluation) -> f64 {
+        let mut least = f64::INFINITY;
+        for (i, vs) in self.verdicts.iter().enumerate() {
+            let vals: Vec<f64> = e.iter().filter(|o| o.error.is_none()).filter_map(|o| o.values[i]).collect();
+            if let Some(s) = vs.slack(median(vals)) {
+                least = least.min(s);
+            }
+        }
+        least
+    }
+
     /// The candidate's cost: `capacityPerHour`, or the median of the minimised metric over the
     /// seeds (`None`: it has no value).
     pub(crate) fn cost(&self, c: &Config, e: &Evaluation) -> Option<f64> {

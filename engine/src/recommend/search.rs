@@ -26,9 +26,10 @@
 //!    is taken; passes repeat until one changes nothing. The first share lowered tends to
 //!    borrow what the others lend, and which share should borrow is what the answer depends
 //!    on; the cheaper end goes on;
-//! 4. **tidies** once: each quota above its type's whole capacity is lowered to it, and each
-//!    share's sharing set to the least permissive value of its ladder, when that keeps every
-//!    objective (a share lends or borrows only as much as the answer needs);
+//! 4. **tidies** once: each quota above its type's whole capacity is lowered to it when that
+//!    keeps every objective, and each share's sharing is set to the ladder value with the most
+//!    headroom (the largest tightest slack) among those that keep every objective, the least
+//!    permissive on a tie (sharing costs nothing, so the same cost buys the most room);
 //!    then passes again, and a **full pass** retries every step that fails with that share's
 //!    sharing re-chosen from the ladder (and each other value of any field the space file
 //!    added), taking the first that meets every objective (the least permissive, in ladder
@@ -325,7 +326,7 @@ impl Search<'_> {
         Ok(())
     }
 
-    /// Step 4: each share's sharing at the least permissive value that keeps every objective;
+    /// Step 4: quotas above their capacity lowered to it, and each share's sharing at the value with the most headroom;
     /// whether anything changed.
     fn tidy(&mut self) -> Result<bool, Stop> {
         let mut changed = false;
@@ -347,15 +348,24 @@ impl Search<'_> {
                 }
             }
         }
+        // Each share's sharing: the most headroom (the largest tightest slack) among the
+        // ladder's values that keep every objective, the least permissive on a tie.
         for sd in self.sharing_dims() {
             let here = self.cur[sd] as usize;
-            let cs: Vec<Config> = (0..here).map(|i| Self::with(&self.cur, sd, i)).collect();
-            if cs.is_empty() {
-                continue;
-            }
+            let cs: Vec<Config> =
+                (0..self.st.space.dims[sd].values.len()).map(|i| Self::with(&self.cur, sd, i)).collect();
             let ok = self.eval(&cs)?;
-            if let Some(i) = ok.iter().position(|f| *f) {
-                self.cur = cs[i].clone();
+            let mut pick = here;
+            let mut room = self.room(&cs[here]);
+            for (i, c) in cs.iter().enumerate() {
+                let r = self.room(c);
+                if ok[i] && (r > room || (r == room && i < pick)) {
+                    pick = i;
+                    room = r;
+                }
+            }
+            if pick != here {
+                self.cur = cs[pick].clone();
                 changed = true;
             }
         }
@@ -542,6 +552,12 @@ impl Search<'_> {
             }
         }
         Ok(moved)
+    }
+
+    /// A candidate's headroom: its tightest objective's slack (medians over the seeds), or
+    /// infinity when no objective has a value.
+    fn room(&self, c: &Config) -> f64 {
+        self.st.runs.get(c).map_or(f64::NEG_INFINITY, |e| self.st.tightest_slack(e))
     }
 
     fn less(&self, a: &Config, b: &Config) -> bool {
