@@ -310,22 +310,143 @@ test('check gives the bytes of quotasim check --format json, and met is false on
     (e) => e.problems[0].path === 'objectives[0].metric' && e.message.includes('overall.utilization'));
 });
 
-test('sweep and sweepJsonl give the rows of quotasim sweep, with the front; a file path as base is refused', () => {
-  const file = { formatVersion: 1, base: notebook(),
-    axes: [{ path: 'quotaShares[qs1].resourceSharingConfiguration.borrowLimit', values: [0, 100] },
-      { path: 'settings.preemptionGraceSeconds', range: { from: 60, to: 120, step: 60 } }],
-    frontier: ['overall.utilization:max', 'perQuotaShare.qs1.waitSeconds.p95:min'] };
+const isAbort = (e) => e.name === 'AbortError' && e instanceof DOMException;
+
+const sweepFile = () => ({ formatVersion: 1, base: notebook(),
+  axes: [{ path: 'quotaShares[qs1].resourceSharingConfiguration.borrowLimit', values: [0, 100] },
+    { path: 'settings.preemptionGraceSeconds', range: { from: 60, to: 120, step: 60 } }],
+  frontier: ['overall.utilization:max', 'perQuotaShare.qs1.waitSeconds.p95:min'] });
+
+/** A sweep of `rows` rows over a generated scenario: long enough to need several slices. */
+const longSweep = (rows) => ({ formatVersion: 1, base: generate({ jobs: 400, shares: 3, seed: 3 }),
+  axes: [{ path: 'settings.preemptionGraceSeconds', range: { from: 1, to: rows, step: 1 } }] });
+
+/** The JSON lines `quotasim sweep` prints for the sweep file (one thread, in index order). */
+function cliSweep(file) {
   const sFile = path.join(require('node:os').tmpdir(), `quotasim-sweep-${process.pid}.json`);
   fs.writeFileSync(sFile, JSON.stringify(file));
-  assert.equal(quotasim.sweepJsonl(file), cli(['sweep', sFile, '--threads', '1']).toString('utf8'));
-  const rows = quotasim.sweep(JSON.stringify(file));
+  return cli(['sweep', sFile, '--threads', '1']).toString('utf8');
+}
+
+test('sweepJsonl gives the bytes of quotasim sweep, with the front; a file path as base is refused', async () => {
+  const file = sweepFile();
+  assert.equal(quotasim.sweepJsonl(file), cliSweep(file));
+  const rows = await quotasim.sweep(JSON.stringify(file));
   assert.deepEqual(rows.map((r) => r.row), [0, 1, 2, 3]);
   assert.deepEqual(rows[1].values, [0, 120]);
   assert.ok(rows.some((r) => r.frontier === true));
   assert.equal(typeof rows[0].objectives['overall.utilization:max'], 'number');
-  assert.throws(() => quotasim.sweep({ ...file, base: 'scenario.json' }), (e) => e.problems[0].path === 'base');
-  assert.throws(() => quotasim.sweep({ ...file, axes: [{ path: 'quotaShares[nope].state', values: ['DISABLED'] }] }),
-    (e) => e.problems[0].path.startsWith('axes[0]'));
+  const named = (path) => (e) => e instanceof Error && e.problems[0].path.startsWith(path) && e.message.includes(path);
+  await assert.rejects(quotasim.sweep({ ...file, base: 'scenario.json' }), named('base'));
+  assert.throws(() => quotasim.sweepJsonl({ ...file, base: 'scenario.json' }), named('base'));
+  await assert.rejects(quotasim.sweep({ ...file, axes: [{ path: 'quotaShares[nope].state', values: ['DISABLED'] }] }), named('axes[0]'));
+  // A base that is not valid until its axes change it: the goals are checked on the first row
+  // that runs, as the command line checks them (it exits 1 naming the goal).
+  const fixed = { formatVersion: 1, base: notebook(), frontier: ['overall.utilization:max'],
+    axes: [{ path: 'quotaShares[qs2].resourceSharingConfiguration.strategy', values: ['LEND_AND_BORROW'] }] };
+  fixed.base.quotaShares[1].resourceSharingConfiguration.borrowLimit = 50;
+  assert.ok(validate(fixed.base).some((p) => p.severity === 'error'));
+  assert.equal(quotasim.sweepJsonl(fixed), cliSweep(fixed));
+  const typo = { ...fixed, frontier: ['overall.utilisation:max'] };
+  const sFile = path.join(require('node:os').tmpdir(), `quotasim-sweep-typo-${process.pid}.json`);
+  fs.writeFileSync(sFile, JSON.stringify(typo));
+  const r = spawnSync(cliPath(), ['sweep', sFile]);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr.toString('utf8'), /^error: frontier\[0\]: no metric `overall.utilisation`/);
+  assert.throws(() => quotasim.sweepJsonl(typo), named('frontier[0]'));
+  await assert.rejects(quotasim.sweep(typo, { onRow: () => assert.fail('no row is given for a sweep the CLI refuses') }), named('frontier[0]'));
+});
+
+test('sweep returns a Promise of the rows sweepJsonl gives; onRow gets each row as quotasim sweep prints it', async () => {
+  // Without goals each row is final as it is done: onRow's lines are the command line's bytes.
+  const plain = { ...sweepFile(), frontier: [] };
+  const expected = cliSweep(plain);
+  const seen = [];
+  const running = quotasim.sweep(plain, { onRow: (row, line) => seen.push([row, line]) });
+  assert.ok(running instanceof Promise);
+  const rows = await running;
+  assert.equal(seen.map(([, line]) => line).join('\n'), expected);
+  assert.deepEqual(seen.map(([row]) => row), expected.split('\n').map((l) => JSON.parse(l)));
+  assert.deepEqual(rows, expected.split('\n').map((l) => JSON.parse(l)));
+  // With goals the front needs every row: onRow's lines are the command line's less their
+  // last field, `frontier`; the rows the promise resolves to have the front sweepJsonl has.
+  const file = sweepFile();
+  const lines = quotasim.sweepJsonl(file).split('\n');
+  const streamed = [];
+  const fronted = await quotasim.sweep(file, { onRow: (row, line) => streamed.push([row, line]) });
+  assert.deepEqual(streamed.map(([, line]) => line), lines.map((l) => l.replace(/,"frontier":(true|false)\}$/, '}')));
+  assert.ok(streamed.every(([row]) => !('frontier' in row)));
+  assert.deepEqual(fronted, lines.map((l) => JSON.parse(l)));
+  assert.deepEqual(fronted.map((r) => r.frontier), JSON.parse(`[${cliSweep(file)}]`.replaceAll('\n', ',')).map((r) => r.frontier));
+  // sweepJsonl calls onRow too, with the same rows.
+  const sync = [];
+  quotasim.sweepJsonl(file, { onRow: (row, line) => sync.push(line) });
+  assert.deepEqual(sync, streamed.map(([, line]) => line));
+});
+
+test('sweep yields to the event loop while it runs: timers fire between its rows', async (t) => {
+  quotasim.sweepJsonl(longSweep(2)); // the engine's code compiled once
+  const marks = [];
+  const timer = setInterval(() => marks.push(performance.now()), 0);
+  const started = performance.now();
+  let done = 0;
+  const rows = await quotasim.sweep(longSweep(150), { onRow: () => done++ });
+  const ended = performance.now();
+  clearInterval(timer);
+  const points = [started, ...marks.filter((m) => m < ended), ended];
+  const gaps = points.slice(1).map((p, i) => p - points[i]);
+  const longest = Math.max(...gaps);
+  t.diagnostic(`150 rows in ${(ended - started).toFixed(0)} ms, ${marks.length} timer ticks; longest gap between them ${longest.toFixed(1)} ms`);
+  assert.equal(rows.length, 150);
+  assert.equal(done, 150);
+  assert.ok(ended - started > 100, 'the sweep runs long enough to need several slices');
+  assert.ok(marks.length >= 3, `the timer ran ${marks.length} times`);
+  // The slices are 25 ms, a row far shorter; a loaded machine may stretch a gap, never to a whole sweep's length.
+  assert.ok(longest < 150, `longest gap ${longest} ms`);
+});
+
+test('an aborted signal rejects sweep with an AbortError, before it starts or at its next slice', async (t) => {
+  const controller = new AbortController();
+  controller.abort();
+  let rowsSeen = 0;
+  await assert.rejects(quotasim.sweep(sweepFile(), { signal: controller.signal, onRow: () => rowsSeen++ }), isAbort);
+  assert.throws(() => quotasim.sweepJsonl(sweepFile(), { signal: controller.signal }), isAbort);
+  assert.equal(rowsSeen, 0);
+  // Aborted from onRow, sweepJsonl stops at its next slice.
+  const inner = new AbortController();
+  assert.throws(() => quotasim.sweepJsonl(longSweep(400), { signal: inner.signal, onRow: () => inner.abort() }), isAbort);
+  // Aborted by a timer while it runs.
+  const later = new AbortController();
+  const run = quotasim.sweep(longSweep(2000), { signal: later.signal, onRow: () => rowsSeen++ });
+  let abortedAt;
+  setTimeout(() => {
+    abortedAt = performance.now();
+    later.abort();
+  }, 100);
+  await assert.rejects(run, (e) => isAbort(e) && /sweep was aborted/.test(e.message));
+  const late = performance.now() - abortedAt;
+  t.diagnostic(`${rowsSeen} of 2000 rows ran; rejected ${late.toFixed(1)} ms after abort()`);
+  assert.ok(rowsSeen > 0 && rowsSeen < 2000, `${rowsSeen} rows ran`);
+  assert.ok(late < 1000, `rejected ${late} ms after abort()`);
+});
+
+test('bad sweep options reject (and sweepJsonl throws) naming the option; what onRow throws stops the sweep', async () => {
+  const cases = [
+    [{ onRow: 3 }, 'options.onRow'],
+    [{ signal: {} }, 'options.signal'],
+    [{ signal: true }, 'options.signal'],
+    [{ onProgress: () => {} }, 'options.onProgress'],
+    [5, 'options'],
+  ];
+  for (const [options, field] of cases) {
+    const named = (e) => e instanceof Error && e.problems?.[0]?.path === field && e.message.includes(field);
+    assert.throws(() => quotasim.sweepJsonl(sweepFile(), options), named, JSON.stringify(options));
+    await assert.rejects(quotasim.sweep(sweepFile(), options), named, JSON.stringify(options));
+  }
+  assert.equal(quotasim.sweepJsonl(sweepFile(), { onRow: null, signal: undefined }), quotasim.sweepJsonl(sweepFile()));
+  await assert.rejects(quotasim.sweep('{'), (e) => e.problems.length === 1 && /EOF while parsing/.test(e.message));
+  const thrown = new Error('stop here');
+  await assert.rejects(quotasim.sweep(sweepFile(), { onRow: () => { throw thrown; } }), (e) => e === thrown);
 });
 
 test('a workload section: expandWorkload is run --print-scenario, compareReplicatesJson is compare --replicates', () => {
@@ -469,8 +590,6 @@ test('eta resolves to the report etaJson gives, reporting progress from 0 to eve
   assert.equal(Object.getPrototypeOf(report.drawsBySource), Object.prototype);
   assert.ok(Array.isArray(report.jobs[0].position) && report.jobs[0].position.length === 2);
 });
-
-const isAbort = (e) => e.name === 'AbortError' && e instanceof DOMException;
 
 test('an aborted signal rejects eta with an AbortError before anything runs', async () => {
   const controller = new AbortController();
@@ -631,4 +750,232 @@ test('bad why options throw naming the option', () => {
     assert.throws(() => quotasim.why(notebookText, job, options), named, JSON.stringify([job, options]));
   }
   assert.throws(() => quotasim.why('{', 'a'), (e) => e.problems[0].path === '' && /invalid JSON/.test(e.message));
+});
+
+// Job logs: the openb excerpt the CLI's tests read, and a small CSV log in the Helios layout.
+const openb = path.join(root, 'tests', 'fixtures', 'openb-excerpt.csv');
+const traceDir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'quotasim-trace-'));
+test.after(() => fs.rmSync(traceDir, { recursive: true, force: true }));
+const helios = path.join(traceDir, 'helios.csv');
+const capacity = path.join(traceDir, 'capacity.csv');
+fs.writeFileSync(helios, 'job_id,user,vc,gpu_num,state,submit_time,start_time,end_time,queue\n'
+  + 'a1,u1,vcX,8,COMPLETED,2020-04-01 00:00:00,2020-04-01 00:00:10,2020-04-01 02:00:10,high\n'
+  + 'a2,u2,vcY,16,COMPLETED,2020-04-01 00:10:00,2020-04-01 00:20:00,2020-04-01 00:50:00,low\n'
+  + 'a3,u2,"vc Z",4,RUNNING,2020-04-01 01:00:00,2020-04-01 01:00:00,2020-04-01 03:00:00,low\n'
+  + 'a4,u1,vcX,8,COMPLETED,soon,2020-04-01 01:00:00,2020-04-01 03:00:00,low\n');
+fs.writeFileSync(capacity, 'date,vcX,vcY,vc Z,total\n2020-04-01,16,16,8,40\n2020-04-02,24,16,8,48\n');
+const traceFile = (f) => ({ name: f, text: fs.readFileSync(f, 'utf8') });
+const HELIOS_COLUMNS = 'name=job_id,team=vc,gpus=gpu_num,submit=submit_time,start=start_time,end=end_time,status=state,priority=queue';
+
+/** The same import as package files and options, and as `quotasim import trace` arguments. */
+const traceCases = () => [
+  [[openb], { format: 'openb' }, ['--format', 'openb', openb]],
+  [[openb], { format: 'openb', gpusPerInstance: 1, minGpus: 1, from: 1000000, maxDuration: 3600, instances: 16 },
+    ['--format', 'openb', openb, '--gpus-per-instance', '1', '--min-gpus', '1', '--from', '1000000', '--max-duration', '3600', '--instances', '16']],
+  [[openb], { format: 'openb', to: 2000000, minDuration: 600, checkpointInterval: 900, instanceType: 'ml.p4d.24xlarge', columns: { team: 'gpu_spec' } },
+    ['--format', 'openb', openb, '--to', '2000000', '--min-duration', '600', '--checkpoint-interval', '900', '--instance-type', 'ml.p4d.24xlarge', '--columns', 'team=gpu_spec']],
+  [[helios], { format: 'csv', columns: HELIOS_COLUMNS, teams: 'vcX=research,vcY=product', priorities: 'high=100,low=0',
+    capacity: traceFile(capacity), checkpointInterval: 600 },
+  ['--format', 'csv', helios, '--columns', HELIOS_COLUMNS, '--teams', 'vcX=research,vcY=product', '--priorities', 'high=100,low=0',
+    '--capacity', capacity, '--checkpoint-interval', '600']],
+  // The same, with objects where the command line has text.
+  [[helios], { format: 'csv', columns: { name: 'job_id', team: 'vc', gpus: 'gpu_num', submit: 'submit_time', start: 'start_time',
+    end: 'end_time', status: 'state', priority: 'queue' }, teams: { vcX: 'research', vcY: 'product' }, priorities: { high: 100, low: 0 },
+  capacity: traceFile(capacity), checkpointInterval: 600 },
+  ['--format', 'csv', helios, '--columns', HELIOS_COLUMNS, '--teams', 'vcX=research,vcY=product', '--priorities', 'high=100,low=0',
+    '--capacity', capacity, '--checkpoint-interval', '600']],
+  [[helios, helios], { format: 'csv', columns: HELIOS_COLUMNS, gpusPerInstance: 4, priorities: { high: 1, low: 0 } },
+    ['--format', 'csv', helios, helios, '--columns', HELIOS_COLUMNS, '--gpus-per-instance', '4', '--priorities', 'high=1,low=0']],
+];
+
+test('importTrace gives the scenario quotasim import trace writes, byte for byte, with its warnings', () => {
+  for (const [files, options, args] of traceCases()) {
+    const r = spawnSync(cliPath(), ['import', 'trace', ...args], { maxBuffer: 1 << 30 });
+    const got = quotasim.importTrace(files.map(traceFile), options);
+    assert.equal(`${JSON.stringify(got.scenario, null, 2)}\n`, r.stdout.toString('utf8'), args.join(' '));
+    // What the command line says on standard error: what it read, then every problem.
+    const stderr = r.stderr.toString('utf8');
+    assert.deepEqual(stderr.trimEnd().split('\n'),
+      [...got.recognised.map((l) => `quotasim: read ${l}`), ...got.warnings.map((w) => `${w.severity}: ${w.path}: ${w.message}`)], args.join(' '));
+    // A row that could not be read is an error among the warnings: the command line exits 1.
+    assert.equal(r.status, got.warnings.some((w) => w.severity === 'error') ? 1 : 0, args.join(' '));
+  }
+  const bad = quotasim.importTrace([traceFile(helios)], { format: 'csv', columns: HELIOS_COLUMNS, priorities: 'high=1,low=0' });
+  assert.ok(bad.warnings.some((w) => w.severity === 'error' && w.path.startsWith(`${helios}:5`)), JSON.stringify(bad.warnings));
+  assert.deepEqual(bad.scenario.jobs.map((j) => j.jobName), ['a1', 'a2', 'a3']);
+});
+
+test('bad importTrace input throws naming the option or the file', () => {
+  const files = [traceFile(helios)];
+  const cases = [
+    [files, undefined, 'options.format'],
+    [files, {}, 'options.format'],
+    [files, { format: 'helios' }, 'options.format'],
+    [files, { format: 'csv' }, 'options.columns.submit'],
+    [files, { format: 'csv', columns: 'sumbit=submit_time' }, 'options.columns.sumbit'],
+    [files, { format: 'csv', columns: { sumbit: 'submit_time' } }, 'options.columns.sumbit'],
+    [files, { format: 'csv', columns: { submit: 5 } }, 'options.columns.submit'],
+    [files, { format: 'csv', columns: 'submit=submit_time,gpus=gpu_num' }, 'options.columns.duration'],
+    [files, { format: 'csv', columns: HELIOS_COLUMNS, gpusPerInstance: 0 }, 'options.gpusPerInstance'],
+    [files, { format: 'csv', columns: HELIOS_COLUMNS, gpusPerInstance: 3 }, 'options.instanceType'],
+    [files, { format: 'csv', columns: HELIOS_COLUMNS, instances: 1.5 }, 'options.instances'],
+    [files, { format: 'csv', columns: HELIOS_COLUMNS, teams: 'vcX' }, 'options.teams'],
+    [files, { format: 'csv', columns: HELIOS_COLUMNS, teams: [] }, 'options.teams'],
+    [files, { format: 'csv', columns: HELIOS_COLUMNS, priorities: { high: 'top' } }, 'options.priorities.high'],
+    [files, { format: 'csv', columns: HELIOS_COLUMNS, priorities: 'high=top' }, 'options.priorities.high'],
+    [files, { format: 'csv', columns: HELIOS_COLUMNS, capacity: 'capacity.csv' }, 'options.capacity'],
+    [files, { format: 'csv', columns: HELIOS_COLUMNS, minGpus: -1 }, 'options.minGpus'],
+    [files, { format: 'csv', columns: HELIOS_COLUMNS, checkpointInterval: 0 }, 'options.checkpointInterval'],
+    [files, { format: 'csv', columns: HELIOS_COLUMNS, window: 5 }, 'options.window'],
+    [files, 5, 'options'],
+    ['helios.csv', { format: 'csv' }, 'files'],
+    [[{ name: 'x.csv' }], { format: 'csv' }, 'files[0]'],
+    [[{ name: 'x.csv', text: '' }], { format: 'csv', columns: HELIOS_COLUMNS }, 'x.csv'],
+  ];
+  for (const [f, options, field] of cases) {
+    const named = (e) => e instanceof Error && e.problems?.some((p) => p.path === field) && e.message.includes(field);
+    assert.throws(() => quotasim.importTrace(f, options), named, JSON.stringify(options));
+  }
+});
+
+test('the built package.json names no repository unless the publisher sets QUOTASIM_REPOSITORY', () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
+  if (!process.env.QUOTASIM_REPOSITORY) {
+    for (const field of ['repository', 'homepage', 'bugs']) assert.equal(pkg[field], undefined, `package.json has no ${field}`);
+    assert.doesNotMatch(JSON.stringify(pkg), /github|gitlab|https?:/);
+  }
+  // What build.sh writes with the variable set, and a bad value refused.
+  const script = path.join(__dirname, '..', 'entries', 'package-json.cjs');
+  const write = (repo) => {
+    const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'quotasim-pkg-'));
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ version: '1.2.3', description: 'd', license: 'Apache-2.0' }));
+    const env = { ...process.env };
+    delete env.QUOTASIM_REPOSITORY;
+    if (repo !== undefined) env.QUOTASIM_REPOSITORY = repo;
+    const r = spawnSync(process.execPath, [script, dir], { env, encoding: 'utf8' });
+    const written = r.status === 0 ? JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) : null;
+    fs.rmSync(dir, { recursive: true, force: true });
+    return { r, written };
+  };
+  const none = write(undefined).written;
+  assert.deepEqual(['repository', 'homepage', 'bugs'].filter((f) => f in none), []);
+  const { written } = write('https://github.com/someone/quotasim');
+  assert.deepEqual(written.repository, { type: 'git', url: 'git+https://github.com/someone/quotasim.git', directory: 'web' });
+  assert.equal(written.homepage, 'https://github.com/someone/quotasim#readme');
+  assert.deepEqual(written.bugs, { url: 'https://github.com/someone/quotasim/issues' });
+  const elsewhere = write('https://git.example.org/team/quotasim.git').written;
+  assert.equal(elsewhere.repository.url, 'git+https://git.example.org/team/quotasim.git');
+  assert.equal(elsewhere.bugs, undefined, 'no issue tracker is guessed off GitHub');
+  for (const bad of ['github.com/someone/quotasim', 'http://github.com/a/b', 'https://github.com', 'https://user:pw@github.com/a/b']) {
+    const { r } = write(bad);
+    assert.equal(r.status, 1, bad);
+    assert.match(r.stderr, /QUOTASIM_REPOSITORY/, bad);
+  }
+});
+
+test("package.json's engines allow no Node older than the one these tests run", () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
+  const floor = /^>=(\d+\.\d+\.\d+)$/.exec(pkg.engines?.node ?? '');
+  assert.ok(floor, `engines.node is ">=X.Y.Z", not ${JSON.stringify(pkg.engines)}`);
+  assert.equal(floor[1], process.versions.node,
+    `engines.node allows Node ${floor[1]}, but the tests run Node ${process.versions.node}: test on ${floor[1]}, or set NODE_FLOOR in web/entries/package-json.cjs to what is tested`);
+});
+
+// recommend: the CLI's bytes, a Promise that yields, aborts and names what is wrong.
+const recDir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'quotasim-recommend-'));
+
+/** One team, 1-instance 1-hour jobs every 15 minutes for `days` days, 10 instances. */
+const oneTeam = (days) => ({ formatVersion: 1,
+  serviceEnvironment: { capacityLimits: [{ capacityUnit: 'ml.p5.48xlarge', maxCapacity: 10 }] },
+  quotaShares: [{ quotaShareName: 'team', capacityLimits: [{ capacityUnit: 'ml.p5.48xlarge', maxCapacity: 10 }],
+    resourceSharingConfiguration: { strategy: 'RESERVE' } }],
+  jobs: Array.from({ length: days * 96 }, (_, k) => ({ jobName: `j${k}`, quotaShareName: 'team',
+    instanceType: 'ml.p5.48xlarge', instanceCount: 1, submitAt: k * 900, durationSeconds: 3600 })) });
+const waitObjective = { formatVersion: 1, objectives: [{ metric: 'perQuotaShare.team.waitSeconds.p95', max: 600 }] };
+/** Five shares, two types, a workload section (the package generates listed jobs only). */
+const fiveShares = () => JSON.parse(cli(['generate', '--jobs', '240', '--shares', '5', '--instance-types', '2',
+  '--seed', '3', '--load-percent', '60', '--workload']).toString('utf8'));
+const fiveObjectives = { objectives: [{ metric: 'perQuotaShare.*.waitSeconds.p95', max: 36000 }] };
+
+function cliRecommend(scenario, objectives, args = []) {
+  const s = path.join(recDir, 'scenario.json');
+  const o = path.join(recDir, 'objectives.json');
+  fs.writeFileSync(s, JSON.stringify(scenario));
+  fs.writeFileSync(o, JSON.stringify(objectives));
+  const r = spawnSync(cliPath(), ['recommend', s, '--objectives', o, '--format', 'json', ...args], { maxBuffer: 1 << 30 });
+  assert.ok(r.status === 0 || r.status === 3, `quotasim recommend failed: ${r.stderr}`);
+  return r.stdout.subarray(0, r.stdout.length - 1).toString('utf8');
+}
+
+test('recommendJson gives the bytes of quotasim recommend --format json, option by option', () => {
+  assert.equal(quotasim.recommendJson(oneTeam(2), waitObjective), cliRecommend(oneTeam(2), waitObjective));
+  const five = fiveShares();
+  const space = { formatVersion: 1, fixed: ['quotaShares[team-00].resourceSharingConfiguration'] };
+  const opts = { replicates: 2, confidence: 0.5, maxRuns: 60, space };
+  fs.writeFileSync(path.join(recDir, 'space.json'), JSON.stringify(space));
+  assert.equal(quotasim.recommendJson(five, fiveObjectives, opts),
+    cliRecommend(five, fiveObjectives, ['--replicates', '2', '--confidence', '0.5', '--max-runs', '60',
+      '--space', path.join(recDir, 'space.json')]));
+  assert.equal(quotasim.recommendJson(oneTeam(1), waitObjective, { minimize: 'overall.lostGpuHours', maxRuns: 30 }),
+    cliRecommend(oneTeam(1), waitObjective, ['--minimize', 'overall.lostGpuHours', '--max-runs', '30']));
+  // Nothing feasible: the report says so (the CLI exits 3).
+  const never = { objectives: [{ metric: 'overall.utilization', min: 1.01 }] };
+  const text = quotasim.recommendJson(oneTeam(1), never);
+  assert.equal(JSON.parse(text).feasible, false);
+  assert.equal(text, cliRecommend(oneTeam(1), never));
+});
+
+test('recommend resolves to the report recommendJson gives, reporting progress up to the runs made', async () => {
+  const seen = [];
+  const r = await quotasim.recommend(oneTeam(2), waitObjective, { onProgress: (runs, max) => seen.push([runs, max]) });
+  assert.deepEqual(r, JSON.parse(quotasim.recommendJson(oneTeam(2), waitObjective)));
+  assert.equal(r.recommended.cost, 4);
+  assert.ok(seen.length >= 1);
+  assert.deepEqual(seen[seen.length - 1], [r.runs, 1000]);
+  assert.ok(seen.every(([a], i) => i === 0 || a >= seen[i - 1][0]), 'progress never goes back');
+});
+
+test('recommend yields to the event loop while it runs, and an aborted signal rejects it with an AbortError', async (t) => {
+  quotasim.recommendJson(oneTeam(1), waitObjective, { maxRuns: 2 }); // the engine's code compiled once
+  const marks = [];
+  const timer = setInterval(() => marks.push(performance.now()), 0);
+  const started = performance.now();
+  await quotasim.recommend(oneTeam(28), waitObjective);
+  const ended = performance.now();
+  clearInterval(timer);
+  const points = [started, ...marks.filter((m) => m < ended), ended];
+  const longest = Math.max(...points.slice(1).map((p, i) => p - points[i]));
+  t.diagnostic(`${(ended - started).toFixed(0)} ms, ${marks.length} timer ticks; longest gap ${longest.toFixed(1)} ms`);
+  assert.ok(marks.length >= 3, `the timer ran ${marks.length} times`);
+  assert.ok(longest < 150, `longest gap ${longest} ms`);
+
+  const before = new AbortController();
+  before.abort();
+  await assert.rejects(quotasim.recommend(oneTeam(1), waitObjective, { signal: before.signal }), isAbort);
+  assert.throws(() => quotasim.recommendJson(oneTeam(1), waitObjective, { signal: before.signal }), isAbort);
+  const later = new AbortController();
+  const run = quotasim.recommend(oneTeam(28), waitObjective, { signal: later.signal });
+  setTimeout(() => later.abort(), 50);
+  await assert.rejects(run, (e) => isAbort(e) && /recommendation was aborted/.test(e.message));
+});
+
+test('bad recommend input rejects (and recommendJson throws) naming the field', async () => {
+  const cases = [
+    [waitObjective, { maxRuns: 0 }, 'options.maxRuns'],
+    [waitObjective, { replicates: 2 }, 'options.replicates'],
+    [waitObjective, { confidence: 0 }, 'options.confidence'],
+    [waitObjective, { minimize: 'perQuotaShare.*.cost' }, 'options.minimize'],
+    [waitObjective, { signal: {} }, 'options.signal'],
+    [waitObjective, { onProgress: 3 }, 'options.onProgress'],
+    [waitObjective, { space: { axes: [{ path: 'quotaShares[team].resourceSharingConfiguration.strategy', range: { from: 1, to: 2, step: 1 } }] } }, 'options.space.axes[0].range'],
+    [waitObjective, { space: { axis: [] } }, 'options.space.axis'],
+    [waitObjective, { nope: 1 }, 'options.nope'],
+    [{ objectives: [{ metric: 'perQuotaShare.team-99.waitSeconds.p95', max: 1 }] }, {}, 'objectives.objectives[0].metric'],
+    [{ objectives: [] }, {}, 'objectives.objectives'],
+  ];
+  for (const [objectives, options, field] of cases) {
+    const named = (e) => e instanceof Error && e.problems?.some((p) => p.path === field) && e.message.includes(field);
+    assert.throws(() => quotasim.recommendJson(oneTeam(1), objectives, options), named, JSON.stringify([objectives, options]));
+    await assert.rejects(quotasim.recommend(oneTeam(1), objectives, options), named, JSON.stringify([objectives, options]));
+  }
 });

@@ -28,6 +28,9 @@ use quotasim::{GenerateOptions, Problem, ValidScenario};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+mod recommend;
+mod slices;
+
 #[wasm_bindgen(typescript_custom_section)]
 const SHAPES: &str = include_str!("types.d.ts");
 
@@ -463,50 +466,184 @@ pub fn check_json(
     Ok(to_json(&report(&scenario, &objectives, &baseline)?))
 }
 
-fn sweep_rows(file: &JsValue) -> Result<Vec<quotasim::sweep::SweepRow>, JsValue> {
-    use quotasim::sweep::{check_goals, check_sweep, parse_sweep, run_all, shape_of, DEFAULT_MAX_ROWS};
-    let what = "quotasim: invalid sweep";
-    let text = json_text(file, "a sweep").map_err(|p| problems_error(what, &[p]))?;
-    let f = parse_sweep(&text).map_err(|p| problems_error(what, &[p]))?;
+/// A sweep read and checked as `quotasim sweep` reads and checks it, before any row runs.
+struct SweepRun {
+    base: quotasim::model::Scenario,
+    sweep: quotasim::sweep::Sweep,
+    /// Frontier goals not checked on the base's shape (not a valid scenario): checked on the
+    /// first row with a summary, as the command line checks them.
+    check_later: bool,
+}
+
+fn sweep_run(text: &str) -> Result<SweepRun, JsValue> {
+    use quotasim::sweep::{check_goals, check_sweep, parse_sweep, shape_of, DEFAULT_MAX_ROWS};
+    let f = parse_sweep(text).map_err(|p| problems_error(SWEEP, &[p]))?;
     if !f.base.is_object() {
         let p = Problem::error("base", "in the package a sweep's base is a scenario object, not a file path");
-        return Err(problems_error(what, &[p]));
+        return Err(problems_error(SWEEP, &[p]));
     }
     let base = quotasim::json::parse_scenario(&f.base.to_string())
-        .map_err(|p| problems_error(what, &[Problem::error(format!("base: {}", p.path), p.message)]))?;
-    let sweep = check_sweep(&f, &base, DEFAULT_MAX_ROWS).map_err(|p| problems_error(what, &p))?;
+        .map_err(|p| problems_error(SWEEP, &[Problem::error(format!("base: {}", p.path), p.message)]))?;
+    let sweep = check_sweep(&f, &base, DEFAULT_MAX_ROWS).map_err(|p| problems_error(SWEEP, &p))?;
+    let mut check_later = false;
     if !sweep.goals.is_empty() {
-        if let Some(r) = quotasim::validate(&shape_of(&base)).ok().and_then(|v| run_to_end(v, false).ok()) {
-            check_goals(&sweep.goals, &summary_value(&summary_of(&r)))
-                .map_err(|p| problems_error(what, &p))?;
+        match quotasim::validate(&shape_of(&base)).ok().and_then(|v| run_to_end(v, false).ok()) {
+            Some(r) => check_goals(&sweep.goals, &summary_value(&summary_of(&r)))
+                .map_err(|p| problems_error(SWEEP, &p))?,
+            None => check_later = true,
         }
     }
-    Ok(run_all(&base, &sweep))
+    Ok(SweepRun { base, sweep, check_later })
+}
+
+const SWEEP: &str = "quotasim: invalid sweep";
+
+/// The options `sweep` and `sweepJsonl` take.
+struct SweepCall {
+    signal: Option<JsValue>,
+    on_row: Option<js_sys::Function>,
+}
+
+/// Every key `sweep`'s options may have.
+const SWEEP_KEYS: &[&str] = &["signal", "onRow"];
+
+fn sweep_options(options: &JsValue) -> Result<SweepCall, JsValue> {
+    let o = OptionsObject::read(options, SWEEP_KEYS, "quotasim: invalid sweep options")?;
+    let signal = match o.get("signal") {
+        Some(v) => Some(slices::signal_option(v).map_err(|m| o.fail("signal", m))?),
+        None => None,
+    };
+    let on_row = match o.get("onRow") {
+        Some(v) => Some(
+            v.dyn_into()
+                .map_err(|v| o.fail("onRow", format!("must be a function (row, line), not {}", shown(&v))))?,
+        ),
+        None => None,
+    };
+    Ok(SweepCall { signal, on_row })
+}
+
+/// Every row of the sweep in index order, with `frontier` set when it has goals: run a row at
+/// a time in slices, yielding to the event loop before each slice when `yielding`, each row
+/// given to `onRow` as it is done.
+async fn sweep_all(
+    text: String,
+    call: SweepCall,
+    yielding: bool,
+) -> Result<Vec<quotasim::sweep::SweepRow>, JsValue> {
+    use quotasim::sweep::{check_goals, front_values, pareto, run_row};
+    let s = slices::Slices { signal: call.signal.as_ref(), yielding, what: "sweep" };
+    s.check()?;
+    let SweepRun { base, sweep, mut check_later } = sweep_run(&text)?;
+    let mut rows = Vec::with_capacity(sweep.rows as usize);
+    let row = |k: usize| -> Result<(), JsValue> {
+        let r = run_row(&base, &sweep, k as u64);
+        if let Some(summary) = r.summary.as_ref().filter(|_| check_later) {
+            check_goals(&sweep.goals, &summary_value(summary)).map_err(|p| problems_error(SWEEP, &p))?;
+            check_later = false;
+        }
+        if let Some(cb) = &call.on_row {
+            cb.call2(&JsValue::UNDEFINED, &to_js(&r)?, &JsValue::from(to_json(&r)))?;
+        }
+        rows.push(r);
+        Ok(())
+    };
+    slices::in_slices(&s, sweep.rows as usize, row, |_| Ok(())).await?;
+    if !sweep.goals.is_empty() {
+        let vals: Vec<Vec<Option<f64>>> = rows.iter().map(front_values).collect();
+        for (r, on) in rows.iter_mut().zip(pareto(&sweep.goals, &vals)) {
+            r.frontier = Some(on);
+        }
+    }
+    Ok(rows)
+}
+
+/// The sweep's text and options, read when the call is made.
+fn sweep_args(file: &JsValue, options: &JsValue) -> Result<(String, SweepCall), JsValue> {
+    let call = sweep_options(options)?;
+    let text = json_text(file, "a sweep").map_err(|p| problems_error(SWEEP, &[p]))?;
+    Ok((text, call))
 }
 
 /// Runs every variant of a sweep (`quotasim sweep`): `base` is a scenario object, `axes` the
 /// change paths and their values or ranges, `frontier` optional `"METRIC:max|min"` goals.
-/// Returns the rows in index order (last axis fastest), each with its axis values, its
+/// Resolves to the rows in index order (last axis fastest), each with its axis values, its
 /// changes, its summary result (or the `error` that stopped it), and with goals each goal's
-/// value and whether the row is on the Pareto front. Throws an `Error` (with `err.problems`)
-/// for a bad sweep, naming the axis, before anything runs.
-#[wasm_bindgen(unchecked_return_type = "SweepRow[]")]
+/// value and whether the row is on the Pareto front: the rows `sweepJsonl` gives, as plain
+/// objects.
+///
+/// The sweep is checked, then its rows run one at a time in slices of about 25 ms, the event
+/// loop running before each (a `setTimeout(0)`). `options.onRow(row, line)` is called as each
+/// row is done, in index order, with the row and its JSON text: the line `quotasim sweep`
+/// prints for it, less the `frontier` flag a sweep with goals has (it needs every row; the
+/// resolved rows have it). When `options.signal` (an `AbortSignal`) is aborted, before the
+/// start or between slices, the promise rejects with a `DOMException` named `AbortError`. It
+/// rejects with an `Error` (with `err.problems`) for a bad sweep, naming the axis, before
+/// anything runs, or naming the option that is wrong.
+#[wasm_bindgen(unchecked_return_type = "Promise<SweepRow[]>")]
 pub fn sweep(
     #[wasm_bindgen(unchecked_param_type = "SweepFile | string")] file: JsValue,
-) -> Result<JsValue, JsValue> {
+    #[wasm_bindgen(unchecked_optional_param_type = "SweepOptions")] options: JsValue,
+) -> js_sys::Promise {
     install_panic_hook();
-    to_js(&sweep_rows(&file)?)
+    // The arguments are read now: a caller may change its objects once the call returns.
+    let (text, call) = match sweep_args(&file, &options) {
+        Ok(x) => x,
+        Err(e) => return js_sys::Promise::reject(&e),
+    };
+    wasm_bindgen_futures::future_to_promise(async move { to_js(&sweep_all(text, call, true).await?) })
 }
 
-/// [`sweep`] as JSON lines: the bytes `quotasim sweep` prints for the same sweep (without the
-/// final newline).
+/// [`sweep`] as JSON lines, synchronously: the bytes `quotasim sweep` prints for the same
+/// sweep (without the final newline). It runs the same slices without yielding: `onRow` is
+/// called as `sweep` calls it, and `signal` is checked before the start and before each slice
+/// (so only `onRow` can abort it once started); an aborted sweep throws the `AbortError`.
 #[wasm_bindgen(js_name = sweepJsonl)]
 pub fn sweep_jsonl(
     #[wasm_bindgen(unchecked_param_type = "SweepFile | string")] file: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "SweepOptions")] options: JsValue,
 ) -> Result<String, JsValue> {
     install_panic_hook();
-    let rows = sweep_rows(&file)?;
+    let (text, call) = sweep_args(&file, &options)?;
+    let rows = slices::at_once(sweep_all(text, call, false))?;
     Ok(rows.iter().map(to_json).collect::<Vec<_>>().join("\n"))
+}
+
+/// An options object, its keys checked: `null` or `undefined` is no options, and an option
+/// set to `null` is one left out.
+struct OptionsObject<'a> {
+    object: Option<&'a JsValue>,
+    what: &'static str,
+}
+
+impl<'a> OptionsObject<'a> {
+    fn read(options: &'a JsValue, keys: &[&str], what: &'static str) -> Result<Self, JsValue> {
+        if options.is_undefined() || options.is_null() {
+            return Ok(OptionsObject { object: None, what });
+        }
+        let o = OptionsObject { object: Some(options), what };
+        if !options.is_object() || js_sys::Array::is_array(options) || options.is_function() {
+            return Err(problems_error(what, &[Problem::error("options", "must be an object")]));
+        }
+        let object: &js_sys::Object = options.unchecked_ref();
+        for key in js_sys::Object::keys(object).iter() {
+            let key = key.as_string().unwrap_or_default();
+            if !keys.contains(&key.as_str()) {
+                return Err(o.fail(&key, format!("unknown option, expected one of {}", keys.join(", "))));
+            }
+        }
+        Ok(o)
+    }
+
+    fn get(&self, key: &str) -> Option<JsValue> {
+        let v = js_sys::Reflect::get(self.object?, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
+        (!v.is_undefined() && !v.is_null()).then_some(v)
+    }
+
+    /// An `Error` naming `options.<field>`.
+    fn fail(&self, field: &str, message: String) -> JsValue {
+        problems_error(self.what, &[Problem::error(format!("options.{field}"), message)])
+    }
 }
 
 /// Compares two policies over `replicates` seeds of their `workload` section (`quotasim
@@ -735,6 +872,255 @@ pub fn import_aws(
     }
 }
 
+/// What `importTrace` returns: the scenario, every warning (and every row that could not be
+/// read, as an error) with its file, line and field, and what each file held.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TraceImport {
+    scenario: quotasim::model::Scenario,
+    warnings: Vec<Problem>,
+    recognised: Vec<String>,
+}
+
+/// Every key `importTrace`'s options may have: `quotasim import trace`'s flags.
+const TRACE_KEYS: &[&str] = &[
+    "format",
+    "columns",
+    "gpusPerInstance",
+    "instanceType",
+    "teams",
+    "priorities",
+    "capacity",
+    "instances",
+    "from",
+    "to",
+    "minGpus",
+    "minDuration",
+    "maxDuration",
+    "checkpointInterval",
+];
+
+const TRACE: &str = "quotasim: cannot import the trace";
+
+/// A `{name, text}` file.
+fn named_file(v: &JsValue) -> Option<(String, String)> {
+    let field = |k: &str| js_sys::Reflect::get(v, &JsValue::from_str(k)).ok().and_then(|x| x.as_string());
+    if !v.is_object() {
+        return None;
+    }
+    Some((field("name")?, field("text")?))
+}
+
+/// `VALUE=NAME` pairs as the command line spells them, or an object `{VALUE: NAME}`.
+fn trace_pairs(o: &OptionsObject, key: &str) -> Result<Vec<(String, JsValue)>, JsValue> {
+    let Some(v) = o.get(key) else { return Ok(Vec::new()) };
+    if let Some(spec) = v.as_string() {
+        let pairs = quotasim::trace::parse_pairs(key, &spec).map_err(|p| o.fail(key, p.message))?;
+        return Ok(pairs.into_iter().map(|(a, b)| (a, JsValue::from(b))).collect());
+    }
+    if !v.is_object() || js_sys::Array::is_array(&v) || v.is_function() {
+        return Err(o.fail(key, format!("must be an object or \"VALUE=NAME,...\" text, not {}", shown(&v))));
+    }
+    let entries = js_sys::Object::entries(v.unchecked_ref());
+    Ok(entries
+        .iter()
+        .map(|e| {
+            let e: js_sys::Array = e.unchecked_into();
+            (e.get(0).as_string().unwrap_or_default(), e.get(1))
+        })
+        .collect())
+}
+
+fn trace_options(options: &JsValue) -> Result<quotasim::trace::TraceOptions, JsValue> {
+    use quotasim::trace::{Columns, TraceFormat, TraceOptions, FIELDS};
+    let o = OptionsObject::read(options, TRACE_KEYS, "quotasim: invalid trace options")?;
+    if o.object.is_none() {
+        return Err(problems_error(
+            "quotasim: invalid trace options",
+            &[Problem::error("options.format", "is required: \"openb\" or \"csv\"")],
+        ));
+    }
+    let text = |key: &str| -> Result<Option<String>, JsValue> {
+        match o.get(key) {
+            None => Ok(None),
+            Some(v) => match v.as_string() {
+                Some(s) if !s.is_empty() => Ok(Some(s)),
+                _ => Err(o.fail(key, format!("must be a non-empty string, not {}", shown(&v)))),
+            },
+        }
+    };
+    // A whole number from `low` to `high`.
+    let whole_in = |key: &str, low: f64, high: f64| -> Result<Option<i64>, JsValue> {
+        let Some(v) = o.get(key) else { return Ok(None) };
+        match v.as_f64() {
+            Some(x) if x.is_finite() && x.fract() == 0.0 && x >= low && x <= high => Ok(Some(x as i64)),
+            _ => Err(o.fail(key, format!("must be a whole number from {low} to {high}, not {}", shown(&v)))),
+        }
+    };
+    let format = match text("format")?.as_deref() {
+        Some("openb") => TraceFormat::Openb,
+        Some("csv") => TraceFormat::Csv,
+        got => {
+            let got = got.map_or_else(|| "nothing".to_string(), |g| format!("{g:?}"));
+            return Err(o.fail("format", format!("must be \"openb\" or \"csv\", not {got}")));
+        }
+    };
+    let columns = match o.get("columns") {
+        None => Columns::default(),
+        Some(v) if v.is_string() => {
+            Columns::parse(&v.as_string().unwrap_or_default()).map_err(|p| o.fail(&p.path, p.message))?
+        }
+        Some(_) => {
+            let mut c = Columns::default();
+            for (field, column) in trace_pairs(&o, "columns")? {
+                let column = match column.as_string() {
+                    Some(col) if !col.is_empty() => col,
+                    _ => {
+                        return Err(o.fail(
+                            &format!("columns.{field}"),
+                            format!("must name a column (a string), not {}", shown(&column)),
+                        ))
+                    }
+                };
+                let slot = match field.as_str() {
+                    "name" => &mut c.name,
+                    "submit" => &mut c.submit,
+                    "start" => &mut c.start,
+                    "end" => &mut c.end,
+                    "duration" => &mut c.duration,
+                    "gpus" => &mut c.gpus,
+                    "gpuMilli" => &mut c.gpu_milli,
+                    "team" => &mut c.team,
+                    "priority" => &mut c.priority,
+                    "status" => &mut c.status,
+                    _ => {
+                        return Err(o.fail(
+                            &format!("columns.{field}"),
+                            format!("is not one of {}", FIELDS.join(", ")),
+                        ))
+                    }
+                };
+                *slot = Some(column);
+            }
+            c
+        }
+    };
+    let teams = trace_pairs(&o, "teams")?
+        .into_iter()
+        .map(|(value, share)| match share.as_string() {
+            Some(name) if !name.is_empty() && !value.is_empty() => Ok((value, name)),
+            _ => {
+                Err(o.fail(&format!("teams.{value}"), format!("must be a share name, not {}", shown(&share))))
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let priorities = trace_pairs(&o, "priorities")?
+        .into_iter()
+        .map(|(value, p)| {
+            let n =
+                p.as_f64().or_else(|| p.as_string().and_then(|t| t.parse::<i64>().ok().map(|n| n as f64)));
+            match n {
+                Some(n) if n.is_finite() && n.fract() == 0.0 && n.abs() <= MAX_SAFE => Ok((value, n as i64)),
+                _ => {
+                    Err(o
+                        .fail(&format!("priorities.{value}"), format!("{} is not a whole number", shown(&p))))
+                }
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let capacity = match o.get("capacity") {
+        None => None,
+        Some(v) => Some(named_file(&v).ok_or_else(|| {
+            o.fail("capacity", format!("must be a {{name, text}} file, not {}", shown(&v)))
+        })?),
+    };
+    let min_gpus = match o.get("minGpus") {
+        None => None,
+        Some(v) => match v.as_f64() {
+            Some(x) if x.is_finite() && x >= 0.0 => Some(x),
+            _ => return Err(o.fail("minGpus", format!("must be a number of GPUs, not {}", shown(&v)))),
+        },
+    };
+    Ok(TraceOptions {
+        format,
+        columns,
+        gpus_per_instance: whole_in("gpusPerInstance", 1.0, 1024.0)?.unwrap_or(8),
+        instance_type: text("instanceType")?,
+        teams,
+        priorities,
+        capacity,
+        instances: whole_in("instances", 1.0, MAX_SAFE)?,
+        from: whole_in("from", -MAX_SAFE, MAX_SAFE)?,
+        to: whole_in("to", -MAX_SAFE, MAX_SAFE)?,
+        min_gpus,
+        min_duration: whole_in("minDuration", 1.0, MAX_SAFE)?,
+        max_duration: whole_in("maxDuration", 1.0, MAX_SAFE)?,
+        checkpoint_interval: whole_in("checkpointInterval", 1.0, MAX_SAFE)?,
+    })
+}
+
+/// The name the package gives an option the engine names (`columns.submit` is
+/// `options.columns.submit`); a file's name stays as it is.
+fn trace_path(path: &str) -> String {
+    let option = match path.strip_prefix("columns.") {
+        Some(field) => quotasim::trace::FIELDS.contains(&field),
+        None => TRACE_KEYS.contains(&path),
+    };
+    if option {
+        format!("options.{path}")
+    } else {
+        path.to_string()
+    }
+}
+
+/// Job logs as a scenario (`quotasim import trace`): `files` is an array of `{name, text}` CSV
+/// files of the same layout, `options` are the command line's flags: `format` (`"openb"`, the
+/// Alibaba GPU trace's pod list, or `"csv"`, read through `columns`; required), `columns`
+/// (`{submit: "submit_time", gpus: "gpu_num", ...}` or the command line's
+/// `"submit=submit_time,gpus=gpu_num"`), `gpusPerInstance` (default 8), `instanceType`, `teams`
+/// (`{VALUE: SHARE}` or `"VALUE=SHARE,..."`), `priorities` (`{VALUE: NUMBER}` or
+/// `"VALUE=NUMBER,..."`), `capacity` (a `{name, text}` file of GPUs per team), `instances`,
+/// `from`, `to`, `minGpus`, `minDuration`, `maxDuration` and `checkpointInterval`. Returns
+/// `{scenario, warnings, recognised}`; the scenario is the one `quotasim import trace` writes.
+/// A row that could not be read is skipped, with an `error` in `warnings` naming its file, line
+/// and field (the command line exits 1 then). Throws an `Error` (with `err.problems`) naming
+/// the option that is wrong, or when nothing can be imported.
+#[wasm_bindgen(js_name = importTrace, unchecked_return_type = "TraceImport")]
+pub fn import_trace(
+    #[wasm_bindgen(unchecked_param_type = "TraceFile[]")] files: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "TraceOptions")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    install_panic_hook();
+    if !js_sys::Array::is_array(&files) {
+        let p = Problem::error(
+            "files",
+            format!("must be an array of {{name, text}} files, not {}", shown(&files)),
+        );
+        return Err(problems_error(TRACE, &[p]));
+    }
+    let inputs = js_sys::Array::from(&files)
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            named_file(&f).ok_or_else(|| {
+                let p =
+                    Problem::error(format!("files[{i}]"), "must be a {name, text} file with string fields");
+                problems_error(TRACE, &[p])
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let o = trace_options(&options)?;
+    match quotasim::trace::import(&inputs, &o) {
+        Ok(r) => to_js(&TraceImport { scenario: r.scenario, warnings: r.warnings, recognised: r.recognised }),
+        Err(mut ps) => {
+            for p in &mut ps {
+                p.path = trace_path(&p.path);
+            }
+            Err(problems_error(TRACE, &ps))
+        }
+    }
+}
+
 /// A run of the scenario as EventBridge JSON lines, preceded by its service environment and
 /// quota shares as AWS's describe output (`quotasim run --events-format eventbridge`); times
 /// are epoch milliseconds from `originMillis` (default 2026-01-01T00:00:00Z).
@@ -917,11 +1303,6 @@ impl BenchWorkload {
     }
 }
 
-/// How long `eta` runs replicates before it yields to the event loop: a slice ends at the
-/// first replicate that ends after it, so the event loop waits this plus one replicate (and
-/// the first time, the engine's code being compiled: a cold call's slices run longer).
-const SLICE_MS: f64 = 25.0;
-
 /// The options `eta` and `etaJson` take (`quotasim eta`'s flags), checked field by field.
 struct EtaCall {
     set: Vec<String>,
@@ -1038,12 +1419,7 @@ fn eta_options(options: &JsValue) -> Result<EtaCall, JsValue> {
         }
     };
     if let Some(v) = get("signal") {
-        // Any object with a boolean `aborted` (an `AbortSignal` from any realm) will do.
-        let aborted = js_sys::Reflect::get(&v, &JsValue::from_str("aborted")).ok().and_then(|a| a.as_bool());
-        if !v.is_object() || aborted.is_none() {
-            return Err(fail("signal", format!("must be an AbortSignal, not {}", shown(&v))));
-        }
-        call.signal = Some(v);
+        call.signal = Some(slices::signal_option(v).map_err(|m| fail("signal", m))?);
     }
     if let Some(v) = get("onProgress") {
         call.on_progress = Some(v.dyn_into().map_err(|v| {
@@ -1094,25 +1470,6 @@ fn state_text(state: &JsValue) -> Result<String, JsValue> {
     json_text(state, "a state").map_err(|p| problems_error("quotasim: cannot forecast", &[p]))
 }
 
-/// Runs replicates in order until every one has run or the clock passes `until` (ms since the
-/// epoch): at least one.
-fn run_slice(
-    f: &quotasim::eta::Forecast,
-    outcomes: &mut Vec<quotasim::eta::Outcome>,
-    until: f64,
-) -> Result<(), JsValue> {
-    while outcomes.len() < f.replicates() as usize {
-        let o = f
-            .replicate(outcomes.len() as u32)
-            .map_err(|e| JsValue::from(js_sys::Error::new(&format!("quotasim: {e}"))))?;
-        outcomes.push(o);
-        if js_sys::Date::now() >= until {
-            break;
-        }
-    }
-    Ok(())
-}
-
 /// Calls `onProgress(done, total)` when given; what it throws stops the forecast.
 fn progress(call: &EtaCall, done: usize, total: u32) -> Result<(), JsValue> {
     match &call.on_progress {
@@ -1121,46 +1478,6 @@ fn progress(call: &EtaCall, done: usize, total: u32) -> Result<(), JsValue> {
         }
         None => Ok(()),
     }
-}
-
-fn aborted(call: &EtaCall) -> bool {
-    call.signal.as_ref().is_some_and(|s| {
-        js_sys::Reflect::get(s, &JsValue::from_str("aborted")).ok().and_then(|a| a.as_bool()).unwrap_or(false)
-    })
-}
-
-/// What an aborted forecast rejects with: a `DOMException` named `AbortError`, as `fetch`
-/// rejects, or an `Error` of that name where `DOMException` does not exist.
-fn abort_error() -> JsValue {
-    const MESSAGE: &str = "quotasim: the forecast was aborted";
-    let ctor = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("DOMException"))
-        .and_then(|c| c.dyn_into::<js_sys::Function>());
-    if let Ok(ctor) = ctor {
-        let args = js_sys::Array::of2(&JsValue::from_str(MESSAGE), &JsValue::from_str("AbortError"));
-        if let Ok(e) = js_sys::Reflect::construct(&ctor, &args) {
-            return e;
-        }
-    }
-    let e = js_sys::Error::new(MESSAGE);
-    e.set_name("AbortError");
-    e.into()
-}
-
-/// Resolves a macrotask later (`setTimeout(fn, 0)`), so that the event loop runs timers, I/O
-/// and rendering in between; in Node, browsers and workers alike.
-async fn next_task() -> Result<(), JsValue> {
-    let global = js_sys::global();
-    let set_timeout = js_sys::Reflect::get(&global, &JsValue::from_str("setTimeout"))
-        .and_then(|f| f.dyn_into::<js_sys::Function>())
-        .map_err(|_| {
-            JsValue::from(js_sys::Error::new("quotasim: no setTimeout to yield to the event loop with"))
-        })?;
-    let tick = js_sys::Promise::new(&mut |resolve, reject| {
-        if let Err(e) = set_timeout.call2(&global, &resolve, &JsValue::from(0)) {
-            let _ = reject.call1(&JsValue::UNDEFINED, &e);
-        }
-    });
-    wasm_bindgen_futures::JsFuture::from(tick).await.map(drop)
 }
 
 /// Start-time forecasts from a live state (`quotasim eta`): for each queued job (or those in
@@ -1192,29 +1509,31 @@ pub fn eta(
         Ok(x) => x,
         Err(e) => return js_sys::Promise::reject(&e),
     };
-    wasm_bindgen_futures::future_to_promise(async move {
-        if aborted(&call) {
-            return Err(abort_error());
-        }
-        // Preparing (reading and validating the state, why each job waits now) is one step that
-        // cannot be cut: the replicates start after a yield.
-        let f = forecast(&text, &call)?;
-        let total = f.replicates();
-        let mut outcomes = Vec::with_capacity(total as usize);
-        progress(&call, 0, total)?;
-        loop {
-            next_task().await?;
-            if aborted(&call) {
-                return Err(abort_error());
-            }
-            run_slice(&f, &mut outcomes, js_sys::Date::now() + SLICE_MS)?;
-            progress(&call, outcomes.len(), total)?;
-            if outcomes.len() == total as usize {
-                break;
-            }
-        }
-        to_js(&f.report(&outcomes))
-    })
+    wasm_bindgen_futures::future_to_promise(async move { to_js(&eta_report(text, call, true).await?) })
+}
+
+/// The forecast `eta` and `etaJson` make: prepared in one step that cannot be cut, then the
+/// replicates in slices, yielding to the event loop before each when `yielding`.
+async fn eta_report(
+    text: String,
+    call: EtaCall,
+    yielding: bool,
+) -> Result<quotasim::eta::EtaReport, JsValue> {
+    let s = slices::Slices { signal: call.signal.as_ref(), yielding, what: "forecast" };
+    s.check()?;
+    let f = forecast(&text, &call)?;
+    let total = f.replicates();
+    let mut outcomes = Vec::with_capacity(total as usize);
+    progress(&call, 0, total)?;
+    let replicate = |i: usize| -> Result<(), JsValue> {
+        let o = f
+            .replicate(i as u32)
+            .map_err(|e| JsValue::from(js_sys::Error::new(&format!("quotasim: {e}"))))?;
+        outcomes.push(o);
+        Ok(())
+    };
+    slices::in_slices(&s, total as usize, replicate, |done| progress(&call, done, total)).await?;
+    Ok(f.report(&outcomes))
 }
 
 /// `eta` as compact JSON text, synchronously: the bytes `quotasim eta STATE --format json`
@@ -1230,24 +1549,7 @@ pub fn eta_json(
     install_panic_hook();
     let call = eta_options(&options)?;
     let text = state_text(&state)?;
-    if aborted(&call) {
-        return Err(abort_error());
-    }
-    let f = forecast(&text, &call)?;
-    let total = f.replicates();
-    let mut outcomes = Vec::with_capacity(total as usize);
-    progress(&call, 0, total)?;
-    loop {
-        if aborted(&call) {
-            return Err(abort_error());
-        }
-        run_slice(&f, &mut outcomes, js_sys::Date::now() + SLICE_MS)?;
-        progress(&call, outcomes.len(), total)?;
-        if outcomes.len() == total as usize {
-            break;
-        }
-    }
-    Ok(to_json(&f.report(&outcomes)))
+    Ok(to_json(&slices::at_once(eta_report(text, call, false))?))
 }
 
 /// Every key `why`'s options may have.

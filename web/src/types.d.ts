@@ -90,6 +90,16 @@ export interface Observed {
   jobs: Array<ObservedJob>;
 }
 
+/** A space file. */
+export interface SpaceFile {
+  /** `formatVersion`: must be 1 (the default). */
+  formatVersion?: number;
+  /** `axes`: dimensions bounded, narrowed or added. */
+  axes?: Array<Axis>;
+  /** `fixed`: dimensions kept at the scenario's value. */
+  fixed?: Array<string>;
+}
+
 /** One thing wrong (or worth knowing) about a scenario. */
 export interface Problem {
   /**
@@ -259,6 +269,59 @@ export interface WhyReport {
   changes: Array<WhyChange>;
   /** What was tried, found or not, and what was not tried and why. */
   tried: WhyTried;
+}
+
+/** `quotasim recommend`'s report. */
+export interface RecommendReport {
+  formatVersion: number;
+  /** `feasible`: a candidate met every objective (else `recommended` is the closest one). */
+  feasible: boolean;
+  /**
+   * `proven`: the certificate is complete (every cheaper step ran and broke an objective);
+   * `false` when the run budget stopped the search first.
+   */
+  proven: boolean;
+  /** `minimize`: `capacityPerHour`, or the metric path minimised. */
+  minimize: string;
+  /** `costUnit`: what the cost counts: `pricePerHour`, `instances` or `metric`. */
+  costUnit: string;
+  /** `seeds`: the workload seeds each candidate ran on (empty for listed jobs). */
+  seeds: Array<number>;
+  /** `confidence`: the fraction of seeds an objective must be met on. */
+  confidence: number;
+  /** `runs`: single-seed runs made; `maxRuns`: the budget. */
+  runs: number;
+  maxRuns: number;
+  /** `input`: the scenario as given. */
+  input: Candidate;
+  /** `recommended`: the answer (or, when nothing is feasible, the closest candidate). */
+  recommended: Candidate;
+  /**
+   * `saves`: the input's cost minus the recommendation's, when both meet every objective or
+   * the cost is `capacityPerHour`.
+   */
+  saves: number | null;
+  /**
+   * `certificate`: every step that would lower the cost from the answer, each with its
+   * retries, and what it breaks.
+   */
+  certificate: Array<CertEntry>;
+  /** `sensitivity`: what each other sharing (and added field's value) does at the answer. */
+  sensitivity: Array<Sensitivity>;
+  /**
+   * `front`: the candidates on the front of cost (lower is better) against the tightest
+   * objective's slack (higher is better), cheapest first.
+   */
+  front: Array<Point>;
+  /** `cheapest`: the five cheapest candidates seen that meet every objective. */
+  cheapest: Array<Point>;
+  /**
+   * `idleQuota`: per share, quota neither used nor lent over the run, in the input and in
+   * the answer.
+   */
+  idleQuota: Array<IdleQuota>;
+  /** `notes`: what the reader should know about this search. */
+  notes: Array<string>;
 }
 
 /** Simulation settings; every field is optional and defaults as documented in the format spec. */
@@ -892,6 +955,67 @@ export interface WhyTried {
   entries: Array<WhyTriedEntry>;
 }
 
+/** A candidate: its changes from the input, its cost and its verdicts. */
+export interface Candidate {
+  /** `set`: the changes from the input scenario, as `--set PATH=VALUE`. */
+  set: Array<string>;
+  /** `words`: the same per share, in words. */
+  words: Array<string>;
+  cost: number | null;
+  feasible: boolean;
+  verdicts: Array<VerdictOut>;
+}
+
+/** A certificate step. */
+export interface CertEntry {
+  /** `step`: the changes from the answer. */
+  step: Array<string>;
+  /** `words`: the same in words. */
+  words: Array<string>;
+  /** `set`: the changes from the input scenario (for `quotasim check ... --set`). */
+  set: Array<string>;
+  cost: number | null;
+  /**
+   * `breaks`: the objectives it breaks (for `--minimize`: empty when it meets them all but
+   * is no better).
+   */
+  breaks: Array<VerdictOut>;
+  /**
+   * `retries`: the step with the share's sharing (or an added field) re-chosen: each broke
+   * an objective too.
+   */
+  retries: Array<Retry>;
+}
+
+/** A cost-neutral change at the answer and what it does to every objective. */
+export interface Sensitivity {
+  step: Array<string>;
+  words: Array<string>;
+  feasible: boolean;
+  cost: number | null;
+  verdicts: Array<VerdictOut>;
+}
+
+/** A candidate on the front, or among the cheapest. */
+export interface Point {
+  set: Array<string>;
+  /** `words`: the same per share, in words. */
+  words: Array<string>;
+  cost: number | null;
+  /** `tightestSlack`: the smallest slack over the objectives. */
+  tightestSlack: number | null;
+  feasible: boolean;
+}
+
+/** A share's idle quota. */
+export interface IdleQuota {
+  quotaShareName: string;
+  /** `input`: instances of quota idle on average over the input's run (median over seeds). */
+  input: number | null;
+  /** `recommended`: the same in the answer. */
+  recommended: number | null;
+}
+
 /**
  * R19 step 2: which running job has the least work at risk.
  * - `"aws"`: The job whose current attempt was dispatched most recently.
@@ -1327,6 +1451,30 @@ export interface WhyTriedEntry {
   detail: string;
 }
 
+/** An objective's value on a candidate: the median over the seeds. */
+export interface VerdictOut {
+  objective: string;
+  metric: string;
+  min: number | null;
+  max: number | null;
+  value: number | null;
+  /**
+   * `slack`: how far inside its bounds the value is, relative to the bound (negative:
+   * outside); `null` for a `null` value.
+   */
+  slack: number | null;
+  /** `metOnSeeds`: on how many seeds it is met. */
+  metOnSeeds: number;
+  met: boolean;
+}
+
+/** A certificate step's retry. */
+export interface Retry {
+  step: Array<string>;
+  words: Array<string>;
+  breaks: Array<VerdictOut>;
+}
+
 /**
  * R4: what a share does with idle quota.
  * - `"RESERVE"`: `RESERVE`: idle quota is kept for the share; it neither lends nor borrows.
@@ -1564,6 +1712,94 @@ export interface WhyOptions {
   by?: number;
   /** Most runs of the scenario, the baseline included, 1 to 10000 (`--max-runs`, default 50). */
   maxRuns?: number;
+}
+
+/**
+ * How `sweep` runs: `signal` aborts it, `onRow` sees each row as it is done.
+ * `null` is the same as leaving a field out.
+ */
+export interface SweepOptions {
+  /** Aborts the sweep: `sweep` rejects (and `sweepJsonl` throws) a `DOMException` named `AbortError`. */
+  signal?: AbortSignalLike;
+  /**
+   * Called as each row is done, in index order: the row, and its JSON text (the line
+   * `quotasim sweep` prints for it, less `frontier` when the sweep has goals: the front needs
+   * every row, and the rows `sweep` resolves to have it).
+   */
+  onRow?: (row: SweepRow, line: string) => void;
+}
+
+/**
+ * What `recommend` and `recommendJson` search and how: `quotasim recommend`'s options, with
+ * its defaults, and how the call runs. `null` is the same as leaving a field out.
+ */
+export interface RecommendOptions {
+  /** A metric path to minimise instead of `capacityPerHour` (`--minimize`, no `*`). */
+  minimize?: string;
+  /** The space file (`--space`): capacities and quotas bounded, sharing narrowed, fields fixed or added. */
+  space?: SpaceFile | string;
+  /** Seeds of the workload each candidate runs on, 1 to 1000 (`--replicates`, default 1). */
+  replicates?: number;
+  /** The fraction of the seeds on which an objective must be met, above 0 and at most 1 (`--confidence`, default 1). */
+  confidence?: number;
+  /** Most single-seed runs, 1 to 1000000 (`--max-runs`, default 1000). */
+  maxRuns?: number;
+  /** Aborts the study: `recommend` rejects (and `recommendJson` throws) a `DOMException` named `AbortError`. */
+  signal?: AbortSignalLike;
+  /** Called after each slice with the runs made so far and the budget. */
+  onProgress?: (runs: number, maxRuns: number) => void;
+}
+
+/** A file given to `importTrace`: its name (in warnings) and its text. */
+export interface TraceFile {
+  name: string;
+  text: string;
+}
+
+/**
+ * How `importTrace` reads job logs: `quotasim import trace`'s flags, with its defaults.
+ * `null` is the same as leaving a field out.
+ */
+export interface TraceOptions {
+  /** `"openb"`: the Alibaba GPU trace's pod list; `"csv"`: any CSV log, read through `columns` (`--format`). */
+  format: "openb" | "csv";
+  /** The column of each field (`--columns`): an object, or `"submit=submit_time,gpus=gpu_num,..."`. */
+  columns?: string | {
+    name?: string; submit?: string; start?: string; end?: string; duration?: string;
+    gpus?: string; gpuMilli?: string; team?: string; priority?: string; status?: string;
+  };
+  /** GPUs per instance, 1 to 1024 (default 8). */
+  gpusPerInstance?: number;
+  /** Default: ml.g5.xlarge, ml.g5.12xlarge or ml.p5.48xlarge for 1, 4 or 8 GPUs per instance. */
+  instanceType?: string;
+  /** Team values to quota share names (`--teams`): `{VALUE: SHARE}` or `"VALUE=SHARE,..."`. */
+  teams?: string | Record<string, string>;
+  /** Priority values to schedulingPriority (`--priorities`): `{VALUE: NUMBER}` or `"VALUE=NUMBER,..."`. */
+  priorities?: string | Record<string, number>;
+  /** GPUs per team (`--capacity`): two columns (team, GPUs) or one column per team (last row counts). */
+  capacity?: TraceFile;
+  /** The service environment's instances without `capacity` (default: the log's peak). */
+  instances?: number;
+  /** Keep rows submitted at or after this time of the log (seconds). */
+  from?: number;
+  /** Keep rows submitted before this time of the log (seconds). */
+  to?: number;
+  /** Skip rows asking for fewer GPUs (1 keeps whole-GPU openb pods). */
+  minGpus?: number;
+  /** Shorter runs are raised to this (seconds; default 1). */
+  minDuration?: number;
+  /** Longer runs are cut to this (seconds). */
+  maxDuration?: number;
+  /** `checkpointIntervalSeconds` of every job. */
+  checkpointInterval?: number;
+}
+
+/** What `importTrace` gives: the scenario `quotasim import trace` writes, its warnings, what each file held. */
+export interface TraceImport {
+  scenario: Scenario;
+  /** Each skip or clamp, and each row that could not be read (an `error`), with its file, line and field. */
+  warnings: Array<Problem>;
+  recognised: Array<string>;
 }
 
 /** What `eta` reads of an `AbortSignal` (any `AbortSignal` is one). */

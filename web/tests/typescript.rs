@@ -46,11 +46,13 @@ const SOURCES: &[&str] = &[
     "calibrate.rs",
     "eta/mod.rs",
     "why/report.rs",
+    "recommend/report.rs",
+    "recommend/space.rs",
 ];
 
 /// Where the shapes start: the scenario (input) first, then what the package returns.
 const INPUT_ROOTS: &[&str] =
-    &["Scenario", "GenerateOptions", "Objectives", "SweepFile", "AwsFile", "Observed"];
+    &["Scenario", "GenerateOptions", "Objectives", "SweepFile", "AwsFile", "Observed", "SpaceFile"];
 const OUTPUT_ROOTS: &[&str] = &[
     "Problem",
     "SimResult",
@@ -64,6 +66,7 @@ const OUTPUT_ROOTS: &[&str] = &[
     "Calibration",
     "EtaReport",
     "WhyReport",
+    "RecommendReport",
 ];
 
 /// Types whose serde impl is hand-written (serde_impls.rs): the type it is written as, and
@@ -103,8 +106,8 @@ const TS_NAMES: &[(&str, &str)] = &[
     ("PreemptionInfo", "WhyPreemption"),
 ];
 
-/// Shapes of the package's own (no Rust type has them): `eta`'s options, whose `signal` and
-/// `onProgress` are JavaScript objects. Typed without the DOM library, as every declaration is.
+/// Shapes of the package's own (no Rust type has them): `eta`'s and `sweep`'s options, whose
+/// `signal`, `onProgress` and `onRow` are JavaScript objects, and `importTrace`'s. Typed without the DOM library, as every declaration is.
 /// `eta_options_are_the_ones_lib_rs_reads` keeps the keys those of `src/lib.rs`.
 const PACKAGE_SHAPES: &str = r#"/**
  * What `eta` and `etaJson` forecast and how: `quotasim eta`'s options, with its defaults.
@@ -150,6 +153,94 @@ export interface WhyOptions {
   by?: number;
   /** Most runs of the scenario, the baseline included, 1 to 10000 (`--max-runs`, default 50). */
   maxRuns?: number;
+}
+
+/**
+ * How `sweep` runs: `signal` aborts it, `onRow` sees each row as it is done.
+ * `null` is the same as leaving a field out.
+ */
+export interface SweepOptions {
+  /** Aborts the sweep: `sweep` rejects (and `sweepJsonl` throws) a `DOMException` named `AbortError`. */
+  signal?: AbortSignalLike;
+  /**
+   * Called as each row is done, in index order: the row, and its JSON text (the line
+   * `quotasim sweep` prints for it, less `frontier` when the sweep has goals: the front needs
+   * every row, and the rows `sweep` resolves to have it).
+   */
+  onRow?: (row: SweepRow, line: string) => void;
+}
+
+/**
+ * What `recommend` and `recommendJson` search and how: `quotasim recommend`'s options, with
+ * its defaults, and how the call runs. `null` is the same as leaving a field out.
+ */
+export interface RecommendOptions {
+  /** A metric path to minimise instead of `capacityPerHour` (`--minimize`, no `*`). */
+  minimize?: string;
+  /** The space file (`--space`): capacities and quotas bounded, sharing narrowed, fields fixed or added. */
+  space?: SpaceFile | string;
+  /** Seeds of the workload each candidate runs on, 1 to 1000 (`--replicates`, default 1). */
+  replicates?: number;
+  /** The fraction of the seeds on which an objective must be met, above 0 and at most 1 (`--confidence`, default 1). */
+  confidence?: number;
+  /** Most single-seed runs, 1 to 1000000 (`--max-runs`, default 1000). */
+  maxRuns?: number;
+  /** Aborts the study: `recommend` rejects (and `recommendJson` throws) a `DOMException` named `AbortError`. */
+  signal?: AbortSignalLike;
+  /** Called after each slice with the runs made so far and the budget. */
+  onProgress?: (runs: number, maxRuns: number) => void;
+}
+
+/** A file given to `importTrace`: its name (in warnings) and its text. */
+export interface TraceFile {
+  name: string;
+  text: string;
+}
+
+/**
+ * How `importTrace` reads job logs: `quotasim import trace`'s flags, with its defaults.
+ * `null` is the same as leaving a field out.
+ */
+export interface TraceOptions {
+  /** `"openb"`: the Alibaba GPU trace's pod list; `"csv"`: any CSV log, read through `columns` (`--format`). */
+  format: "openb" | "csv";
+  /** The column of each field (`--columns`): an object, or `"submit=submit_time,gpus=gpu_num,..."`. */
+  columns?: string | {
+    name?: string; submit?: string; start?: string; end?: string; duration?: string;
+    gpus?: string; gpuMilli?: string; team?: string; priority?: string; status?: string;
+  };
+  /** GPUs per instance, 1 to 1024 (default 8). */
+  gpusPerInstance?: number;
+  /** Default: ml.g5.xlarge, ml.g5.12xlarge or ml.p5.48xlarge for 1, 4 or 8 GPUs per instance. */
+  instanceType?: string;
+  /** Team values to quota share names (`--teams`): `{VALUE: SHARE}` or `"VALUE=SHARE,..."`. */
+  teams?: string | Record<string, string>;
+  /** Priority values to schedulingPriority (`--priorities`): `{VALUE: NUMBER}` or `"VALUE=NUMBER,..."`. */
+  priorities?: string | Record<string, number>;
+  /** GPUs per team (`--capacity`): two columns (team, GPUs) or one column per team (last row counts). */
+  capacity?: TraceFile;
+  /** The service environment's instances without `capacity` (default: the log's peak). */
+  instances?: number;
+  /** Keep rows submitted at or after this time of the log (seconds). */
+  from?: number;
+  /** Keep rows submitted before this time of the log (seconds). */
+  to?: number;
+  /** Skip rows asking for fewer GPUs (1 keeps whole-GPU openb pods). */
+  minGpus?: number;
+  /** Shorter runs are raised to this (seconds; default 1). */
+  minDuration?: number;
+  /** Longer runs are cut to this (seconds). */
+  maxDuration?: number;
+  /** `checkpointIntervalSeconds` of every job. */
+  checkpointInterval?: number;
+}
+
+/** What `importTrace` gives: the scenario `quotasim import trace` writes, its warnings, what each file held. */
+export interface TraceImport {
+  scenario: Scenario;
+  /** Each skip or clamp, and each row that could not be read (an `error`), with its file, line and field. */
+  warnings: Array<Problem>;
+  recognised: Array<string>;
 }
 
 /** What `eta` reads of an `AbortSignal` (any `AbortSignal` is one). */
@@ -696,7 +787,15 @@ fn every_shape_the_package_names_is_declared() {
         assert!(declared, "{name} is not declared");
     }
     // The method signatures in src/lib.rs name only declared types.
-    let lib = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).unwrap();
+    // Every source file of the package: the options of a call may be read in its own module.
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&src)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .collect();
+    files.sort();
+    let lib: String = files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect();
     for chunk in lib.split("_type = \"").skip(1) {
         let ty = chunk.split('"').next().unwrap();
         for word in ty.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
@@ -770,4 +869,54 @@ fn eta_shapes_follow_the_report_json_and_the_options_lib_rs_reads() {
         .collect();
     assert_eq!(accepted, declared, "EtaOptions in PACKAGE_SHAPES and ETA_KEYS in src/lib.rs");
     assert_eq!(accepted.len(), 10);
+}
+
+/// The keys `const {keys}` in src/lib.rs accepts are the fields of `{shape}` in PACKAGE_SHAPES.
+fn options_follow_lib_rs(keys: &str, shape: &str, n: usize) {
+    // Every source file of the package: the options of a call may be read in its own module.
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&src)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .collect();
+    files.sort();
+    let lib: String = files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect();
+    let list = lib
+        .split(&format!("const {keys}"))
+        .nth(1)
+        .and_then(|t| t.split(';').next())
+        .unwrap_or_else(|| panic!("{keys} in lib.rs"));
+    let accepted: BTreeSet<&str> = list.split('"').skip(1).step_by(2).collect();
+    let block = PACKAGE_SHAPES
+        .split(&format!("export interface {shape} {{"))
+        .nth(1)
+        .unwrap()
+        .split("\n}")
+        .next()
+        .unwrap();
+    let declared: BTreeSet<&str> = block
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("  ").and_then(|l| l.split_once(':')).map(|(k, _)| k.trim_end_matches('?'))
+        })
+        .filter(|k| k.chars().all(|c| c.is_ascii_alphanumeric()))
+        .collect();
+    assert_eq!(accepted, declared, "{shape} in PACKAGE_SHAPES and {keys} in src/lib.rs");
+    assert_eq!(accepted.len(), n);
+}
+
+#[test]
+fn sweep_options_are_the_ones_lib_rs_reads() {
+    options_follow_lib_rs("SWEEP_KEYS", "SweepOptions", 2);
+}
+
+#[test]
+fn recommend_options_are_the_ones_the_package_reads() {
+    options_follow_lib_rs("RECOMMEND_KEYS", "RecommendOptions", 7);
+}
+
+#[test]
+fn trace_options_are_the_ones_lib_rs_reads() {
+    options_follow_lib_rs("TRACE_KEYS", "TraceOptions", 14);
 }

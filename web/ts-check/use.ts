@@ -2,6 +2,8 @@
 // lines marked as expected errors must fail, so the shapes are not too loose either.
 import { Simulation, validate, generate, Scenario, SimResult, Problem, SimEvent, Snapshot } from "quotasim";
 import { eta, etaJson, EtaOptions, EtaReport } from "quotasim";
+import { sweep, sweepJsonl, SweepFile, SweepOptions, SweepRow, importTrace, TraceImport } from "quotasim";
+import { recommend, recommendJson, Objectives, RecommendOptions, RecommendReport, SpaceFile } from "quotasim";
 
 const s: Scenario = {
   serviceEnvironment: { capacityLimits: [{ capacityUnit: "ml.g5.xlarge", maxCapacity: 2 }] },
@@ -42,8 +44,43 @@ etaJson(s, { durations: "kaplan-meier" });
 etaJson(s, { durations: "workload", arrivals: "workload" });
 // @ts-expect-error: an unknown option
 etaJson(s, { replicate: 5 });
+const sweepFile: SweepFile = { base: s, axes: [{ path: "settings.preemptionGraceSeconds", values: [60, 120] }],
+  frontier: ["overall.utilization:max"] };
+const sweepOptions: SweepOptions = {
+  signal: { aborted: false },
+  onRow: (row: SweepRow, line: string) => void [row.row, row.rows, row.summary?.endedAt, line.length],
+};
+const rows: Promise<SweepRow[]> = sweep(sweepFile, sweepOptions);
+const sweepText: string = sweepJsonl(JSON.stringify(sweepFile));
+const front = rows.then((all) => all.filter((r) => r.frontier === true).map((r) => r.values));
+// @ts-expect-error: sweep is asynchronous now; its rows come in a Promise
+const notYet: SweepRow[] = sweep(sweepFile);
+// @ts-expect-error: an unknown option
+sweepJsonl(sweepFile, { onProgress: () => {} });
+const imported: TraceImport = importTrace([{ name: "log.csv", text: "submit,gpus,duration\n0,8,60\n" }], {
+  format: "csv", columns: { submit: "submit", gpus: "gpus", duration: "duration" }, gpusPerInstance: 8,
+  teams: { a: "team-a" }, priorities: "high=10", capacity: { name: "cap.csv", text: "team,gpus\na,8\n" },
+});
+const importedShares: string[] = imported.scenario.quotaShares?.map((q) => q.quotaShareName) ?? [];
+// @ts-expect-error: the format is openb or csv
+importTrace([], { format: "helios" });
+// @ts-expect-error: the format is required
+importTrace([], { columns: "submit=t" });
+const objectives: Objectives = { objectives: [{ metric: "perQuotaShare.a.waitSeconds.p95", max: 600 }] };
+const space: SpaceFile = { axes: [{ path: "settings.preemptionGraceSeconds", values: [60, 120] }],
+  fixed: ["quotaShares[a].resourceSharingConfiguration"] };
+const recOptions: RecommendOptions = { minimize: "overall.lostGpuHours", space, replicates: 1, confidence: 1,
+  maxRuns: 100, signal: { aborted: false }, onProgress: (runs: number, max: number) => void (runs / max) };
+const answer: Promise<RecommendReport> = recommend(s, objectives, recOptions);
+const recText: string = recommendJson(JSON.stringify(s), JSON.stringify(objectives));
+const certificate = answer.then((r) => r.certificate.map((c) => [c.step, c.breaks[0]?.value, c.retries.length]));
+const saved = answer.then((r) => [r.feasible, r.recommended.words, r.saves, r.idleQuota[0]?.recommended]);
+// @ts-expect-error: an unknown option
+recommendJson(s, objectives, { max_runs: 5 });
+// @ts-expect-error: objectives are required
+recommendJson(s);
 // @ts-expect-error: a typo is caught
 const bad: Scenario = { serviceEnvironment: { capacityLimits: [] }, jobz: [] };
 // @ts-expect-error: wrong enum spelling
 const bad2: Scenario = { serviceEnvironment: { capacityLimits: [] }, quotaShares: [{ quotaShareName: "a", capacityLimits: [], resourceSharingConfiguration: { strategy: "LendAndBorrow" } }] };
-export const used = [problems, t, e, snap, reason, share, g, bad, bad2, etaText, firstBand];
+export const used = [problems, t, e, snap, reason, share, g, bad, bad2, etaText, firstBand, sweepText, front, notYet, importedShares, recText, certificate, saved];

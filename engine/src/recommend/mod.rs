@@ -42,6 +42,7 @@ use crate::metric::{resolve, summary_value};
 use crate::model::Scenario;
 use crate::objective::Objectives;
 use crate::result::SummaryResult;
+use crate::sim::{Options, Simulation};
 use crate::validate::{validate, Problem};
 
 pub use report::RecommendReport;
@@ -149,6 +150,37 @@ impl VerdictSpec {
     }
 }
 
+/// A candidate's run on one seed, ready to be stepped to its end ([`Study::start`]).
+pub struct CandidateRun {
+    /// The simulation: step it to its end.
+    pub sim: Simulation,
+    /// Each share's quota, summed over types (for its idle quota).
+    quotas: Vec<i64>,
+    start_at: u64,
+}
+
+impl CandidateRun {
+    /// Runs at most `instants` more instants (R10) of the simulation, as [`Simulation::run`]
+    /// would (to the horizon, if there is one); whether it is at its end.
+    pub fn advance(&mut self, instants: usize) -> bool {
+        let horizon = self.sim.scenario().settings.horizon;
+        for _ in 0..instants {
+            match self.sim.next_event_at() {
+                Some(t) if horizon.is_none_or(|h| t <= h) => {
+                    self.sim.step();
+                }
+                _ => {
+                    if let Some(h) = horizon {
+                        self.sim.run_until(h);
+                    }
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
 /// A candidate's runs on every seed.
 pub type Evaluation = Vec<Outcome>;
 
@@ -230,16 +262,7 @@ impl Study {
         let space = space::build_space(scenario, space).map_err(RecommendError::Space)?;
         // The objectives and the minimised metric against the scenario's summary shape (a run
         // of no jobs: every share, every metric).
-        let mut shape = scenario.without_jobs();
-        shape.workload = None;
-        // Actions on a job name one that the shape no longer has.
-        shape.actions.retain(|a| {
-            !matches!(
-                a.kind,
-                crate::model::ActionKind::UpdateServiceJob { .. }
-                    | crate::model::ActionKind::TerminateServiceJob { .. }
-            )
-        });
+        let shape = crate::sweep::shape_of(scenario);
         let empty = run_to_end(validate(&shape).map_err(RecommendError::Invalid)?, false)
             .map_err(|e| RecommendError::Invalid(alloc::vec![Problem::error("", e.to_string())]))?;
         let summary = summary_value(&crate::compare::summary_of(&empty));
@@ -325,18 +348,39 @@ impl Study {
 
     /// Candidate `c` run on seed `k`, to its end: what the study reads of it.
     pub fn run(&self, c: &Config, k: usize) -> Outcome {
-        let s = match self.scenario_of(c, k) {
-            Ok(s) => s,
-            Err(m) => return self.failed(m),
-        };
-        let valid = match validate(&s) {
-            Ok(v) => v,
-            Err(ps) => return self.failed(ps.first().map_or_else(String::new, |p| p.to_string())),
-        };
-        match run_to_end(valid, false) {
-            Ok(r) => self.outcome(&s, &crate::compare::summary_of(&r)),
-            Err(e) => self.failed(e.to_string()),
+        match self.start(c, k) {
+            Ok(mut r) => {
+                r.sim.run();
+                self.finish(&r)
+            }
+            Err(o) => o,
         }
+    }
+
+    /// Candidate `c` on seed `k`, ready to run: a front end that runs it in slices steps
+    /// `sim` to its end ([`Simulation::step`]) and gives it to [`Study::finish`]. `Err`: it
+    /// cannot run (its outcome says why; the candidate is infeasible).
+    pub fn start(&self, c: &Config, k: usize) -> Result<CandidateRun, Outcome> {
+        let s = self.scenario_of(c, k).map_err(|m| self.failed(m))?;
+        let valid =
+            validate(&s).map_err(|ps| self.failed(ps.first().map_or_else(String::new, |p| p.to_string())))?;
+        let quotas = s
+            .quota_shares
+            .iter()
+            .map(|q| q.capacity_limits.iter().map(|c| c.max_capacity.max(0)).sum())
+            .collect();
+        let start_at = s.settings.start_at.max(0) as u64;
+        drop(s);
+        let sim = Simulation::with_options(valid, Options { record_events: false, ..Options::default() });
+        Ok(CandidateRun { sim, quotas, start_at })
+    }
+
+    /// What the study reads of a candidate's run once it ran to its end.
+    pub fn finish(&self, r: &CandidateRun) -> Outcome {
+        if let Some(e) = r.sim.run_error() {
+            return self.failed(e.to_string());
+        }
+        self.reduce(&r.quotas, r.start_at, &r.sim.summary_result())
     }
 
     fn failed(&self, m: String) -> Outcome {
@@ -353,18 +397,26 @@ impl Study {
     /// What the study reads of a run of scenario `s` (a candidate on a seed) that ended with
     /// `r`: for a front end that runs the simulation itself.
     pub fn outcome(&self, s: &Scenario, r: &SummaryResult) -> Outcome {
-        let v = summary_value(r);
-        let value = |path: &str| resolve(&v, path).ok().and_then(|m| m.first().and_then(|x| x.value));
-        let span = r.ended_at.saturating_sub(s.settings.start_at.max(0) as u64);
-        let idle_seconds = s
+        let quotas: Vec<i64> = s
             .quota_shares
             .iter()
-            .map(|q| {
-                let quota: i64 = q.capacity_limits.iter().map(|c| c.max_capacity.max(0)).sum();
-                let m =
-                    r.summary.per_quota_share.iter().find(|(n, _)| *n == q.quota_share_name).map(|x| &x.1);
-                let held = m.map_or(0.0, |m| (m.instance_seconds_own + m.instance_seconds_lent) as f64);
-                (quota as f64 * span as f64 - held).max(0.0)
+            .map(|q| q.capacity_limits.iter().map(|c| c.max_capacity.max(0)).sum())
+            .collect();
+        self.reduce(&quotas, s.settings.start_at.max(0) as u64, r)
+    }
+
+    fn reduce(&self, quotas: &[i64], start_at: u64, r: &SummaryResult) -> Outcome {
+        let v = summary_value(r);
+        let value = |path: &str| resolve(&v, path).ok().and_then(|m| m.first().and_then(|x| x.value));
+        let span = r.ended_at.saturating_sub(start_at);
+        let idle_seconds = r
+            .summary
+            .per_quota_share
+            .iter()
+            .zip(quotas)
+            .map(|((_, m), quota)| {
+                let held = (m.instance_seconds_own + m.instance_seconds_lent) as f64;
+                (*quota as f64 * span as f64 - held).max(0.0)
             })
             .collect();
         Outcome {
@@ -411,6 +463,19 @@ impl Study {
             }
         }
         out
+    }
+
+    /// The tightest slack over the verdicts, each on its median over the seeds (infinity when
+    /// none has a value).
+    pub(crate) fn tightest_slack(&self, e: &Evaluation) -> f64 {
+        let mut least = f64::INFINITY;
+        for (i, vs) in self.verdicts.iter().enumerate() {
+            let vals: Vec<f64> = e.iter().filter(|o| o.error.is_none()).filter_map(|o| o.values[i]).collect();
+            if let Some(s) = vs.slack(median(vals)) {
+                least = least.min(s);
+            }
+        }
+        least
     }
 
     /// The candidate's cost: `capacityPerHour`, or the median of the minimised metric over the

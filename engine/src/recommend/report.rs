@@ -334,10 +334,25 @@ pub(crate) fn build(st: &Study, s: &State) -> RecommendReport {
     let by_cost =
         |a: &Point, b: &Point| a.cost.unwrap_or(f64::INFINITY).total_cmp(&b.cost.unwrap_or(f64::INFINITY));
     let mut front: Vec<Point> = Vec::new();
-    for (p, _) in points.iter().zip(&on).filter(|(_, o)| **o) {
-        // Candidates that tie on both are one point: the first run stands for them.
-        if !front.iter().any(|q| q.cost == p.cost && q.tightest_slack == p.tightest_slack) {
-            front.push(p.clone());
+    let answer = evaluated.iter().position(|c| **c == best);
+    for (k, (p, _)) in points.iter().zip(&on).enumerate().filter(|(_, (_, o))| **o) {
+        // Candidates that tie on both are one point: the answer stands for its ties, else the
+        // first run.
+        let tie = |q: &Point| q.cost == p.cost && q.tightest_slack == p.tightest_slack;
+        match front.iter().position(tie) {
+            None => front.push(p.clone()),
+            Some(i) if Some(k) == answer => front[i] = p.clone(),
+            Some(_) => {}
+        }
+    }
+    if let Some(a) = answer.filter(|&a| !on[a]) {
+        // The answer ties with a point on the front without being on it itself (a tie is
+        // all on or all off): it stands for that point.
+        if let Some(i) = front
+            .iter()
+            .position(|q| q.cost == points[a].cost && q.tightest_slack == points[a].tightest_slack)
+        {
+            front[i] = points[a].clone();
         }
     }
     front.sort_by(by_cost);
@@ -558,13 +573,13 @@ pub fn text(r: &RecommendReport) -> String {
     for q in &r.idle_quota {
         out.push_str(&format!("  {}: {} -> {}\n", q.quota_share_name, num(q.input), num(q.recommended)));
     }
-    out.push_str("\nCost against the tightest slack (the front):\n");
+    out.push_str("\nCost against the tightest objective's slack (the front of every candidate run):\n");
     for p in &r.front {
         out.push_str(&format!(
-            "  {} {}{unit}, slack {}{}\n",
-            if p.feasible { " " } else { "x" },
+            "  {}{unit}, {} {}{}\n",
             num(p.cost),
-            p.tightest_slack.map_or("-".to_string(), |s| format!("{:.0}%", s * 100.0)),
+            if p.feasible { "tightest slack" } else { "misses an objective, by" },
+            p.tightest_slack.map_or("-".to_string(), |s| format!("{:.0}%", s.abs() * 100.0)),
             if p.words.is_empty() { ": the input".to_string() } else { format!(": {}", p.words.join("; ")) }
         ));
     }

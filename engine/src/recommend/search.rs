@@ -19,15 +19,21 @@
 //!    none does, the report says so and names the closest candidate;
 //! 2. **opens** each share's sharing to its most permissive value when that keeps every
 //!    objective (sharing costs nothing, and idle quota lent is what lets the quotas shrink);
-//! 3. makes **passes**: for each instance type (the dearest first), each share's quota step and
-//!    then the capacity step; a step that meets every objective is followed by a bisection on
-//!    its size (assuming the objectives are monotone in a quota, see below), and the largest
-//!    size found is taken. Passes repeat until one changes nothing; then a **full pass** retries
-//!    every step that fails with that share's sharing re-chosen from the ladder (and each other
-//!    value of any field the space file added), taking the first that meets every objective;
-//! 4. **tidies**: each share's sharing is set to the least permissive value of its ladder that
-//!    keeps every objective (a share lends or borrows only as much as the answer needs), and
-//!    when that changes anything, goes back to 3, so the last full pass is at the answer;
+//! 3. **descends** twice, the shares in order and then in reverse, from the opened start: a
+//!    pass takes each instance type (the dearest first), each share's quota step and then the
+//!    capacity step; a step that meets every objective is followed by a bisection on its size
+//!    (assuming the objectives are monotone in a quota, see below), and the largest size found
+//!    is taken; passes repeat until one changes nothing. The first share lowered tends to
+//!    borrow what the others lend, and which share should borrow is what the answer depends
+//!    on; the cheaper end goes on;
+//! 4. **tidies** once: each quota above its type's whole capacity is lowered to it when that
+//!    keeps every objective, and each share's sharing is set to the ladder value with the most
+//!    headroom (the largest tightest slack) among those that keep every objective, the least
+//!    permissive on a tie (sharing costs nothing, so the same cost buys the most room);
+//!    then passes again, and a **full pass** retries every step that fails with that share's
+//!    sharing re-chosen from the ladder (and each other value of any field the space file
+//!    added), taking the first that meets every objective (the least permissive, in ladder
+//!    order) and going on with passes; the search ends with a full pass that changes nothing;
 //! 5. reports, for each share's sharing and each added field, what every other value does
 //!    (sensitivity).
 //!
@@ -320,19 +326,46 @@ impl Search<'_> {
         Ok(())
     }
 
-    /// Step 4: each share's sharing at the least permissive value that keeps every objective;
+    /// Step 4: quotas above their capacity lowered to it, and each share's sharing at the value with the most headroom;
     /// whether anything changed.
     fn tidy(&mut self) -> Result<bool, Stop> {
         let mut changed = false;
+        // A quota above its type's whole capacity, lowered to it when that keeps every
+        // objective (for a RESERVE share it changes nothing; a lender's quota is its share of
+        // the pool, so it is run).
+        for t in 0..self.st.space.types.len() {
+            let cap = self.st.space.capacity_of(&self.cur, t);
+            for qd in self.st.space.quotas_of(t) {
+                let d = &self.st.space.dims[qd];
+                if d.int(self.cur[qd] as usize) <= cap {
+                    continue;
+                }
+                let Some(i) = (0..d.values.len()).rev().find(|&i| d.int(i) <= cap) else { continue };
+                let c = Self::with(&self.cur, qd, i);
+                if self.one(&c)? {
+                    self.cur = c;
+                    changed = true;
+                }
+            }
+        }
+        // Each share's sharing: the most headroom (the largest tightest slack) among the
+        // ladder's values that keep every objective, the least permissive on a tie.
         for sd in self.sharing_dims() {
             let here = self.cur[sd] as usize;
-            let cs: Vec<Config> = (0..here).map(|i| Self::with(&self.cur, sd, i)).collect();
-            if cs.is_empty() {
-                continue;
-            }
+            let cs: Vec<Config> =
+                (0..self.st.space.dims[sd].values.len()).map(|i| Self::with(&self.cur, sd, i)).collect();
             let ok = self.eval(&cs)?;
-            if let Some(i) = ok.iter().position(|f| *f) {
-                self.cur = cs[i].clone();
+            let mut pick = here;
+            let mut room = self.room(&cs[here]);
+            for (i, c) in cs.iter().enumerate() {
+                let r = self.room(c);
+                if ok[i] && (r > room || (r == room && i < pick)) {
+                    pick = i;
+                    room = r;
+                }
+            }
+            if pick != here {
+                self.cur = cs[pick].clone();
                 changed = true;
             }
         }
@@ -422,6 +455,9 @@ impl Search<'_> {
                 self.cur = forward;
             }
             self.state.best = Some(self.cur.clone());
+            if self.tidy()? {
+                self.state.best = Some(self.cur.clone());
+            }
             loop {
                 while self.pass(false)? {
                     self.state.best = Some(self.cur.clone());
@@ -430,12 +466,7 @@ impl Search<'_> {
                     self.state.best = Some(self.cur.clone());
                     continue;
                 }
-                let cert = core::mem::take(&mut self.pass_steps);
-                if self.tidy()? {
-                    self.state.best = Some(self.cur.clone());
-                    continue;
-                }
-                self.state.certificate = cert;
+                self.state.certificate = core::mem::take(&mut self.pass_steps);
                 break;
             }
         } else {
@@ -521,6 +552,12 @@ impl Search<'_> {
             }
         }
         Ok(moved)
+    }
+
+    /// A candidate's headroom: its tightest objective's slack (medians over the seeds), or
+    /// infinity when no objective has a value.
+    fn room(&self, c: &Config) -> f64 {
+        self.st.runs.get(c).map_or(f64::NEG_INFINITY, |e| self.st.tightest_slack(e))
     }
 
     fn less(&self, a: &Config, b: &Config) -> bool {

@@ -194,7 +194,6 @@ pub fn build_space(s: &Scenario, file: &SpaceFile) -> Result<Space, Vec<Problem>
             .sum()
     };
     let hi: Vec<i64> = types.iter().zip(&capacity).map(|(t, c)| 2 * (*c).max(quota_sum(t)).max(1)).collect();
-    let numbers = |lo: i64, hi: i64| (lo..=hi).map(Value::from).collect::<Vec<_>>();
 
     // The default dimensions.
     let mut dims: Vec<Dim> = Vec::new();
@@ -202,7 +201,7 @@ pub fn build_space(s: &Scenario, file: &SpaceFile) -> Result<Space, Vec<Problem>
         dims.push(Dim {
             path: format!("serviceEnvironment.capacityLimits[{ty}].maxCapacity"),
             kind: Kind::Capacity { t },
-            values: numbers(1, hi[t]),
+            values: whole_numbers(1, hi[t], capacity[t]),
             input: 0,
         });
     }
@@ -213,7 +212,7 @@ pub fn build_space(s: &Scenario, file: &SpaceFile) -> Result<Space, Vec<Problem>
             dims.push(Dim {
                 path: format!("quotaShares[{name}].capacityLimits[{}].maxCapacity", c.capacity_unit),
                 kind: Kind::Quota { s: si, t },
-                values: numbers(1, hi[t]),
+                values: whole_numbers(1, hi[t], c.max_capacity),
                 input: 0,
             });
         }
@@ -409,6 +408,30 @@ pub fn build_space(s: &Scenario, file: &SpaceFile) -> Result<Space, Vec<Problem>
     }
     Ok(Space { dims, types, prices, capacity })
 }
+
+/// The whole numbers from `lo` to `hi`, every one up to [`DENSE`] of them; beyond, a
+/// geometric ladder of about [`DENSE`] values (each at least 1 apart) with `keep` (the
+/// scenario's value) in it, so that a capacity of millions is searched without a list of
+/// millions.
+fn whole_numbers(lo: i64, hi: i64, keep: i64) -> Vec<Value> {
+    let n = hi.saturating_sub(lo).saturating_add(1);
+    if n <= DENSE as i64 {
+        return (lo..=hi).map(Value::from).collect();
+    }
+    let ratio = libm::pow(hi as f64 / lo.max(1) as f64, 1.0 / (DENSE as f64 - 1.0));
+    let mut v: Vec<i64> =
+        (0..DENSE).map(|k| libm::round(lo.max(1) as f64 * libm::pow(ratio, k as f64)) as i64).collect();
+    v.push(hi);
+    if (lo..=hi).contains(&keep) {
+        v.push(keep);
+    }
+    v.sort_unstable();
+    v.dedup();
+    v.into_iter().map(Value::from).collect()
+}
+
+/// Up to this many values, a numeric dimension has every whole number.
+pub const DENSE: usize = 4_096;
 
 fn axis_values(a: &Axis, at: &str) -> Result<Vec<Value>, Problem> {
     if a.path.contains('=') {

@@ -168,3 +168,31 @@ fn recommend_cli_nothing_feasible_exits_3_and_threads_change_nothing() {
     let r: Value = serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
     assert_eq!(r["serviceEnvironment"]["capacityLimits"][0]["maxCapacity"], 4);
 }
+
+#[test]
+fn recommend_cli_a_scenario_with_actions_is_searched_and_its_certificate_reproduces_with_check() {
+    // The worked example's actions name its jobs: the objectives are checked on the shape of
+    // its summary without them, and the search runs it whole.
+    let nb = quotasim_tests::cli::fixture("notebook.json");
+    let nb = nb.to_str().unwrap();
+    let obj = write(
+        "nb.json",
+        &json!({"objectives": [{"metric": "perQuotaShare.*.waitSeconds.p95", "max": 3600}]}),
+    );
+    let o = quotasim(&["recommend", nb, "--objectives", &obj, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let r: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(r["proven"].as_bool().unwrap());
+    assert!(r["recommended"]["cost"].as_f64() < r["input"]["cost"].as_f64());
+    // Each certificate step, pasted into check, is a violation (exit 3).
+    for c in r["certificate"].as_array().unwrap() {
+        let mut args = vec!["check".to_string(), nb.to_string(), "--objectives".into(), obj.clone()];
+        for s in c["set"].as_array().unwrap() {
+            args.push("--set".into());
+            args.push(s.as_str().unwrap().into());
+        }
+        let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+        let ch = quotasim(&argv);
+        assert_eq!(ch.status.code(), Some(3), "{args:?}: {}", stdout(&ch));
+    }
+}

@@ -273,3 +273,57 @@ fn recommend_a_scenario_whose_actions_name_jobs() {
     assert!(r.feasible && r.proven, "{r:?}");
     assert_eq!(r.recommended.cost, Some(4.0));
 }
+
+#[test]
+fn recommend_minimize_a_metric_every_neighbour_breaks_an_objective_or_is_no_better() {
+    // Preemptions are what b's borrowing costs; minimise them with the waits as objectives.
+    let s = two_teams();
+    let o = two_objectives();
+    let opts = RecommendOptions {
+        minimize: Some("overall.preemptions.total".into()),
+        ..RecommendOptions::default()
+    };
+    let space = parse_space(
+        r#"{"axes":[{"path":"serviceEnvironment.capacityLimits[ml.p5.48xlarge].maxCapacity","range":{"from":4,"to":8,"step":1}},
+            {"path":"quotaShares[a].capacityLimits[ml.p5.48xlarge].maxCapacity","range":{"from":1,"to":6,"step":1}},
+            {"path":"quotaShares[b].capacityLimits[ml.p5.48xlarge].maxCapacity","range":{"from":1,"to":6,"step":1}}]}"#,
+    )
+    .unwrap();
+    let r = recommend(&s, &o, &space, &opts).unwrap();
+    assert_eq!(r.minimize, "overall.preemptions.total");
+    assert_eq!(r.cost_unit, "metric");
+    assert!(r.feasible && r.proven, "{:?}", r.notes);
+    let best = r.recommended.cost.unwrap();
+    assert!(best <= r.input.cost.unwrap());
+    assert!(!r.certificate.is_empty());
+    for c in &r.certificate {
+        assert!(
+            !c.breaks.is_empty() || c.cost.is_none_or(|x| x >= best),
+            "{:?} is better and feasible",
+            c.step
+        );
+        // Each neighbour is one step in one dimension from the answer.
+        assert_eq!(c.step.len(), 1, "{:?}", c.step);
+    }
+    let (met, broken) = check_with(&s, &r.recommended.set, &o);
+    assert!(met, "{broken:?}");
+}
+
+#[test]
+fn recommend_a_capacity_of_millions_is_searched_on_a_ladder_and_a_quota_above_it_is_tidied() {
+    let mut s = one_team();
+    s.service_environment.capacity_limits[0].max_capacity = 5_000_000;
+    s.quota_shares[0].capacity_limits[0].max_capacity = 3_000_000;
+    s.jobs.truncate(200);
+    let o = objectives(json!({"objectives": [{"metric": "perQuotaShare.team.waitSeconds.p95", "max": 600}]}));
+    let r = recommend(&s, &o, &SpaceFile::default(), &RecommendOptions::default()).unwrap();
+    assert_eq!(r.recommended.cost, Some(4.0));
+    assert!(
+        r.recommended.set.contains(&format!("quotaShares[team].capacityLimits[{P5}].maxCapacity=4")),
+        "{:?}",
+        r.recommended.set
+    );
+    assert!(r.runs < 100, "{}", r.runs);
+    let space = quotasim::recommend::space::build_space(&s, &SpaceFile::default()).unwrap();
+    assert!(space.dims.iter().all(|d| d.values.len() <= quotasim::recommend::space::DENSE + 2));
+}
