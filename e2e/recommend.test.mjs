@@ -39,7 +39,6 @@ async function loadPreset(page, id, jobs, timeout = 30_000) {
   await page.waitForFunction((n) => document.querySelector(".status.ok")?.textContent.includes(`${n} jobs`), jobs, { timeout });
 }
 
-/** Opens the Recommend panel and brings it into view. */
 /** A screenshot of `locator` as the page draws it, without the sticky bars over it. */
 async function shoot(page, locator, name) {
   // The top bar and the player stay on screen as the page scrolls: hidden for the picture
@@ -57,6 +56,7 @@ async function shoot(page, locator, name) {
   await hide(false);
 }
 
+/** Opens the Recommend panel and brings it into view. */
 async function openPanel(page) {
   const panel = page.locator("details.recommend");
   await panel.locator("summary").click();
