@@ -397,6 +397,10 @@ pub struct PreemptionCounts {
     pub capacity_limit_reduced: u64,
     /// `total`: the three above, summed.
     pub total: u64,
+    /// `restartedAtOnce`: of `total`, the preemptions whose victim was dispatched again the
+    /// instant its grace period ended (R21): the work it lost bought its preemptor nothing that
+    /// the victim did not get straight back.
+    pub restarted_at_once: u64,
 }
 
 /// R26 fairness: how much of what a share was entitled to it held.

@@ -1601,6 +1601,12 @@ export interface PreemptionCounts {
   capacityLimitReduced: number;
   /** `total`: the three above, summed. */
   total: number;
+  /**
+   * `restartedAtOnce`: of `total`, the preemptions whose victim was dispatched again the
+   * instant its grace period ended (R21): the work it lost bought its preemptor nothing that
+   * the victim did not get straight back.
+   */
+  restartedAtOnce: number;
 }
 
 /** R26 fairness: how much of what a share was entitled to it held. */

@@ -291,6 +291,36 @@ impl Jobs {
         self.table[j as usize].last_attempt.get().map(|a| self.attempts.get(a as usize))
     }
 
+    /// Whether one of job `j`'s attempts started at `t` (attempts are walked from the last
+    /// back, stopping at the first that started earlier).
+    pub fn started_at(&self, j: JobId, t: u64) -> bool {
+        let mut a = self.table[j as usize].last_attempt;
+        while let Some(i) = a.get() {
+            let at = self.attempts.get(i as usize);
+            if at.started <= t {
+                return at.started == t;
+            }
+            a = at.prev;
+        }
+        false
+    }
+
+    /// Whether one of job `j`'s attempts released its instances at `t`.
+    pub fn stopped_at(&self, j: JobId, t: u64) -> bool {
+        let mut a = self.table[j as usize].last_attempt;
+        while let Some(i) = a.get() {
+            let at = self.attempts.get(i as usize);
+            if at.stopped.get() == Some(t) {
+                return true;
+            }
+            if at.started < t {
+                return false;
+            }
+            a = at.prev;
+        }
+        false
+    }
+
     /// A job's attempts, first to last.
     pub fn attempts_of(&self, j: JobId) -> Vec<&AttemptRaw> {
         let mut v = Vec::new();

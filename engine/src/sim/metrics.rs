@@ -86,6 +86,10 @@ impl MetricsView<'_> {
                 PreemptionKind::CapacityReduced => pc.capacity_limit_reduced += 1,
             }
             pc.total += 1;
+            // The victim dispatched again the instant its grace ended.
+            if sim.jobs.started_at(p.victim, p.releases_at) {
+                pc.restarted_at_once += 1;
+            }
         }
         // Preemptions per job: the log holds every victim's preemption, in decision order.
         let mut per_job: Vec<(JobId, u64)> = Vec::new();
@@ -183,6 +187,8 @@ impl MetricsView<'_> {
                 .capacity_limit_reduced
                 .saturating_add(m.preemptions.capacity_limit_reduced);
             overall.preemptions.total = overall.preemptions.total.saturating_add(m.preemptions.total);
+            overall.preemptions.restarted_at_once =
+                overall.preemptions.restarted_at_once.saturating_add(m.preemptions.restarted_at_once);
             overall.max_preemptions_per_job = overall.max_preemptions_per_job.max(m.max_preemptions_per_job);
             overall.jobs_preempted_more_than_once += m.jobs_preempted_more_than_once;
         }

@@ -406,6 +406,23 @@ impl Simulation {
         self.view().job_result(j)
     }
 
+    /// The jobs dispatched at instant `t` (an attempt of theirs started then), in input order.
+    pub fn dispatched_at(&self, t: u64) -> Vec<JobId> {
+        (0..self.jobs.len() as JobId).filter(|&j| self.jobs.started_at(j, t)).collect()
+    }
+
+    /// The jobs whose attempt released its instances at instant `t` (it ended, or its grace
+    /// period did), in input order.
+    pub fn released_at(&self, t: u64) -> Vec<JobId> {
+        (0..self.jobs.len() as JobId).filter(|&j| self.jobs.stopped_at(j, t)).collect()
+    }
+
+    /// Whether preemption `p` (an index into [`Self::preemptions`]) was followed by its victim's
+    /// dispatch the instant its grace period ended (`preemptions.restartedAtOnce`).
+    pub fn restarted_at_once(&self, p: usize) -> bool {
+        self.grace.log().get(p).is_some_and(|r| self.jobs.started_at(r.victim, r.releases_at))
+    }
+
     /// Every job as the result shows it now, in input order.
     pub fn jobs(&self) -> Vec<JobResult> {
         self.view().jobs()

@@ -166,6 +166,34 @@ fn r21_terminating_the_preemptor_lapses_the_earmark() {
 }
 
 #[test]
+fn r21_r26_a_victim_dispatched_again_as_its_grace_ends_is_counted_as_restarted_at_once() {
+    // b reclaims v at 100 and is terminated at 150: v releases at 220 and, as A's front job,
+    // takes the instance straight back. The preemption cost v 120 s of training and bought
+    // nothing: the summary counts it in `preemptions.restartedAtOnce`.
+    let h = reclaim_setup().terminate(150, "b", "manual").run();
+    assert_eq!(h.spans("v")[0], (0, Some(220)));
+    assert_eq!(h.spans("v")[1].0, 220);
+    assert_eq!(h.dispatched_at(220), vec![h.id("v")]);
+    assert_eq!(h.released_at(220), vec![h.id("v")]);
+    assert!(h.released_at(150).is_empty(), "b was terminated before it ever started");
+    assert!(h.restarted_at_once(0));
+    let s = h.summary();
+    let share = |s: &quotasim::result::Summary, n: &str| {
+        s.per_quota_share.iter().find(|x| x.0 == n).unwrap().1.clone()
+    };
+    let a = share(&s, "A").preemptions;
+    assert_eq!((a.total, a.restarted_at_once), (1, 1));
+    assert_eq!((s.overall.preemptions.total, s.overall.preemptions.restarted_at_once), (1, 1));
+    // Without the termination b takes the instance at 220 and v waits: nothing counted.
+    let h = reclaim_setup().run();
+    assert_eq!(h.first_started("b"), Some(220));
+    assert!(!h.dispatched_at(220).contains(&h.id("v")));
+    assert!(!h.restarted_at_once(0));
+    let s = h.summary();
+    assert_eq!((share(&s, "A").preemptions.total, s.overall.preemptions.restarted_at_once), (1, 0));
+}
+
+#[test]
 fn r21_job_being_preempted_is_never_chosen_again() {
     let h = Sc::new()
         .capacity(G5, 3)
