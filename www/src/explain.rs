@@ -58,7 +58,15 @@ pub fn kind_label(k: PreemptionKind) -> &'static str {
 
 /// Why `rec` happened. `at` is the simulation standing at the decision instant (victims still
 /// hold their capacity during the grace period, so its snapshot shows the over-quota usage).
-pub fn preemption(rec: &PreemptionRecord, all: &[PreemptionRecord], at: &Simulation) -> Explanation {
+///
+/// `end` is the whole run: it says whether the victim was dispatched again the instant its
+/// grace ended (the preemption bought nothing, `preemptions.restartedAtOnce`).
+pub fn preemption(
+    rec: &PreemptionRecord,
+    all: &[PreemptionRecord],
+    at: &Simulation,
+    end: &Simulation,
+) -> Explanation {
     let sc = at.scenario();
     let vj = &sc.jobs[rec.victim as usize];
     let vshare = &sc.shares[vj.share as usize];
@@ -162,6 +170,9 @@ pub fn preemption(rec: &PreemptionRecord, all: &[PreemptionRecord], at: &Simulat
         format_time(rec.releases_at),
         format_duration(rec.lost)
     ));
+    if let Some(text) = restarted_at_once(rec, end) {
+        ex.paragraphs.push(text);
+    }
     let chosen: Vec<u32> = all
         .iter()
         .filter(|o| o.decided_at == rec.decided_at && o.preemptor == rec.preemptor)
@@ -186,6 +197,52 @@ pub fn preemption(rec: &PreemptionRecord, all: &[PreemptionRecord], at: &Simulat
         });
     }
     ex
+}
+
+/// When the victim was dispatched again the instant its grace ended: says so, and which jobs
+/// the instances freed then went to, grouped by share (the preemptor marked).
+fn restarted_at_once(rec: &PreemptionRecord, end: &Simulation) -> Option<String> {
+    let dispatched = end.dispatched_at(rec.releases_at);
+    if !dispatched.contains(&rec.victim) {
+        return None;
+    }
+    let sc = end.scenario();
+    let vj = &sc.jobs[rec.victim as usize];
+    // Shares in order of their first job listed; at most four names each.
+    let grouped = |jobs: &[u32]| {
+        let mut groups: Vec<(u32, Vec<String>)> = Vec::new();
+        for &j in jobs {
+            let jc = &sc.jobs[j as usize];
+            let mut name = jc.name.clone();
+            if Some(j) == rec.preemptor {
+                name.push_str(" (its preemptor)");
+            }
+            match groups.iter_mut().find(|g| g.0 == jc.share) {
+                Some(g) => g.1.push(name),
+                None => groups.push((jc.share, vec![name])),
+            }
+        }
+        groups
+            .iter()
+            .map(|(s, names)| {
+                let shown = names.iter().take(4).cloned().collect::<Vec<_>>().join(", ");
+                let more = names.len().saturating_sub(4);
+                let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+                format!("{shown}{more} ({})", sc.shares[*s as usize].name)
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    let t = format_time(rec.releases_at);
+    Some(format!(
+        "{} started again at {t}, as soon as its grace period ended: the capacity came straight back \
+         to its share, so the {} of training it lost bought nothing (the summary counts such \
+         preemptions in preemptions.restartedAtOnce). Released at {t}: {}. Dispatched at {t}: {}.",
+        vj.name,
+        format_duration(rec.lost),
+        grouped(&end.released_at(rec.releases_at)),
+        grouped(&dispatched)
+    ))
 }
 
 /// Why job `j` is where it is at the simulation's current instant (R17 reasons for waiting).
@@ -530,12 +587,81 @@ mod tests {
     fn the_notebook_reclaim_is_explained_with_r18() {
         let r = run();
         let p = &r.preemptions[0];
-        let ex = preemption(p, &r.preemptions, &r.sim_at(p.decided_at));
+        let ex = preemption(p, &r.preemptions, &r.sim_at(p.decided_at), r.full());
         assert!(ex.title.contains("qs1_job_med"), "{}", ex.title);
         assert!(ex.rules.contains(&"R18"));
         let text = ex.paragraphs.join(" ");
         assert!(text.contains("qs2_job"), "{text}");
         assert!(ex.candidates.iter().any(|c| c.chosen && c.job == "qs1_job_med" && c.instances == 1));
+    }
+
+    #[test]
+    fn a_victim_dispatched_again_as_its_grace_ends_is_said_to_have_lost_work_for_nothing() {
+        // b reclaims v at 100 and is terminated at 150: v releases at 220 and takes the
+        // instance straight back.
+        let job = |n: &str, s: &str, p: u32, at: u64, d: u64| {
+            serde_json::json!({"jobName": n, "quotaShareName": s, "schedulingPriority": p,
+                "instanceType": "ml.g5.xlarge", "instanceCount": 1, "submitAt": at, "durationSeconds": d})
+        };
+        let share = |n: &str, strategy: &str| {
+            serde_json::json!({"quotaShareName": n,
+                "capacityLimits": [{"capacityUnit": "ml.g5.xlarge", "maxCapacity": 1}],
+                "resourceSharingConfiguration": {"strategy": strategy}})
+        };
+        let v = serde_json::json!({"formatVersion": 1, "settings": {"preemptionGraceSeconds": 120},
+            "instanceTypes": [{"name": "ml.g5.xlarge", "gpus": 1}],
+            "serviceEnvironment": {"serviceEnvironmentName": "se",
+                "capacityLimits": [{"capacityUnit": "ml.g5.xlarge", "maxCapacity": 2}]},
+            "quotaShares": [share("A", "LEND_AND_BORROW"), share("B", "LEND")],
+            "jobs": [job("a_hi", "A", 1, 0, 100_000), job("v", "A", 0, 0, 100_000), job("b", "B", 0, 100, 1000)],
+            "actions": [{"at": 150, "terminateServiceJob": {"jobName": "b", "reason": "manual"}}]});
+        let s: quotasim::model::Scenario = serde_json::from_value(v.clone()).unwrap();
+        let r = RunData::compute(quotasim::validate(&s).unwrap());
+        let p = &r.preemptions[0];
+        let ex = preemption(p, &r.preemptions, &r.sim_at(p.decided_at), r.full());
+        let text = ex.paragraphs.join(" ");
+        assert!(
+            text.contains(
+                "v started again at 0:03:40, as soon as its grace period ended: the capacity came straight \
+                 back to its share, so the 1.7 min of training it lost bought nothing"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("Released at 0:03:40: v (A). Dispatched at 0:03:40: v (A)."), "{text}");
+        // Without the termination b takes the instance: nothing said.
+        let mut w = v;
+        w["actions"] = serde_json::json!([]);
+        let s: quotasim::model::Scenario = serde_json::from_value(w).unwrap();
+        let r = RunData::compute(quotasim::validate(&s).unwrap());
+        let p = &r.preemptions[0];
+        let text = preemption(p, &r.preemptions, &r.sim_at(p.decided_at), r.full()).paragraphs.join(" ");
+        assert!(!text.contains("started again"), "{text}");
+    }
+
+    #[test]
+    fn reserve_vs_lend_reclaims_that_bought_nothing_name_the_jobs_that_ended_then() {
+        // beta-2 reclaims gamma-16..19 at 11:00; at 11:02, as their grace ends, gamma-12..15
+        // end too, so gamma is back within its quota and its victims start again at once.
+        let s = presets::scenario(presets::by_id("reserve-vs-lend").unwrap()).unwrap();
+        let r = RunData::compute(quotasim::validate(&s).unwrap());
+        assert_eq!(r.full().summary().overall.preemptions.restarted_at_once, 4);
+        let sc = r.full().scenario();
+        let i = r.preemptions.iter().position(|p| sc.jobs[p.victim as usize].name == "gamma-16").unwrap();
+        assert!(r.full().restarted_at_once(i));
+        let p = &r.preemptions[i];
+        let text = preemption(p, &r.preemptions, &r.sim_at(p.decided_at), r.full()).paragraphs.join(" ");
+        assert!(
+            text.contains("gamma-16 started again at 11:02, as soon as its grace period ended"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Released at 11:02: gamma-12, gamma-13, gamma-14, gamma-15 and 4 more (gamma)."),
+            "{text}"
+        );
+        assert!(
+            text.contains("Dispatched at 11:02: beta-2 (its preemptor) (beta); gamma-16, gamma-17, gamma-18, gamma-19 (gamma)."),
+            "{text}"
+        );
     }
 
     #[test]
@@ -556,7 +682,7 @@ mod tests {
     fn the_notebook_in_share_preemption_names_priorities() {
         let r = run();
         let p = &r.preemptions[1];
-        let ex = preemption(p, &r.preemptions, &r.sim_at(p.decided_at));
+        let ex = preemption(p, &r.preemptions, &r.sim_at(p.decided_at), r.full());
         assert!(ex.rules.contains(&"R20"));
         assert!(ex.paragraphs[0].contains("priority 4"), "{}", ex.paragraphs[0]);
     }

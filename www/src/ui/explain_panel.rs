@@ -19,7 +19,12 @@ pub fn ExplainPanel() -> impl IntoView {
                 Selection::Preemption(p) => {
                     let rec = r.data.preemptions.get(p)?;
                     (
-                        explain::preemption(rec, &r.data.preemptions, &r.data.sim_at(rec.decided_at)),
+                        explain::preemption(
+                            rec,
+                            &r.data.preemptions,
+                            &r.data.sim_at(rec.decided_at),
+                            r.data.full(),
+                        ),
                         Some(rec.decided_at),
                     )
                 }

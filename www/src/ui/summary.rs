@@ -52,8 +52,11 @@ pub fn Summary() -> impl IntoView {
                 let c = colors.with(|c| c.get(i).cloned().unwrap_or_default());
                 let d = decisions.get(i).cloned();
                 let why = format!(
-                    "{} cross-share reclaim · {} in-share · {} capacity limit reduced",
-                    m.preemptions.cross_share, m.preemptions.in_share, m.preemptions.capacity_limit_reduced
+                    "{} cross-share reclaim · {} in-share · {} capacity limit reduced · {} restarted the instant their grace ended",
+                    m.preemptions.cross_share,
+                    m.preemptions.in_share,
+                    m.preemptions.capacity_limit_reduced,
+                    m.preemptions.restarted_at_once
                 );
                 view! {
                     <tr>
@@ -85,7 +88,7 @@ pub fn Summary() -> impl IntoView {
                     {card("Utilization", pct(o.utilization), String::from("of service environment capacity"))}
                     {card("GPU-hours", hours(o.gpu_hours), format!("{} own · {} borrowed", hours(o.gpu_hours_own), hours(o.gpu_hours_borrowed)))}
                     {card("Wait p50 / p95", format!("{} / {}", secs(o.wait_seconds.p50), secs(o.wait_seconds.p95)), format!("max {}", secs(o.wait_seconds.max)))}
-                    {card("Preemptions", o.preemptions.total.to_string(), format!("{} reclaim · {} in-share · {} limit", o.preemptions.cross_share, o.preemptions.in_share, o.preemptions.capacity_limit_reduced))}
+                    {card("Preemptions", o.preemptions.total.to_string(), preemption_detail(&o.preemptions))}
                     {card("Lost GPU-hours", format!("{:.2}", o.lost_gpu_hours), String::from("training since the last checkpoint"))}
                     {card("Goodput", pct(o.goodput), format!("{} of {} jobs succeeded", o.succeeded, o.jobs))}
                 </section>
@@ -121,4 +124,15 @@ pub fn Summary() -> impl IntoView {
             }
         }))}
     }
+}
+
+/// The preemption card's detail: by reason, and how many bought nothing (the victim restarted
+/// the instant its grace ended), when any did.
+fn preemption_detail(p: &quotasim::result::PreemptionCounts) -> String {
+    let mut t =
+        format!("{} reclaim · {} in-share · {} limit", p.cross_share, p.in_share, p.capacity_limit_reduced);
+    if p.restarted_at_once > 0 {
+        t.push_str(&format!(" · {} restarted at once", p.restarted_at_once));
+    }
+    t
 }
