@@ -161,7 +161,7 @@ pub fn IoDialog() -> impl IntoView {
                     import(t)
                 }
             }
-            Ok(Some(Outcome::Merge { configuration, recognised, warnings })) => {
+            Ok(Some(Outcome::Configuration { configuration, recognised, warnings })) => {
                 let mut changes = Vec::new();
                 app.doc.edit(|sc, _| changes = quotasim::merge::merge(sc, &configuration));
                 message.set(Some((
