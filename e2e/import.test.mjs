@@ -100,6 +100,9 @@ test("after New, a Kueue configuration replaces the shares and the environment b
     assert.ok(fits, `nothing scrolls sideways at ${width} px`);
   }
   await page.setViewportSize({ width: 1440, height: 900 });
+  // The same file again replaces nothing (no step to undo, nothing more in History), and says so.
+  await dialog(page).locator("input[type=file]").setInputFiles({ name: "again.yaml", mimeType: "application/yaml", buffer: Buffer.from(yaml) });
+  await msg.filter({ hasText: "Nothing to replace" }).waitFor();
   await page.keyboard.press("Escape");
   await ready(page);
   assert.match(await page.locator(".notice").innerText(), /Imported the shares and the service environment\. Your previous scenario “New scenario” \(2 jobs\) was replaced; it is kept in History/);

@@ -40,6 +40,11 @@ pub fn default_mode(preset: Option<&str>, s: &Scenario) -> Mode {
     }
 }
 
+/// What is said when the configuration is the scenario's own: replacing changes nothing, and
+/// nothing goes to History.
+pub const UNCHANGED: &str =
+    "Nothing to replace: the scenario already has exactly these shares and this service environment.";
+
 /// What a replacement did, to be described to the user ([`Report::describe`]).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Report {
@@ -495,6 +500,20 @@ mod tests {
             "Replaced the service environment (8 ml.p5.48xlarge, the same capacity); the shares are unchanged (the \
              import has none). Kept all 2 jobs. The previous scenario is kept in History (Undo also brings it back)."
         );
+    }
+
+    #[test]
+    fn the_scenarios_own_configuration_replaces_nothing() {
+        for s in [crate::edit::new_scenario(), crate::presets::scenario(crate::presets::NOTEBOOK).unwrap()] {
+            let c = Configuration {
+                quota_shares: s.quota_shares.clone(),
+                service_environment: Some(s.service_environment.clone()),
+                instance_types: Vec::new(),
+            };
+            let (out, r) = replace(&s, &c);
+            assert_eq!(out, s, "the caller says UNCHANGED and keeps no copy");
+            assert_eq!(r.jobs_removed(), 0);
+        }
     }
 
     #[test]

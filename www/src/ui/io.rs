@@ -180,8 +180,12 @@ pub fn IoDialog() -> impl IntoView {
             {
                 let (next, r) =
                     app.doc.scenario.with_untracked(|s| crate::replace::replace(s, &configuration));
-                let kept = app.replace_scenario(next);
-                message.set(Some((true, r.describe(kept))));
+                if app.doc.scenario.with_untracked(|s| *s == next) {
+                    message.set(Some((true, crate::replace::UNCHANGED.into())));
+                } else {
+                    let kept = app.replace_scenario(next);
+                    message.set(Some((true, r.describe(kept))));
+                }
                 report.set(lines(recognised, &warnings));
             }
             Ok(Some(Outcome::Configuration { configuration, recognised, warnings })) => {
