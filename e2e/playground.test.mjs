@@ -535,7 +535,9 @@ test("bridges in the page: AWS outputs and a real trace are recognised, configur
   assert.ok(kinds.includes("AWS::Batch::QuotaShare") && kinds.includes("AWS::Batch::ServiceEnvironment"), kinds.join());
   assert.match(await grab("aws-cli script"), /aws batch create-quota-share/);
   assert.match(await grab("Kueue YAML"), /kind: ClusterQueue/);
-  // AWS configuration alone (a service environment and a share, two files at once) merges.
+  // AWS configuration alone (a service environment and a share, two files at once) merges when
+  // Merge is chosen (on the preset as it ships, Replace is the default: import.test.mjs).
+  await page.getByRole("radio", { name: "Merge" }).check();
   const env = { serviceEnvironments: [{ serviceEnvironmentName: "prod", capacityLimits: [{ capacityUnit: "ml.g5.xlarge", maxCapacity: 5 }] }] };
   const share = { quotaShareName: "team-new", jobQueue: "q", capacityLimits: [{ capacityUnit: "ml.g5.xlarge", maxCapacity: 2 }],
     resourceSharingConfiguration: { strategy: "LEND" }, preemptionConfiguration: { inSharePreemption: "DISABLED" }, state: "ENABLED" };

@@ -1,8 +1,8 @@
 //! What the Import / Export dialog does with dropped, chosen or pasted files besides the
 //! playground's own JSON: AWS Batch output and EventBridge lines, Kueue YAML and CSV job logs,
 //! each recognised from its content and read by the engine's importers (the command line's
-//! `quotasim import`). Configuration alone merges into the current scenario; anything with jobs
-//! becomes a new scenario.
+//! `quotasim import`). Configuration alone replaces the current scenario's shares and service
+//! environment or merges into it ([`crate::replace`]); anything with jobs becomes a new scenario.
 
 use quotasim::merge::Configuration;
 use quotasim::model::Scenario;
@@ -37,8 +37,9 @@ impl Default for TraceSettings {
 /// What an import does.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
-    /// Configuration to merge into the current scenario.
-    Merge { configuration: Configuration, recognised: Vec<String>, warnings: Vec<Problem> },
+    /// Configuration alone, to replace the current scenario's shares and service environment
+    /// or to merge into it ([`crate::replace::Mode`]).
+    Configuration { configuration: Configuration, recognised: Vec<String>, warnings: Vec<Problem> },
     /// A new scenario (it has jobs): the current one goes to the history.
     New { scenario: Box<Scenario>, recognised: Vec<String>, warnings: Vec<Problem> },
 }
@@ -99,7 +100,7 @@ pub fn import(files: &[(String, String)], trace: &TraceSettings) -> Result<Optio
         )]),
         FileKind::Aws => {
             if let Some(c) = quotasim::aws::configuration(files) {
-                return Ok(Some(Outcome::Merge {
+                return Ok(Some(Outcome::Configuration {
                     configuration: c.configuration,
                     recognised: c.recognised,
                     warnings: c.warnings,
@@ -122,7 +123,7 @@ pub fn import(files: &[(String, String)], trace: &TraceSettings) -> Result<Optio
             })?;
             problems.extend(r.warnings);
             let s = r.scenario;
-            Ok(Some(Outcome::Merge {
+            Ok(Some(Outcome::Configuration {
                 configuration: Configuration {
                     quota_shares: s.quota_shares,
                     service_environment: Some(s.service_environment),
@@ -182,7 +183,7 @@ mod tests {
 
     #[test]
     fn a_pasted_describe_quota_share_merges_into_the_current_scenario() {
-        let Ok(Some(Outcome::Merge { configuration, recognised, .. })) =
+        let Ok(Some(Outcome::Configuration { configuration, recognised, .. })) =
             import(&one("pasted", SHARE), &TraceSettings::default())
         else {
             panic!("not a merge");
@@ -198,7 +199,7 @@ mod tests {
     #[test]
     fn a_list_of_shares_and_a_service_environment_alone_merge_too() {
         let env = r#"{"serviceEnvironments":[{"serviceEnvironmentName":"se","capacityLimits":[{"capacityUnit":"ml.p5.48xlarge","maxCapacity":9}]}]}"#;
-        let Ok(Some(Outcome::Merge { configuration, .. })) =
+        let Ok(Some(Outcome::Configuration { configuration, .. })) =
             import(&one("env.json", env), &TraceSettings::default())
         else {
             panic!("not a merge");
@@ -208,7 +209,7 @@ mod tests {
         let list = format!(r#"{{"quotaShares":[{SHARE}]}}"#);
         assert!(matches!(
             import(&one("l.json", &list), &TraceSettings::default()),
-            Ok(Some(Outcome::Merge { .. }))
+            Ok(Some(Outcome::Configuration { .. }))
         ));
     }
 
@@ -231,7 +232,7 @@ mod tests {
         let s = crate::presets::scenario(&crate::presets::PRESETS[0]).unwrap();
         let yaml = quotasim::yaml::to_yaml_documents(&quotasim::kueue::export(&s).0);
         assert_eq!(kind_of(&yaml), FileKind::Kueue);
-        let Ok(Some(Outcome::Merge { configuration, .. })) =
+        let Ok(Some(Outcome::Configuration { configuration, .. })) =
             import(&one("k.yaml", &yaml), &TraceSettings::default())
         else {
             panic!("not a merge");

@@ -21,6 +21,7 @@ pub mod palette;
 pub mod persist;
 pub mod presets;
 pub mod recommend;
+pub mod replace;
 pub mod rows;
 pub mod rules;
 pub mod run;

@@ -340,6 +340,12 @@ async fn a_pasted_describe_quota_share_merges_into_the_current_scenario_and_says
       "jobQueue":"q","capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":2}],
       "resourceSharingConfiguration":{"strategy":"LEND_AND_BORROW","borrowLimit":50},
       "preemptionConfiguration":{"inSharePreemption":"ENABLED"},"state":"ENABLED","status":"VALID","tags":{}}"#;
+    // On the preset as it ships, Replace is the default: Merge is chosen.
+    let replace: web_sys::HtmlInputElement =
+        m.q(".modal input[value='replace']").unwrap().dyn_into().unwrap();
+    assert!(replace.checked(), "Replace is the default on a preset");
+    m.click(".modal input[value='merge']");
+    settle().await;
     let area: web_sys::HtmlTextAreaElement = m.q(".modal textarea").unwrap().dyn_into().unwrap();
     area.set_value(share);
     area.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();

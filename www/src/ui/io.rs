@@ -8,6 +8,7 @@ use wasm_bindgen::JsCast;
 
 use crate::csv::jobs_csv;
 use crate::importer::{Outcome, TraceSettings};
+use crate::replace::Mode;
 use crate::text::truncate;
 use crate::ui::dom;
 use crate::ui::state::use_app;
@@ -138,6 +139,19 @@ pub fn IoDialog() -> impl IntoView {
             import_scenario(t)
         }
     };
+    // Replace or merge configuration alone: the user's pick while the dialog is open, else
+    // what suits the scenario (Replace when it has no jobs of its own).
+    let picked = RwSignal::new(None::<Mode>);
+    let default_mode = Memo::new(move |_| {
+        let preset = app.doc.preset.get();
+        app.doc.scenario.with(|s| crate::replace::default_mode(preset.as_deref(), s))
+    });
+    let mode = Signal::derive(move || picked.get().unwrap_or_else(|| default_mode.get()));
+    Effect::new(move |_| {
+        if app.chrome.dialog.get() {
+            picked.set(None);
+        }
+    });
     let report = RwSignal::new(Vec::<String>::new());
     let columns = RwSignal::new(String::new());
     let gpus = RwSignal::new(8i64);
@@ -161,7 +175,20 @@ pub fn IoDialog() -> impl IntoView {
                     import(t)
                 }
             }
-            Ok(Some(Outcome::Merge { configuration, recognised, warnings })) => {
+            Ok(Some(Outcome::Configuration { configuration, recognised, warnings }))
+                if mode.get_untracked() == Mode::Replace =>
+            {
+                let (next, r) =
+                    app.doc.scenario.with_untracked(|s| crate::replace::replace(s, &configuration));
+                if app.doc.scenario.with_untracked(|s| *s == next) {
+                    message.set(Some((true, crate::replace::UNCHANGED.into())));
+                } else {
+                    let kept = app.replace_scenario(next);
+                    message.set(Some((true, r.describe(kept))));
+                }
+                report.set(lines(recognised, &warnings));
+            }
+            Ok(Some(Outcome::Configuration { configuration, recognised, warnings })) => {
                 let mut changes = Vec::new();
                 app.doc.edit(|sc, _| changes = quotasim::merge::merge(sc, &configuration));
                 message.set(Some((
@@ -325,8 +352,39 @@ pub fn IoDialog() -> impl IntoView {
                     <p class="muted small">
                         "A scenario or comparison (.json), AWS Batch output (describe-service-environments, list-quota-shares, "
                         "describe-quota-share, list-service-jobs, describe-service-job, EventBridge lines), Kueue YAML or a CSV job log. "
-                        "Configuration alone merges into the current scenario; anything with jobs becomes a new scenario."
+                        "Configuration alone replaces the current scenario's shares and service environment or merges into it, as chosen below; "
+                        "anything with jobs becomes a new scenario."
                     </p>
+                    <fieldset class="import-mode">
+                        <legend class="field-label">"Configuration alone (Kueue YAML, AWS quota shares or a service environment)"</legend>
+                        <div class="import-mode-options">
+                            <label class="check">
+                                <input type="radio" name="import-mode" value="replace"
+                                    prop:checked=move || mode.get() == Mode::Replace
+                                    on:change=move |_| picked.set(Some(Mode::Replace)) />
+                                "Replace the shares and the environment"
+                            </label>
+                            <label class="check">
+                                <input type="radio" name="import-mode" value="merge"
+                                    prop:checked=move || mode.get() == Mode::Merge
+                                    on:change=move |_| picked.set(Some(Mode::Merge)) />
+                                "Merge"
+                            </label>
+                        </div>
+                        <p class="muted small import-mode-hint">
+                            {move || match mode.get() {
+                                Mode::Replace => "The imported shares and service environment take the place of the current ones; \
+                                    jobs that could no longer run are removed and named, and History keeps the previous scenario.",
+                                Mode::Merge => "An imported share replaces the one of the same name or is added, and the imported \
+                                    capacity replaces the environment's; the other shares and every job stay.",
+                            }}
+                            " "
+                            {move || match default_mode.get() {
+                                Mode::Replace => "Replace is the default here: this scenario has no jobs of its own (none, or a preset's or New's).",
+                                Mode::Merge => "Merge is the default here: this scenario has jobs of its own.",
+                            }}
+                        </p>
+                    </fieldset>
                     <div class="drop-zone" on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
                         <label class="field">
                             <span class="field-label">"Files (several AWS outputs at once), or drop them here"</span>

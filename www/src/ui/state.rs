@@ -738,6 +738,25 @@ impl AppState {
         self.load_saved(Saved { scenario, colors, preset, now: 0, baseline, objectives });
     }
 
+    /// Puts `next` in place of the scenario (an import that replaces its shares and service
+    /// environment): the previous scenario goes to the history, whatever it was, and a notice
+    /// offers it back; and it is an edit, so that Undo brings it back too. Returns whether the
+    /// history keeps it.
+    pub fn replace_scenario(&self, next: Scenario) -> bool {
+        let prev = self.current();
+        let kept = self.remember(&prev);
+        self.chrome.notice.set(Some(Notice::replaced(
+            "Imported the shares and the service environment. ",
+            prev,
+            kept,
+        )));
+        self.play.playing.set(false);
+        self.chrome.selection.set(None);
+        self.doc.rows.set(RowIds::new(&next));
+        self.doc.scenario.set(next);
+        kept
+    }
+
     /// Replaces the whole state (a history entry, going back). Work it replaces goes to the
     /// history first, and a notice offers it back.
     pub fn load_saved(&self, next: Saved) {
