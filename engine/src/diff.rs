@@ -112,10 +112,21 @@ impl Difference {
                 }
             }
         };
+        let value = |v: &Option<Value>| {
+            // R2: a borrow limit of -1 is no limit at all.
+            if last_f == "borrowLimit" && v.as_ref().and_then(Value::as_i64) == Some(-1) {
+                String::from("unlimited")
+            } else {
+                short(v)
+            }
+        };
+        let scalar = |v: &Option<Value>| !matches!(v, Some(Value::Object(_) | Value::Array(_)));
         match (&self.a, &self.b) {
+            (None, Some(_)) if scalar(&self.b) => format!("{what} added: {}", value(&self.b)),
             (None, Some(_)) => format!("{what} added"),
+            (Some(_), None) if scalar(&self.a) => format!("{what} removed (was {})", value(&self.a)),
             (Some(_), None) => format!("{what} removed"),
-            _ => format!("{what}: {} → {}", short(&self.a), short(&self.b)),
+            _ => format!("{what}: {} → {}", value(&self.a), value(&self.b)),
         }
     }
 }
@@ -637,6 +648,33 @@ mod tests {
         // Every name goes into an index and is looked up in the other: a few probes a job.
         assert!(large <= 10 * 100_000, "{large} probes for 100,000 jobs");
         assert!(large <= 12 * small, "10 times the jobs: {small} then {large} probes");
+    }
+
+    #[test]
+    fn changed_added_and_removed_values_are_shown_a_borrow_limit_of_minus_one_as_unlimited() {
+        use crate::model::Strategy;
+        let a = parse_scenario(NOTEBOOK).unwrap();
+        let mut b = a.clone();
+        b.quota_shares[0].resource_sharing_configuration.borrow_limit = Some(-1);
+        b.quota_shares[1].resource_sharing_configuration.strategy = Strategy::LendAndBorrow;
+        b.quota_shares[1].resource_sharing_configuration.borrow_limit = Some(50);
+        let texts: Vec<String> = differences(&a, &b).iter().map(Difference::text).collect();
+        assert_eq!(
+            texts,
+            [
+                "qs1 borrowLimit: 200 → unlimited",
+                "qs2 strategy: LEND → LEND_AND_BORROW",
+                "qs2 borrowLimit added: 50"
+            ]
+        );
+        let back: Vec<String> = differences(&b, &a).iter().map(Difference::text).collect();
+        assert_eq!(back[0], "qs1 borrowLimit: unlimited → 200");
+        assert!(back.contains(&"qs2 borrowLimit removed (was 50)".to_string()), "{back:?}");
+        let mut c = b.clone();
+        c.quota_shares[0].resource_sharing_configuration.strategy = Strategy::Lend;
+        c.quota_shares[0].resource_sharing_configuration.borrow_limit = None;
+        let texts: Vec<String> = differences(&b, &c).iter().map(Difference::text).collect();
+        assert!(texts.contains(&"qs1 borrowLimit removed (was unlimited)".to_string()), "{texts:?}");
     }
 
     #[test]
