@@ -51,10 +51,16 @@ pub fn Header() -> impl IntoView {
                 None => ("status busy", String::from("running…")),
             }
         } else {
-            let n = app.doc.scenario.with(|s| s.jobs.len());
+            let listed = app.doc.scenario.with(|s| s.jobs.len());
+            // The run's jobs: the listed ones and those the `workload` section generates.
+            let n = app.run.handle.with(|r| r.as_ref().map(|r| r.data.full().scenario().jobs.len()));
             let ms = app.run.ms.get();
             let took = if ms < 1.0 { String::from("<1 ms") } else { format!("{ms:.0} ms") };
-            ("status ok", format!("{n} jobs · ran in {took}"))
+            let jobs = match n {
+                Some(n) if n > listed => format!("{n} jobs ({} generated)", n - listed),
+                _ => format!("{listed} jobs"),
+            };
+            ("status ok", format!("{jobs} · ran in {took}"))
         }
     };
     view! {
