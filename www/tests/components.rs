@@ -167,6 +167,22 @@ async fn clicking_a_marker_explains_the_reclaim() {
 }
 
 #[wasm_bindgen_test]
+async fn the_per_share_table_has_r26_as_a_rule_chip_that_opens_its_statement() {
+    let m = mount(notebook());
+    settle().await;
+    let chip = "section[aria-labelledby='per-share-h'] button.rule";
+    assert_eq!(m.text(chip), "R26");
+    assert!(m.q("#per-share-rule").is_none());
+    m.click(chip);
+    settle().await;
+    assert!(m.text("#per-share-rule").starts_with("R26 "), "{}", m.text("#per-share-rule"));
+    assert_eq!(m.q(chip).and_then(|b| b.get_attribute("aria-expanded")).as_deref(), Some("true"));
+    m.click(chip);
+    settle().await;
+    assert!(m.q("#per-share-rule").is_none());
+}
+
+#[wasm_bindgen_test]
 async fn an_invalid_field_shows_its_problem_and_blocks_the_run() {
     let m = mount(notebook());
     settle().await;

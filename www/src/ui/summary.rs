@@ -38,6 +38,8 @@ pub fn Summary() -> impl IntoView {
     let colors = Memo::new(move |_| app.share_colors());
     // The wait-by-cause columns: hidden until asked for (one click).
     let by_cause = RwSignal::new(false);
+    // R26's statement under the table's header, open from its chip as in the explanations.
+    let rule_open = RwSignal::new(false);
     view! {
         {move || app.run.handle.with(|r| r.as_ref().map(|r| {
             let s = &r.data.summary;
@@ -103,8 +105,15 @@ pub fn Summary() -> impl IntoView {
                         >
                             {move || if by_cause.get() { "Hide wait by cause" } else { "Wait by cause" }}
                         </button>
-                        <span class="muted">"R26"</span>
+                        <button class="rule" title=crate::rules::rule("R26").map_or("", |x| x.title)
+                            aria-controls="per-share-rule" aria-expanded=move || rule_open.get().to_string()
+                            on:click=move |_| rule_open.update(|v| *v = !*v)>"R26"</button>
                     </header>
+                    {move || rule_open.get().then(|| crate::rules::rule("R26")).flatten().map(|rule| view! {
+                        <div class="rule-text" id="per-share-rule" role="note" aria-label="rule R26">
+                            <strong>{format!("{} {}. ", rule.id, rule.title)}</strong>{rule.text}
+                        </div>
+                    })}
                     <div class="table-scroll" tabindex="0" role="region" aria-label="per-share metrics table">
                         <table class="grid-table metrics">
                             <thead><tr>
