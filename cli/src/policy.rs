@@ -363,24 +363,9 @@ fn replicates_text(r: &quotasim::replicates::ReplicateReport) -> String {
             if st.get("a").is_some_and(|x| x.is_null()) && st.get("b").is_some_and(|x| x.is_null()) {
                 continue;
             }
-            let up = st.get("up").and_then(|x| x.as_u64()).unwrap_or(0);
-            let down = st.get("down").and_then(|x| x.as_u64()).unwrap_or(0);
-            let agree = st.get("agree").and_then(|x| x.as_u64()).unwrap_or(0);
-            let dir = if up == agree && up > 0 {
-                match higher {
-                    Some(true) => "better",
-                    Some(false) => "worse",
-                    None => "up",
-                }
-            } else if down == agree && down > 0 {
-                match higher {
-                    Some(true) => "worse",
-                    Some(false) => "better",
-                    None => "down",
-                }
-            } else {
-                "same"
-            };
+            let count = |k: &str| st.get(k).and_then(|x| x.as_u64()).unwrap_or(0) as u32;
+            let agree = count("agree");
+            let dir = quotasim::replicates::direction(count("up"), count("down"), agree, *higher);
             let _ = writeln!(
                 s,
                 "{name:<16} {label:<16} {:>26} {:>26} {:>26} {:>5}/{n} {dir}",

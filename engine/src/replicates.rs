@@ -70,6 +70,28 @@ pub struct MetricStats {
     pub agree: u32,
 }
 
+impl MetricStats {
+    /// The direction every agreeing seed took, in words ([`direction`]).
+    pub fn direction(&self, higher_is_better: Option<bool>) -> &'static str {
+        direction(self.up, self.down, self.agree, higher_is_better)
+    }
+}
+
+/// The direction every agreeing seed took, in words: `better` or `worse` when the metric has a
+/// better direction (`higher_is_better`), else `up` or `down`; `same` when most seeds are the
+/// same, or as many rose as fell.
+pub fn direction(up: u32, down: u32, agree: u32, higher_is_better: Option<bool>) -> &'static str {
+    let rose = up == agree && up > down;
+    let fell = down == agree && down > up;
+    match (rose, fell, higher_is_better) {
+        (true, _, Some(true)) | (_, true, Some(false)) => "better",
+        (true, _, Some(false)) | (_, true, Some(true)) => "worse",
+        (true, _, None) => "up",
+        (_, true, None) => "down",
+        _ => "same",
+    }
+}
+
 fn ser_pairs<S: serde::Serializer>(
     v: &[(String, BTreeMap<String, MetricStats>)],
     s: S,
@@ -244,6 +266,21 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_direction_is_better_or_worse_where_the_metric_has_a_better_way() {
+        // Waits (lower is better) rose on every seed: worse; utilization (higher is better) too:
+        // better; a metric with no better way: up. Seeds that do not all agree: same.
+        assert_eq!(direction(5, 0, 5, Some(false)), "worse");
+        assert_eq!(direction(5, 0, 5, Some(true)), "better");
+        assert_eq!(direction(5, 0, 5, None), "up");
+        assert_eq!(direction(0, 4, 4, Some(false)), "better");
+        assert_eq!(direction(0, 4, 4, Some(true)), "worse");
+        assert_eq!(direction(0, 4, 4, None), "down");
+        assert_eq!(direction(3, 2, 3, Some(true)), "better", "three of five agree on higher");
+        assert_eq!(direction(2, 2, 2, Some(true)), "same", "as many rose as fell");
+        assert_eq!(direction(0, 0, 5, Some(true)), "same", "every seed the same");
+    }
 
     #[test]
     fn a_replicate_runs_a_then_b_and_the_first_seed_that_fails_is_reported() {

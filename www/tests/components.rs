@@ -46,6 +46,10 @@ impl Mounted {
     fn text(&self, sel: &str) -> String {
         self.q(sel).and_then(|e| e.text_content()).unwrap_or_default()
     }
+    fn all_texts(&self, sel: &str) -> Vec<String> {
+        let Ok(list) = self.root.query_selector_all(sel) else { return Vec::new() };
+        (0..list.length()).filter_map(|i| list.item(i)).filter_map(|n| n.text_content()).collect()
+    }
     fn click(&self, sel: &str) {
         let el = self.q(sel).unwrap_or_else(|| panic!("no element {sel}"));
         match el.dyn_ref::<web_sys::HtmlElement>() {
@@ -942,6 +946,43 @@ async fn a_sweep_runs_every_combination_marks_the_front_and_opens_a_row_as_b() {
     settle().await;
     let changes = m.text("ul.change-list");
     assert!(changes.contains("qs1 borrowLimit") && changes.contains("preemptionGraceSeconds"), "{changes}");
+}
+
+#[wasm_bindgen_test]
+async fn replicates_say_better_or_worse_in_the_words_of_the_command_line() {
+    // B makes a RESERVE: b can no longer borrow a's idle instances.
+    let text = r#"{"formatVersion":1,
+        "serviceEnvironment":{"serviceEnvironmentName":"se","capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":4}]},
+        "quotaShares":[
+          {"quotaShareName":"a","capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":2}],"resourceSharingConfiguration":{"strategy":"LEND"}},
+          {"quotaShareName":"b","capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":2}],"resourceSharingConfiguration":{"strategy":"LEND_AND_BORROW","borrowLimit":-1}}],
+        "workload":{"seed":1,"jobs":120,"shares":[
+          {"quotaShareName":"a","arrivalsPerHour":1,"instanceTypes":[{"name":"ml.g5.xlarge","weight":1}],
+            "duration":{"distribution":"fixed","minSeconds":1800,"maxSeconds":1800}},
+          {"quotaShareName":"b","arrivalsPerHour":6,"instanceTypes":[{"name":"ml.g5.xlarge","weight":1}],
+            "duration":{"distribution":"fixed","minSeconds":1800,"maxSeconds":1800}}]}}"#;
+    let a = quotasim::json::parse_scenario(text).expect("parses");
+    let mut b = a.clone();
+    b.quota_shares[0].resource_sharing_configuration.strategy = quotasim::model::Strategy::Reserve;
+    let m = mount(Saved {
+        scenario: b,
+        colors: Vec::new(),
+        preset: None,
+        now: 0,
+        baseline: Some(a),
+        objectives: None,
+    });
+    settle().await;
+    m.click_text("button", "Run both on these seeds");
+    assert!(until(30_000, || m.q("div[aria-label='replicates'] tbody tr").is_some()).await, "the table");
+    let table = m.text("div[aria-label='replicates'] tbody");
+    // b's waits grow on every seed: worse, as `quotasim compare --replicates` says.
+    assert!(table.contains("Wait p95") && table.contains("5/5 worse"), "{table}");
+    let words = m.all_texts("div[aria-label='replicates'] tbody tr td:last-child");
+    assert!(
+        words.iter().all(|w| ["better", "worse", "same", "up", "down"].iter().any(|x| w.ends_with(x))),
+        "{words:?}"
+    );
 }
 
 fn generated(jobs: u64) -> Saved {

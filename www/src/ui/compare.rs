@@ -539,13 +539,8 @@ fn Replicates() -> impl IntoView {
                     let sp = |x: Option<quotasim::replicates::Spread>| {
                         x.map_or("–".into(), |x| format!("{} [{}, {}]", show(d.fmt, Some(x.median)), show(d.fmt, Some(x.min)), show(d.fmt, Some(x.max))))
                     };
-                    let dir = if st.up == st.agree && st.up > 0 {
-                        "up"
-                    } else if st.down == st.agree && st.down > 0 {
-                        "down"
-                    } else {
-                        "same"
-                    };
+                    // In the CLI's words: better or worse where the metric has a better way.
+                    let dir = st.direction(d.higher_is_better);
                     Some(view! {
                         <tr>
                             <th scope="row">{d.label}</th>
