@@ -363,7 +363,8 @@ fn marker_groups(out: &mut String, run: &RunData, job: &str, markers: &[(f64, us
             let _ = write!(
                 out,
                 "<g class=\"marker-group\" data-group=\"{}\" tabindex=\"0\" role=\"button\" aria-label=\"{label}\">\
-                 <path d=\"{d}\"/><text x=\"{cx:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text><title>{label}</title></g>",
+                 <circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"7\"/><text x=\"{cx:.1}\" y=\"{:.1}\" \
+                 text-anchor=\"middle\">{}</text><title>{label}</title></g>",
                 ids.join(","),
                 cy + 3.5,
                 group.len()
@@ -849,6 +850,11 @@ mod tests {
         );
         assert!(wide.contains("class=\"marker-group\" data-group=\"0,1\""), "{wide}");
         assert!(wide.contains("2 preemptions of long from 0:01:40 to 0:06:40: open the list"), "{wide}");
+        // A round badge as wide as a diamond: the whole of it holds the count, which a
+        // diamond's narrowing corners cut.
+        let group = &wide[wide.find("class=\"marker-group\"").unwrap()..];
+        let group = &group[..group.find("</g>").unwrap()];
+        assert!(group.contains("r=\"7\"/><text") && group.contains(">2</text>"), "{group}");
         assert_eq!(wide.matches("class=\"marker\"").count(), 0);
         // Zoomed into the first ten minutes they are far apart: one diamond each.
         let zoom = timeline_svg(

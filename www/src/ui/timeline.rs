@@ -161,7 +161,7 @@ pub fn Timeline() -> impl IntoView {
                         <span class="legend-item"><span class="diamond" style:background=kind_color(*k)></span>{kind_label(*k)}</span>
                     }).collect_view()}
                     <span class="legend-item"><span class="swatch hatch-demo"></span>"share borrowing (band), borrowed at dispatch (notch)"</span>
-                    <span class="legend-item"><span class="diamond group-demo"></span>"several preemptions (opens a list)"</span>
+                    <span class="legend-item"><span class="group-demo"></span>"several preemptions (opens a list)"</span>
                     <span class="legend-item"><span class="swatch lost-demo"></span>"lost work"</span>
                     <span class="legend-item"><span class="swatch ckpt-demo"></span>"checkpoint"</span>
                     <span class="legend-item"><span class="swatch wait-demo"></span>"waiting"</span>
