@@ -19,7 +19,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::metric::{check_path, resolve};
-use crate::strict::Strict;
 use crate::validate::Problem;
 
 /// An objectives file.
@@ -53,13 +52,7 @@ pub struct Objective {
 
 /// Parses and checks an objectives file: every problem with its path.
 pub fn load_objectives(text: &str) -> Result<Objectives, Vec<Problem>> {
-    let de = &mut serde_json::Deserializer::from_str(text);
-    let o: Objectives = serde_path_to_error::deserialize(Strict(&mut *de)).map_err(|e| {
-        let path = e.path().to_string();
-        let path = if path == "." { String::new() } else { path };
-        alloc::vec![Problem::error(path, e.into_inner().to_string())]
-    })?;
-    de.end().map_err(|e| alloc::vec![Problem::error("", format!("data after the objectives: {e}"))])?;
+    let o: Objectives = crate::strict::from_json(text, "objectives").map_err(|p| alloc::vec![p])?;
     let mut problems = Vec::new();
     if o.format_version != 1 {
         problems.push(Problem::error(

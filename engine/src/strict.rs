@@ -226,3 +226,17 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for EnumOnly<V> {
         self.inner.visit_enum(de::value::MapAccessDeserializer::new(map))
     }
 }
+
+/// Reads one `T` from JSON text strictly (structs only from objects, nothing after it): a
+/// problem at the path where it went wrong, or "data after the `what`".
+pub(crate) fn from_json<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Result<T, crate::Problem> {
+    use alloc::string::{String, ToString};
+    let mut de = serde_json::Deserializer::from_str(text);
+    let v = serde_path_to_error::deserialize(Strict(&mut de)).map_err(|e| {
+        let path = e.path().to_string();
+        let path = if path == "." { String::new() } else { path };
+        crate::Problem::error(path, e.into_inner().to_string())
+    })?;
+    de.end().map_err(|e| crate::Problem::error("", alloc::format!("data after the {what}: {e}")))?;
+    Ok(v)
+}

@@ -29,7 +29,6 @@ use crate::json::to_json;
 use crate::metric::{check_path, resolve, summary_value};
 use crate::model::Scenario;
 use crate::result::SummaryResult;
-use crate::strict::Strict;
 use crate::validate::Problem;
 
 /// The most rows a sweep may have unless the caller allows more.
@@ -92,14 +91,7 @@ pub struct Sweep {
 
 /// Parses a sweep file (strictly: objects only where the format has them, nothing after).
 pub fn parse_sweep(text: &str) -> Result<SweepFile, Problem> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let f = serde_path_to_error::deserialize(Strict(&mut de)).map_err(|e| {
-        let path = e.path().to_string();
-        let path = if path == "." { String::new() } else { path };
-        Problem::error(path, e.into_inner().to_string())
-    })?;
-    de.end().map_err(|e| Problem::error("", format!("data after the sweep: {e}")))?;
-    Ok(f)
+    crate::strict::from_json(text, "sweep")
 }
 
 /// `from + k * step` for `k` in `0..=n`, each rounded to the decimals `from` and `step` are

@@ -41,7 +41,6 @@ use serde_json::{json, Value};
 
 use crate::change::{check_change, Change};
 use crate::model::{Scenario, Strategy};
-use crate::strict::Strict;
 use crate::sweep::{range_values, Axis};
 use crate::validate::Problem;
 
@@ -79,14 +78,7 @@ impl Default for SpaceFile {
 
 /// Parses a space file (strictly: nothing unknown, nothing after it).
 pub fn parse_space(text: &str) -> Result<SpaceFile, Problem> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let f = serde_path_to_error::deserialize(Strict(&mut de)).map_err(|e| {
-        let path = e.path().to_string();
-        let path = if path == "." { String::new() } else { path };
-        Problem::error(path, e.into_inner().to_string())
-    })?;
-    de.end().map_err(|e| Problem::error("", format!("data after the space: {e}")))?;
-    Ok(f)
+    crate::strict::from_json(text, "space")
 }
 
 /// What a dimension is, for the search and for the words of a change.
