@@ -48,3 +48,23 @@ export function watchConsole(page) {
   page.on("pageerror", (e) => errors.push(String(e)));
   return errors;
 }
+
+/**
+ * A new context and page on `base`, its first run shown, long tasks recorded from then on:
+ * `{ context, page, errors, now, longest(from, to) }` (`now()` is the page's clock; `longest`
+ * the longest task that started between two of its readings).
+ */
+export async function openPage(browser, base, viewport, { colorScheme = "dark", ...options } = {}) {
+  const context = await browser.newContext({ colorScheme, viewport, ...options });
+  const page = await context.newPage();
+  const errors = watchConsole(page);
+  await page.goto(base);
+  await page.waitForSelector(".status.ok", { timeout: 60_000 });
+  await page.evaluate(() => {
+    window.__longtasks = [];
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longtasks.push([e.startTime, e.duration]); }).observe({ type: "longtask" });
+  });
+  const now = () => page.evaluate(() => performance.now());
+  const longest = (from, to) => page.evaluate(([a, b]) => Math.max(0, ...window.__longtasks.filter(([s]) => s >= a && s <= b).map(([, d]) => d)), [from, to]);
+  return { context, page, errors, now, longest };
+}

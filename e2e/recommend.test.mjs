@@ -7,7 +7,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { artifacts, here, start, watchConsole } from "./harness.mjs";
+import { artifacts, here, start, openPage } from "./harness.mjs";
 
 let base, browser, stop;
 
@@ -19,20 +19,7 @@ after(async () => {
   await stop?.();
 });
 
-async function open(viewport, colorScheme = "dark") {
-  const context = await browser.newContext({ colorScheme, viewport, acceptDownloads: true });
-  const page = await context.newPage();
-  const errors = watchConsole(page);
-  await page.goto(base);
-  await page.waitForSelector(".status.ok", { timeout: 60_000 });
-  await page.evaluate(() => {
-    window.__longtasks = [];
-    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longtasks.push([e.startTime, e.duration]); }).observe({ type: "longtask" });
-  });
-  const now = () => page.evaluate(() => performance.now());
-  const longest = (from, to) => page.evaluate(([a, b]) => Math.max(0, ...window.__longtasks.filter(([s]) => s >= a && s <= b).map(([, d]) => d)), [from, to]);
-  return { context, page, errors, now, longest };
-}
+const open = (viewport, colorScheme = "dark") => openPage(browser, base, viewport, { colorScheme, acceptDownloads: true });
 
 async function loadPreset(page, id, jobs, timeout = 30_000) {
   await page.getByLabel("load a preset scenario").selectOption(id);

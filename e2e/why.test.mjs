@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, start, watchConsole } from "./harness.mjs";
+import { artifacts, start, openPage } from "./harness.mjs";
 
 let base, browser, stop;
 
@@ -17,20 +17,7 @@ after(async () => {
   await stop?.();
 });
 
-async function open(viewport) {
-  const context = await browser.newContext({ colorScheme: "dark", viewport });
-  const page = await context.newPage();
-  const errors = watchConsole(page);
-  await page.goto(base);
-  await page.waitForSelector(".status.ok", { timeout: 60_000 });
-  await page.evaluate(() => {
-    window.__longtasks = [];
-    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longtasks.push([e.startTime, e.duration]); }).observe({ type: "longtask" });
-  });
-  const now = () => page.evaluate(() => performance.now());
-  const longest = (from, to) => page.evaluate(([a, b]) => Math.max(0, ...window.__longtasks.filter(([s]) => s >= a && s <= b).map(([, d]) => d)), [from, to]);
-  return { context, page, errors, now, longest };
-}
+const open = (viewport) => openPage(browser, base, viewport);
 
 test("why: the notebook's reclaimed job gets verified changes with their side effects, and Try it opens compare mode with the change as B (no task over 100 ms)", async () => {
   const { context, page, errors, now, longest } = await open({ width: 1440, height: 900 });
