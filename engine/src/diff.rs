@@ -267,6 +267,13 @@ fn job_differences(
     out: &mut Vec<Difference>,
     w: &mut Work,
 ) {
+    // The usual case in compare mode (a share or a setting edited): the same jobs on both
+    // sides, found without indexing 100,000 names twice. Equal lists have no differences
+    // (with duplicate names, which validation refuses, matching by name would pair a later
+    // duplicate with an earlier one of the other side and report a change nobody made).
+    if la == lb {
+        return;
+    }
     let (ia, ib) = (NameIndex::of(la, job_name), NameIndex::of(lb, job_name));
     for ja in la {
         let jb = ib.get(&ja.job_name).map(|i| &lb[i as usize]);
@@ -622,6 +629,7 @@ mod tests {
             let mut w = Work::default();
             assert!(differences_with(&a, &a, &mut w).is_empty());
             assert_eq!(w.converted, 0, "equal jobs stay as they are");
+            assert_eq!(w.probes, 0, "equal job lists are not indexed");
             let mut b = a.clone();
             *b.jobs[n / 2].duration_seconds.get_or_insert(0) += 60;
             let removed = b.jobs.remove(n / 3).job_name;
