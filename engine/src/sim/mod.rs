@@ -428,6 +428,18 @@ impl Simulation {
         self.view().jobs()
     }
 
+    /// Every job's lost work so far (R8, seconds), indexed by [`JobId`]: read once by callers
+    /// that build the job results a part at a time with [`Self::job_result_lost`].
+    pub fn lost_seconds(&self) -> Vec<u64> {
+        self.view().lost_seconds()
+    }
+
+    /// Job `j`'s result, its lost work given (from [`Self::lost_seconds`]): the entry of
+    /// [`Self::jobs`] for it, without reading the whole preemption log.
+    pub fn job_result_lost(&self, j: JobId, lost: u64) -> JobResult {
+        self.view().job_result_with(j, lost)
+    }
+
     /// Number of recorded events.
     pub fn event_count(&self) -> usize {
         self.events.len()

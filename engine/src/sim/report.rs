@@ -414,11 +414,17 @@ impl<'a> View<'a> {
 
     /// Every job as the result shows it now, in input order.
     pub fn jobs(&self) -> Vec<JobResult> {
+        let lost = self.lost_seconds();
+        (0..self.jobs.len() as u32).map(|j| self.job_result_with(j, lost[j as usize])).collect()
+    }
+
+    /// Every job's lost work (R8), indexed by job id.
+    pub fn lost_seconds(&self) -> Vec<u64> {
         let mut lost = vec![0u64; self.jobs.len()];
         for p in self.grace.log() {
             lost[p.victim as usize] += p.lost;
         }
-        (0..self.jobs.len() as u32).map(|j| self.job_result_with(j, lost[j as usize])).collect()
+        lost
     }
 
     /// The R24 events from index `from` on.
