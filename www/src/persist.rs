@@ -93,6 +93,94 @@ pub fn to_json(s: &Saved) -> String {
     serde_json::to_string(s).unwrap_or_default()
 }
 
+/// Saved state written as JSON a part at a time, for states too large to write in one task
+/// (100,000 jobs take some 300 ms): everything but the job lists is written at once, then the
+/// jobs a slice at a time from the scenarios as they stand (the caller stops the writer when
+/// they change). Each scenario's `jobs` comes last in its object; otherwise the text reads
+/// back as [`to_json`]'s does.
+pub struct JsonWriter {
+    out: Vec<u8>,
+    /// What is left to write, last first.
+    steps: Vec<Step>,
+}
+
+enum Step {
+    Text(String),
+    /// The jobs of the scenario (`false`) or the baseline (`true`), from this index.
+    Jobs(bool, usize),
+}
+
+impl JsonWriter {
+    /// A writer of `saved` with the job lists of `scenario` and `baseline` (`saved`'s own job
+    /// lists are not written: they may be left empty).
+    pub fn new(saved: &Saved) -> JsonWriter {
+        let mut v = serde_json::to_value(saved).unwrap_or(serde_json::Value::Null);
+        let mut steps = Vec::new();
+        let Some(top) = v.as_object_mut() else { return JsonWriter { out: Vec::new(), steps } };
+        let mut text = String::from("{");
+        for (i, (k, val)) in top.iter_mut().enumerate() {
+            if i > 0 {
+                text.push(',');
+            }
+            text.push_str(&serde_json::to_string(k).unwrap_or_default());
+            text.push(':');
+            let jobs_of = match k.as_str() {
+                "scenario" => Some(false),
+                "baseline" => Some(true),
+                _ => None,
+            };
+            match (jobs_of, val.as_object_mut()) {
+                (Some(side), Some(o)) => {
+                    o.remove("jobs");
+                    let body = serde_json::to_string(o).unwrap_or_default();
+                    text.push_str(&body[..body.len() - 1]);
+                    text.push_str(if o.is_empty() { "\"jobs\":[" } else { ",\"jobs\":[" });
+                    steps.push(Step::Text(core::mem::take(&mut text)));
+                    steps.push(Step::Jobs(side, 0));
+                    text.push_str("]}");
+                }
+                _ => text.push_str(&serde_json::to_string(val).unwrap_or_default()),
+            }
+        }
+        text.push('}');
+        steps.push(Step::Text(text));
+        steps.reverse();
+        JsonWriter { out: Vec::new(), steps }
+    }
+
+    /// Writes until `out_of_time` says stop or all is written; returns the JSON once it is
+    /// whole. `scenario` and `baseline` are the state's job lists, the same at every call.
+    pub fn advance(
+        &mut self,
+        scenario: &[quotasim::model::Job],
+        baseline: &[quotasim::model::Job],
+        out_of_time: &mut dyn FnMut() -> bool,
+    ) -> Option<String> {
+        while let Some(step) = self.steps.pop() {
+            match step {
+                Step::Text(t) => self.out.extend_from_slice(t.as_bytes()),
+                Step::Jobs(side, from) => {
+                    let jobs = if side { baseline } else { scenario };
+                    let mut i = from;
+                    while i < jobs.len() {
+                        if i > 0 {
+                            self.out.push(b',');
+                        }
+                        let _ = serde_json::to_writer(&mut self.out, &jobs[i]);
+                        i += 1;
+                        if i % 64 == 0 && i < jobs.len() && out_of_time() {
+                            self.steps.push(Step::Jobs(side, i));
+                            return None;
+                        }
+                    }
+                }
+            }
+        }
+        // serde_json writes UTF-8 only; the check is one pass over the whole.
+        Some(String::from_utf8(core::mem::take(&mut self.out)).unwrap_or_default())
+    }
+}
+
 /// Reads saved state as strictly as a scenario file: objects only where the format has
 /// them, nothing after the state.
 pub fn from_json(text: &str) -> Result<Saved, String> {
@@ -277,6 +365,49 @@ mod tests {
             now: 1800,
             baseline: None,
             objectives: None,
+        }
+    }
+
+    #[test]
+    fn a_state_written_in_slices_reads_back_as_the_whole_one() {
+        let gen =
+            |n, seed| quotasim::generate::generate(&quotasim::generate::GenerateOptions::new(n, 4, 2, seed));
+        let mut cases = vec![saved()];
+        let mut s = saved();
+        s.scenario = gen(3_000, 1);
+        s.baseline = Some(gen(2_000, 2));
+        s.objectives = Some(quotasim::objective::Objectives { format_version: 1, objectives: Vec::new() });
+        cases.push(s.clone());
+        s.baseline.as_mut().unwrap().jobs.clear();
+        cases.push(s.clone());
+        s.scenario.jobs.clear();
+        cases.push(s);
+        for saved in cases {
+            let (jobs_a, jobs_b) =
+                (saved.scenario.jobs.clone(), saved.baseline.as_ref().map(|b| b.jobs.clone()));
+            let mut header = saved.clone();
+            header.scenario.jobs.clear();
+            if let Some(b) = &mut header.baseline {
+                b.jobs.clear();
+            }
+            let mut w = JsonWriter::new(&header);
+            let (mut slices, mut calls) = (0, 0);
+            let json = loop {
+                slices += 1;
+                let mut tick = || {
+                    calls += 1;
+                    calls % 3 == 0
+                };
+                if let Some(j) = w.advance(&jobs_a, jobs_b.as_deref().unwrap_or(&[]), &mut tick) {
+                    break j;
+                }
+            };
+            assert_eq!(from_json(&json).unwrap(), saved.clone().sanitized());
+            let (x, y): (serde_json::Value, serde_json::Value) =
+                (serde_json::from_str(&json).unwrap(), serde_json::from_str(&to_json(&saved)).unwrap());
+            assert_eq!(x, y, "the same JSON value as the whole write");
+            let jobs = saved.scenario.jobs.len() + saved.baseline.as_ref().map_or(0, |b| b.jobs.len());
+            assert!(slices >= jobs / (3 * 64), "{jobs} jobs written in {slices} slices");
         }
     }
 

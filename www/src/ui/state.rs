@@ -116,6 +116,8 @@ pub struct Document {
     job_rows: Memo<HashMap<u64, usize>>,
     share_rows: Memo<HashMap<u64, usize>>,
     save_timer: StoredValue<Option<Timeout>, LocalStorage>,
+    /// A large state's autosave being written in slices; any change of the state stops it.
+    saving: Tasks,
     /// No autosave while the last one is being read back.
     saving_paused: StoredValue<bool>,
     /// The validation of the scenario about to be set, when it is known (see [`Prepared`]).
@@ -331,6 +333,7 @@ impl AppState {
                 problems,
                 history: RwSignal::new(stored_history()),
                 save_timer: StoredValue::new_local(None),
+                saving: Tasks::new(),
                 saving_paused: StoredValue::new(false),
                 prepared,
                 undo: StoredValue::new(UndoStack::new()),
@@ -528,17 +531,21 @@ impl AppState {
             self.play.now.track();
             self.cmp.baseline.track();
             self.cmp.objectives.track();
+            // A save being written read the state before this change: the next one replaces it.
+            self.doc.saving.cancel();
             if self.doc.saving_paused.get_value() {
                 return;
             }
             // The state is read when the pause is over: no copy of it per keystroke.
-            let t = Timeout::new(400, move || self.save(&self.current()));
+            let t = Timeout::new(400, move || self.autosave());
             self.doc.save_timer.set_value(Some(t));
         });
         // A page closed or hidden within the pause still saves: what the user made is not lost.
         let flush = move || {
-            if let Some(Some(t)) = self.doc.save_timer.try_update_value(Option::take) {
-                drop(t);
+            let pending = self.doc.save_timer.try_update_value(Option::take).flatten();
+            let writing = self.doc.saving.cancel();
+            if pending.is_some() || writing {
+                drop(pending);
                 self.save(&self.current());
             }
         };
@@ -552,6 +559,7 @@ impl AppState {
             hide.remove();
             hidden.remove();
             self.run.tasks.cancel();
+            self.doc.saving.cancel();
             let _ = self.doc.save_timer.try_set_value(None);
         });
     }
@@ -830,20 +838,62 @@ impl AppState {
     }
 }
 
+/// States with more jobs than this (the scenario's and the baseline's) are saved in slices;
+/// smaller ones write in one task of a few tens of milliseconds.
+const SLICED_SAVE_JOBS: usize = 10_000;
+
 /// Numbers the saves, so that a slow IndexedDB save finishing after a newer one does not
 /// claim to be the latest.
 static SAVES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl AppState {
+    /// The autosave after an edit's pause: at once for small states, in slices for large ones
+    /// (the page never stops for it; a change of the state meanwhile stops it, and the save
+    /// after that change replaces it).
+    fn autosave(self) {
+        let jobs = |s: &Scenario| s.jobs.len();
+        let (a, b) = (
+            self.doc.scenario.with_untracked(jobs),
+            self.cmp.baseline.with_untracked(|b| b.as_ref().map_or(0, jobs)),
+        );
+        if a + b <= SLICED_SAVE_JOBS {
+            self.save(&self.current());
+            return;
+        }
+        let header = Saved {
+            scenario: self.doc.scenario.with_untracked(Scenario::without_jobs),
+            colors: self.doc.colors.get_untracked(),
+            preset: self.doc.preset.get_untracked(),
+            now: self.play.now.get_untracked(),
+            baseline: self.cmp.baseline.with_untracked(|b| b.as_ref().map(Scenario::without_jobs)),
+            objectives: self.cmp.objectives.get_untracked(),
+        };
+        let mut w = persist::JsonWriter::new(&header);
+        let (doc, cmp) = (self.doc, self.cmp);
+        self.doc.saving.start(
+            move |out_of_time| {
+                doc.scenario.with_untracked(|s| {
+                    cmp.baseline.with_untracked(|b| {
+                        w.advance(&s.jobs, b.as_ref().map_or(&[][..], |b| &b.jobs), out_of_time)
+                    })
+                })
+            },
+            move |json, _| self.store(json, a),
+        );
+    }
+
     /// Saves the state in the browser (localStorage when small, IndexedDB when not) and in the
     /// URL (when it makes a link of [`persist::MAX_SHARE_LINK_CHARS`] or less). A save that
     /// fails says so and offers the file instead.
     fn save(self, saved: &Saved) {
+        self.store(persist::to_json(saved), saved.scenario.jobs.len());
+    }
+
+    /// Keeps `json`, the saved state of a scenario of `jobs` jobs (see [`AppState::save`]).
+    fn store(self, json: String, jobs: usize) {
         use std::sync::atomic::Ordering;
         let seq = SAVES.fetch_add(1, Ordering::SeqCst) + 1;
-        let json = persist::to_json(saved);
         dom::replace_hash(&persist::link_hash_of(&json).unwrap_or_else(|| String::from("#")));
-        let jobs = saved.scenario.jobs.len();
         if json.len() <= persist::MAX_LOCAL_SAVE_CHARS {
             // The autosave comes first: if storage is full, the history makes room for it.
             let ok = dom::storage_set(persist::STORAGE_KEY, &json) || {
@@ -886,6 +936,7 @@ impl AppState {
             return;
         }
         self.doc.saving_paused.set_value(true);
+        self.doc.saving.cancel();
         self.chrome.notice.set(Some(Notice::text("Loading your last scenario, saved in the browser…")));
         leptos::task::spawn_local(async move {
             let got = super::idb::get(persist::STORAGE_KEY).await;
