@@ -319,24 +319,44 @@ fn CompareCharts() -> impl IntoView {
 }
 
 /// The timeline of the jobs whose fate changed most, A above B, on the player's time axis.
+///
+/// At 100,000 jobs each side's drawing holds thousands of elements (the jobs whose fate changed
+/// most are those preempted most), and putting both on the page in the task that shows the
+/// comparison took over 100 ms: A's drawing goes in a task after the comparison, B's in the
+/// next, the drawings on screen staying until theirs replace them.
 #[component]
 fn CompareTimeline(names: Vec<String>) -> impl IntoView {
     let app = use_app();
     let names = StoredValue::new(names);
-    let svgs = Memo::new(move |_| {
+    let (drawn_a, drawn_b) = (RwSignal::new(None::<String>), RwSignal::new(None::<String>));
+    let generation = StoredValue::new(0u64);
+    // Draws side `b` (false: A) of the runs as they are now; `None` when a run is missing or
+    // shows none of the jobs.
+    let draw = move |b_side: bool| -> Option<String> {
         let colors = app.share_colors();
-        let w = (app.chrome.width.get() - 40.0).max(360.0);
-        let view = app.play.view.get();
-        let a: Option<Arc<RunData>> =
-            app.cmp.run_a.with(|r| r.as_ref().and_then(|r| r.as_ref().ok().cloned()));
-        let b = app.run.handle.with(|r| r.as_ref().map(|r| r.data.clone()));
-        let (Some(a), Some(b)) = (a, b) else { return None };
+        let w = (app.chrome.width.get_untracked() - 40.0).max(360.0);
+        let view = app.play.view.get_untracked();
+        let a: Arc<RunData> =
+            app.cmp.run_a.with_untracked(|r| r.as_ref().and_then(|r| r.as_ref().ok().cloned()))?;
+        let b: Arc<RunData> = app.run.handle.with_untracked(|r| r.as_ref().map(|r| r.data.clone()))?;
         let lanes = |run: &RunData| -> Vec<usize> {
             names.with_value(|n| n.iter().filter_map(|x| run.job_index(x)).collect())
         };
         let (la, lb) = (lanes(&a), lanes(&b));
         if la.is_empty() && lb.is_empty() {
             return None;
+        }
+        if b_side {
+            let wb = crate::geometry::row_window(lb.len(), lb.len(), 0);
+            return Some(crate::charts::timeline_svg(
+                &b,
+                &lb,
+                wb,
+                &colors,
+                w,
+                crate::charts::Marks::default(),
+                view,
+            ));
         }
         let colors_a: Vec<String> = a
             .share_names
@@ -351,22 +371,47 @@ fn CompareTimeline(names: Vec<String>) -> impl IntoView {
             })
             .collect();
         let wa = crate::geometry::row_window(la.len(), la.len(), 0);
-        let wb = crate::geometry::row_window(lb.len(), lb.len(), 0);
-        Some((
-            crate::charts::timeline_svg(&a, &la, wa, &colors_a, w, crate::charts::Marks::default(), view),
-            crate::charts::timeline_svg(&b, &lb, wb, &colors, w, crate::charts::Marks::default(), view),
-        ))
+        Some(crate::charts::timeline_svg(&a, &la, wa, &colors_a, w, crate::charts::Marks::default(), view))
+    };
+    // What the drawings show changed: A, then B, each in a task of its own; a newer change
+    // drops the older one's pending drawings.
+    Effect::new(move |_| {
+        app.cmp.run_a.track();
+        app.run.handle.track();
+        app.chrome.width.track();
+        app.play.view.track();
+        app.doc.colors.track();
+        let gen = generation.get_value() + 1;
+        generation.set_value(gen);
+        let current = move || generation.try_get_value() == Some(gen);
+        gloo_timers::callback::Timeout::new(0, move || {
+            if !current() {
+                return;
+            }
+            let sa = draw(false);
+            let _ = drawn_a.try_set(sa);
+            gloo_timers::callback::Timeout::new(0, move || {
+                if current() {
+                    let sb = draw(true);
+                    let _ = drawn_b.try_set(sb);
+                }
+            })
+            .forget();
+        })
+        .forget();
     });
+    let any = Memo::new(move |_| drawn_a.with(Option::is_some) || drawn_b.with(Option::is_some));
+    let html = |d: RwSignal<Option<String>>| move || d.get().unwrap_or_default();
     view! {
-        {move || svgs.get().map(|(sa, sb)| view! {
+        <Show when=move || any.get()>
             <h4>"Timeline of the jobs whose fate changed most, A above B"</h4>
             <figure class="chart cmp-chart cmp-timeline">
                 <figcaption>"A (baseline)"</figcaption>
-                <div class="svg-host" tabindex="0" role="region" aria-label="timeline of A" inner_html=sa></div>
+                <div class="svg-host" tabindex="0" role="region" aria-label="timeline of A" inner_html=html(drawn_a)></div>
                 <figcaption>"B"</figcaption>
-                <div class="svg-host" tabindex="0" role="region" aria-label="timeline of B" inner_html=sb></div>
+                <div class="svg-host" tabindex="0" role="region" aria-label="timeline of B" inner_html=html(drawn_b)></div>
             </figure>
-        })}
+        </Show>
     }
 }
 
