@@ -5,7 +5,8 @@
 //! does) and without it (what `quotasim run --summary` does). The best time is reported.
 //! Memory is the peak of heap bytes allocated by the simulation beyond the validated
 //! scenario, counted by the allocator, divided by the number of jobs. With `--at-once` every
-//! job is submitted at t = 0.
+//! job is submitted at t = 0. With `--fork` it measures what a forecast replicate costs
+//! instead (see [`fork`]).
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -151,6 +152,104 @@ pub fn run(sizes: &[u64], repeat: u32, at_once: bool) -> ExitCode {
                 peak as f64 / n.max(1) as f64
             );
         }
+    }
+    ExitCode::SUCCESS
+}
+
+/// `bench --fork`: the cost of a fork, what every forecast replicate and counterfactual pays.
+/// Each size's run (events not recorded) is stopped when half its jobs have been submitted.
+/// Best of `repeat`: the rest of the original run (a clone run to its end; the clone itself
+/// timed apart), and a forecast's fork of it: once per forecast, its state after that instant
+/// as an R28 scenario (`Simulation::state`) validated; then per replicate, as `eta` does, the
+/// validated state copied with a new duration for every unfinished job (each one's own scaled
+/// by 0.8 to 1.2, by its index, and longer than the work it has done) and run to its end.
+pub fn fork(sizes: &[u64], repeat: u32) -> ExitCode {
+    for &n in sizes {
+        if let Err((_, msg)) = GenerateOptions::benchmark(n).check() {
+            say!("quotasim: --jobs: {msg}");
+            return ExitCode::from(2);
+        }
+    }
+    println!(
+        "{:>10} {:>10} {:>8} {:>9} {:>9} {:>9} {:>9} {:>12} {:>14}",
+        "jobs", "at", "left", "clone ms", "rest ms", "state ms", "check ms", "replicate ms", "replicate/rest"
+    );
+    let counted = Options { record_events: false, ..Options::default() };
+    for &n in sizes {
+        let scenario = generate(&GenerateOptions::benchmark(n));
+        let valid = match validate(&scenario) {
+            Ok(v) => Arc::new(v),
+            Err(p) => {
+                say!("generated scenario is invalid: {:?}", p.first());
+                return ExitCode::from(1);
+            }
+        };
+        // The middle: the instant by which half the jobs have been submitted.
+        let mut submits: Vec<u64> = valid.jobs.iter().map(|j| j.submit_at).collect();
+        submits.sort_unstable();
+        let mid = submits[submits.len() / 2];
+        let mut base = Simulation::with_shared(valid.clone(), counted);
+        base.run_until(mid);
+        let best = |f: &mut dyn FnMut() -> f64| (0..repeat).map(|_| f()).fold(f64::MAX, f64::min);
+        let ms = |t0: Instant| t0.elapsed().as_secs_f64() * 1e3;
+        let clone_ms = best(&mut || {
+            let t0 = Instant::now();
+            let c = base.clone();
+            let t = ms(t0);
+            drop(c);
+            t
+        });
+        let rest_ms = best(&mut || {
+            let mut c = base.clone();
+            let t0 = Instant::now();
+            c.run();
+            ms(t0)
+        });
+        let state_of = || base.state(&scenario).scenario;
+        let state_ms = best(&mut || {
+            let t0 = Instant::now();
+            let st = state_of();
+            let t = ms(t0);
+            drop(st);
+            t
+        });
+        let state = state_of();
+        let check_ms = best(&mut || {
+            let t0 = Instant::now();
+            let v = validate(&state);
+            let t = ms(t0);
+            drop(v);
+            t
+        });
+        let forked = match validate(&state) {
+            Ok(v) => v,
+            Err(p) => {
+                say!("the fork's state is invalid: {:?}", p.first());
+                return ExitCode::from(1);
+            }
+        };
+        let replicate_ms = best(&mut || {
+            let t0 = Instant::now();
+            let mut v = forked.clone();
+            for (i, j) in v.jobs.iter_mut().enumerate() {
+                j.duration = (j.duration * (80 + (i as u64 * 7919) % 41) / 100).max(j.completed_work + 1);
+            }
+            let mut sim = Simulation::with_options(v, counted);
+            sim.run();
+            ms(t0)
+        });
+        println!(
+            "{:>10} {:>10} {:>8} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>12.1} {:>13.2}x",
+            n,
+            mid,
+            state.jobs.len(),
+            clone_ms,
+            rest_ms,
+            state_ms,
+            check_ms,
+            replicate_ms,
+            replicate_ms / rest_ms.max(1e-9)
+        );
     }
     ExitCode::SUCCESS
 }

@@ -254,6 +254,10 @@ enum Command {
         /// forks, where borrowers are dispatched one per pass (R16).
         #[arg(long)]
         at_once: bool,
+        /// Time a fork instead: each run stopped at its middle, the rest of it against its
+        /// state with new durations, validated and run (what a forecast replicate costs).
+        #[arg(long, conflicts_with = "at_once")]
+        fork: bool,
     },
 }
 
@@ -600,7 +604,8 @@ fn main() -> ExitCode {
         Command::Eta(a) => eta::eta(*a).unwrap_or_else(|policy::Stop(code)| code),
         Command::Why(a) => why::why_cmd(*a).unwrap_or_else(|policy::Stop(code)| code),
         Command::Recommend(a) => recommend::recommend_cmd(*a).unwrap_or_else(|policy::Stop(code)| code),
-        Command::Bench { jobs, repeat, at_once } => bench::run(&jobs, repeat.max(1), at_once),
+        Command::Bench { jobs, repeat, fork: true, .. } => bench::fork(&jobs, repeat.max(1)),
+        Command::Bench { jobs, repeat, at_once, .. } => bench::run(&jobs, repeat.max(1), at_once),
         Command::Import { kind: ImportKind::Aws { files, observed, now, state_at } } => {
             bridges::import_aws(&files, observed.as_deref(), quotasim::aws::ImportOptions { now, state_at })
                 .unwrap_or_else(|policy::Stop(code)| code)

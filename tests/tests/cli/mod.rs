@@ -411,6 +411,27 @@ fn run_until_zero_and_json_nulls() {
 }
 
 #[test]
+fn bench_fork_times_a_replicate_of_the_state_at_the_middle_against_the_rest_of_the_run() {
+    let o = run(&["bench", "--fork", "--jobs", "2000", "--repeat", "1"]);
+    no_panic(&o);
+    assert!(o.status.success(), "{}", err(&o));
+    let text = out(&o);
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split_whitespace().collect()).collect();
+    assert_eq!(rows.len(), 2, "a header and one row:\n{text}");
+    assert_eq!(rows[0][..3], ["jobs", "at", "left"]);
+    assert_eq!(rows[1][0], "2000");
+    // Stopped when half the jobs are in: the state holds the other half and what is unfinished.
+    let left: u64 = rows[1][2].parse().unwrap();
+    assert!((1000..2000).contains(&left), "{text}");
+    let ms: Vec<f64> = rows[1][3..8].iter().map(|x| x.parse().unwrap()).collect();
+    assert!(ms.iter().all(|&m| m >= 0.0) && ms[1] > 0.0 && ms[4] > 0.0, "{text}");
+    assert!(rows[1][8].ends_with('x'), "{text}");
+    // Not with --at-once.
+    let o = run(&["bench", "--fork", "--at-once", "--jobs", "2000"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+}
+
+#[test]
 fn bench_reports_both_modes_with_the_same_event_count() {
     let o = run(&["bench", "--jobs", "2000", "--repeat", "1"]);
     no_panic(&o);
