@@ -1063,12 +1063,12 @@ test("decision numbers: wait-time distribution per share, who preempted whom, ev
   await context.close();
 });
 
-/** Seconds of a duration as the page writes it ("45 s", "12 min", "2.5 h", "3.2 d"); Infinity past the horizon ("over 24 h"). */
+/** Seconds of a duration as the page writes it ("45 s", "2 min 30 s", "1 h 05 min", "2 d 6 h"); Infinity past the horizon ("over 24 h"). */
 function seconds(text) {
   if (/^over /.test(text.trim())) return Infinity;
-  const m = /^([\d.]+) (s|min|h|d)$/.exec(text.trim());
-  assert.ok(m, `a duration: ${text}`);
-  return Number(m[1]) * { s: 1, min: 60, h: 3600, d: 86400 }[m[2]];
+  assert.match(text.trim(), /^(\d+ (s|min|h|d))( \d+ (s|min|h|d))?$/, `a duration: ${text}`);
+  const units = { s: 1, min: 60, h: 3600, d: 86400 };
+  return [...text.trim().matchAll(/(\d+) (s|min|h|d)/g)].reduce((t, m) => t + Number(m[1]) * units[m[2]], 0);
 }
 
 /** p10, p50 and p90 of a forecast's summary ("Starts in A / B / C (…"), in seconds. */

@@ -163,7 +163,7 @@ pub fn show(fmt: Fmt, v: Option<f64>) -> String {
     let Some(v) = v else { return "–".into() };
     match fmt {
         Fmt::Percent => format!("{:.1}%", v * 100.0),
-        Fmt::Seconds => crate::geometry::format_time(v.abs().round() as u64),
+        Fmt::Seconds => crate::geometry::format_duration(v.abs().round() as u64),
         Fmt::Count => format!("{v:.0}"),
         Fmt::Hours => format!("{v:.2}"),
         Fmt::Ratio => format!("{v:.3}"),
@@ -253,7 +253,7 @@ mod tests {
     fn values_and_deltas_read_well() {
         assert_eq!(show(Fmt::Percent, Some(0.5)), "50.0%");
         assert_eq!(show_delta(Fmt::Percent, Some(-0.025)), "−2.5 pt");
-        assert_eq!(show_delta(Fmt::Seconds, Some(120.0)), "+0:02");
+        assert_eq!(show_delta(Fmt::Seconds, Some(120.0)), "+2 min");
         assert_eq!(show(Fmt::Ratio, None), "–");
         assert_eq!(show_delta(Fmt::Hours, Some(0.0)), "±0");
     }

@@ -623,7 +623,7 @@ mod tests {
         assert!(
             text.contains(
                 "v started again at 0:03:40, as soon as its grace period ended: the capacity came straight \
-                 back to its share, so the 1.7 min of training it lost bought nothing"
+                 back to its share, so the 1 min 40 s of training it lost bought nothing"
             ),
             "{text}"
         );

@@ -95,26 +95,20 @@ pub fn format_time(t: u64) -> String {
     }
 }
 
-/// A duration in words: `45 s`, `12 min`, `2.5 h`, `3.2 d`.
+/// A duration in words, the one way the page writes one: `45 s`, `2 min`, `2 min 30 s`,
+/// `1 h 05 min`, `2 d 6 h` (never `0:02` for two minutes, which reads as a time of day). Each
+/// unit is exact down to the next one; below that the rest is dropped (a wait of 1 h 05 min
+/// 40 s is `1 h 05 min`).
 pub fn format_duration(secs: u64) -> String {
-    if secs < 60 {
-        format!("{secs} s")
-    } else if secs < 3600 {
-        let m = secs as f64 / 60.0;
-        if secs.is_multiple_of(60) {
-            format!("{} min", secs / 60)
-        } else {
-            format!("{m:.1} min")
-        }
-    } else if secs < 86400 * 2 {
-        let h = secs as f64 / 3600.0;
-        if secs.is_multiple_of(3600) {
-            format!("{} h", secs / 3600)
-        } else {
-            format!("{h:.1} h")
-        }
-    } else {
-        format!("{:.1} d", secs as f64 / 86400.0)
+    let (d, h, m, s) = (secs / 86400, (secs % 86400) / 3600, (secs % 3600) / 60, secs % 60);
+    match (d, h, m, s) {
+        (0, 0, 0, s) => format!("{s} s"),
+        (0, 0, m, 0) => format!("{m} min"),
+        (0, 0, m, s) => format!("{m} min {s:02} s"),
+        (0, h, 0, _) => format!("{h} h"),
+        (0, h, m, _) => format!("{h} h {m:02} min"),
+        (d, 0, _, _) => format!("{d} d"),
+        (d, h, _, _) => format!("{d} d {h} h"),
     }
 }
 
@@ -312,10 +306,17 @@ mod tests {
         assert_eq!(format_time(3600 * 13 + 300), "13:05");
         assert_eq!(format_time(86400 + 3600), "1d 1:00");
         assert_eq!(format_time(30), "0:00:30");
+        assert_eq!(format_duration(0), "0 s");
         assert_eq!(format_duration(45), "45 s");
+        assert_eq!(format_duration(120), "2 min");
+        assert_eq!(format_duration(150), "2 min 30 s");
         assert_eq!(format_duration(1800), "30 min");
-        assert_eq!(format_duration(5400), "1.5 h");
-        assert_eq!(format_duration(86400 * 3), "3.0 d");
+        assert_eq!(format_duration(3600), "1 h");
+        assert_eq!(format_duration(3900), "1 h 05 min");
+        assert_eq!(format_duration(3940), "1 h 05 min", "seconds are dropped past an hour");
+        assert_eq!(format_duration(5400), "1 h 30 min");
+        assert_eq!(format_duration(86400 * 3), "3 d");
+        assert_eq!(format_duration(86400 * 2 + 6 * 3600 + 59 * 60), "2 d 6 h");
     }
 
     #[test]
