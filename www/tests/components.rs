@@ -841,12 +841,17 @@ async fn compare_mode_shows_b_changes_and_the_priority_3_job_no_longer_preempted
     let cards = m.text("section.compare .stats");
     assert!(cards.contains("Preemptions") && cards.contains("−1") && cards.contains("A 2 → B 1"), "{cards}");
     assert!(m.q("section.compare .cmp-stat.better").is_some(), "fewer preemptions is better");
+    // Waits read as durations, never as a clock time (0:32 for 32 minutes).
+    assert!(cards.contains("+3 h 28 min") && cards.contains("A 32 min → B 4 h"), "{cards}");
     let jobs = m.text("ul.changed-jobs");
     assert!(jobs.contains("qs1_job_high") && jobs.contains("no longer preempted"), "{jobs}");
     // A above B, per instance type.
     assert!(m.all("figure.cmp-chart .svg-host") >= 2);
     // The changed jobs' timelines, A above B.
     assert_eq!(m.all("figure.cmp-timeline .svg-host svg"), 2);
+    // No prices in the notebook: the fairness table has no cost column (R26).
+    let fairness = m.text("[aria-label='fairness per share'] thead");
+    assert!(fairness.contains("reclaim p95") && !fairness.contains("cost"), "{fairness}");
     // A changed job explains itself in A too.
     m.click("button[aria-label='Explain qs1_job_high in A']");
     settle().await;

@@ -493,28 +493,34 @@ fn ReportCard() -> impl IntoView {
         app.run.handle.with(|r| {
             let r = r.as_ref()?;
             let s = &r.data.summary;
+            // No prices, no cost (R26): the column is left out rather than a column of dashes.
+            let priced = s.per_quota_share.iter().any(|(_, m)| m.cost.is_some());
             let rows = s
                 .per_quota_share
                 .iter()
                 .map(|(name, m)| {
                     let f = &m.fairness;
+                    let cost = priced.then(|| {
+                        view! { <td class="num">{m.cost.map_or("–".into(), |c| format!("{c:.2}"))}</td> }
+                    });
                     view! {
                         <tr>
                             <th scope="row">{name.clone()}</th>
                             <td class="num">{f.entitlement_ratio.map_or("–".into(), |x| format!("{x:.2}"))}</td>
                             <td class="num">{format!("{:.0}", m.fairness_deficit_instance_seconds as f64 / 3600.0)}</td>
-                            <td class="num">{m.reclaim_latency_seconds.p95.map_or("–".into(), crate::geometry::format_time)}</td>
-                            <td class="num">{m.cost.map_or("–".into(), |c| format!("{c:.2}"))}</td>
+                            <td class="num">{m.reclaim_latency_seconds.p95.map_or("–".into(), crate::geometry::format_duration)}</td>
+                            {cost}
                         </tr>
                     }
                 })
                 .collect_view();
+            let cost_head = priced.then(|| view! { <th scope="col">"cost"</th> });
             let jain = s.overall.fairness.jain_index.map_or("–".into(), |j| format!("{j:.3}"));
             Some(view! {
                 <p>{format!("Jain's index of B: {jain}")}</p>
                 <div class="table-scroll" tabindex="0" role="region" aria-label="fairness per share">
                     <table class="grid-table">
-                        <thead><tr><th scope="col">"share"</th><th scope="col">"entitlement held"</th><th scope="col">"deficit (instance-h)"</th><th scope="col">"reclaim p95"</th><th scope="col">"cost"</th></tr></thead>
+                        <thead><tr><th scope="col">"share"</th><th scope="col">"entitlement held"</th><th scope="col">"deficit (instance-h)"</th><th scope="col">"reclaim p95"</th>{cost_head}</tr></thead>
                         <tbody>{rows}</tbody>
                     </table>
                 </div>
