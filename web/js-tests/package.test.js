@@ -940,7 +940,9 @@ test('recommend yields to the event loop while it runs, and an aborted signal re
   const marks = [];
   const timer = setInterval(() => marks.push(performance.now()), 0);
   const started = performance.now();
-  await quotasim.recommend(oneTeam(28), waitObjective);
+  // 120 days of jobs: a few hundred milliseconds, several slices on any machine (28 days came
+  // down to about 40 ms, two slices, as the engine got faster).
+  await quotasim.recommend(oneTeam(120), waitObjective);
   const ended = performance.now();
   clearInterval(timer);
   const points = [started, ...marks.filter((m) => m < ended), ended];
@@ -953,10 +955,14 @@ test('recommend yields to the event loop while it runs, and an aborted signal re
   before.abort();
   await assert.rejects(quotasim.recommend(oneTeam(1), waitObjective, { signal: before.signal }), isAbort);
   assert.throws(() => quotasim.recommendJson(oneTeam(1), waitObjective, { signal: before.signal }), isAbort);
+  // Aborted once it has started (after its checks, before its first slice): it stops at its
+  // next yield. (A timer of 50 ms raced a whole recommendation that now takes about 60 ms.)
   const later = new AbortController();
-  const run = quotasim.recommend(oneTeam(28), waitObjective, { signal: later.signal });
-  setTimeout(() => later.abort(), 50);
+  let progressed = false;
+  const run = quotasim.recommend(oneTeam(120), waitObjective, { signal: later.signal, onProgress: () => (progressed = true) });
+  later.abort();
   await assert.rejects(run, (e) => isAbort(e) && /recommendation was aborted/.test(e.message));
+  assert.equal(progressed, false, 'no run after the abort');
 });
 
 test('bad recommend input rejects (and recommendJson throws) naming the field', async () => {
