@@ -441,10 +441,6 @@ impl Marks<'_> {
     }
 }
 
-/// The preemption timeline: one lane per job of `lanes[window]`; attempts as bars in the share's
-/// colour (borrowed attempts hatched), waiting as a thin line, checkpoints as ticks (a band
-/// where they are too dense), lost work shaded red, the grace period striped, and preemptions as
-/// diamonds in the reason's colour. Only what falls inside the time window `win` is written.
 /// Borrowing stretches closer than this on screen (pixels) are drawn as one.
 const BAND_MERGE_PX: f64 = 3.0;
 
@@ -478,6 +474,10 @@ fn merged_bands(spans: &[Span], span: &dyn Fn(u64, u64) -> Option<(f64, f64)>) -
     out
 }
 
+/// The preemption timeline: one lane per job of `lanes[window]`; attempts as bars in the share's
+/// colour (borrowed attempts hatched), waiting as a thin line, checkpoints as ticks (a band
+/// where they are too dense), lost work shaded red, the grace period striped, and preemptions as
+/// diamonds in the reason's colour. Only what falls inside the time window `win` is written.
 pub fn timeline_svg(
     run: &RunData,
     lanes: &[usize],

@@ -14,6 +14,7 @@ use crate::charts::{lending_svg, utilization_svg};
 use crate::compare_view::{fate_text, most_changed, overall, per_share, share_columns, show, show_delta};
 use crate::run::RunData;
 use crate::ui::state::{use_app, Notice, Selection};
+use crate::ui::task::Tasks;
 
 /// Default objectives of a new report card.
 fn default_objectives() -> Objectives {
@@ -322,14 +323,13 @@ fn CompareCharts() -> impl IntoView {
 ///
 /// At 100,000 jobs each side's drawing holds thousands of elements (the jobs whose fate changed
 /// most are those preempted most), and putting both on the page in the task that shows the
-/// comparison took over 100 ms: A's drawing goes in a task after the comparison, B's in the
+/// comparison took over 100 ms: A's drawing goes in a slice after the comparison, B's in the
 /// next, the drawings on screen staying until theirs replace them.
 #[component]
 fn CompareTimeline(names: Vec<String>) -> impl IntoView {
     let app = use_app();
     let names = StoredValue::new(names);
     let (drawn_a, drawn_b) = (RwSignal::new(None::<String>), RwSignal::new(None::<String>));
-    let generation = StoredValue::new(0u64);
     // Draws side `b` (false: A) of the runs as they are now; `None` when a run is missing or
     // shows none of the jobs.
     let draw = move |b_side: bool| -> Option<String> {
@@ -373,32 +373,25 @@ fn CompareTimeline(names: Vec<String>) -> impl IntoView {
         let wa = crate::geometry::row_window(la.len(), la.len(), 0);
         Some(crate::charts::timeline_svg(&a, &la, wa, &colors_a, w, crate::charts::Marks::default(), view))
     };
-    // What the drawings show changed: A, then B, each in a task of its own; a newer change
-    // drops the older one's pending drawings.
+    // What the drawings show changed: A, then B, each in a slice of its own; a newer change
+    // replaces the drawing in progress.
+    let drawing = Tasks::new();
     Effect::new(move |_| {
         app.cmp.run_a.track();
         app.run.handle.track();
         app.chrome.width.track();
         app.play.view.track();
         app.doc.colors.track();
-        let gen = generation.get_value() + 1;
-        generation.set_value(gen);
-        let current = move || generation.try_get_value() == Some(gen);
-        gloo_timers::callback::Timeout::new(0, move || {
-            if !current() {
-                return;
-            }
-            let sa = draw(false);
-            let _ = drawn_a.try_set(sa);
-            gloo_timers::callback::Timeout::new(0, move || {
-                if current() {
-                    let sb = draw(true);
-                    let _ = drawn_b.try_set(sb);
-                }
-            })
-            .forget();
-        })
-        .forget();
+        let mut b_next = false;
+        drawing.start(
+            move |_| {
+                let svg = draw(b_next);
+                let side = if b_next { drawn_b } else { drawn_a };
+                let _ = side.try_set(svg);
+                core::mem::replace(&mut b_next, true).then_some(())
+            },
+            |(), _| {},
+        );
     });
     let any = Memo::new(move |_| drawn_a.with(Option::is_some) || drawn_b.with(Option::is_some));
     let html = |d: RwSignal<Option<String>>| move || d.get().unwrap_or_default();

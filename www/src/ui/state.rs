@@ -730,12 +730,17 @@ impl AppState {
 
     /// The state as it would be saved now (not tracked).
     pub fn current(&self) -> Saved {
+        self.current_with(Scenario::clone)
+    }
+
+    /// [`Self::current`], with the scenario and the baseline taken by `copy` (not tracked).
+    fn current_with(&self, copy: fn(&Scenario) -> Scenario) -> Saved {
         Saved {
-            scenario: self.doc.scenario.get_untracked(),
+            scenario: self.doc.scenario.with_untracked(copy),
             colors: self.doc.colors.get_untracked(),
             preset: self.doc.preset.get_untracked(),
             now: self.play.now.get_untracked(),
-            baseline: self.cmp.baseline.get_untracked(),
+            baseline: self.cmp.baseline.with_untracked(|b| b.as_ref().map(copy)),
             objectives: self.cmp.objectives.get_untracked(),
         }
     }
@@ -860,15 +865,7 @@ impl AppState {
             self.save(&self.current());
             return;
         }
-        let header = Saved {
-            scenario: self.doc.scenario.with_untracked(Scenario::without_jobs),
-            colors: self.doc.colors.get_untracked(),
-            preset: self.doc.preset.get_untracked(),
-            now: self.play.now.get_untracked(),
-            baseline: self.cmp.baseline.with_untracked(|b| b.as_ref().map(Scenario::without_jobs)),
-            objectives: self.cmp.objectives.get_untracked(),
-        };
-        let mut w = persist::JsonWriter::new(&header);
+        let mut w = persist::JsonWriter::new(&self.current_with(Scenario::without_jobs));
         let (doc, cmp) = (self.doc, self.cmp);
         self.doc.saving.start(
             move |out_of_time| {
