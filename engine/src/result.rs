@@ -401,6 +401,11 @@ pub struct PreemptionCounts {
     /// instant its grace period ended (R21): the work it lost bought its preemptor nothing that
     /// the victim did not get straight back.
     pub restarted_at_once: u64,
+    /// `caused`: preemptions this share's jobs caused, of jobs of any share: the reclaims
+    /// (R18) and in-share preemptions (R20) whose preemptor is one of its jobs (R22 and R23
+    /// preemptions have no preemptor). Not part of `total`, which counts the share's victims;
+    /// overall, every preemption with a preemptor.
+    pub caused: u64,
 }
 
 /// R26 fairness: how much of what a share was entitled to it held.
@@ -449,6 +454,9 @@ pub struct Metrics {
     pub gpu_hours_own: f64,
     /// `gpuHoursBorrowed`: the part of `gpuHours` above the share's quota.
     pub gpu_hours_borrowed: f64,
+    /// `gpuHoursLent`: `instanceSecondsLent` in GPU-hours: the share's idle quota that
+    /// borrowers used (R15).
+    pub gpu_hours_lent: f64,
     /// `utilization`: instance-seconds held over the service environment's instance-seconds
     /// (overall), or over the share's quota instance-seconds (per share; may exceed 1 when
     /// borrowing); `null` when the denominator is 0.

@@ -1242,6 +1242,11 @@ export interface Metrics {
   /** `gpuHoursBorrowed`: the part of `gpuHours` above the share's quota. */
   gpuHoursBorrowed: number;
   /**
+   * `gpuHoursLent`: `instanceSecondsLent` in GPU-hours: the share's idle quota that
+   * borrowers used (R15).
+   */
+  gpuHoursLent: number;
+  /**
    * `utilization`: instance-seconds held over the service environment's instance-seconds
    * (overall), or over the share's quota instance-seconds (per share; may exceed 1 when
    * borrowing); `null` when the denominator is 0.
@@ -1607,6 +1612,13 @@ export interface PreemptionCounts {
    * the victim did not get straight back.
    */
   restartedAtOnce: number;
+  /**
+   * `caused`: preemptions this share's jobs caused, of jobs of any share: the reclaims
+   * (R18) and in-share preemptions (R20) whose preemptor is one of its jobs (R22 and R23
+   * preemptions have no preemptor). Not part of `total`, which counts the share's victims;
+   * overall, every preemption with a preemptor.
+   */
+  caused: number;
 }
 
 /** R26 fairness: how much of what a share was entitled to it held. */

@@ -90,6 +90,10 @@ impl MetricsView<'_> {
             if sim.jobs.started_at(p.victim, p.releases_at) {
                 pc.restarted_at_once += 1;
             }
+            if let Some(x) = p.preemptor {
+                let by = sim.cfg.jobs[x as usize].share as usize;
+                per[by].preemptions.caused += 1;
+            }
         }
         // Preemptions per job: the log holds every victim's preemption, in decision order.
         let mut per_job: Vec<(JobId, u64)> = Vec::new();
@@ -119,11 +123,11 @@ impl MetricsView<'_> {
         }
         let mut all_waits = Vec::new();
         let mut all_comps = Vec::new();
-        let (mut gpu_all, mut gpu_own_all, mut gpu_b_all) = (0u64, 0u64, 0u64);
+        let (mut gpu_all, mut gpu_own_all, mut gpu_b_all, mut gpu_l_all) = (0u64, 0u64, 0u64, 0u64);
         let (mut entitled_all, mut ratios) = (0u64, Vec::new());
         for s in 0..ns {
             let mut entitled = 0u64;
-            let (mut gpu, mut gpu_own, mut gpu_b) = (0u64, 0u64, 0u64);
+            let (mut gpu, mut gpu_own, mut gpu_b, mut gpu_l) = (0u64, 0u64, 0u64, 0u64);
             let mut quota_s = 0u64;
             for t in 0..nt {
                 let a = &self.ig.acc[s * nt + t];
@@ -136,6 +140,7 @@ impl MetricsView<'_> {
                 gpu = gpu.saturating_add(a.used.saturating_mul(g));
                 gpu_own = gpu_own.saturating_add(a.own.saturating_mul(g));
                 gpu_b = gpu_b.saturating_add(a.borrowed.saturating_mul(g));
+                gpu_l = gpu_l.saturating_add(a.lent.saturating_mul(g));
                 quota_s = quota_s.saturating_add(a.quota);
                 entitled = entitled.saturating_add(a.entitled);
                 m.fairness_deficit_instance_seconds =
@@ -146,6 +151,7 @@ impl MetricsView<'_> {
             m.gpu_hours = gpu as f64 / 3600.0;
             m.gpu_hours_own = gpu_own as f64 / 3600.0;
             m.gpu_hours_borrowed = gpu_b as f64 / 3600.0;
+            m.gpu_hours_lent = gpu_l as f64 / 3600.0;
             m.lost_gpu_hours = lost_gpu[s] as f64 / 3600.0;
             m.utilization = ratio(m.instance_seconds, quota_s);
             m.goodput = ratio(good[s], m.instance_seconds);
@@ -159,6 +165,7 @@ impl MetricsView<'_> {
             gpu_all = gpu_all.saturating_add(gpu);
             gpu_own_all = gpu_own_all.saturating_add(gpu_own);
             gpu_b_all = gpu_b_all.saturating_add(gpu_b);
+            gpu_l_all = gpu_l_all.saturating_add(gpu_l);
             all_waits.extend_from_slice(&waits[s]);
             all_comps.extend_from_slice(&comps[s]);
             m.wait_seconds = percentiles(&mut waits[s]);
@@ -189,6 +196,7 @@ impl MetricsView<'_> {
             overall.preemptions.total = overall.preemptions.total.saturating_add(m.preemptions.total);
             overall.preemptions.restarted_at_once =
                 overall.preemptions.restarted_at_once.saturating_add(m.preemptions.restarted_at_once);
+            overall.preemptions.caused = overall.preemptions.caused.saturating_add(m.preemptions.caused);
             overall.max_preemptions_per_job = overall.max_preemptions_per_job.max(m.max_preemptions_per_job);
             overall.jobs_preempted_more_than_once += m.jobs_preempted_more_than_once;
         }
@@ -197,6 +205,7 @@ impl MetricsView<'_> {
         overall.gpu_hours = gpu_all as f64 / 3600.0;
         overall.gpu_hours_own = gpu_own_all as f64 / 3600.0;
         overall.gpu_hours_borrowed = gpu_b_all as f64 / 3600.0;
+        overall.gpu_hours_lent = gpu_l_all as f64 / 3600.0;
         overall.lost_gpu_hours = lost_gpu.iter().sum::<u64>() as f64 / 3600.0;
         overall.utilization = ratio(overall.instance_seconds, cap_total);
         overall.fairness.entitlement_ratio = ratio(overall.instance_seconds, entitled_all);

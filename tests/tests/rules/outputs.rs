@@ -227,6 +227,44 @@ fn r26_summary_with_borrowing_and_a_preemption() {
     assert!(close(a.utilization.unwrap(), 3220.0 / 2000.0), "above 1 when borrowing");
     let b = &sum.per_quota_share.iter().find(|(n, _)| n == "B").unwrap().1;
     assert_eq!((b.instance_seconds, b.instance_seconds_lent), (100, 1220));
+    // B lent A 1,220 instance-seconds of one GPU each, and its job b caused the reclaim A's
+    // job v suffered.
+    assert!(close(b.gpu_hours_lent, 1220.0 / 3600.0) && a.gpu_hours_lent == 0.0);
+    assert_eq!((b.preemptions.caused, b.preemptions.total), (1, 0));
+    assert_eq!((a.preemptions.caused, a.preemptions.total), (0, 1));
+    assert_eq!(o.preemptions.caused, 1);
+    assert!(close(o.gpu_hours_lent, 1220.0 / 3600.0));
+}
+
+#[test]
+fn r26_preemptions_caused_belong_to_the_preemptor_s_share_and_a_capacity_cut_has_none() {
+    // The notebook: qs2 reclaims its instance from qs1 (R18), and qs1's raised job preempts
+    // qs1's priority-3 job (R20): qs2 caused one, qs1 caused one and suffered both.
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/notebook.json")).unwrap();
+    let mut s = Simulation::new(load_scenario(&text).unwrap());
+    s.run();
+    let sum = s.summary();
+    let share = |n: &str| &sum.per_quota_share.iter().find(|(m, _)| m == n).unwrap().1;
+    let counts = |n: &str| (share(n).preemptions.caused, share(n).preemptions.total);
+    assert_eq!((counts("qs1"), counts("qs2"), counts("qs3")), ((1, 2), (1, 0), (0, 0)));
+    assert_eq!(sum.overall.preemptions.caused, 2);
+    assert!(share("qs2").gpu_hours_lent > 0.0 && share("qs3").gpu_hours_lent == 0.0, "RESERVE never lends");
+    // A service environment shrunk below its usage (R23) preempts with no preemptor: suffered,
+    // caused by no share.
+    let h = Sc::new()
+        .capacity(G5, 2)
+        .share(reserve("A", G5, 2))
+        .job(job("j1", "A").dur(1000))
+        .job(job("j2", "A").dur(1000))
+        .update_capacity(100, &[(G5, 1)])
+        .run();
+    let sum = h.summary();
+    let a = &sum.per_quota_share[0].1;
+    assert_eq!(
+        (a.preemptions.capacity_limit_reduced, a.preemptions.caused, sum.overall.preemptions.caused),
+        (1, 0, 0)
+    );
 }
 
 #[test]

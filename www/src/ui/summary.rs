@@ -44,7 +44,6 @@ pub fn Summary() -> impl IntoView {
         {move || app.run.handle.with(|r| r.as_ref().map(|r| {
             let s = &r.data.summary;
             let o: &Metrics = &s.overall;
-            let decisions = crate::decisions::per_share(&r.data);
             let causes = crate::causes::shown(&s.per_quota_share);
             let cause_heads = causes
                 .iter()
@@ -52,7 +51,6 @@ pub fn Summary() -> impl IntoView {
                 .collect_view();
             let rows = s.per_quota_share.iter().enumerate().map(|(i, (name, m))| {
                 let c = colors.with(|c| c.get(i).cloned().unwrap_or_default());
-                let d = decisions.get(i).cloned();
                 let why = format!(
                     "{} cross-share reclaim · {} in-share · {} capacity limit reduced · {} restarted the instant their grace ended",
                     m.preemptions.cross_share,
@@ -67,11 +65,11 @@ pub fn Summary() -> impl IntoView {
                         <td class="num">{pct(m.utilization)}</td>
                         <td class="num">{hours(m.gpu_hours_own)}</td>
                         <td class="num">{hours(m.gpu_hours_borrowed)}</td>
-                        <td class="num">{d.as_ref().map(|d| hours(d.gpu_hours_lent)).unwrap_or_default()}</td>
+                        <td class="num">{hours(m.gpu_hours_lent)}</td>
                         <td class="num">{secs(m.wait_seconds.p50)}</td>
                         <td class="num">{secs(m.wait_seconds.p95)}</td>
                         <td class="num" title=why>{m.preemptions.total}</td>
-                        <td class="num">{d.as_ref().map_or(0, |d| d.caused)}</td>
+                        <td class="num">{m.preemptions.caused}</td>
                         <td class="num">{format!("{:.2}", m.lost_gpu_hours)}</td>
                         <td class="num">{pct(m.goodput)}</td>
                         <td class="num">{m.never_runnable}</td>
