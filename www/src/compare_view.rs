@@ -114,19 +114,49 @@ pub fn per_share(c: &Comparison, defs: &[&'static MetricDef]) -> Vec<(String, Ve
     out
 }
 
-/// The metrics of the per-share table.
-pub fn share_columns() -> Vec<&'static MetricDef> {
+/// Per-share metrics without an overall card: what a share lent and the preemptions its jobs
+/// caused, next to those they suffered (R26 `gpuHoursLent`, `preemptions.caused`).
+pub const SHARE_ONLY: &[MetricDef] = &[
+    m("GPU-hours lent", "gpuHoursLent", None, Fmt::Hours),
+    m("Preemptions caused", "preemptions.caused", None, Fmt::Count),
+];
+
+/// A column group of a per-share table: its short header over A, B and Δ, and its metric.
+pub struct ShareColumn {
+    pub label: &'static str,
+    pub def: &'static MetricDef,
+}
+
+/// Compare mode's per-share tables, each a caption and its column groups: capacity first, then
+/// waits and preemptions. Two tables of at most five groups each fit the results column at
+/// 1280 px, where one of ten groups (thirty numbers a row) could not.
+pub fn share_tables() -> [(&'static str, Vec<ShareColumn>); 2] {
+    let col = |label, path: &str| {
+        let def = MAIN.iter().chain(SHARE_ONLY).find(|d| d.path == path).expect("a defined metric");
+        ShareColumn { label, def }
+    };
     [
-        "utilization",
-        "waitSeconds.p95",
-        "preemptions.total",
-        "lostGpuHours",
-        "goodput",
-        "reclaimLatencySeconds.p95",
+        (
+            "Capacity",
+            vec![
+                col("Utilization", "utilization"),
+                col("GPU\u{2011}h lent", "gpuHoursLent"),
+                col("GPU\u{2011}h borrowed", "gpuHoursBorrowed"),
+                col("Lost GPU\u{2011}h", "lostGpuHours"),
+                col("Goodput", "goodput"),
+            ],
+        ),
+        (
+            "Waits and preemptions",
+            vec![
+                col("Wait p50", "waitSeconds.p50"),
+                col("Wait p95", "waitSeconds.p95"),
+                col("Preempted", "preemptions.total"),
+                col("Caused", "preemptions.caused"),
+                col("Reclaim latency p95", "reclaimLatencySeconds.p95"),
+            ],
+        ),
     ]
-    .iter()
-    .filter_map(|p| MAIN.iter().find(|d| d.path == *p))
-    .collect()
 }
 
 /// The changed jobs, most changed first (as `quotasim compare --format text` orders them: by
@@ -213,9 +243,25 @@ mod tests {
         let high = jobs.iter().find(|j| j.job_name == "qs1_job_high").expect("changed");
         assert_eq!(high.description, "no longer preempted");
         assert!(fate_text(high.a.as_ref()).contains("1 preemption"));
-        let shares = per_share(&c, &share_columns());
+        let [capacity, waits] = share_tables();
+        let defs = |t: &[ShareColumn]| t.iter().map(|c| c.def).collect::<Vec<_>>();
+        let shares = per_share(&c, &defs(&waits.1));
         assert_eq!(shares.len(), 3);
         assert_eq!(shares[0].0, "qs1");
+        // qs1's raised job no longer preempts its priority-3 job: one fewer suffered and caused
+        // in qs1; qs2's reclaim stays.
+        let at = |name: &str, path: &str| {
+            let i = waits.1.iter().position(|c| c.def.path == path).unwrap();
+            let (_, cells) = shares.iter().find(|(n, _)| n == name).unwrap();
+            (cells[i].a, cells[i].b)
+        };
+        assert_eq!(at("qs1", "preemptions.total"), (Some(2.0), Some(1.0)));
+        assert_eq!(at("qs1", "preemptions.caused"), (Some(1.0), Some(0.0)));
+        assert_eq!(at("qs2", "preemptions.caused"), (Some(1.0), Some(1.0)));
+        let lent = per_share(&c, &defs(&capacity.1));
+        let i = capacity.1.iter().position(|c| c.def.path == "gpuHoursLent").unwrap();
+        assert!(lent.iter().find(|(n, _)| n == "qs2").unwrap().1[i].a.unwrap() > 0.0, "qs2 lends to qs1");
+        assert_eq!(capacity.0, "Capacity");
     }
 
     #[test]

@@ -843,6 +843,23 @@ async fn compare_mode_shows_b_changes_and_the_priority_3_job_no_longer_preempted
     assert!(m.q("section.compare .cmp-stat.better").is_some(), "fewer preemptions is better");
     // Waits read as durations, never as a clock time (0:32 for 32 minutes).
     assert!(cards.contains("+3 h 28 min") && cards.contains("A 32 min → B 4 h"), "{cards}");
+    // Per share, two tables whose group headers each span their A, B and Δ columns.
+    assert_eq!(m.all("section.compare table.cmp-table"), 2);
+    let groups = m.all("section.compare table.cmp-table th.group");
+    assert_eq!(m.all("section.compare table.cmp-table th.group[colspan='3']"), groups);
+    let heads = m.text("section.compare .compare-results");
+    for h in ["GPU‑h lent", "Caused", "Goodput", "Reclaim latency p95", "Wait p95"] {
+        assert!(heads.contains(h), "no column {h}: {heads}");
+    }
+    // Cells: the first row of each table is qs1, the second qs2; 5 groups of A, B, Δ per table.
+    let qs1 = m.all_texts("section.compare table.cmp-table tbody tr:nth-child(1) td");
+    let qs2 = m.all_texts("section.compare table.cmp-table tbody tr:nth-child(2) td");
+    assert_eq!((qs1.len(), qs2.len()), (30, 30));
+    // In A, qs1's high-priority job preempts its own low one (R20); in B it cannot.
+    assert_eq!(qs1[24..27], ["1", "0", "−1"], "qs1 caused: {qs1:?}");
+    // qs2 reclaims its lent instance from qs1 in both (R19), and lends for longer in B.
+    assert_eq!(qs2[24..27], ["1", "1", "±0"], "qs2 caused: {qs2:?}");
+    assert_eq!(qs2[3..6], ["3.78", "4.00", "+0.22"], "qs2 lent: {qs2:?}");
     let jobs = m.text("ul.changed-jobs");
     assert!(jobs.contains("qs1_job_high") && jobs.contains("no longer preempted"), "{jobs}");
     // A above B, per instance type.

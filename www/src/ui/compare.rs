@@ -11,7 +11,9 @@ use quotasim::compare::Comparison;
 use quotasim::objective::{Objective, Objectives};
 
 use crate::charts::{lending_svg, utilization_svg};
-use crate::compare_view::{fate_text, most_changed, overall, per_share, share_columns, show, show_delta};
+use crate::compare_view::{
+    fate_text, most_changed, overall, per_share, share_tables, show, show_delta, MetricDef,
+};
 use crate::run::RunData;
 use crate::ui::state::{use_app, Notice, Selection};
 use crate::ui::task::Tasks;
@@ -164,28 +166,56 @@ fn CompareResults(c: Arc<Comparison>) -> impl IntoView {
             }
         })
         .collect_view();
-    let cols = share_columns();
-    let head = cols.iter().map(|d| view! { <th scope="col" colspan="3">{d.label}</th> }).collect_view();
-    let sub = cols
-        .iter()
-        .map(|_| view! { <th scope="col">"A"</th><th scope="col">"B"</th><th scope="col">"Δ"</th> })
-        .collect_view();
-    let rows = per_share(&c, &cols)
+    let tables = share_tables()
         .into_iter()
-        .map(|(name, cells)| {
-            let tds = cells
+        .map(|(caption, cols)| {
+            let defs: Vec<&'static MetricDef> = cols.iter().map(|x| x.def).collect();
+            // Each group's header spans exactly its A, B and Δ columns; a border between groups.
+            let head = cols
                 .iter()
-                .zip(&cols)
-                .map(|(x, d)| {
-                    let class = format!("num {}", x.verdict.class());
+                .map(|x| view! { <th scope="colgroup" colspan="3" class="group" title=x.def.label>{x.label}</th> })
+                .collect_view();
+            let sub = cols
+                .iter()
+                .map(|_| {
                     view! {
-                        <td class="num">{show(d.fmt, x.a)}</td>
-                        <td class="num">{show(d.fmt, x.b)}</td>
-                        <td class=class>{show_delta(d.fmt, x.delta)}</td>
+                        <th scope="col" class="group-start">"A"</th>
+                        <th scope="col">"B"</th>
+                        <th scope="col">"Δ"</th>
                     }
                 })
                 .collect_view();
-            view! { <tr><th scope="row">{name}</th>{tds}</tr> }
+            let rows = per_share(&c, &defs)
+                .into_iter()
+                .map(|(name, cells)| {
+                    let tds = cells
+                        .iter()
+                        .zip(&defs)
+                        .map(|(x, d)| {
+                            let class = format!("num {}", x.verdict.class());
+                            view! {
+                                <td class="num group-start">{show(d.fmt, x.a)}</td>
+                                <td class="num">{show(d.fmt, x.b)}</td>
+                                <td class=class>{show_delta(d.fmt, x.delta)}</td>
+                            }
+                        })
+                        .collect_view();
+                    view! { <tr><th scope="row">{name}</th>{tds}</tr> }
+                })
+                .collect_view();
+            let label = format!("Per quota share, {}: A, B and the difference", caption.to_lowercase());
+            view! {
+                <div class="table-scroll" tabindex="0" role="region" aria-label=label>
+                    <table class="grid-table metrics cmp-table">
+                        <caption>{caption}</caption>
+                        <thead>
+                            <tr><th scope="col" rowspan="2">"share"</th>{head}</tr>
+                            <tr>{sub}</tr>
+                        </thead>
+                        <tbody>{rows}</tbody>
+                    </table>
+                </div>
+            }
         })
         .collect_view();
     let n_changed = c.changed_jobs.len();
@@ -242,12 +272,7 @@ fn CompareResults(c: Arc<Comparison>) -> impl IntoView {
     view! {
         <div class="compare-results">
             <section class="stats" aria-label="A, B and the difference">{cards}</section>
-            <div class="table-scroll" tabindex="0" role="region" aria-label="Per quota share, A, B and the difference">
-                <table class="grid-table metrics cmp-table">
-                    <thead><tr><th scope="col" rowspan="2">"share"</th>{head}</tr><tr>{sub}</tr></thead>
-                    <tbody>{rows}</tbody>
-                </table>
-            </div>
+            {tables}
             <CompareCharts />
             <CompareTimeline names=timeline_names />
             <h4>{format!("Jobs whose fate changed ({n_changed})")}</h4>
