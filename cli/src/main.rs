@@ -164,6 +164,11 @@ enum Command {
         /// Print the scenario of --row K (the base with that row's changes) instead of running.
         #[arg(long = "print-scenario")]
         print_scenario: bool,
+        /// Run every point on N seeds of the base's workload (seed, seed + 1, ...), each seed's
+        /// jobs drawn once at the base's quotas; rows report the median, min and max over the
+        /// seeds, and the front is over the medians. Overrides the sweep file's `replicates`.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
+        replicates: Option<u32>,
     },
     /// Merge `sweep --shard` outputs (JSONL) into the bytes of the unsharded run.
     SweepMerge {
@@ -639,7 +644,7 @@ fn main() -> ExitCode {
             };
             run().unwrap_or_else(|policy::Stop(code)| code)
         }
-        Command::Sweep { file, threads, shard, format, max_rows, row, print_scenario } => {
+        Command::Sweep { file, threads, shard, format, max_rows, row, print_scenario, replicates } => {
             let args = sweep::Args {
                 file: &file,
                 threads,
@@ -648,6 +653,7 @@ fn main() -> ExitCode {
                 max_rows,
                 row,
                 print_scenario,
+                replicates,
             };
             sweep::sweep(&args).unwrap_or_else(|policy::Stop(code)| code)
         }

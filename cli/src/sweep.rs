@@ -42,6 +42,8 @@ pub struct Args<'a> {
     pub max_rows: u64,
     pub row: Option<u64>,
     pub print_scenario: bool,
+    /// `--replicates N`: overrides the sweep file's `replicates`.
+    pub replicates: Option<u32>,
 }
 
 /// A finished row, sent from a worker.
@@ -175,7 +177,11 @@ fn run_row(base: &Scenario, sweep: &Sweep, k: u64, format: SweepFormat, check: b
     match format {
         SweepFormat::Jsonl => done.text = to_json(&row),
         SweepFormat::Csv => {
-            done.summary = row.summary.map(|s| serde_json::from_str(&to_json(&s)).unwrap_or(Value::Null));
+            let read_back = |text: String| serde_json::from_str(&text).unwrap_or(Value::Null);
+            done.summary = match (row.summary, row.stats) {
+                (Some(s), _) => Some(read_back(to_json(&s))),
+                (None, stats) => stats.map(|s| read_back(to_json(&s))),
+            };
         }
     }
     done
@@ -190,7 +196,10 @@ pub fn sweep(a: &Args) -> Result<ExitCode, Stop> {
         return Err(usage("--row K and --print-scenario go together".into()));
     }
     let text = read_input(a.file).map_err(Stop)?;
-    let file = parse_sweep(&text).map_err(|p| invalid(&[p]))?;
+    let mut file = parse_sweep(&text).map_err(|p| invalid(&[p]))?;
+    if a.replicates.is_some() {
+        file.replicates = a.replicates;
+    }
     let base = base_of(&file.base, a.file)?;
     let sweep = check_sweep(&file, &base, a.max_rows).map_err(|p| invalid(&p))?;
     if let Some(k) = a.row {
@@ -376,9 +385,15 @@ fn csv_cell(v: &Value) -> String {
     }
 }
 
-/// Every number of a summary, flattened: `endedAt`, `overall.…`, `perQuotaShare.<name>.…`.
+/// Every number of a summary, flattened: `endedAt`, `overall.…`, `perQuotaShare.<name>.…`; of
+/// a replicated row's statistics, each with `.median`, `.min` and `.max`.
 fn flatten(summary: &Value) -> Vec<(String, Option<f64>)> {
-    let mut c = vec![("endedAt".to_string(), summary["endedAt"].as_f64())];
+    let mut c = match &summary["endedAt"] {
+        Value::Object(_) => {
+            leaves(&summary["endedAt"]).into_iter().map(|(p, v)| (format!("endedAt.{p}"), v)).collect()
+        }
+        v => vec![("endedAt".to_string(), v.as_f64())],
+    };
     c.extend(leaves(&summary["summary"]["overall"]).into_iter().map(|(p, v)| (format!("overall.{p}"), v)));
     if let Some(per) = summary["summary"]["perQuotaShare"].as_object() {
         for (name, m) in per {
@@ -437,13 +452,13 @@ pub fn merge(files: &[String], format: SweepFormat) -> Result<ExitCode, Stop> {
         let columns = m
             .rows
             .iter()
-            .find(|v| v.get("summary").is_some())
-            .map_or(Vec::new(), |v| csv_columns(&v["summary"]));
+            .find_map(|v| v.get("summary").or_else(|| v.get("stats")))
+            .map_or(Vec::new(), csv_columns);
         out.push(csv_header(&m.axes, &columns, m.frontier.is_some()));
         for (i, v) in m.rows.iter().enumerate() {
             let values = v["values"].as_array().map_or(&[][..], Vec::as_slice);
             let k = v["row"].as_u64().unwrap_or(0);
-            let line = csv_line(k, values, &columns, v.get("summary"));
+            let line = csv_line(k, values, &columns, v.get("summary").or_else(|| v.get("stats")));
             out.push(match &m.frontier {
                 Some(on) => with_frontier(&line, on[i], format),
                 None => line,

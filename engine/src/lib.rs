@@ -73,6 +73,8 @@ pub mod sweep;
 #[cfg(feature = "serde")]
 pub mod sweep_merge;
 #[cfg(feature = "serde")]
+pub mod sweep_seeds;
+#[cfg(feature = "serde")]
 pub mod trace;
 pub mod validate;
 #[cfg(feature = "serde")]

@@ -29,6 +29,7 @@ use crate::json::to_json;
 use crate::metric::{check_path, resolve, summary_value};
 use crate::model::Scenario;
 use crate::result::SummaryResult;
+use crate::sweep_seeds::{check_replicates, run_point, SeedBase};
 use crate::validate::Problem;
 
 /// The most rows a sweep may have unless the caller allows more.
@@ -45,6 +46,11 @@ pub struct SweepFile {
     pub axes: Vec<Axis>,
     #[serde(default)]
     pub frontier: Vec<String>,
+    /// Run every parameter point on this many seeds of the base's `workload` (`seed`,
+    /// `seed + 1`, ...) and report the median, min and max over them;
+    /// 1 (the default) runs each point once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replicates: Option<u32>,
 }
 
 fn one() -> i64 {
@@ -87,6 +93,9 @@ pub struct Sweep {
     /// What makes this sweep this sweep ([`fingerprint`]): every row carries it, so that
     /// shards of another sweep are never merged with its rows.
     pub fingerprint: String,
+    /// A replicated sweep's seeds, each with the base its points run on; empty for one run
+    /// per point.
+    pub seeds: Vec<SeedBase>,
 }
 
 /// Parses a sweep file (strictly: objects only where the format has them, nothing after).
@@ -205,6 +214,14 @@ pub fn check_sweep(f: &SweepFile, base: &Scenario, max_rows: u64) -> Result<Swee
             }
         }
     }
+    // The seeds are expanded only when every axis applies (a refused sweep costs nothing).
+    let seeds = match check_replicates(f, base, &axes, problems.is_empty()) {
+        Ok(seeds) => seeds,
+        Err(p) => {
+            problems.extend(p);
+            Vec::new()
+        }
+    };
     let axes: Vec<(String, Vec<Value>)> = axes.into_iter().map(|(_, p, v)| (p, v)).collect();
     let mut goals = Vec::new();
     for (i, g) in f.frontier.iter().enumerate() {
@@ -228,15 +245,16 @@ pub fn check_sweep(f: &SweepFile, base: &Scenario, max_rows: u64) -> Result<Swee
         goals.push(goal);
     }
     if problems.is_empty() {
-        let fingerprint = fingerprint(base, &axes, &goals);
-        Ok(Sweep { axes, goals, rows: rows as u64, fingerprint })
+        let seed_list: Vec<i64> = seeds.iter().map(|s| s.seed).collect();
+        let fingerprint = fingerprint(base, &axes, &goals, &seed_list);
+        Ok(Sweep { axes, goals, rows: rows as u64, fingerprint, seeds })
     } else {
         Err(problems)
     }
 }
 
 /// The first line of a sweep's canonical form: its axes (paths and values, a range written
-/// out), its goals and its replicates (one run per row).
+/// out), its goals, its replicates and (when more than one) their seeds.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Canonical<'a> {
@@ -244,6 +262,8 @@ struct Canonical<'a> {
     axes: Vec<CanonicalAxis<'a>>,
     frontier: Vec<String>,
     replicates: u32,
+    #[serde(skip_serializing_if = "<[i64]>::is_empty")]
+    seeds: &'a [i64],
 }
 
 #[derive(Serialize)]
@@ -253,18 +273,20 @@ struct CanonicalAxis<'a> {
 }
 
 /// A sweep's fingerprint: `sha256:` and the SHA-256, in hex, of its canonical JSON lines,
-/// joined by `\n`: `{"formatVersion":1,"axes":[{"path":…,"values":[…]},…],"frontier":[…],"replicates":1}`,
+/// joined by `\n`: `{"formatVersion":1,"axes":[{"path":…,"values":[…]},…],"frontier":[…],"replicates":1}`
+/// (a replicated sweep: `"replicates":N,"seeds":[…]`),
 /// then the base scenario as compact JSON without its jobs (`"jobs":[]`), then each job as
 /// compact JSON, in order. The same sweep gives the same fingerprint whether its base is a
 /// file or inline, formatted any way, and a range or its values listed; another base, other
 /// values or other goals give another.
-pub fn fingerprint(base: &Scenario, axes: &[(String, Vec<Value>)], goals: &[Goal]) -> String {
+pub fn fingerprint(base: &Scenario, axes: &[(String, Vec<Value>)], goals: &[Goal], seeds: &[i64]) -> String {
     use sha2::{Digest, Sha256};
     let head = Canonical {
         format_version: 1,
         axes: axes.iter().map(|(p, v)| CanonicalAxis { path: p, values: v }).collect(),
         frontier: goals.iter().map(Goal::text).collect(),
-        replicates: 1,
+        replicates: seeds.len().max(1) as u32,
+        seeds,
     };
     let mut h = Sha256::new();
     h.update(to_json(&head).as_bytes());
@@ -348,8 +370,17 @@ pub struct SweepRow {
     pub fingerprint: String,
     pub values: Vec<Value>,
     pub changes: Vec<String>,
+    /// A replicated sweep: how many seeds each point ran on, and which.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replicates: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seeds: Option<Vec<i64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub summary: Option<SummaryResult>,
+    /// A replicated sweep: the summary's shape with every number replaced by its
+    /// `{median, min, max}` over the seeds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stats: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -359,7 +390,7 @@ pub struct SweepRow {
 }
 
 /// Each goal's value as the summary has it, `{"METRIC:max": value, ...}` in the sweep file's
-/// order.
+/// order; in a replicated sweep each value is `{median, min, max}` over the seeds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GoalValues(pub Vec<(String, Value)>);
 
@@ -374,7 +405,7 @@ impl Serialize for GoalValues {
 }
 
 /// The value at a metric path (checked with [`check_goals`]) of a summary result.
-fn metric_value<'a>(summary: &'a Value, metric: &str) -> &'a Value {
+pub(crate) fn metric_value<'a>(summary: &'a Value, metric: &str) -> &'a Value {
     let mut segs = metric.split('.');
     let mut cur = match segs.next() {
         Some(top @ ("endedAt" | "formatVersion")) => &summary[top],
@@ -387,14 +418,20 @@ fn metric_value<'a>(summary: &'a Value, metric: &str) -> &'a Value {
     cur
 }
 
-/// A number as it reads back from the printed row (what `sweep-merge` sees).
-fn as_read(v: &Value) -> Option<f64> {
+/// A goal's number as it reads back from the printed row (what `sweep-merge` sees): the value,
+/// or in a replicated sweep its median.
+pub fn as_read(v: &Value) -> Option<f64> {
+    let v = v.get("median").unwrap_or(v);
     serde_json::from_str::<Value>(&to_json(v)).ok().and_then(|v| v.as_f64())
 }
 
 /// Runs row `k` of a sweep over `base`: its summary, or why it could not run. `frontier` is
-/// left unset (it needs every row).
+/// left unset (it needs every row). A replicated sweep runs the point on each seed's base
+/// ([`crate::sweep_seeds::run_point`]) and reports its statistics instead of one summary.
 pub fn run_row(base: &Scenario, sweep: &Sweep, k: u64) -> SweepRow {
+    if !sweep.seeds.is_empty() {
+        return run_point(sweep, k);
+    }
     let changes = sweep.changes(k);
     let outcome = apply_changes(base, &changes)
         .map_err(|p| p.to_string())
@@ -418,7 +455,10 @@ pub fn run_row(base: &Scenario, sweep: &Sweep, k: u64) -> SweepRow {
         fingerprint: sweep.fingerprint.clone(),
         values: sweep.values(k),
         changes: changes.iter().map(|c| c.text()).collect(),
+        replicates: None,
+        seeds: None,
         summary,
+        stats: None,
         error,
         objectives,
         frontier: None,

@@ -16,7 +16,7 @@ use alloc::vec::Vec;
 use serde_json::Value;
 
 use crate::problem::Problem;
-use crate::sweep::{pareto, Goal};
+use crate::sweep::{as_read, pareto, Goal};
 
 /// Rows of one sweep, merged.
 #[derive(Clone, Debug, PartialEq)]
@@ -106,7 +106,7 @@ pub fn merge(files: &[(String, String)]) -> Result<Merged, Problem> {
     let frontier = (!goals.is_empty()).then(|| {
         let vals: Vec<Vec<Option<f64>>> = rows
             .values()
-            .map(|(_, _, _, v)| goal_names.iter().map(|g| v["objectives"][g].as_f64()).collect())
+            .map(|(_, _, _, v)| goal_names.iter().map(|g| as_read(&v["objectives"][g])).collect())
             .collect();
         pareto(&goals, &vals)
     });

@@ -357,6 +357,34 @@ test('sweepJsonl gives the bytes of quotasim sweep, with the front; a file path 
   await assert.rejects(quotasim.sweep(typo, { onRow: () => assert.fail('no row is given for a sweep the CLI refuses') }), named('frontier[0]'));
 });
 
+test('a replicated sweep gives the bytes of quotasim sweep --replicates: seeds, medians, the front over points', async () => {
+  const base = generate({ jobs: 300, shares: 3, seed: 5 });
+  // The generator lists its jobs; a workload section to draw seeds from replaces them.
+  base.workload = { seed: 4, jobs: 120, loadPercent: 90, shares: base.quotaShares.map((q) => ({
+    quotaShareName: q.quotaShareName, instanceTypes: [{ name: q.capacityLimits[0].capacityUnit }],
+    duration: { distribution: 'uniform', minSeconds: 600, maxSeconds: 7200 } })) };
+  base.jobs = [];
+  const share = base.quotaShares[0].quotaShareName;
+  const file = { formatVersion: 1, base,
+    axes: [{ path: 'settings.preemptionGraceSeconds', values: [60, 600] }],
+    frontier: [`perQuotaShare.${share}.waitSeconds.p95:min`, 'overall.utilization:max'] };
+  const sFile = path.join(require('node:os').tmpdir(), `quotasim-rsweep-${process.pid}.json`);
+  fs.writeFileSync(sFile, JSON.stringify(file));
+  const cliRows = cli(['sweep', sFile, '--threads', '1', '--replicates', '3']).toString('utf8');
+  assert.equal(quotasim.sweepJsonl(file, { replicates: 3 }), cliRows);
+  assert.equal(quotasim.sweepJsonl({ ...file, replicates: 3 }), cliRows, 'the file may say it too');
+  const rows = await quotasim.sweep(file, { replicates: 3 });
+  assert.deepEqual(rows[0].seeds, [4, 5, 6]);
+  assert.equal(rows[0].replicates, 3);
+  const goal = rows[0].objectives[`perQuotaShare.${share}.waitSeconds.p95:min`];
+  assert.ok(goal.min <= goal.median && goal.median <= goal.max, JSON.stringify(goal));
+  assert.deepEqual(goal, rows[0].stats.summary.perQuotaShare[share].waitSeconds.p95);
+  assert.ok(rows.some((r) => r.frontier === true));
+  const named = (p) => (e) => e instanceof Error && e.problems?.[0]?.path === p;
+  await assert.rejects(quotasim.sweep({ ...file, axes: [{ path: 'workload.seed', values: [1, 2] }] }, { replicates: 2 }), named('axes[0].path'));
+  await assert.rejects(quotasim.sweep(sweepFile(), { replicates: 2 }), named('replicates'));
+});
+
 test('sweep returns a Promise of the rows sweepJsonl gives; onRow gets each row as quotasim sweep prints it', async () => {
   // Without goals each row is final as it is done: onRow's lines are the command line's bytes.
   const plain = { ...sweepFile(), frontier: [] };
@@ -436,6 +464,9 @@ test('bad sweep options reject (and sweepJsonl throws) naming the option; what o
     [{ signal: {} }, 'options.signal'],
     [{ signal: true }, 'options.signal'],
     [{ onProgress: () => {} }, 'options.onProgress'],
+    [{ replicates: 0 }, 'options.replicates'],
+    [{ replicates: 2.5 }, 'options.replicates'],
+    [{ replicates: '3' }, 'options.replicates'],
     [5, 'options'],
   ];
   for (const [options, field] of cases) {

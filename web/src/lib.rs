@@ -475,9 +475,12 @@ struct SweepRun {
     check_later: bool,
 }
 
-fn sweep_run(text: &str) -> Result<SweepRun, JsValue> {
+fn sweep_run(text: &str, replicates: Option<u32>) -> Result<SweepRun, JsValue> {
     use quotasim::sweep::{check_goals, check_sweep, parse_sweep, shape_of, DEFAULT_MAX_ROWS};
-    let f = parse_sweep(text).map_err(|p| problems_error(SWEEP, &[p]))?;
+    let mut f = parse_sweep(text).map_err(|p| problems_error(SWEEP, &[p]))?;
+    if replicates.is_some() {
+        f.replicates = replicates;
+    }
     if !f.base.is_object() {
         let p = Problem::error("base", "in the package a sweep's base is a scenario object, not a file path");
         return Err(problems_error(SWEEP, &[p]));
@@ -502,10 +505,12 @@ const SWEEP: &str = "quotasim: invalid sweep";
 struct SweepCall {
     signal: Option<JsValue>,
     on_row: Option<js_sys::Function>,
+    /// Overrides the sweep file's `replicates` (`quotasim sweep --replicates N`).
+    replicates: Option<u32>,
 }
 
 /// Every key `sweep`'s options may have.
-const SWEEP_KEYS: &[&str] = &["signal", "onRow"];
+const SWEEP_KEYS: &[&str] = &["signal", "onRow", "replicates"];
 
 fn sweep_options(options: &JsValue) -> Result<SweepCall, JsValue> {
     let o = OptionsObject::read(options, SWEEP_KEYS, "quotasim: invalid sweep options")?;
@@ -520,7 +525,16 @@ fn sweep_options(options: &JsValue) -> Result<SweepCall, JsValue> {
         ),
         None => None,
     };
-    Ok(SweepCall { signal, on_row })
+    let replicates = match o.get("replicates") {
+        Some(v) => {
+            let n = v.as_f64().filter(|n| n.fract() == 0.0 && (1.0..=1000.0).contains(n));
+            Some(n.ok_or_else(|| {
+                o.fail("replicates", format!("must be a whole number 1 to 1000, not {}", shown(&v)))
+            })? as u32)
+        }
+        None => None,
+    };
+    Ok(SweepCall { signal, on_row, replicates })
 }
 
 /// Every row of the sweep in index order, with `frontier` set when it has goals: run a row at
@@ -534,7 +548,7 @@ async fn sweep_all(
     use quotasim::sweep::{check_goals, front_values, pareto, run_row};
     let s = slices::Slices { signal: call.signal.as_ref(), yielding, what: "sweep" };
     s.check()?;
-    let SweepRun { base, sweep, mut check_later } = sweep_run(&text)?;
+    let SweepRun { base, sweep, mut check_later } = sweep_run(&text, call.replicates)?;
     let mut rows = Vec::with_capacity(sweep.rows as usize);
     let row = |k: usize| -> Result<(), JsValue> {
         let r = run_row(&base, &sweep, k as u64);

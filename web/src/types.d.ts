@@ -69,6 +69,12 @@ export interface SweepFile {
   base: unknown;
   axes: Array<Axis>;
   frontier?: Array<string>;
+  /**
+   * Run every parameter point on this many seeds of the base's `workload` (`seed`,
+   * `seed + 1`, ...) and report the median, min and max over them;
+   * 1 (the default) runs each point once.
+   */
+  replicates?: number | null;
 }
 
 /**
@@ -204,9 +210,17 @@ export interface SweepRow {
   fingerprint: string;
   values: Array<unknown>;
   changes: Array<string>;
+  /** A replicated sweep: how many seeds each point ran on, and which. */
+  replicates?: number;
+  seeds?: Array<number>;
   summary?: SummaryResult;
+  /**
+   * A replicated sweep: the summary's shape with every number replaced by its
+   * `{median, min, max}` over the seeds.
+   */
+  stats?: unknown;
   error?: string;
-  objectives?: Record<string, number | null>;
+  objectives?: Record<string, number | Spread | null>;
   frontier?: boolean;
 }
 
@@ -1733,7 +1747,8 @@ export interface WhyOptions {
 }
 
 /**
- * How `sweep` runs: `signal` aborts it, `onRow` sees each row as it is done.
+ * How `sweep` runs: `signal` aborts it, `onRow` sees each row as it is done, `replicates`
+ * runs each point on several seeds.
  * `null` is the same as leaving a field out.
  */
 export interface SweepOptions {
@@ -1745,6 +1760,12 @@ export interface SweepOptions {
    * every row, and the rows `sweep` resolves to have it).
    */
   onRow?: (row: SweepRow, line: string) => void;
+  /**
+   * Runs every point on this many seeds of the base's workload, 1 to 1000 (`quotasim sweep
+   * --replicates N`): rows carry `replicates`, `seeds` and `stats` (the median, min and max
+   * of every number) instead of `summary`. Overrides the sweep file's `replicates`.
+   */
+  replicates?: number;
 }
 
 /**

@@ -156,7 +156,8 @@ export interface WhyOptions {
 }
 
 /**
- * How `sweep` runs: `signal` aborts it, `onRow` sees each row as it is done.
+ * How `sweep` runs: `signal` aborts it, `onRow` sees each row as it is done, `replicates`
+ * runs each point on several seeds.
  * `null` is the same as leaving a field out.
  */
 export interface SweepOptions {
@@ -168,6 +169,12 @@ export interface SweepOptions {
    * every row, and the rows `sweep` resolves to have it).
    */
   onRow?: (row: SweepRow, line: string) => void;
+  /**
+   * Runs every point on this many seeds of the base's workload, 1 to 1000 (`quotasim sweep
+   * --replicates N`): rows carry `replicates`, `seeds` and `stats` (the median, min and max
+   * of every number) instead of `summary`. Overrides the sweep file's `replicates`.
+   */
+  replicates?: number;
 }
 
 /**
@@ -540,8 +547,9 @@ impl Gen<'_> {
                     "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" | "isize"
                     | "f32" | "f64" => "number".into(),
                     "Ignored" | "IgnoredAny" | "Value" => "unknown".into(),
-                    // A sweep row's goal values: each goal's metric value, in the file's order.
-                    "GoalValues" => "Record<string, number | null>".into(),
+                    // A sweep row's goal values: each goal's metric value, in the file's order
+                    // (in a replicated sweep, its median, min and max over the seeds).
+                    "GoalValues" => "Record<string, number | Spread | null>".into(),
                     // `arrivalsPerHour`: one rate, or 24 (one per hour of the day).
                     "ArrivalRate" => "number | Array<number>".into(),
                     "BTreeMap" => {
@@ -908,7 +916,7 @@ fn options_follow_lib_rs(keys: &str, shape: &str, n: usize) {
 
 #[test]
 fn sweep_options_are_the_ones_lib_rs_reads() {
-    options_follow_lib_rs("SWEEP_KEYS", "SweepOptions", 2);
+    options_follow_lib_rs("SWEEP_KEYS", "SweepOptions", 3);
 }
 
 #[test]

@@ -18,17 +18,90 @@ pub struct AxisForm {
     pub values: String,
 }
 
-/// Goals offered for the frontier: a metric path of the summary and which way is better.
-pub const GOALS: &[(&str, &str, bool)] = &[
-    ("Utilization", "overall.utilization", true),
-    ("Wait p95 (s)", "overall.waitSeconds.p95", false),
-    ("Wait p50 (s)", "overall.waitSeconds.p50", false),
-    ("Preemptions", "overall.preemptions.total", false),
-    ("Lost GPU-hours", "overall.lostGpuHours", false),
-    ("Goodput", "overall.goodput", true),
-    ("Jain's index", "overall.fairness.jainIndex", true),
-    ("Reclaim latency p95 (s)", "overall.reclaimLatencySeconds.p95", false),
-];
+/// A goal as chosen: any metric path of the summary (per share too) and which way is better.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GoalForm {
+    pub path: String,
+    pub maximise: bool,
+}
+
+impl GoalForm {
+    pub fn new(path: &str, maximise: bool) -> GoalForm {
+        GoalForm { path: path.into(), maximise }
+    }
+
+    /// The goal as a sweep file writes it: `METRIC:max` or `METRIC:min`.
+    pub fn text(&self) -> String {
+        format!("{}:{}", self.path.trim(), if self.maximise { "max" } else { "min" })
+    }
+
+    /// A path of seconds (waits, latencies, completion times, `endedAt`): shown in hours.
+    pub fn is_seconds(&self) -> bool {
+        let p = self.path.to_ascii_lowercase();
+        p.contains("seconds") || p == "endedat"
+    }
+
+    /// The goal's axis label with its unit.
+    pub fn label(&self) -> String {
+        let p = self.path.trim();
+        if self.is_seconds() {
+            format!("{p} (h)")
+        } else if p.ends_with("utilization") || p.ends_with("goodput") {
+            format!("{p} (%)")
+        } else {
+            p.to_string()
+        }
+    }
+
+    /// A value in the goal's display unit (hours for seconds, percent for fractions).
+    pub fn display(&self, v: f64) -> f64 {
+        let p = self.path.trim();
+        if self.is_seconds() {
+            v / 3600.0
+        } else if p.ends_with("utilization") || p.ends_with("goodput") {
+            v * 100.0
+        } else {
+            v
+        }
+    }
+}
+
+/// The goals a new sweep starts with: utilization up, the 95th-percentile wait down.
+pub fn default_goals() -> (GoalForm, GoalForm) {
+    (GoalForm::new("overall.utilization", true), GoalForm::new("overall.waitSeconds.p95", false))
+}
+
+/// The axis a new sweep starts with: the borrow limit of the scenario's first
+/// LEND_AND_BORROW share (the one a borrow limit means something for), else of its first share.
+pub fn default_axis(s: &Scenario) -> AxisForm {
+    let share = s
+        .quota_shares
+        .iter()
+        .find(|q| q.resource_sharing_configuration.strategy == quotasim::model::Strategy::LendAndBorrow)
+        .or(s.quota_shares.first())
+        .map_or_else(|| "team-a".to_string(), |q| q.quota_share_name.clone());
+    AxisForm {
+        path: format!("quotaShares[{share}].resourceSharingConfiguration.borrowLimit"),
+        values: "0, 50, 100, 200, -1".into(),
+    }
+}
+
+/// Every metric path a goal may name in this scenario, each share by its name.
+pub fn metric_paths(s: &Scenario) -> Vec<String> {
+    let Ok(v) = quotasim::validate(&quotasim::sweep::shape_of(s)) else { return Vec::new() };
+    let Ok(r) = quotasim::compare::run_to_end(v, false) else { return Vec::new() };
+    let shape = quotasim::metric::summary_value(&quotasim::compare::summary_of(&r));
+    let mut out = Vec::new();
+    for p in quotasim::metric::valid_paths(&shape) {
+        match p.strip_prefix("perQuotaShare.*.") {
+            Some(rest) => out.extend(
+                s.quota_shares.iter().map(|q| format!("perQuotaShare.{}.{rest}", q.quota_share_name)),
+            ),
+            None => out.push(p),
+        }
+    }
+    out
+}
 
 /// `0, 50, 100` (JSON values, or bare words as strings) or `4..16 step 4`.
 fn axis_of(a: &AxisForm, k: usize) -> Result<Axis, String> {
@@ -62,22 +135,26 @@ fn axis_of(a: &AxisForm, k: usize) -> Result<Axis, String> {
     Ok(Axis { path: path.into(), values: Some(values), range: None })
 }
 
-/// The sweep file of the form over `base`, with goals `x` and `y` (indices into [`GOALS`]).
-pub fn sweep_file(base: &Scenario, axes: &[AxisForm], x: usize, y: usize) -> Result<SweepFile, String> {
+/// The sweep file of the form over `base`, with goals `x` and `y`, each point run on
+/// `replicates` seeds of the base's workload (1: once).
+pub fn sweep_file(
+    base: &Scenario,
+    axes: &[AxisForm],
+    x: &GoalForm,
+    y: &GoalForm,
+    replicates: u32,
+) -> Result<SweepFile, String> {
     let axes: Vec<Axis> = axes.iter().enumerate().map(|(k, a)| axis_of(a, k)).collect::<Result<_, _>>()?;
     if axes.is_empty() {
         return Err("add an axis".into());
     }
-    let goal = |i: usize| {
-        let (_, p, max) = GOALS[i.min(GOALS.len() - 1)];
-        format!("{p}:{}", if max { "max" } else { "min" })
-    };
-    let frontier = if x == y { vec![goal(x)] } else { vec![goal(x), goal(y)] };
+    let frontier = if x.text() == y.text() { vec![x.text()] } else { vec![x.text(), y.text()] };
     Ok(SweepFile {
         format_version: 1,
         base: serde_json::to_value(base).map_err(|e| e.to_string())?,
         axes,
         frontier,
+        replicates: (replicates > 1).then_some(replicates),
     })
 }
 
@@ -107,36 +184,126 @@ pub fn run(base: &Scenario, file: &SweepFile, max_rows: u64) -> Result<Vec<Sweep
     Ok(rows)
 }
 
-/// A row's value of goal `i` (in the row's `objectives`, in frontier order).
-pub fn goal_value(row: &SweepRow, i: usize) -> Option<f64> {
-    row.objectives.as_ref()?.0.get(i)?.1.as_f64()
+/// A row's value at a metric path, from its summary or (replicated) the median of its
+/// statistics, with the min and max over the seeds.
+pub fn metric_of(row: &SweepRow, path: &str) -> Option<(f64, Option<(f64, f64)>)> {
+    let path = path.trim();
+    if let Some(s) = &row.summary {
+        let v = quotasim::metric::summary_value(s);
+        return quotasim::metric::resolve(&v, path).ok()?.first()?.value.map(|x| (x, None));
+    }
+    let stats = row.stats.as_ref()?;
+    let mut cur = match path.split('.').next()? {
+        "endedAt" => &stats["endedAt"],
+        _ => &stats["summary"],
+    };
+    for seg in path.split('.').skip(usize::from(path.starts_with("endedAt"))) {
+        cur = cur.get(seg)?;
+    }
+    let (m, lo, hi) = (cur.get("median")?.as_f64()?, cur["min"].as_f64()?, cur["max"].as_f64()?);
+    Some((m, Some((lo, hi))))
 }
 
-/// The scatter of the rows over goals x and y: every row a dot, the front in the accent
-/// colour and joined by a line, `selected` ringed. Each dot has its row in `data-row`.
+/// Which rows are on the Pareto front of goals `x` and `y` as chosen now (the chart follows
+/// the goals without running the sweep again).
+pub fn front_of(rows: &[SweepRow], x: &GoalForm, y: &GoalForm) -> Vec<bool> {
+    let goals = [x, y].map(|g| quotasim::sweep::Goal { metric: g.path.trim().into(), maximise: g.maximise });
+    let vals: Vec<Vec<Option<f64>>> =
+        rows.iter().map(|r| goals.iter().map(|g| metric_of(r, &g.metric).map(|v| v.0)).collect()).collect();
+    quotasim::sweep::pareto(&goals, &vals)
+}
+
+/// Up to about `n` round tick values covering `lo..=hi` (steps of 1, 2 or 5 times a power of 10).
+pub fn ticks(lo: f64, hi: f64, n: usize) -> Vec<f64> {
+    if hi <= lo || !lo.is_finite() || !hi.is_finite() {
+        return vec![lo];
+    }
+    let raw = (hi - lo) / n.max(1) as f64;
+    let mag = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * mag).find(|s| *s >= raw).unwrap_or(10.0 * mag);
+    let first = (lo / step).ceil() as i64;
+    (first..)
+        .map(|k| k as f64 * step)
+        .take_while(|v| *v <= hi + step * 1e-9)
+        .take(50)
+        .map(|v| if v.abs() < step * 1e-9 { 0.0 } else { v })
+        .collect()
+}
+
+/// The scatter of the rows over goals x and y, in their display units with ticks: every point
+/// a dot coloured by its value of the first axis (a legend names them), a replicated point
+/// with whiskers from its min to its max over the seeds, the front (`front`, one flag per
+/// row) ringed and joined by a line, `selected` larger. Each dot has its row in `data-row`.
 pub fn scatter_svg(
     rows: &[SweepRow],
-    labels: (&str, &str),
+    goals: (&GoalForm, &GoalForm),
+    front: &[bool],
     width: f64,
     height: f64,
     selected: Option<u64>,
 ) -> String {
-    let pts: Vec<(u64, f64, f64, bool)> = rows
+    let (gx, gy) = goals;
+    // The first axis's values, in order of appearance: one colour each.
+    let mut firsts: Vec<String> = Vec::new();
+    for r in rows {
+        if let Some(v) = r.values.first().map(|v| v.to_string()) {
+            if !firsts.contains(&v) {
+                firsts.push(v);
+            }
+        }
+    }
+    struct Pt {
+        row: u64,
+        x: f64,
+        y: f64,
+        xs: Option<(f64, f64)>,
+        ys: Option<(f64, f64)>,
+        on: bool,
+        colour: usize,
+    }
+    let pts: Vec<Pt> = rows
         .iter()
-        .filter_map(|r| {
-            let x = goal_value(r, 0)?;
-            let y = goal_value(r, 1).or(Some(x))?;
-            Some((r.row, x, y, r.frontier == Some(true)))
+        .enumerate()
+        .filter_map(|(i, r)| {
+            let (x, xs) = metric_of(r, &gx.path)?;
+            let (y, ys) = metric_of(r, &gy.path)?;
+            let d = |g: &GoalForm, s: Option<(f64, f64)>| s.map(|(a, b)| (g.display(a), g.display(b)));
+            let first = r.values.first().map(|v| v.to_string()).unwrap_or_default();
+            Some(Pt {
+                row: r.row,
+                x: gx.display(x),
+                y: gy.display(y),
+                xs: d(gx, xs),
+                ys: d(gy, ys),
+                on: front.get(i).copied().unwrap_or(false),
+                colour: firsts.iter().position(|f| *f == first).unwrap_or(0),
+            })
         })
         .collect();
-    let (l, rgt, t, b) = (56.0, 12.0, 10.0, 34.0);
+    // The legend: the first axis's name, then a dot and a value each, wrapped to the width.
+    let axis = rows.first().and_then(|r| r.changes.first()).map_or("", |c| c.split('=').next().unwrap_or(""));
+    let name = axis.rsplit('.').next().unwrap_or(axis);
+    let indent = 62.0 + 8.0 + 6.5 * name.len() as f64;
+    let mut legend: Vec<(f64, f64)> = Vec::new();
+    let (mut lx, mut ly) = (indent, 12.0);
+    for f in &firsts {
+        let w = 24.0 + 6.5 * f.len() as f64;
+        if lx + w > width - 14.0 && lx > indent {
+            lx = indent;
+            ly += 16.0;
+        }
+        legend.push((lx, ly));
+        lx += w;
+    }
+    let legend_h = if firsts.len() > 1 { ly + 6.0 } else { 0.0 };
+    let (l, rgt, t, b) = (62.0, 14.0, 10.0 + legend_h, 40.0);
     let mut out = String::new();
     let _ = write!(
         out,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" role=\"img\" \
-         aria-label=\"Sweep rows by {} and {}; the front is highlighted\">",
-        escape(labels.0),
-        escape(labels.1)
+         aria-label=\"Sweep points by {} and {}; the front is highlighted\">",
+        escape(&gx.label()),
+        escape(&gy.label())
     );
     if pts.is_empty() {
         let _ = write!(out, "<text class=\"empty\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">No row has both values</text></svg>", width / 2.0, height / 2.0);
@@ -146,13 +313,21 @@ pub fn scatter_svg(
         let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         if hi > lo {
-            (lo, hi)
+            let pad = (hi - lo) * 0.05;
+            (lo - pad, hi + pad)
         } else {
             (lo - 1.0, hi + 1.0)
         }
     };
-    let (x0, x1) = span(pts.iter().map(|p| p.1).collect());
-    let (y0, y1) = span(pts.iter().map(|p| p.2).collect());
+    let all = |f: &dyn Fn(&Pt) -> [f64; 3]| pts.iter().flat_map(f).collect::<Vec<f64>>();
+    let (x0, x1) = span(all(&|p| {
+        let (a, b) = p.xs.unwrap_or((p.x, p.x));
+        [p.x, a, b]
+    }));
+    let (y0, y1) = span(all(&|p| {
+        let (a, b) = p.ys.unwrap_or((p.y, p.y));
+        [p.y, a, b]
+    }));
     let sx = |x: f64| l + (x - x0) / (x1 - x0) * (width - l - rgt);
     let sy = |y: f64| height - b - (y - y0) / (y1 - y0) * (height - t - b);
     let _ = write!(
@@ -163,52 +338,117 @@ pub fn scatter_svg(
         height - b,
         height - b
     );
-    let _ = write!(
-        out,
-        "<text class=\"tick\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{} ({} to {})</text>",
-        (l + width - rgt) / 2.0,
-        height - 8.0,
-        escape(labels.0),
-        short(x0),
-        short(x1)
-    );
-    let _ = write!(
-        out,
-        "<text class=\"tick\" x=\"12\" y=\"{:.1}\" transform=\"rotate(-90 12 {:.1})\" text-anchor=\"middle\">{} ({} to {})</text>",
-        (t + height - b) / 2.0,
-        (t + height - b) / 2.0,
-        escape(labels.1),
-        short(y0),
-        short(y1)
-    );
-    let mut front: Vec<&(u64, f64, f64, bool)> = pts.iter().filter(|p| p.3).collect();
-    front.sort_by(|a, b| a.1.total_cmp(&b.1));
-    if front.len() > 1 {
-        let d: Vec<String> = front.iter().map(|p| format!("{:.1},{:.1}", sx(p.1), sy(p.2))).collect();
-        let _ = write!(out, "<polyline class=\"front\" fill=\"none\" points=\"{}\"/>", d.join(" "));
-    }
-    for (row, x, y, on) in &pts {
-        let class = if *on { "dot on-front" } else { "dot" };
-        let r = if selected == Some(*row) { 7.0 } else { 4.5 };
+    let nx = ((width - l - rgt) / 80.0).clamp(3.0, 8.0) as usize;
+    for v in ticks(x0, x1, nx) {
         let _ = write!(
             out,
-            "<circle class=\"{class}\" data-row=\"{row}\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"{r}\"><title>row {row}: {} / {}{}</title></circle>",
-            sx(*x),
-            sy(*y),
-            short(*x),
-            short(*y),
-            if *on { " (on the front)" } else { "" }
+            "<line class=\"grid\" x1=\"{x:.1}\" y1=\"{t}\" x2=\"{x:.1}\" y2=\"{:.1}\"/><text class=\"tick\" x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+            height - b,
+            height - b + 14.0,
+            short(v),
+            x = sx(v)
+        );
+    }
+    for v in ticks(y0, y1, 5) {
+        let _ = write!(
+            out,
+            "<line class=\"grid\" x1=\"{l}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\"/><text class=\"tick\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
+            width - rgt,
+            l - 5.0,
+            sy(v) + 4.0,
+            short(v),
+            y = sy(v)
+        );
+    }
+    let _ = write!(
+        out,
+        "<text class=\"axis-label\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{} ({})</text>",
+        (l + width - rgt) / 2.0,
+        height - 6.0,
+        escape(&gx.label()),
+        if gx.maximise { "more is better" } else { "less is better" }
+    );
+    let _ = write!(
+        out,
+        "<text class=\"axis-label\" x=\"12\" y=\"{:.1}\" transform=\"rotate(-90 12 {:.1})\" text-anchor=\"middle\">{} ({})</text>",
+        (t + height - b) / 2.0,
+        (t + height - b) / 2.0,
+        escape(&gy.label()),
+        if gy.maximise { "more is better" } else { "less is better" }
+    );
+    if firsts.len() > 1 {
+        let _ = write!(out, "<text class=\"tick\" x=\"{l:.1}\" y=\"12\">{}:</text>", escape(name));
+        for (k, (f, (x, y))) in firsts.iter().zip(&legend).enumerate() {
+            let _ = write!(
+                out,
+                "<circle class=\"dot c{}\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"4.5\"/><text class=\"tick\" x=\"{:.1}\" y=\"{y:.1}\">{}</text>",
+                k % 8,
+                x + 5.0,
+                y - 4.0,
+                x + 13.0,
+                escape(f)
+            );
+        }
+    }
+    let mut on: Vec<&Pt> = pts.iter().filter(|p| p.on).collect();
+    on.sort_by(|a, b| a.x.total_cmp(&b.x));
+    if on.len() > 1 {
+        let d: Vec<String> = on.iter().map(|p| format!("{:.1},{:.1}", sx(p.x), sy(p.y))).collect();
+        let _ = write!(out, "<polyline class=\"front\" fill=\"none\" points=\"{}\"/>", d.join(" "));
+    }
+    for p in &pts {
+        if let Some((a, c)) = p.xs {
+            let _ = write!(
+                out,
+                "<line class=\"whisker\" x1=\"{:.1}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\"/>",
+                sx(a),
+                sx(c),
+                y = sy(p.y)
+            );
+        }
+        if let Some((a, c)) = p.ys {
+            let _ = write!(
+                out,
+                "<line class=\"whisker\" x1=\"{x:.1}\" y1=\"{:.1}\" x2=\"{x:.1}\" y2=\"{:.1}\"/>",
+                sy(a),
+                sy(c),
+                x = sx(p.x)
+            );
+        }
+    }
+    for p in &pts {
+        let class =
+            if p.on { format!("dot c{} on-front", p.colour % 8) } else { format!("dot c{}", p.colour % 8) };
+        let r = if selected == Some(p.row) { 7.0 } else { 4.5 };
+        let range = |s: Option<(f64, f64)>| {
+            s.map_or(String::new(), |(a, b)| format!(" [{} to {}]", short(a), short(b)))
+        };
+        let _ = write!(
+            out,
+            "<circle class=\"{class}\" data-row=\"{row}\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"{r}\"><title>row {row}: {}{} / {}{}{}</title></circle>",
+            sx(p.x),
+            sy(p.y),
+            short(p.x),
+            range(p.xs),
+            short(p.y),
+            range(p.ys),
+            if p.on { " (on the front)" } else { "" },
+            row = p.row
         );
     }
     out.push_str("</svg>");
     out
 }
 
-fn short(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e12 {
+/// A number as a chart shows it: whole numbers plain, others with at most 3 significant
+/// decimals.
+pub fn short(v: f64) -> String {
+    if (v.fract() == 0.0 && v.abs() < 1e12) || v.abs() >= 100.0 {
         format!("{v:.0}")
+    } else if v.abs() >= 10.0 {
+        format!("{v:.1}")
     } else {
-        format!("{v:.3}")
+        format!("{v:.2}")
     }
 }
 
@@ -230,7 +470,8 @@ mod tests {
             },
             AxisForm { path: "settings.preemptionGraceSeconds".into(), values: "60..180 step 60".into() },
         ];
-        let f = sweep_file(&s, &axes, 0, 1).unwrap();
+        let (gx, gy) = default_goals();
+        let f = sweep_file(&s, &axes, &gx, &gy, 1).unwrap();
         assert_eq!(f.frontier, vec!["overall.utilization:max", "overall.waitSeconds.p95:min"]);
         let rows = run(&s, &f, 1000).unwrap();
         assert_eq!(rows.len(), 9);
@@ -238,16 +479,67 @@ mod tests {
         // The same rows as the command line computes from the same file.
         let sweep = quotasim::sweep::check_sweep(&f, &s, 1000).unwrap();
         assert_eq!(rows, quotasim::sweep::run_all(&s, &sweep));
-        let svg = scatter_svg(&rows, ("Utilization", "Wait p95"), 400.0, 240.0, Some(0));
-        assert_eq!(svg.matches("<circle").count(), 9);
+        // The page's front for the sweep's own goals is the command line's.
+        let front = front_of(&rows, &gx, &gy);
+        assert_eq!(front, rows.iter().map(|r| r.frontier == Some(true)).collect::<Vec<_>>());
+        let svg = scatter_svg(&rows, (&gx, &gy), &front, 400.0, 240.0, Some(0));
+        // 9 points and a legend of the 3 borrow limits.
+        assert_eq!(svg.matches("<circle").count(), 9 + 3);
         assert!(svg.contains("on-front") && svg.contains("data-row=\"8\""));
+        assert!(svg.contains("class=\"dot c2") && svg.contains(">borrowLimit:<"), "{svg}");
+        // Seconds are shown in hours, with ticks.
+        assert!(svg.contains("overall.waitSeconds.p95 (h) (less is better)"), "{svg}");
+        assert!(svg.matches("class=\"tick\"").count() >= 6, "{svg}");
+        // Another goal redraws the front without running again: qs2's wait, not the overall one.
+        let qs2 = GoalForm::new("perQuotaShare.qs2.waitSeconds.p95", false);
+        let other = front_of(&rows, &gx, &qs2);
+        assert_eq!(other.len(), 9);
+        assert!(scatter_svg(&rows, (&gx, &qs2), &other, 400.0, 240.0, None).contains("perQuotaShare.qs2"));
+    }
+
+    #[test]
+    fn a_replicated_sweep_shows_medians_with_whiskers_and_the_default_axis_is_the_borrowing_share() {
+        let mut s = crate::presets::scenario(crate::presets::NOTEBOOK).unwrap();
+        let w = r#"{"seed":3,"jobs":30,"shares":[{"quotaShareName":"qs1","arrivalsPerHour":4,
+            "instanceTypes":[{"name":"ml.g5.xlarge"}],"duration":{"distribution":"uniform","minSeconds":600,"maxSeconds":3600}}]}"#;
+        s.workload = Some(serde_json::from_str(w).unwrap());
+        let axis = default_axis(&s);
+        let lab = s
+            .quota_shares
+            .iter()
+            .find(|q| q.resource_sharing_configuration.strategy == quotasim::model::Strategy::LendAndBorrow)
+            .unwrap();
+        assert!(axis.path.contains(&format!("[{}]", lab.quota_share_name)), "{}", axis.path);
+        let (gx, gy) = default_goals();
+        let f = sweep_file(&s, &[AxisForm { path: axis.path.clone(), values: "0, 100".into() }], &gx, &gy, 3)
+            .unwrap();
+        assert_eq!(f.replicates, Some(3));
+        let rows = run(&s, &f, 100).unwrap();
+        assert_eq!(rows[0].seeds, Some(vec![3, 4, 5]));
+        let (m, spread) = metric_of(&rows[0], "overall.waitSeconds.p95").unwrap();
+        let (lo, hi) = spread.unwrap();
+        assert!(lo <= m && m <= hi);
+        let front = front_of(&rows, &gx, &gy);
+        assert_eq!(front, rows.iter().map(|r| r.frontier == Some(true)).collect::<Vec<_>>());
+        let svg = scatter_svg(&rows, (&gx, &gy), &front, 400.0, 240.0, None);
+        assert!(svg.contains("class=\"whisker\""), "{svg}");
+        assert!(metric_paths(&s).contains(&"perQuotaShare.qs2.waitSeconds.p95".to_string()));
+    }
+
+    #[test]
+    fn ticks_are_round_and_cover_the_span() {
+        assert_eq!(ticks(0.0, 10.0, 5), vec![0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
+        let t = ticks(0.13, 0.61, 5);
+        assert_eq!(t.iter().map(|x| short(*x)).collect::<Vec<_>>(), ["0.20", "0.30", "0.40", "0.50", "0.60"]);
+        assert_eq!(ticks(3.0, 3.0, 5), vec![3.0]);
     }
 
     #[test]
     fn bad_axes_are_named() {
         let s = notebook();
         let bad = |path: &str, values: &str| {
-            sweep_file(&s, &[AxisForm { path: path.into(), values: values.into() }], 0, 1)
+            let (gx, gy) = default_goals();
+            sweep_file(&s, &[AxisForm { path: path.into(), values: values.into() }], &gx, &gy, 1)
                 .and_then(|f| run(&s, &f, 1000).map(|_| ()))
                 .unwrap_err()
         };
@@ -255,12 +547,14 @@ mod tests {
         assert!(bad("settings.preemptionGraceSeconds", " ").contains("give values"));
         assert!(bad("settings.preemptionGraceSeconds", "1..x").contains("'x' is not a number"));
         assert!(bad("quotaShares[nope].state", "DISABLED").contains("axes[0]"));
-        assert!(sweep_file(&s, &[], 0, 1).is_err());
+        let (gx, gy) = default_goals();
+        assert!(sweep_file(&s, &[], &gx, &gy, 1).is_err());
     }
 
     #[test]
     fn names_in_the_scatter_are_escaped() {
-        let svg = scatter_svg(&[], ("<b>", "y"), 100.0, 100.0, None);
+        let (x, y) = (GoalForm::new("<b>", true), GoalForm::new("y", false));
+        let svg = scatter_svg(&[], (&x, &y), &[], 100.0, 100.0, None);
         assert!(svg.contains("&lt;b&gt;") && svg.contains("No row"));
     }
 }

@@ -949,8 +949,24 @@ async fn a_sweep_runs_every_combination_marks_the_front_and_opens_a_row_as_b() {
     let status = m.text("details.sweep p[role='status']");
     assert!(status.starts_with("15 rows"), "5 borrow limits x 3 grace periods: {status}");
     assert!(!status.contains("could not run"), "{status}");
-    assert_eq!(m.all("details.sweep .sweep-scatter circle"), 15);
+    assert_eq!(m.all("details.sweep .sweep-scatter circle[data-row]"), 15);
     assert!(m.all("details.sweep tr.on-front") >= 1);
+    // The default axis is the LEND_AND_BORROW share's borrow limit: one colour per value, named.
+    assert_eq!(m.all("details.sweep .sweep-scatter circle.dot:not([data-row])"), 5, "a legend of 5 limits");
+    let svg = m.text("details.sweep .sweep-scatter svg");
+    assert!(svg.contains("borrowLimit:") && svg.contains("overall.waitSeconds.p95 (h)"), "{svg}");
+    // Another goal redraws the chart and its front at once, without running again.
+    m.type_into("input[aria-label='Goal y metric path']", "perQuotaShare.qs2.waitSeconds.p95");
+    settle().await;
+    let label = m.q("details.sweep .sweep-scatter svg").unwrap().get_attribute("aria-label").unwrap();
+    assert!(label.contains("perQuotaShare.qs2.waitSeconds.p95"), "{label}");
+    assert!(m.q("details.sweep progress").is_none(), "nothing runs again");
+    assert!(m.text("details.sweep thead").contains("perQuotaShare.qs2.waitSeconds.p95 (h)"));
+    // Listed jobs have no seeds to draw: the seeds field says why.
+    let seeds: web_sys::HtmlInputElement =
+        m.q("input[aria-label='seeds per point']").unwrap().dyn_into().unwrap();
+    assert!(seeds.disabled() && seeds.title().contains("workload"), "{}", seeds.title());
+    m.type_into("input[aria-label='Goal y metric path']", "overall.waitSeconds.p95");
     // A bad axis is named before anything runs.
     m.type_into("input[aria-label='axis 1 path']", "quotaShares[nope].state");
     m.click_text("details.sweep button", "Run sweep");
@@ -968,6 +984,45 @@ async fn a_sweep_runs_every_combination_marks_the_front_and_opens_a_row_as_b() {
     settle().await;
     let changes = m.text("ul.change-list");
     assert!(changes.contains("qs1 borrowLimit") && changes.contains("preemptionGraceSeconds"), "{changes}");
+}
+
+#[wasm_bindgen_test]
+async fn a_sweep_with_seeds_per_point_shows_medians_with_their_spread_and_a_front_over_points() {
+    let text = r#"{"formatVersion":1,
+        "serviceEnvironment":{"serviceEnvironmentName":"se","capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":4}]},
+        "quotaShares":[
+          {"quotaShareName":"a","capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":2}],"resourceSharingConfiguration":{"strategy":"LEND"}},
+          {"quotaShareName":"b","capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":2}],"resourceSharingConfiguration":{"strategy":"LEND_AND_BORROW","borrowLimit":-1}}],
+        "workload":{"seed":1,"jobs":60,"shares":[
+          {"quotaShareName":"a","arrivalsPerHour":1,"instanceTypes":[{"name":"ml.g5.xlarge","weight":1}],
+            "duration":{"distribution":"uniform","minSeconds":900,"maxSeconds":3600}},
+          {"quotaShareName":"b","arrivalsPerHour":6,"instanceTypes":[{"name":"ml.g5.xlarge","weight":1}],
+            "duration":{"distribution":"uniform","minSeconds":900,"maxSeconds":3600}}]}}"#;
+    let s = quotasim::json::parse_scenario(text).expect("parses");
+    let m = mount(Saved {
+        scenario: s,
+        colors: Vec::new(),
+        preset: None,
+        now: 0,
+        baseline: None,
+        objectives: None,
+    });
+    settle().await;
+    m.click("details.sweep summary");
+    settle().await;
+    // The default axis is b's borrow limit, b being the share that borrows.
+    let path: web_sys::HtmlInputElement = m.q("input[aria-label='axis 1 path']").unwrap().dyn_into().unwrap();
+    assert_eq!(path.value(), "quotaShares[b].resourceSharingConfiguration.borrowLimit");
+    m.click("button[aria-label='remove axis 2']");
+    m.type_into("input[aria-label='seeds per point']", "3");
+    settle().await;
+    m.click_text("details.sweep button", "Run sweep");
+    assert!(until(30_000, || m.text("details.sweep p[role='status']").starts_with("5 rows")).await);
+    let status = m.text("details.sweep p[role='status']");
+    assert!(status.contains("the median over seeds 1 to 3"), "{status}");
+    assert!(m.all("details.sweep .sweep-scatter line.whisker") >= 5, "min to max over the seeds");
+    let cells = m.all_texts("details.sweep tbody tr:first-child td");
+    assert!(cells.iter().any(|c| c.contains(" to ")), "median (min to max): {cells:?}");
 }
 
 #[wasm_bindgen_test]

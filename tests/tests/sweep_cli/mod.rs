@@ -10,6 +10,7 @@ use serde_json::Value;
 
 mod base;
 mod merge;
+mod replicates;
 
 /// A folder with the notebook scenario and a sweep file over it.
 fn setup(name: &str, sweep: &str) -> PathBuf {

@@ -5,7 +5,10 @@
 use leptos::prelude::*;
 use quotasim::sweep::SweepRow;
 
-use crate::sweep_view::{goal_value, mark_front, prepare, scatter_svg, sweep_file, AxisForm, GOALS};
+use crate::sweep_view::{
+    default_axis, default_goals, front_of, mark_front, metric_of, metric_paths, prepare, scatter_svg, short,
+    sweep_file, AxisForm, GoalForm,
+};
 use crate::ui::state::{use_app, Notice};
 use crate::ui::task::Tasks;
 
@@ -15,18 +18,18 @@ const MAX_ROWS: u64 = 500;
 #[component]
 pub fn SweepPanel() -> impl IntoView {
     let app = use_app();
-    let first_share = app.doc.scenario.with_untracked(|s| {
-        s.quota_shares.first().map(|q| q.quota_share_name.clone()).unwrap_or_else(|| "team-a".into())
-    });
+    let first_axis = app.doc.scenario.with_untracked(default_axis);
     let axes = RwSignal::new(vec![
-        AxisForm {
-            path: format!("quotaShares[{first_share}].resourceSharingConfiguration.borrowLimit"),
-            values: "0, 50, 100, 200, -1".into(),
-        },
+        first_axis,
         AxisForm { path: "settings.preemptionGraceSeconds".into(), values: "60..300 step 120".into() },
     ]);
-    let gx = RwSignal::new(0usize);
-    let gy = RwSignal::new(1usize);
+    let (x0, y0) = default_goals();
+    let gx = RwSignal::new(x0);
+    let gy = RwSignal::new(y0);
+    // Seeds per point: only a scenario with a workload section has seeds to draw.
+    let replicates = RwSignal::new(1u32);
+    let has_workload = Memo::new(move |_| app.doc.scenario.with(|s| s.workload.is_some()));
+    let paths = Memo::new(move |_| app.doc.scenario.with(metric_paths));
     let rows = RwSignal::new(None::<Result<Vec<SweepRow>, String>>);
     let selected = RwSignal::new(None::<u64>);
     // Rows done and to do while a sweep runs; a cancelled or replaced sweep stops after the
@@ -35,7 +38,8 @@ pub fn SweepPanel() -> impl IntoView {
     let sweeps = Tasks::new();
     let go = move |_| {
         let s = app.doc.scenario.get_untracked();
-        let sweep = sweep_file(&s, &axes.get_untracked(), gx.get_untracked(), gy.get_untracked())
+        let n = if has_workload.get_untracked() { replicates.get_untracked() } else { 1 };
+        let sweep = sweep_file(&s, &axes.get_untracked(), &gx.get_untracked(), &gy.get_untracked(), n)
             .and_then(|f| prepare(&s, &f, MAX_ROWS));
         selected.set(None);
         sweeps.cancel();
@@ -137,21 +141,31 @@ pub fn SweepPanel() -> impl IntoView {
             })
             .collect_view()
     };
-    let goal_select = move |label: &'static str, sig: RwSignal<usize>| {
+    // A goal is any metric path (per share too), offered from the scenario's own; changing it
+    // redraws the chart and its front without running the sweep again.
+    let goal_select = move |label: &'static str, sig: RwSignal<GoalForm>| {
         view! {
-            <label class="field inline">
+            <span class="field inline goal-field">
                 <span class="field-label">{label}</span>
-                <select on:change=move |ev| sig.set(event_target_value(&ev).parse().unwrap_or(0))>
-                    {GOALS
-                        .iter()
-                        .enumerate()
-                        .map(|(k, (name, _, max))| {
-                            let sel = sig.get_untracked() == k;
-                            view! { <option value=k.to_string() selected=sel>{format!("{name} ({})", if *max { "max" } else { "min" })}</option> }
-                        })
-                        .collect_view()}
+                <input
+                    type="text"
+                    class="mono goal-path"
+                    list="sweep-metric-paths"
+                    aria-label=format!("{label} metric path")
+                    prop:value=move || sig.with(|g| g.path.clone())
+                    on:input=move |ev| {
+                        let v = event_target_value(&ev);
+                        sig.update(|g| g.path = v.trim().to_string())
+                    }
+                />
+                <select
+                    aria-label=format!("{label} direction")
+                    on:change=move |ev| { let max = event_target_value(&ev) == "max"; sig.update(|g| g.maximise = max) }
+                >
+                    <option value="max" selected=move || sig.with(|g| g.maximise)>"max"</option>
+                    <option value="min" selected=move || sig.with(|g| !g.maximise)>"min"</option>
                 </select>
-            </label>
+            </span>
         }
     };
     let results = move || {
@@ -159,10 +173,12 @@ pub fn SweepPanel() -> impl IntoView {
         Some(match r {
             Err(e) => view! { <p class="field-error" role="alert">{e}</p> }.into_any(),
             Ok(v) => {
-                let (lx, ly) = (GOALS[gx.get_untracked()].0, GOALS[gy.get_untracked()].0);
+                let (x, y) = (gx.get(), gy.get());
+                let front = front_of(&v, &x, &y);
                 let width = (app.chrome.width.get() - 60.0).clamp(280.0, 720.0);
-                let svg = scatter_svg(&v, (lx, ly), width, 260.0, selected.get());
-                let on_front = v.iter().filter(|r| r.frontier == Some(true)).count();
+                let svg = scatter_svg(&v, (&x, &y), &front, width, 300.0, selected.get());
+                let on_front = front.iter().filter(|f| **f).count();
+                let seeds = v.first().and_then(|r| r.seeds.clone());
                 let failed = v.iter().filter(|r| r.error.is_some()).count();
                 let head = v
                     .first()
@@ -175,17 +191,24 @@ pub fn SweepPanel() -> impl IntoView {
                     .unwrap_or_default();
                 let body = v
                     .iter()
-                    .map(|r| {
+                    .zip(front.iter().copied())
+                    .map(|(r, front)| {
                         let k = r.row;
                         let cells = r.values.iter().map(|x| view! { <td class="num">{x.to_string()}</td> }).collect_view();
-                        let g = |i: usize| goal_value(r, i).map_or("–".to_string(), |x| if x.fract() == 0.0 { format!("{x:.0}") } else { format!("{x:.3}") });
-                        let front = r.frontier == Some(true);
+                        // In the goal's unit; a replicated point: the median, then min to max.
+                        let cell = |g: &GoalForm| {
+                            metric_of(r, &g.path).map_or("–".to_string(), |(m, s)| match s {
+                                Some((lo, hi)) => format!("{} ({} to {})", short(g.display(m)), short(g.display(lo)), short(g.display(hi))),
+                                None => short(g.display(m)),
+                            })
+                        };
+                        let (c0, c1) = (cell(&x), cell(&y));
                         view! {
                             <tr class:on-front=front class:selected=move || selected.get() == Some(k)>
                                 <td class="num">{k}</td>
                                 {cells}
-                                <td class="num">{g(0)}</td>
-                                <td class="num">{g(1)}</td>
+                                <td class="num">{c0}</td>
+                                <td class="num">{c1}</td>
                                 <td>{if front { "front" } else { "" }}</td>
                                 <td>{r.error.clone().unwrap_or_default()}</td>
                                 <td>
@@ -197,8 +220,16 @@ pub fn SweepPanel() -> impl IntoView {
                     .collect_view();
                 let heads =
                     head.into_iter().map(|h| view! { <th scope="col" class="mono">{h}</th> }).collect_view();
+                let (lx, ly) = (x.label(), y.label());
+                let over = seeds.map_or(String::new(), |s| {
+                    format!(
+                        "; each point the median over seeds {} to {} (min to max in brackets)",
+                        s.first().copied().unwrap_or(0),
+                        s.last().copied().unwrap_or(0)
+                    )
+                });
                 view! {
-                    <p role="status">{format!("{} rows, {on_front} on the front{}", v.len(), if failed > 0 { format!(", {failed} could not run") } else { String::new() })}</p>
+                    <p role="status">{format!("{} rows, {on_front} on the front{}{over}", v.len(), if failed > 0 { format!(", {failed} could not run") } else { String::new() })}</p>
                     <div
                         class="svg-host sweep-scatter"
                         inner_html=svg
@@ -237,13 +268,32 @@ pub fn SweepPanel() -> impl IntoView {
                 <button
                     class="btn small"
                     disabled=move || axes.with(|a| a.len() >= 3)
-                    on:click=move |_| axes.update(|a| a.push(AxisForm { path: "workload.seed".into(), values: "1, 2, 3".into() }))
+                    on:click=move |_| axes.update(|a| a.push(AxisForm { path: "settings.scheduledSeconds".into(), values: "0, 60, 300".into() }))
                 >
                     "+ Axis"
                 </button>
+                <label class="field inline">
+                    <span class="field-label">"Seeds per point"</span>
+                    <input
+                        type="number"
+                        min="1"
+                        max="50"
+                        class="num-input"
+                        aria-label="seeds per point"
+                        disabled=move || !has_workload.get()
+                        title=move || if has_workload.get() { "Each point runs on this many seeds of the workload; the front is over the medians.".to_string() } else { "Seeds are drawn from a workload section; this scenario lists its jobs one by one (fit a workload to them in the workload generator).".to_string() }
+                        prop:value=move || replicates.get().to_string()
+                        on:input=move |ev| replicates.set(event_target_value(&ev).parse::<u32>().unwrap_or(1).clamp(1, 50))
+                    />
+                </label>
+                <button class="btn primary" on:click=go>"Run sweep"</button>
+            </div>
+            <div class="row-actions">
                 {goal_select("Goal x", gx)}
                 {goal_select("Goal y", gy)}
-                <button class="btn primary" on:click=go>"Run sweep"</button>
+                <datalist id="sweep-metric-paths">
+                    {move || paths.get().into_iter().map(|p| view! { <option value=p></option> }).collect_view()}
+                </datalist>
             </div>
             {move || progress.get().map(|(done, all)| view! {
                 <div class="row-actions">
