@@ -577,6 +577,21 @@ test("bridges in the page: AWS outputs and a real trace are recognised, configur
   await gen.scrollIntoViewIfNeeded();
   await gen.screenshot({ path: join(artifacts, "fit-workload-1280.png") });
   await ready(page);
+  // With a workload on both sides, compare mode runs replicates: overall, then per share.
+  await page.locator(".top-actions").getByRole("button", { name: "Compare", exact: true }).click();
+  await page.getByRole("tab", { name: "Shares" }).click();
+  await page.locator("article.share-card label.check", { hasText: "In-share preemption (R20)" }).first().locator("input").click();
+  const reps = page.locator("section.compare .replicates");
+  await reps.getByRole("button", { name: "Run both on these seeds" }).click();
+  await reps.locator("tbody.share-group").first().waitFor();
+  assert.equal(await reps.locator("tbody.share-group").count(), 4, "a group per share");
+  assert.match(await reps.locator("tbody.share-group tr.group-row").first().innerText(), /wait p95 Δ .*\/5 /);
+  for (const width of [1440, 1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(300);
+    await reps.scrollIntoViewIfNeeded();
+    await reps.screenshot({ path: join(artifacts, `replicates-per-share-${width}.png`) });
+  }
   assert.deepEqual(errors, []);
   await assertNoCspViolations(page);
   await context.close();

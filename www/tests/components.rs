@@ -1060,6 +1060,26 @@ async fn replicates_say_better_or_worse_in_the_words_of_the_command_line() {
         words.iter().all(|w| ["better", "worse", "same", "up", "down"].iter().any(|x| w.ends_with(x))),
         "{words:?}"
     );
+    // Per share, grouped: b's group says at a glance that its wait p95 is worse on every seed,
+    // and its rows (lent hours and preemptions caused too) fold away and back.
+    let groups = m.all_texts("div[aria-label='replicates'] tbody.share-group tr.group-row");
+    assert_eq!(groups.len(), 2, "{groups:?}");
+    assert!(groups[1].starts_with("▾ b") && groups[1].contains("5/5 worse"), "{groups:?}");
+    let b_rows = "div[aria-label='replicates'] tbody.share-group:nth-of-type(3) tr.share-metric";
+    let texts = m.all_texts(b_rows);
+    assert!(texts.iter().any(|t| t.starts_with("GPU-hours lent")), "{texts:?}");
+    assert!(!m.text("div[aria-label='replicates']").contains("Cost"), "no prices, no cost row");
+    assert!(texts.iter().any(|t| t.starts_with("Wait p95") && t.ends_with("5/5 worse")), "{texts:?}");
+    m.click("button[aria-label='b: per-share metrics']");
+    settle().await;
+    assert_eq!(m.all(&format!("{b_rows}[hidden]")), texts.len() as u32, "b's rows folded");
+    assert_eq!(
+        m.all("div[aria-label='replicates'] tbody.share-group:nth-of-type(2) tr.share-metric[hidden]"),
+        0
+    );
+    m.click("button[aria-label='b: per-share metrics']");
+    settle().await;
+    assert_eq!(m.all(&format!("{b_rows}[hidden]")), 0);
 }
 
 fn generated(jobs: u64) -> Saved {

@@ -12,7 +12,7 @@ use quotasim::objective::{Objective, Objectives};
 
 use crate::charts::{lending_svg, utilization_svg};
 use crate::compare_view::{
-    fate_text, most_changed, overall, per_share, share_tables, show, show_delta, MetricDef,
+    fate_text, most_changed, overall, per_share, share_tables, show, show_delta, Fmt, MetricDef,
 };
 use crate::run::RunData;
 use crate::ui::state::{use_app, Notice, Selection};
@@ -568,6 +568,8 @@ fn Replicates() -> impl IntoView {
     let app = use_app();
     let n = RwSignal::new(5u32);
     let out = RwSignal::new(None::<Result<quotasim::replicates::ReplicateReport, String>>);
+    // The shares whose rows are open: every share of a small scenario, none of a large one.
+    let open = RwSignal::new(std::collections::BTreeSet::<String>::new());
     let possible = Memo::new(move |_| {
         app.doc.scenario.with(|b| b.workload.is_some())
             && app.cmp.baseline.with(|a| a.as_ref().is_some_and(|a| a.workload.is_some()))
@@ -594,39 +596,101 @@ fn Replicates() -> impl IntoView {
                 }
             }
         }
-        out.set(Some(Ok(quotasim::replicates::report(seeds, &pairs, Vec::new()))));
+        let report = quotasim::replicates::report(seeds, &pairs, Vec::new());
+        if report.per_quota_share.len() <= 4 {
+            open.set(report.per_quota_share.iter().map(|(n, _)| n.clone()).collect());
+        } else {
+            open.set(Default::default());
+        }
+        out.set(Some(Ok(report)));
     };
     let table = move || match out.get() {
         None => None,
         Some(Err(e)) => Some(view! { <p class="field-error" role="alert">{e}</p> }.into_any()),
         Some(Ok(r)) => {
             let n = r.seeds.len();
-            let rows = crate::compare_view::MAIN
-                .iter()
-                .filter_map(|d| {
-                    let st = r.overall.get(d.path)?;
-                    let sp = |x: Option<quotasim::replicates::Spread>| {
-                        x.map_or("–".into(), |x| format!("{} [{}, {}]", show(d.fmt, Some(x.median)), show(d.fmt, Some(x.min)), show(d.fmt, Some(x.max))))
-                    };
-                    // In the CLI's words: better or worse where the metric has a better way.
-                    let dir = st.direction(d.higher_is_better);
-                    Some(view! {
-                        <tr>
-                            <th scope="row">{d.label}</th>
-                            <td class="num">{sp(st.a)}</td>
-                            <td class="num">{sp(st.b)}</td>
-                            <td class="num">{st.delta.map_or("–".into(), |x| format!("{} [{}, {}]", show_delta(d.fmt, Some(x.median)), show_delta(d.fmt, Some(x.min)), show_delta(d.fmt, Some(x.max))))}</td>
-                            <td class="num">{format!("{}/{n} {dir}", st.agree)}</td>
-                        </tr>
+            // One row per metric the map has: median [min, max] of A, of B and of Δ, and how
+            // many seeds agree, in the CLI's words (better or worse where the metric has a way).
+            let rows_of = |map: &std::collections::BTreeMap<String, quotasim::replicates::MetricStats>,
+                           defs: &[&'static MetricDef],
+                           share: Option<String>| {
+                defs.iter()
+                    .filter_map(|d| {
+                        let st = map.get(d.path)?;
+                        // No prices set: no cost row (R26's cost is null on every seed).
+                        if d.path == "cost" && st.a.is_none() && st.b.is_none() {
+                            return None;
+                        }
+                        let sp = |x: Option<quotasim::replicates::Spread>| {
+                            x.map_or("–".into(), |x| format!("{} [{}, {}]", show(d.fmt, Some(x.median)), show(d.fmt, Some(x.min)), show(d.fmt, Some(x.max))))
+                        };
+                        let dir = st.direction(d.higher_is_better);
+                        let delta = st.delta.map_or("–".into(), |x| {
+                            format!("{} [{}, {}]", show_delta(d.fmt, Some(x.median)), show_delta(d.fmt, Some(x.min)), show_delta(d.fmt, Some(x.max)))
+                        });
+                        let hidden = share.clone().map(|name| move || !open.with(|o| o.contains(&name)));
+                        Some(view! {
+                            <tr class:share-metric=hidden.is_some() hidden=move || hidden.as_ref().is_some_and(|h| h())>
+                                <th scope="row">{d.label}</th>
+                                <td class="num">{sp(st.a)}</td>
+                                <td class="num">{sp(st.b)}</td>
+                                <td class="num">{delta}</td>
+                                <td class="num">{format!("{}/{n} {dir}", st.agree)}</td>
+                            </tr>
+                        })
                     })
+                    .collect_view()
+            };
+            let main: Vec<&'static MetricDef> = crate::compare_view::MAIN.iter().collect();
+            let per_share: Vec<&'static MetricDef> = crate::compare_view::MAIN
+                .iter()
+                .chain(crate::compare_view::SHARE_ONLY)
+                .filter(|d| d.path != "fairness.jainIndex")
+                .collect();
+            let overall = rows_of(&r.overall, &main, None);
+            // Per share, grouped and collapsible; the group's row says its wait p95 at a glance.
+            let shares = r
+                .per_quota_share
+                .iter()
+                .map(|(name, map)| {
+                    let key = name.clone();
+                    let toggle = move |_| {
+                        open.update(|o| {
+                            if !o.remove(&key) {
+                                o.insert(key.clone());
+                            }
+                        })
+                    };
+                    let k2 = name.clone();
+                    let expanded = Signal::derive(move || open.with(|o| o.contains(&k2)));
+                    let glance = map.get("waitSeconds.p95").map_or(String::new(), |st| {
+                        let d = st.delta.map_or("–".into(), |x| show_delta(Fmt::Seconds, Some(x.median)));
+                        format!("wait p95 Δ {d}, {}/{n} {}", st.agree, st.direction(Some(false)))
+                    });
+                    let label = format!("{name}: per-share metrics");
+                    view! {
+                        <tbody class="share-group">
+                            <tr class="group-row">
+                                <th scope="rowgroup" colspan="5">
+                                    <button class="btn small ghost" aria-expanded=move || expanded.get().to_string() aria-label=label on:click=toggle>
+                                        {move || if expanded.get() { "▾ " } else { "▸ " }}
+                                        {name.clone()}
+                                    </button>
+                                    <span class="muted small">{glance}</span>
+                                </th>
+                            </tr>
+                            {rows_of(map, &per_share, Some(name.clone()))}
+                        </tbody>
+                    }
                 })
                 .collect_view();
             Some(
                 view! {
                     <div class="table-scroll" tabindex="0" role="region" aria-label="replicates">
-                        <table class="grid-table">
-                            <thead><tr><th scope="col">"overall"</th><th scope="col">"A median [min, max]"</th><th scope="col">"B"</th><th scope="col">"Δ"</th><th scope="col">"seeds agreeing"</th></tr></thead>
-                            <tbody>{rows}</tbody>
+                        <table class="grid-table replicates-table">
+                            <thead><tr><th scope="col">"metric"</th><th scope="col">"A median [min, max]"</th><th scope="col">"B"</th><th scope="col">"Δ"</th><th scope="col">"seeds agreeing"</th></tr></thead>
+                            <tbody><tr class="group-row"><th scope="rowgroup" colspan="5">"overall"</th></tr>{overall}</tbody>
+                            {shares}
                         </table>
                     </div>
                 }
