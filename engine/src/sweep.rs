@@ -433,22 +433,11 @@ pub fn run_row(base: &Scenario, sweep: &Sweep, k: u64) -> SweepRow {
         return run_point(sweep, k);
     }
     let changes = sweep.changes(k);
-    let outcome = apply_changes(base, &changes)
-        .map_err(|p| p.to_string())
-        .and_then(|s| {
-            crate::validate::validate(&s)
-                .map_err(|p| p.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("; "))
-        })
-        .and_then(|v| run_to_end(v, false).map_err(|e| e.to_string()));
-    let (summary, error) = match outcome {
-        Ok(r) => (Some(summary_of(&r)), None),
+    let (summary, error) = match run_variant(base, &changes) {
+        Ok(r) => (Some(r), None),
         Err(e) => (None, Some(e)),
     };
-    let objectives = (!sweep.goals.is_empty()).then(|| {
-        let shape = summary.as_ref().map(summary_value);
-        let value = |g: &Goal| shape.as_ref().map_or(Value::Null, |s| metric_value(s, &g.metric).clone());
-        GoalValues(sweep.goals.iter().map(|g| (g.text(), value(g))).collect())
-    });
+    let objectives = objectives_of(sweep, summary.as_ref().map(summary_value).as_ref());
     SweepRow {
         row: k,
         rows: sweep.rows,
@@ -463,6 +452,24 @@ pub fn run_row(base: &Scenario, sweep: &Sweep, k: u64) -> SweepRow {
         objectives,
         frontier: None,
     }
+}
+
+/// `s` with `changes`, validated, run to its end and summarised; or why it could not run, as a
+/// row's `error` says it.
+pub(crate) fn run_variant(s: &Scenario, changes: &[Change]) -> Result<SummaryResult, String> {
+    let changed = apply_changes(s, changes).map_err(|p| p.to_string())?;
+    let valid = crate::validate::validate(&changed)
+        .map_err(|p| p.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("; "))?;
+    run_to_end(valid, false).map(|r| summary_of(&r)).map_err(|e| e.to_string())
+}
+
+/// Each goal's value at its metric path of `shape` (a summary, or a replicated row's
+/// statistics), `null` without one; `None` for a sweep without goals.
+pub(crate) fn objectives_of(sweep: &Sweep, shape: Option<&Value>) -> Option<GoalValues> {
+    (!sweep.goals.is_empty()).then(|| {
+        let value = |g: &Goal| shape.map_or(Value::Null, |s| metric_value(s, &g.metric).clone());
+        GoalValues(sweep.goals.iter().map(|g| (g.text(), value(g))).collect())
+    })
 }
 
 /// A row's goal values as they read back from its printed form, for [`pareto`].

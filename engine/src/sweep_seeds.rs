@@ -20,13 +20,11 @@ use alloc::vec::Vec;
 
 use serde_json::{Map, Value};
 
-use crate::change::apply_changes;
-use crate::compare::{run_to_end, summary_of};
 use crate::metric::summary_value;
 use crate::model::Scenario;
 use crate::replicates::{seeds, spread};
-use crate::sweep::{metric_value, GoalValues, Sweep, SweepFile, SweepRow};
-use crate::validate::{validate, Problem};
+use crate::sweep::{objectives_of, run_variant, Sweep, SweepFile, SweepRow};
+use crate::validate::Problem;
 
 /// The most seeds a sweep's points may run on (as `compare --replicates`).
 pub const MAX_REPLICATES: u32 = 1000;
@@ -125,14 +123,8 @@ pub(crate) fn run_point(sweep: &Sweep, k: u64) -> SweepRow {
     let mut summaries: Vec<Value> = Vec::with_capacity(sweep.seeds.len());
     let mut error = None;
     for sb in &sweep.seeds {
-        let outcome = apply_changes(&sb.scenario, &changes)
-            .map_err(|p| p.to_string())
-            .and_then(|s| {
-                validate(&s).map_err(|p| p.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("; "))
-            })
-            .and_then(|v| run_to_end(v, false).map_err(|e| e.to_string()));
-        match outcome {
-            Ok(r) => summaries.push(summary_value(&summary_of(&r))),
+        match run_variant(&sb.scenario, &changes) {
+            Ok(r) => summaries.push(summary_value(&r)),
             Err(e) => {
                 error = Some(format!("seed {}: {e}", sb.seed));
                 break;
@@ -140,10 +132,7 @@ pub(crate) fn run_point(sweep: &Sweep, k: u64) -> SweepRow {
         }
     }
     let stats = error.is_none().then(|| stats_of(&summaries));
-    let objectives = (!sweep.goals.is_empty()).then(|| {
-        let value = |metric: &str| stats.as_ref().map_or(Value::Null, |s| metric_value(s, metric).clone());
-        GoalValues(sweep.goals.iter().map(|g| (g.text(), value(&g.metric))).collect())
-    });
+    let objectives = objectives_of(sweep, stats.as_ref());
     SweepRow {
         row: k,
         rows: sweep.rows,
@@ -213,21 +202,14 @@ fn number(x: f64) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::change::apply_changes;
+    use crate::compare::{run_to_end, summary_of};
     use crate::sweep::{check_sweep, front_values, parse_sweep, run_all, DEFAULT_MAX_ROWS};
+    use crate::validate::validate;
 
     /// Two shares; alpha's arrivals follow `loadPercent` of the owned capacity, so a sweep over
     /// capacity would draw other arrival times at every point if each point expanded its own.
-    const BASE: &str = r#"{"serviceEnvironment":{"capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":4}]},
-        "quotaShares":[
-          {"quotaShareName":"alpha","capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":2}],
-           "resourceSharingConfiguration":{"strategy":"LEND_AND_BORROW","borrowLimit":-1}},
-          {"quotaShareName":"beta","capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":2}],
-           "resourceSharingConfiguration":{"strategy":"LEND"}}],
-        "workload":{"seed":11,"jobs":40,"loadPercent":90,"shares":[
-          {"quotaShareName":"alpha","weight":3,"instanceTypes":[{"name":"ml.g5.xlarge"}],
-           "duration":{"distribution":"uniform","minSeconds":600,"maxSeconds":7200}},
-          {"quotaShareName":"beta","weight":1,"instanceTypes":[{"name":"ml.g5.xlarge"}],
-           "duration":{"distribution":"uniform","minSeconds":600,"maxSeconds":7200}}]}}"#;
+    const BASE: &str = include_str!("../../tests/fixtures/two-teams-workload.json");
 
     fn base() -> Scenario {
         crate::json::parse_scenario(BASE).unwrap()

@@ -396,24 +396,18 @@ pub fn scatter_svg(
         let d: Vec<String> = on.iter().map(|p| format!("{:.1},{:.1}", sx(p.x), sy(p.y))).collect();
         let _ = write!(out, "<polyline class=\"front\" fill=\"none\" points=\"{}\"/>", d.join(" "));
     }
+    let mut whisker = |(x1, y1): (f64, f64), (x2, y2): (f64, f64)| {
+        let _ = write!(
+            out,
+            "<line class=\"whisker\" x1=\"{x1:.1}\" y1=\"{y1:.1}\" x2=\"{x2:.1}\" y2=\"{y2:.1}\"/>"
+        );
+    };
     for p in &pts {
         if let Some((a, c)) = p.xs {
-            let _ = write!(
-                out,
-                "<line class=\"whisker\" x1=\"{:.1}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\"/>",
-                sx(a),
-                sx(c),
-                y = sy(p.y)
-            );
+            whisker((sx(a), sy(p.y)), (sx(c), sy(p.y)));
         }
         if let Some((a, c)) = p.ys {
-            let _ = write!(
-                out,
-                "<line class=\"whisker\" x1=\"{x:.1}\" y1=\"{:.1}\" x2=\"{x:.1}\" y2=\"{:.1}\"/>",
-                sy(a),
-                sy(c),
-                x = sx(p.x)
-            );
+            whisker((sx(p.x), sy(a)), (sx(p.x), sy(c)));
         }
     }
     for p in &pts {

@@ -986,19 +986,24 @@ async fn a_sweep_runs_every_combination_marks_the_front_and_opens_a_row_as_b() {
     assert!(changes.contains("qs1 borrowLimit") && changes.contains("preemptionGraceSeconds"), "{changes}");
 }
 
-#[wasm_bindgen_test]
-async fn a_sweep_with_seeds_per_point_shows_medians_with_their_spread_and_a_front_over_points() {
+/// a lends, b borrows; both submit a workload section (seed 1), so both have seeds to draw.
+fn two_teams_with_a_workload() -> quotasim::model::Scenario {
     let text = r#"{"formatVersion":1,
         "serviceEnvironment":{"serviceEnvironmentName":"se","capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":4}]},
         "quotaShares":[
           {"quotaShareName":"a","capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":2}],"resourceSharingConfiguration":{"strategy":"LEND"}},
           {"quotaShareName":"b","capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":2}],"resourceSharingConfiguration":{"strategy":"LEND_AND_BORROW","borrowLimit":-1}}],
-        "workload":{"seed":1,"jobs":60,"shares":[
+        "workload":{"seed":1,"jobs":120,"shares":[
           {"quotaShareName":"a","arrivalsPerHour":1,"instanceTypes":[{"name":"ml.g5.xlarge","weight":1}],
-            "duration":{"distribution":"uniform","minSeconds":900,"maxSeconds":3600}},
+            "duration":{"distribution":"fixed","minSeconds":1800,"maxSeconds":1800}},
           {"quotaShareName":"b","arrivalsPerHour":6,"instanceTypes":[{"name":"ml.g5.xlarge","weight":1}],
-            "duration":{"distribution":"uniform","minSeconds":900,"maxSeconds":3600}}]}}"#;
-    let s = quotasim::json::parse_scenario(text).expect("parses");
+            "duration":{"distribution":"fixed","minSeconds":1800,"maxSeconds":1800}}]}}"#;
+    quotasim::json::parse_scenario(text).expect("parses")
+}
+
+#[wasm_bindgen_test]
+async fn a_sweep_with_seeds_per_point_shows_medians_with_their_spread_and_a_front_over_points() {
+    let s = two_teams_with_a_workload();
     let m = mount(Saved {
         scenario: s,
         colors: Vec::new(),
@@ -1028,17 +1033,7 @@ async fn a_sweep_with_seeds_per_point_shows_medians_with_their_spread_and_a_fron
 #[wasm_bindgen_test]
 async fn replicates_say_better_or_worse_in_the_words_of_the_command_line() {
     // B makes a RESERVE: b can no longer borrow a's idle instances.
-    let text = r#"{"formatVersion":1,
-        "serviceEnvironment":{"serviceEnvironmentName":"se","capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":4}]},
-        "quotaShares":[
-          {"quotaShareName":"a","capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":2}],"resourceSharingConfiguration":{"strategy":"LEND"}},
-          {"quotaShareName":"b","capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":2}],"resourceSharingConfiguration":{"strategy":"LEND_AND_BORROW","borrowLimit":-1}}],
-        "workload":{"seed":1,"jobs":120,"shares":[
-          {"quotaShareName":"a","arrivalsPerHour":1,"instanceTypes":[{"name":"ml.g5.xlarge","weight":1}],
-            "duration":{"distribution":"fixed","minSeconds":1800,"maxSeconds":1800}},
-          {"quotaShareName":"b","arrivalsPerHour":6,"instanceTypes":[{"name":"ml.g5.xlarge","weight":1}],
-            "duration":{"distribution":"fixed","minSeconds":1800,"maxSeconds":1800}}]}}"#;
-    let a = quotasim::json::parse_scenario(text).expect("parses");
+    let a = two_teams_with_a_workload();
     let mut b = a.clone();
     b.quota_shares[0].resource_sharing_configuration.strategy = quotasim::model::Strategy::Reserve;
     let m = mount(Saved {

@@ -4,21 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use quotasim_tests::cli::{quotasim, stderr, stdout};
+use quotasim_tests::cli::{fixture, quotasim, stderr, stdout};
 use serde_json::Value;
-
-/// Alpha borrows from beta; both submit a generated workload (seed 11).
-const BASE: &str = r#"{"serviceEnvironment":{"capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":4}]},
- "quotaShares":[
-  {"quotaShareName":"alpha","capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":2}],
-   "resourceSharingConfiguration":{"strategy":"LEND_AND_BORROW","borrowLimit":-1}},
-  {"quotaShareName":"beta","capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":2}],
-   "resourceSharingConfiguration":{"strategy":"LEND"}}],
- "workload":{"seed":11,"jobs":40,"loadPercent":90,"shares":[
-  {"quotaShareName":"alpha","weight":3,"instanceTypes":[{"name":"ml.g5.xlarge"}],
-   "duration":{"distribution":"uniform","minSeconds":600,"maxSeconds":7200}},
-  {"quotaShareName":"beta","weight":1,"instanceTypes":[{"name":"ml.g5.xlarge"}],
-   "duration":{"distribution":"uniform","minSeconds":600,"maxSeconds":7200}}]}}"#;
 
 const SWEEP: &str = r#"{"base":"base.json",
   "axes":[{"path":"quotaShares[alpha].resourceSharingConfiguration.borrowLimit","values":[-1,0,50]}],
@@ -27,7 +14,8 @@ const SWEEP: &str = r#"{"base":"base.json",
 fn setup(name: &str, sweep: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("quotasim-rsweep-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("base.json"), BASE).unwrap();
+    // Alpha borrows from beta; both submit a generated workload (seed 11).
+    std::fs::copy(fixture("two-teams-workload.json"), dir.join("base.json")).unwrap();
     std::fs::write(dir.join("sweep.json"), sweep).unwrap();
     dir
 }
