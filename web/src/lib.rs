@@ -525,15 +525,8 @@ fn sweep_options(options: &JsValue) -> Result<SweepCall, JsValue> {
         ),
         None => None,
     };
-    let replicates = match o.get("replicates") {
-        Some(v) => {
-            let n = v.as_f64().filter(|n| n.fract() == 0.0 && (1.0..=1000.0).contains(n));
-            Some(n.ok_or_else(|| {
-                o.fail("replicates", format!("must be a whole number 1 to 1000, not {}", shown(&v)))
-            })? as u32)
-        }
-        None => None,
-    };
+    let most = i64::from(quotasim::sweep_seeds::MAX_REPLICATES);
+    let replicates = o.whole("replicates", 1, most)?.map(|n| n as u32);
     Ok(SweepCall { signal, on_row, replicates })
 }
 
@@ -657,6 +650,20 @@ impl<'a> OptionsObject<'a> {
     /// An `Error` naming `options.<field>`.
     fn fail(&self, field: &str, message: String) -> JsValue {
         problems_error(self.what, &[Problem::error(format!("options.{field}"), message)])
+    }
+
+    /// The option `key` as a whole number from `low` to `high`, `None` when it is left out, or
+    /// an `Error` naming it.
+    fn whole(&self, key: &str, low: i64, high: i64) -> Result<Option<i64>, JsValue> {
+        let Some(v) = self.get(key) else { return Ok(None) };
+        match v.as_f64() {
+            Some(x) if x.is_finite() && x.fract() == 0.0 && x >= low as f64 && x <= high as f64 => {
+                Ok(Some(x as i64))
+            }
+            _ => {
+                Err(self.fail(key, format!("must be a whole number from {low} to {high}, not {}", shown(&v))))
+            }
+        }
     }
 }
 
@@ -963,14 +970,7 @@ fn trace_options(options: &JsValue) -> Result<quotasim::trace::TraceOptions, JsV
             },
         }
     };
-    // A whole number from `low` to `high`.
-    let whole_in = |key: &str, low: f64, high: f64| -> Result<Option<i64>, JsValue> {
-        let Some(v) = o.get(key) else { return Ok(None) };
-        match v.as_f64() {
-            Some(x) if x.is_finite() && x.fract() == 0.0 && x >= low && x <= high => Ok(Some(x as i64)),
-            _ => Err(o.fail(key, format!("must be a whole number from {low} to {high}, not {}", shown(&v)))),
-        }
-    };
+    let whole_in = |key: &str, low: f64, high: f64| o.whole(key, low as i64, high as i64);
     let format = match text("format")?.as_deref() {
         Some("openb") => TraceFormat::Openb,
         Some("csv") => TraceFormat::Csv,

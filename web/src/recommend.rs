@@ -38,13 +38,7 @@ fn options(options: &JsValue) -> Result<Call, JsValue> {
         on_progress: None,
     };
     let whole = |key: &str, low: u32, high: u32| -> Result<Option<u32>, JsValue> {
-        let Some(v) = o.get(key) else { return Ok(None) };
-        match v.as_f64() {
-            Some(x) if x.is_finite() && x.fract() == 0.0 && x >= f64::from(low) && x <= f64::from(high) => {
-                Ok(Some(x as u32))
-            }
-            _ => Err(o.fail(key, format!("must be a whole number from {low} to {high}, not {}", shown(&v)))),
-        }
+        Ok(o.whole(key, i64::from(low), i64::from(high))?.map(|x| x as u32))
     };
     if let Some(v) = o.get("minimize") {
         call.opts.minimize = Some(
