@@ -4,21 +4,32 @@
 Used when the engine is restructured without changing what it computes: build the binary of
 the commit before the change and of the commit after it, then
 
-    scripts/same-results.py OLD_BINARY NEW_BINARY [--count 1000] [--seed 1]
+    scripts/same-results.py OLD_BINARY NEW_BINARY [--count 1000] [--seed 1] [--with-tests] [--large]
 
 Runs `quotasim run` (full result JSON) and `quotasim run --summary` with both binaries on:
 the fixtures, the playground presets, `quotasim generate` workloads of varied sizes with every
 settings variant patched in (victim order, backfill, grace, checkpoint on stop, scheduled and
-starting time, horizon), and random small scenarios with actions of every kind. Prints the
-first differences and exits 1 if any output differs, 0 otherwise. Deterministic for a seed.
+starting time, horizon), and random small scenarios with actions of every kind. `--with-tests`
+adds every scenario the integration tests simulate (the rule tests and the worked example among
+them: the test binary writes them out with QUOTASIM_KEEP_SCENARIOS); `--large` adds generated
+scenarios of 100,000 and 1,000,000 jobs. Prints the first differences and exits 1 if any output
+differs, 0 otherwise. Deterministic for a seed.
+
+The bridges are compared too, on the fixtures, the presets, the generated scenarios and one in
+ten of the others: each scenario's exports (CloudFormation JSON and YAML, aws-cli, Kueue), its
+run as EventBridge lines imported back (`import aws`, with `--observed` and `--state-at` a mid
+instant), its Kueue export imported back; and `import trace` on the openb pod lists and the
+test excerpt with several option sets.
 """
 import argparse
+import calendar
 import json
 import os
 import random
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TYPES = ["ml.g5.xlarge", "ml.p4d.24xlarge", "ml.p5.48xlarge"]
@@ -129,8 +140,31 @@ def generated(binary, rng, jobs):
     return s
 
 
-def corpus(old, count, seed):
+def test_scenarios(tmp):
+    """Every scenario the integration tests build and simulate, written out by the test binary."""
+    out = os.path.join(tmp, "tests")
+    os.makedirs(out)
+    env = dict(os.environ, QUOTASIM_KEEP_SCENARIOS=out)
+    subprocess.run(["cargo", "test", "-q", "-p", "quotasim-tests", "--test", "main"],
+                   cwd=ROOT, env=env, check=True, capture_output=True)
+    for name in sorted(os.listdir(out)):
+        yield f"test-{name}", open(os.path.join(out, name)).read()
+
+
+def large(old, rng):
+    for jobs in (100_000, 1_000_000):
+        out = subprocess.run(
+            [old, "generate", "--jobs", str(jobs), "--shares", "20", "--instance-types", "5",
+             "--seed", str(rng.randint(0, 10**9))], check=True, capture_output=True, text=True).stdout
+        yield f"generated-{jobs}", out
+
+
+def corpus(old, count, seed, with_tests, with_large, tmp):
     rng = random.Random(seed)
+    if with_tests:
+        yield from test_scenarios(tmp)
+    if with_large:
+        yield from large(old, random.Random(seed))
     for name in sorted(os.listdir(os.path.join(ROOT, "tests", "fixtures"))):
         yield name, open(os.path.join(ROOT, "tests", "fixtures", name)).read()
     presets = os.path.join(ROOT, "www", "presets")
@@ -152,29 +186,99 @@ def run(binary, path, summary):
     return p.returncode, p.stdout, p.stderr
 
 
+def out(binary, args):
+    p = subprocess.run([binary] + args, capture_output=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def bridge_runs(old, new, path, tmp):
+    """The bridges on one scenario, with both binaries: its events as EventBridge lines, those
+    imported back as a whole history, with `--observed` and as the state at a mid instant; its
+    exports; the Kueue export imported back. Yields (what, same?)."""
+    for args in (["export", "cloudformation", path], ["export", "cloudformation", "--yaml", path],
+                 ["export", "aws-cli", path], ["export", "kueue", path]):
+        yield " ".join(args[:2]), out(old, args) == out(new, args)
+    events = out(old, ["run", path, "--events-format", "eventbridge"])
+    yield "run --events-format eventbridge", events == out(new, ["run", path, "--events-format", "eventbridge"])
+    if events[0] == 0 and events[1]:
+        ev = os.path.join(tmp, "events.jsonl")
+        with open(ev, "wb") as f:
+            f.write(events[1])
+        lines = [json.loads(l) for l in events[1].splitlines() if l.strip()]
+        times = sorted(l["time"] for l in lines if isinstance(l, dict) and "time" in l)
+        results = []
+        for b in (old, new):
+            obs = os.path.join(tmp, "observed.json")
+            r = out(b, ["import", "aws", ev, "--observed", obs])
+            results.append((r, open(obs, "rb").read() if os.path.exists(obs) else b""))
+            if os.path.exists(obs):
+                os.remove(obs)
+        yield "import aws --observed", results[0] == results[1]
+        if times:
+            mid = times[len(times) // 2]
+            at = calendar.timegm(time.strptime(mid[:19], "%Y-%m-%dT%H:%M:%S")) * 1000
+            args = ["import", "aws", ev, "--state-at", str(at)]
+            yield "import aws --state-at", out(old, args) == out(new, args)
+    k = out(old, ["export", "kueue", path])
+    if k[0] == 0:
+        y = os.path.join(tmp, "kueue.yaml")
+        with open(y, "wb") as f:
+            f.write(k[1])
+        args = ["import", "kueue", y]
+        yield "import kueue", out(old, args) == out(new, args)
+
+
+def trace_runs(old, new):
+    """`import trace` on the openb pod lists and the test excerpt, with several option sets."""
+    files = [os.path.join(ROOT, "tests", "fixtures", "openb-excerpt.csv")]
+    openb = os.path.join(ROOT, "..", "shared", "traces", "alibaba-gpu-v2023-openb")
+    if os.path.isdir(openb):
+        files += sorted(os.path.join(openb, f) for f in os.listdir(openb) if f.startswith("openb_pod_list"))
+    variants = [[], ["--gpus-per-instance", "4"], ["--from", "0", "--to", "2000000"],
+                ["--instances", "12"], ["--instance-type", "ml.p4d.24xlarge", "--gpus-per-instance", "8"]]
+    for f in files:
+        for v in variants:
+            args = ["import", "trace", "--format", "openb", f] + v
+            yield os.path.basename(f) + " " + " ".join(v), out(old, args) == out(new, args)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("old")
     ap.add_argument("new")
     ap.add_argument("--count", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--with-tests", action="store_true",
+                    help="also every scenario the integration tests simulate (runs cargo test)")
+    ap.add_argument("--large", action="store_true", help="also generated scenarios of 100k and 1M jobs")
     a = ap.parse_args()
     diffs = 0
     n = 0
+    bridged = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for name, text in corpus(a.old, a.count, a.seed):
+        for name, text in corpus(a.old, a.count, a.seed, a.with_tests, a.large, tmp):
             path = os.path.join(tmp, "scenario.json")
             with open(path, "w") as f:
                 f.write(text)
-            for summary in (False, True):
+            checks = [(f"run (summary={s})", run(a.old, path, s) == run(a.new, path, s)) for s in (False, True)]
+            if not name.startswith(("random-", "test-", "generated-1")) or bridged % 10 == 0:
+                checks += list(bridge_runs(a.old, a.new, path, tmp))
+            if name.startswith(("random-", "test-")):
+                bridged += 1
+            for what, same in checks:
                 n += 1
-                if run(a.old, path, summary) != run(a.new, path, summary):
+                if not same:
                     diffs += 1
                     if diffs <= 10:
                         keep = os.path.join(tmp, "..", f"quotasim-diff-{name}.json")
                         with open(keep, "w") as f:
                             f.write(text)
-                        print(f"differs: {name} (summary={summary}); scenario kept in {os.path.abspath(keep)}")
+                        print(f"differs: {name} ({what}); scenario kept in {os.path.abspath(keep)}")
+        for what, same in trace_runs(a.old, a.new):
+            n += 1
+            if not same:
+                diffs += 1
+                print(f"differs: import trace {what}")
     print(f"{n - diffs} identical, {diffs} different ({n} runs)")
     sys.exit(1 if diffs else 0)
 

@@ -438,13 +438,13 @@ fn csv_line(row: u64, values: &[Value], columns: &[String], summary: Option<&Val
 
 /// `quotasim sweep-merge`: shard outputs (JSONL) into the bytes of the unsharded run, as JSONL
 /// or as the CSV the unsharded run prints with `--format csv`. What is not the unsharded run
-/// (a row missing, rows of another sweep, no rows at all) is refused (`quotasim::sweep_merge`).
+/// (a row missing, rows of another sweep, no rows at all) is refused (`quotasim::sweep::merge`).
 pub fn merge(files: &[String], format: SweepFormat) -> Result<ExitCode, Stop> {
     let mut texts = Vec::with_capacity(files.len());
     for f in files {
         texts.push((f.clone(), read_input(f).map_err(Stop)?));
     }
-    let m = quotasim::sweep_merge::merge(&texts).map_err(|p| invalid(&[p]))?;
+    let m = quotasim::sweep::merge::merge(&texts).map_err(|p| invalid(&[p]))?;
     drop(texts);
     let mut failed = 0;
     let mut out: Vec<String> = Vec::with_capacity(m.rows.len() + 1);

@@ -27,61 +27,31 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-#[cfg(feature = "serde")]
-pub mod aws;
-#[cfg(feature = "serde")]
-pub mod calibrate;
-#[cfg(feature = "serde")]
-pub mod change;
-mod chunked;
-#[cfg(feature = "serde")]
-pub mod compare;
-#[cfg(feature = "serde")]
-pub mod diff;
-#[cfg(feature = "serde")]
-pub mod eta;
-#[cfg(feature = "serde")]
-pub mod export;
-pub mod fit_workload;
-pub mod generate;
-#[cfg(feature = "serde")]
-pub mod import_check;
-#[cfg(feature = "serde")]
-pub mod json;
-#[cfg(feature = "serde")]
-pub mod kueue;
-pub mod merge;
-#[cfg(feature = "serde")]
-pub mod metric;
-pub mod model;
-mod names;
-#[cfg(feature = "serde")]
-pub mod objective;
-pub mod problem;
-pub mod reasons;
-#[cfg(feature = "serde")]
-pub mod recommend;
-#[cfg(feature = "serde")]
-pub mod replicates;
-pub mod result;
-pub mod scenario;
-pub mod sim;
-#[cfg(feature = "serde")]
-pub mod strict;
-#[cfg(feature = "serde")]
-pub mod sweep;
-#[cfg(feature = "serde")]
-pub mod sweep_merge;
-#[cfg(feature = "serde")]
-pub mod sweep_seeds;
-#[cfg(feature = "serde")]
-pub mod trace;
-pub mod validate;
-#[cfg(feature = "serde")]
-pub mod why;
-pub mod workload;
+// Three layers, lower ones never calling up (`scripts/layers.py` checks it): the kernel
+// (the scenario, its validation, the simulation and its results), the bridges (other tools'
+// formats in and out) and the studies (everything that runs the kernel several times or reads
+// its results). `limits` and `rng` are leaves every layer may read. The modules keep their
+// flat public paths (`quotasim::sweep`, `quotasim::aws`), re-exported below.
+mod bridges;
+mod kernel;
+pub mod limits;
+pub mod rng;
+mod studies;
+
+pub use bridges::merge;
 #[cfg(feature = "yaml")]
-pub mod yaml;
+pub use bridges::yaml;
+#[cfg(feature = "serde")]
+pub use bridges::{aws, export, import_check, kueue, trace};
+pub(crate) use kernel::{chunked, names};
+pub use kernel::{generate, model, problem, reasons, result, scenario, sim, validate, workload};
+#[cfg(feature = "serde")]
+pub use kernel::{json, strict};
+pub use studies::fit_workload;
+#[cfg(feature = "serde")]
+pub use studies::{
+    calibrate, change, compare, diff, eta, metric, objective, recommend, replicates, sweep, why,
+};
 
 pub use generate::{generate, generate_workload, GenerateOptions};
 pub use reasons::{Misconfiguration, WaitCause, WaitReason};

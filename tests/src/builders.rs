@@ -136,6 +136,7 @@ impl Sc {
     }
     /// The validated scenario; panics with the problems if it is invalid.
     pub fn valid(&self) -> ValidScenario {
+        keep_scenario(&self.s);
         match validate(&self.s) {
             Ok(v) => v,
             Err(p) => panic!("scenario should be valid, problems: {p:#?}"),
@@ -160,6 +161,19 @@ impl Sc {
     pub fn to_json(&self) -> String {
         serde_json::to_string(&self.s).expect("scenario serializes")
     }
+}
+
+/// With `QUOTASIM_KEEP_SCENARIOS=DIR` set, writes every scenario a test simulates into DIR (one
+/// file per distinct scenario), so `scripts/same-results.py --with-tests` can run the rule tests'
+/// scenarios through two builds and compare their bytes.
+fn keep_scenario(s: &Scenario) {
+    use std::hash::{Hash, Hasher};
+    let Some(dir) = std::env::var_os("QUOTASIM_KEEP_SCENARIOS") else { return };
+    let text = serde_json::to_string_pretty(s).expect("scenario serializes");
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    let path = std::path::Path::new(&dir).join(format!("{:016x}.json", h.finish()));
+    std::fs::write(&path, text).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
 }
 
 /// Quota share builder.

@@ -525,7 +525,7 @@ fn sweep_options(options: &JsValue) -> Result<SweepCall, JsValue> {
         ),
         None => None,
     };
-    let most = i64::from(quotasim::sweep_seeds::MAX_REPLICATES);
+    let most = i64::from(quotasim::sweep::seeds::MAX_REPLICATES);
     let replicates = o.whole("replicates", 1, most)?.map(|n| n as u32);
     Ok(SweepCall { signal, on_row, replicates })
 }

@@ -1,5 +1,5 @@
 //! The package's TypeScript declarations are generated from one source: the engine's Rust
-//! types and their serde attributes (`engine/src/{model/mod,model/serde_impls,result,problem,generate,compare,objective,eta/mod}.rs`, ...),
+//! types and their serde attributes (`engine/src/{kernel/model/mod,kernel/model/serde_impls,kernel/result,kernel/problem,studies/compare,studies/eta/mod}.rs`, ...: `SOURCES`),
 //! read with `syn`; the few shapes that exist only in the package (options holding JavaScript
 //! objects: an `AbortSignal`, a callback) are written here, in [`PACKAGE_SHAPES`]. The output, `src/types.d.ts`, is committed and embedded by `src/lib.rs` in
 //! the package's `.d.ts`. The first test fails when that file is stale;
@@ -32,22 +32,23 @@ const HEADER: &str = "\
 
 /// The engine files whose types make up the shapes.
 const SOURCES: &[&str] = &[
-    "model/mod.rs",
-    "result.rs",
-    "problem.rs",
-    "generate.rs",
-    "model/serde_impls.rs",
-    "compare.rs",
-    "objective.rs",
-    "workload.rs",
-    "sweep.rs",
-    "replicates.rs",
-    "aws/mod.rs",
-    "calibrate.rs",
-    "eta/mod.rs",
-    "why/report.rs",
-    "recommend/report.rs",
-    "recommend/space.rs",
+    "kernel/model/mod.rs",
+    "kernel/model/workload.rs",
+    "kernel/result.rs",
+    "kernel/problem.rs",
+    "kernel/generate.rs",
+    "kernel/model/serde_impls.rs",
+    "studies/compare.rs",
+    "studies/objective.rs",
+    "kernel/workload.rs",
+    "studies/sweep/mod.rs",
+    "studies/replicates.rs",
+    "bridges/aws/mod.rs",
+    "studies/calibrate.rs",
+    "studies/eta/mod.rs",
+    "studies/why/report.rs",
+    "studies/recommend/report.rs",
+    "studies/recommend/space.rs",
 ];
 
 /// Where the shapes start: the scenario (input) first, then what the package returns.

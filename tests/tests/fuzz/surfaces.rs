@@ -155,7 +155,7 @@ proptest! {
         }
         let named: Vec<(String, String)> =
             files.iter().enumerate().map(|(i, l)| (format!("shard-{i}.jsonl"), l.join("\n"))).collect();
-        match quotasim::sweep_merge::merge(&named) {
+        match quotasim::sweep::merge::merge(&named) {
             Ok(m) => {
                 prop_assert!(damage == 0, "damage {} was merged", damage);
                 if damage == 0 {

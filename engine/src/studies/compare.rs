@@ -402,7 +402,7 @@ mod tests {
     use crate::json::parse_scenario;
     use crate::{validate, Simulation};
 
-    const NOTEBOOK: &str = include_str!("../../tests/fixtures/notebook.json");
+    const NOTEBOOK: &str = include_str!("../../../tests/fixtures/notebook.json");
 
     fn run(changes: &[&str]) -> SimResult {
         let s = parse_scenario(NOTEBOOK).unwrap();

@@ -7,8 +7,8 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::generate::Rng;
 use crate::model::Job;
+use crate::rng::Rng;
 use crate::scenario::{JobCfg, ShareId, TypeId, ValidScenario};
 
 /// One share's arrivals.

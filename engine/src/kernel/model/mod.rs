@@ -9,13 +9,14 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::workload::Workload;
+use workload::Workload;
 
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "serde")]
 mod serde_impls;
+pub mod workload;
 
 /// A field the AWS API returns but the simulation does not use: accepted and ignored.
 #[cfg(feature = "serde")]

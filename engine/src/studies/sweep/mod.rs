@@ -15,6 +15,9 @@
 //! Rows are the cartesian product of the axes, the last axis fastest, numbered from 0; row
 //! `k`'s changes are one value of each axis, in axis order ([`crate::change`]).
 
+pub mod merge;
+pub mod seeds;
+
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -29,8 +32,8 @@ use crate::json::to_json;
 use crate::metric::{check_path, resolve, summary_value};
 use crate::model::Scenario;
 use crate::result::SummaryResult;
-use crate::sweep_seeds::{check_replicates, run_point, SeedBase};
 use crate::validate::Problem;
+use seeds::{check_replicates, run_point, SeedBase};
 
 /// The most rows a sweep may have unless the caller allows more.
 pub const DEFAULT_MAX_ROWS: u64 = 100_000;
@@ -427,7 +430,7 @@ pub fn as_read(v: &Value) -> Option<f64> {
 
 /// Runs row `k` of a sweep over `base`: its summary, or why it could not run. `frontier` is
 /// left unset (it needs every row). A replicated sweep runs the point on each seed's base
-/// ([`crate::sweep_seeds::run_point`]) and reports its statistics instead of one summary.
+/// ([`seeds::run_point`]) and reports its statistics instead of one summary.
 pub fn run_row(base: &Scenario, sweep: &Sweep, k: u64) -> SweepRow {
     if !sweep.seeds.is_empty() {
         return run_point(sweep, k);
@@ -584,7 +587,7 @@ pub fn pareto(goals: &[Goal], rows: &[Vec<Option<f64>>]) -> Vec<bool> {
 mod tests {
     use super::*;
 
-    const NOTEBOOK: &str = include_str!("../../tests/fixtures/notebook.json");
+    const NOTEBOOK: &str = include_str!("../../../../tests/fixtures/notebook.json");
 
     fn base() -> Scenario {
         crate::json::parse_scenario(NOTEBOOK).unwrap()

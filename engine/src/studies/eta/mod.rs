@@ -42,8 +42,8 @@ use alloc::vec::Vec;
 
 use serde::Serialize;
 
-use crate::generate::Rng;
 use crate::model::{Job, Scenario};
+use crate::rng::Rng;
 use crate::scenario::{JobId, ValidScenario};
 use crate::sim::{Options, Simulation};
 use crate::validate::{validate, Problem};

@@ -232,7 +232,7 @@ mod tests {
     use super::*;
     use crate::json::parse_scenario;
 
-    const NOTEBOOK: &str = include_str!("../../tests/fixtures/notebook.json");
+    const NOTEBOOK: &str = include_str!("../../../tests/fixtures/notebook.json");
 
     #[test]
     fn every_quota_share_is_a_resource_with_the_scenario_properties() {

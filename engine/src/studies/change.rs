@@ -833,7 +833,7 @@ mod tests {
     fn every_section_survives_an_edit_of_another_field_unchanged() {
         // The format example has payloads and AWS-shaped shares: an edit goes through
         // each section's JSON form and must keep everything else as it was.
-        let text = include_str!("../../tests/fixtures/format_example.json");
+        let text = include_str!("../../../tests/fixtures/format_example.json");
         let s = crate::json::parse_scenario(text).unwrap();
         let share = s.quota_shares[0].quota_share_name.clone();
         let job = s.jobs[0].job_name.clone();

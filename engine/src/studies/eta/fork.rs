@@ -36,7 +36,7 @@ mod tests {
     use crate::validate;
     use alloc::string::String;
 
-    const NOTEBOOK: &str = include_str!("../../../tests/fixtures/notebook.json");
+    const NOTEBOOK: &str = include_str!("../../../../tests/fixtures/notebook.json");
 
     fn at(t: u64) -> (Scenario, Simulation) {
         let s = parse_scenario(NOTEBOOK).unwrap();

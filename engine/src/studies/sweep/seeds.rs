@@ -209,7 +209,7 @@ mod tests {
 
     /// Two shares; alpha's arrivals follow `loadPercent` of the owned capacity, so a sweep over
     /// capacity would draw other arrival times at every point if each point expanded its own.
-    const BASE: &str = include_str!("../../tests/fixtures/two-teams-workload.json");
+    const BASE: &str = include_str!("../../../../tests/fixtures/two-teams-workload.json");
 
     fn base() -> Scenario {
         crate::json::parse_scenario(BASE).unwrap()

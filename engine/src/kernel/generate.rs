@@ -80,17 +80,17 @@ impl GenerateOptions {
         if !(1..=5).contains(&self.instance_types) {
             return Err(("instanceTypes", format!("must be 1 to 5, not {}", self.instance_types)));
         }
-        if self.jobs > crate::validate::MAX_JOBS as u64 {
+        if self.jobs > crate::limits::MAX_JOBS as u64 {
             return Err((
                 "jobs",
                 format!(
                     "must be at most {} (the most a scenario may have), not {}",
-                    crate::validate::MAX_JOBS,
+                    crate::limits::MAX_JOBS,
                     self.jobs
                 ),
             ));
         }
-        if self.seed > crate::validate::MAX_SAFE as u64 {
+        if self.seed > crate::limits::MAX_SAFE as u64 {
             return Err(("seed", format!("must be at most 2^53 - 1, not {}", self.seed)));
         }
         if self.load_percent == 0 || self.load_percent > 1000 {
@@ -109,40 +109,7 @@ impl GenerateOptions {
     }
 }
 
-/// SplitMix64: small, fast, and the same on every platform.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator whose draws are fixed by `seed`.
-    pub fn new(seed: u64) -> Self {
-        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
-    }
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in `0..n` (n > 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        ((self.next_u64() as u128 * n as u128) >> 64) as u64
-    }
-    /// Uniform in (0, 1].
-    pub fn unit(&mut self) -> f64 {
-        ((self.next_u64() >> 11) + 1) as f64 / (1u64 << 53) as f64
-    }
-    /// Exponential with the given mean.
-    pub fn exp(&mut self, mean: f64) -> f64 {
-        -libm::log(self.unit()) * mean
-    }
-    /// Pareto with shape `alpha` and scale `xm`.
-    pub fn pareto(&mut self, alpha: f64, xm: f64) -> f64 {
-        xm / libm::pow(self.unit(), 1.0 / alpha)
-    }
-}
+pub use crate::rng::Rng;
 
 const TYPES: [(&str, i64); 5] = [
     ("ml.p5.48xlarge", 8),
@@ -261,8 +228,8 @@ pub fn generate_workload(o: &GenerateOptions) -> Scenario {
         scheduling_policy: None,
         quota_shares,
         workload: Some(Workload {
-            seed: o.seed.min(crate::validate::MAX_SAFE as u64) as i64,
-            jobs: Some(o.jobs.min(crate::validate::MAX_JOBS as u64) as i64),
+            seed: o.seed.min(crate::limits::MAX_SAFE as u64) as i64,
+            jobs: Some(o.jobs.min(crate::limits::MAX_JOBS as u64) as i64),
             load_percent: Some(o.load_percent as f64),
             start_at: 0,
             shares: entries,

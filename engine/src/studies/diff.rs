@@ -468,7 +468,7 @@ mod tests {
     use crate::change::{apply_changes, Change};
     use crate::json::parse_scenario;
 
-    const NOTEBOOK: &str = include_str!("../../tests/fixtures/notebook.json");
+    const NOTEBOOK: &str = include_str!("../../../tests/fixtures/notebook.json");
 
     fn changed(s: &Scenario, cs: &[&str]) -> Scenario {
         let cs: Vec<Change> = cs.iter().map(|c| Change::parse(c).unwrap()).collect();

@@ -209,7 +209,7 @@ impl Serialize for ServiceRequestPayload {
     }
 }
 
-/// The job list, refused as soon as it has more than [`crate::validate::MAX_JOBS`] entries,
+/// The job list, refused as soon as it has more than [`crate::limits::MAX_JOBS`] entries,
 /// before the rest is read into memory.
 pub(crate) fn bounded_jobs<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<crate::model::Job>, D::Error> {
     struct Jobs;
@@ -219,11 +219,11 @@ pub(crate) fn bounded_jobs<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<crate:
             f.write_str("a list of jobs")
         }
         fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-            let max = crate::validate::MAX_JOBS;
+            let max = crate::limits::MAX_JOBS;
             let mut jobs = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(max));
             while let Some(j) = seq.next_element()? {
                 if jobs.len() == max {
-                    return Err(de::Error::custom(crate::validate::too_many_jobs()));
+                    return Err(de::Error::custom(crate::limits::too_many_jobs()));
                 }
                 jobs.push(j);
             }

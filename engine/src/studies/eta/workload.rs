@@ -10,8 +10,8 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::generate::Rng;
 use crate::model::Scenario;
+use crate::rng::Rng;
 use crate::scenario::{JobCfg, ShareId, TypeId, ValidScenario};
 use crate::validate::Problem;
 use crate::workload::{draw_percent, pick, Pace, ShareWorkload};

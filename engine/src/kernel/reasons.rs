@@ -5,7 +5,28 @@
 
 use alloc::string::String;
 
-use crate::result::PreemptionKind;
+/// Why a job was preempted (R18, R20, R22).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum PreemptionKind {
+    /// R18: reclaim of capacity borrowed by another share.
+    CrossShare,
+    /// R20: for a higher-priority job of the same share.
+    InShare,
+    /// R22, R23: the victim's share is over quota after an update, or the service environment's
+    /// limit was lowered.
+    CapacityReduced,
+}
+
+impl PreemptionKind {
+    /// The spec's reason text: an attempt's `statusReason` and a preemption event's `reason`.
+    pub fn reason(self) -> &'static str {
+        match self {
+            PreemptionKind::CrossShare => "Cross-share preemption triggered to reclaim borrowed capacity",
+            PreemptionKind::InShare => "In-share preemption triggered by higher priority job",
+            PreemptionKind::CapacityReduced => "Capacity limit reduced",
+        }
+    }
+}
 
 /// Why a job is where it is; rendered to the spec's strings only for output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
