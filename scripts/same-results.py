@@ -228,14 +228,21 @@ def bridge_runs(old, new, path, tmp):
         yield "import kueue", out(old, args) == out(new, args)
 
 
-def trace_runs(old, new):
+def trace_runs(old, new, tmp):
     """`import trace` on the openb pod lists and the test excerpt, with several option sets."""
     files = [os.path.join(ROOT, "tests", "fixtures", "openb-excerpt.csv")]
     openb = os.path.join(ROOT, "..", "shared", "traces", "alibaba-gpu-v2023-openb")
     if os.path.isdir(openb):
         files += sorted(os.path.join(openb, f) for f in os.listdir(openb) if f.startswith("openb_pod_list"))
+    cap = os.path.join(tmp, "capacity.csv")
+    with open(cap, "w") as f:
+        f.write("team,gpus\nLS,40\nBE,17.5\nGuaranteed,0\nExtra,3\nother,0\n")
     variants = [[], ["--gpus-per-instance", "4"], ["--from", "0", "--to", "2000000"],
-                ["--instances", "12"], ["--instance-type", "ml.p4d.24xlarge", "--gpus-per-instance", "8"]]
+                ["--instances", "12"], ["--instances", "1"], ["--instance-type", "ml.p4d.24xlarge", "--gpus-per-instance", "8"],
+                ["--capacity", cap], ["--capacity", cap, "--teams", "LS=latency,BE=batch"],
+                ["--columns", "priority=qos", "--priorities", "LS=5,BE=1,Burstable=2,Guaranteed=9"],
+                ["--min-gpus", "2", "--max-duration", "3600", "--min-duration", "60"],
+                ["--columns", "start=nosuchcolumn"]]
     for f in files:
         for v in variants:
             args = ["import", "trace", "--format", "openb", f] + v
@@ -274,7 +281,7 @@ def main():
                         with open(keep, "w") as f:
                             f.write(text)
                         print(f"differs: {name} ({what}); scenario kept in {os.path.abspath(keep)}")
-        for what, same in trace_runs(a.old, a.new):
+        for what, same in trace_runs(a.old, a.new, tmp):
             n += 1
             if not same:
                 diffs += 1

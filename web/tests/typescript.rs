@@ -44,6 +44,7 @@ const SOURCES: &[&str] = &[
     "studies/sweep/mod.rs",
     "studies/replicates.rs",
     "bridges/aws/mod.rs",
+    "bridges/aws/observed.rs",
     "studies/calibrate.rs",
     "studies/eta/mod.rs",
     "studies/why/report.rs",

@@ -11,7 +11,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::attempts::Attempt;
-use super::ObservedJob;
+use super::observed::ObservedJob;
 use crate::import_check::Capped;
 use crate::model::{Job, ObservedDuration, Scenario};
 use crate::problem::Problem;
@@ -176,10 +176,10 @@ impl Tally {
             }
         }
         s.history = self.history;
-        s.name = Some(format!("AWS queue at {} ({} jobs)", super::iso8601(ms), s.jobs.len()));
+        s.name = Some(format!("AWS queue at {} ({} jobs)", super::time::iso8601(ms), s.jobs.len()));
         s.description = Some(format!(
             "The live state imported from AWS Batch outputs at {} ({ms} ms after the Unix epoch); time 0 is the earliest createdAt then ({origin} ms).",
-            super::iso8601(ms)
+            super::time::iso8601(ms)
         ));
         if self.later > 0 || later_events > 0 {
             problems.push_general(Problem::warning(

@@ -1,0 +1,60 @@
+//! Configuration alone (`describe-service-environments`, `list-quota-shares`,
+//! `describe-quota-share`), to merge into a scenario on screen.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::read::{envs_of, records, shares_of, Kind};
+use crate::import_check::Capped;
+use crate::problem::Problem;
+
+/// Configuration alone, to merge into a scenario: quota shares and a service environment
+/// (`None` when the input has none), every problem, and what was recognised.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConfigurationImport {
+    pub configuration: crate::merge::Configuration,
+    pub warnings: Vec<Problem>,
+    pub recognised: Vec<String>,
+}
+
+/// When the files hold only configuration (`describe-service-environments`,
+/// `list-quota-shares`, `describe-quota-share`), that configuration; `None` when any record
+/// is a job or an event, or nothing is recognised (then `import` is the reader).
+pub fn configuration(files: &[(String, String)]) -> Option<ConfigurationImport> {
+    let mut problems = Capped::default();
+    let mut c = crate::merge::Configuration::default();
+    let mut recognised = Vec::new();
+    for (file, text) in files {
+        let mut kinds: BTreeMap<&'static str, usize> = BTreeMap::new();
+        for (kind, v, at) in records(file, text, &mut problems) {
+            *kinds.entry(kind.name()).or_default() += 1;
+            match kind {
+                Kind::ServiceEnvironments => {
+                    let mut e = envs_of(&v, &at, file, &mut problems);
+                    if !e.is_empty() {
+                        c.service_environment = Some(e.swap_remove(0).0);
+                    }
+                }
+                Kind::QuotaShares | Kind::QuotaShare => {
+                    for (q, _) in shares_of(kind, v, &at, file, &mut problems) {
+                        match c.quota_shares.iter_mut().find(|x| x.quota_share_name == q.quota_share_name) {
+                            Some(x) => *x = q,
+                            None => c.quota_shares.push(q),
+                        }
+                    }
+                }
+                _ => return None,
+            }
+        }
+        let list: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
+        recognised
+            .push(format!("{file}: {}", if list.is_empty() { "nothing".into() } else { list.join(", ") }));
+    }
+    (c.service_environment.is_some() || !c.quota_shares.is_empty()).then(|| ConfigurationImport {
+        configuration: c,
+        warnings: problems.finish(),
+        recognised,
+    })
+}
