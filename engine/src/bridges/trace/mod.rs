@@ -67,9 +67,9 @@ pub fn import(files: &[(String, String)], o: &TraceOptions) -> Result<Imported, 
 #[cfg(test)]
 mod tests {
     use super::csv::csv_rows;
-    use alloc::vec;
     use super::read::seconds;
     use super::*;
+    use alloc::vec;
 
     fn run(text: &str, o: &TraceOptions) -> Result<Imported, Vec<Problem>> {
         import(&[("log.csv".into(), text.into())], o)
