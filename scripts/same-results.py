@@ -19,7 +19,9 @@ The bridges are compared too, on the fixtures, the presets, the generated scenar
 ten of the others: each scenario's exports (CloudFormation JSON and YAML, aws-cli, Kueue), its
 run as EventBridge lines imported back (`import aws`, with `--observed` and `--state-at` a mid
 instant), its Kueue export imported back; and `import trace` on the openb pod lists and the
-test excerpt with several option sets.
+test excerpt with several option sets. With `--studies`, on the same scenarios (not the
+largest): `check`, `compare --set` in every format, a sweep of four points in both formats,
+`eta`, `why` for the first job and `recommend`.
 """
 import argparse
 import calendar
@@ -156,7 +158,7 @@ def large(old, rng):
         out = subprocess.run(
             [old, "generate", "--jobs", str(jobs), "--shares", "20", "--instance-types", "5",
              "--seed", str(rng.randint(0, 10**9))], check=True, capture_output=True, text=True).stdout
-        yield f"generated-{jobs}", out
+        yield f"large-{jobs}", out
 
 
 def corpus(old, count, seed, with_tests, with_large, tmp):
@@ -228,6 +230,42 @@ def bridge_runs(old, new, path, tmp):
         yield "import kueue", out(old, args) == out(new, args)
 
 
+def study_runs(old, new, path, text, tmp):
+    """The studies on one scenario, with both binaries: `check`, `compare --set` (json, text and
+    csv), a sweep (jsonl and csv), `eta` from its start, `why` for its first job and
+    `recommend` over a small space. Yields (what, same?)."""
+    def same(args):
+        return out(old, args) == out(new, args)
+
+    sets = ["--set", "settings.preemptionGraceSeconds=30",
+            "--set", "quotaShares[*].preemptionConfiguration.inSharePreemption=ENABLED"]
+    for fmt in ("json", "text", "csv"):
+        yield f"compare --format {fmt}", same(["compare", path] + sets + ["--format", fmt])
+    objectives = os.path.join(tmp, "objectives.json")
+    with open(objectives, "w") as f:
+        json.dump({"formatVersion": 1, "objectives": [
+            {"metric": "perQuotaShare.*.waitSeconds.p95", "max": 7200},
+            {"metric": "overall.utilization", "min": 0.3}]}, f)
+    yield "check", same(["check", path, "--objectives", objectives, "--format", "json"])
+    sweep = os.path.join(tmp, "sweep.json")
+    with open(sweep, "w") as f:
+        json.dump({"formatVersion": 1, "base": path,
+                   "axes": [{"path": "settings.preemptionGraceSeconds", "values": [0, 300]},
+                            {"path": "settings.backfill", "values": [True, False]}],
+                   "frontier": ["overall.utilization:max", "overall.waitSeconds.p95:min"]}, f)
+    for fmt in ("jsonl", "csv"):
+        yield f"sweep --format {fmt}", same(["sweep", sweep, "--threads", "1", "--format", fmt])
+    yield "eta", same(["eta", path, "--replicates", "8", "--threads", "1", "--format", "json"])
+    try:
+        jobs = json.loads(text).get("jobs") or []
+    except ValueError:
+        jobs = []
+    if jobs and isinstance(jobs[0], dict) and "jobName" in jobs[0]:
+        yield "why", same(["why", path, "--job", jobs[0]["jobName"], "--max-runs", "12", "--format", "json"])
+    yield "recommend", same(["recommend", path, "--objectives", objectives, "--max-runs", "24",
+                             "--threads", "1", "--format", "json"])
+
+
 def trace_runs(old, new, tmp):
     """`import trace` on the openb pod lists and the test excerpt, with several option sets."""
     files = [os.path.join(ROOT, "tests", "fixtures", "openb-excerpt.csv")]
@@ -258,6 +296,8 @@ def main():
     ap.add_argument("--with-tests", action="store_true",
                     help="also every scenario the integration tests simulate (runs cargo test)")
     ap.add_argument("--large", action="store_true", help="also generated scenarios of 100k and 1M jobs")
+    ap.add_argument("--studies", action="store_true",
+                    help="also compare, check, sweep, eta, why and recommend on the scenarios the bridges run on")
     a = ap.parse_args()
     diffs = 0
     n = 0
@@ -268,8 +308,10 @@ def main():
             with open(path, "w") as f:
                 f.write(text)
             checks = [(f"run (summary={s})", run(a.old, path, s) == run(a.new, path, s)) for s in (False, True)]
-            if not name.startswith(("random-", "test-", "generated-1")) or bridged % 10 == 0:
+            if not name.startswith(("random-", "test-", "large-")) or bridged % 10 == 0:
                 checks += list(bridge_runs(a.old, a.new, path, tmp))
+                if a.studies and not name.startswith("large-"):
+                    checks += list(study_runs(a.old, a.new, path, text, tmp))
             if name.startswith(("random-", "test-")):
                 bridged += 1
             for what, same in checks:

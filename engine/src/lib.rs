@@ -50,7 +50,7 @@ pub use kernel::{json, strict};
 pub use studies::fit_workload;
 #[cfg(feature = "serde")]
 pub use studies::{
-    calibrate, change, compare, diff, eta, metric, objective, recommend, replicates, sweep, why,
+    calibrate, change, compare, diff, eta, metric, objective, path, recommend, replicates, sweep, why,
 };
 
 pub use generate::{generate, generate_workload, GenerateOptions};

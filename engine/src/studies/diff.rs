@@ -19,6 +19,7 @@ use serde_json::Value;
 
 use crate::model::{Job, Scenario};
 use crate::names::NameIndex;
+use crate::path::{self, key_field};
 use crate::problem::Problem;
 use crate::strict::Strict;
 
@@ -31,31 +32,8 @@ pub struct Difference {
     segs: Vec<(String, Option<String>)>,
 }
 
-/// The field naming a list's entries (as in [`crate::change`]).
-fn key_field(list: &str) -> Option<&'static str> {
-    match list {
-        "quotaShares" | "shares" => Some("quotaShareName"),
-        "jobs" => Some("jobName"),
-        "capacityLimits" => Some("capacityUnit"),
-        "instanceTypes" => Some("name"),
-        _ => None,
-    }
-}
-
 fn path_text(segs: &[(String, Option<String>)]) -> String {
-    let mut s = String::new();
-    for (i, (f, e)) in segs.iter().enumerate() {
-        if i > 0 {
-            s.push('.');
-        }
-        s.push_str(f);
-        if let Some(e) = e {
-            s.push('[');
-            s.push_str(e);
-            s.push(']');
-        }
-    }
-    s
+    path::text(segs.iter().map(|(f, e)| (f.as_str(), e.as_deref())))
 }
 
 fn short(v: &Option<Value>) -> String {

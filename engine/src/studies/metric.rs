@@ -30,25 +30,16 @@ pub fn summary_value(r: &SummaryResult) -> Value {
     serde_json::to_value(r).unwrap_or(Value::Null)
 }
 
-/// Checks a path's form (not whether the summary has it): dotted names, `*` only as a share.
+/// Checks a path's form (not whether the summary has it): dotted names, `*` only as a share
+/// ([`crate::path::metric_steps`]).
 pub fn check_path(path: &str) -> Result<(), String> {
-    let segs: Vec<&str> = path.split('.').collect();
-    if path.is_empty() || segs.iter().any(|s| s.is_empty()) {
-        return Err(format!("`{path}` is not a metric path (dotted names, e.g. overall.utilization)"));
-    }
-    if let Some(i) = segs.iter().position(|s| *s == "*") {
-        if i != 1 || segs[0] != "perQuotaShare" {
-            return Err(format!("`{path}`: `*` stands only for a share name (perQuotaShare.*.…)"));
-        }
-    }
-    Ok(())
+    crate::path::metric_steps(path).map(drop)
 }
 
 /// Resolves `path` against a summary result (from [`summary_value`]): one value, or one per
 /// share for `perQuotaShare.*.…`, in the summary's share order.
 pub fn resolve(summary: &Value, path: &str) -> Result<Vec<MetricValue>, String> {
-    check_path(path)?;
-    let segs: Vec<&str> = path.split('.').collect();
+    let segs = crate::path::metric_steps(path)?;
     let root = match segs[0] {
         "endedAt" | "formatVersion" => summary,
         "overall" | "perQuotaShare" => summary.get("summary").unwrap_or(&Value::Null),

@@ -20,6 +20,8 @@ pub mod metric;
 #[cfg(feature = "serde")]
 pub mod objective;
 #[cfg(feature = "serde")]
+pub mod path;
+#[cfg(feature = "serde")]
 pub mod recommend;
 #[cfg(feature = "serde")]
 pub mod replicates;

@@ -82,7 +82,7 @@ proptest! {
             match Change::parse(&arg) {
                 Err(p) => assert!(p.to_string().len() <= quotasim::validate::MAX_MESSAGE),
                 Ok(c) => match apply_changes(&s, std::slice::from_ref(&c)) {
-                    Ok(_) => assert!(c.path.matches(['.', '[']).count() <= 2 * quotasim::change::MAX_STEPS),
+                    Ok(_) => assert!(c.path.matches(['.', '[']).count() <= 2 * quotasim::path::MAX_STEPS),
                     Err(p) => {
                         assert_eq!(p.path.len().min(4096), p.path.len());
                         assert!(!p.to_string().contains('\u{1b}'));

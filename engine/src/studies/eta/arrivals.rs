@@ -122,7 +122,7 @@ pub(super) fn share_arrivals(
     mut next: impl FnMut(&mut Rng, f64) -> Option<f64>,
     mut each: impl FnMut(&mut Rng, String, u64),
 ) {
-    let mut rng = Rng::new(super::draw_key(seed, r, share) ^ salt);
+    let mut rng = Rng::new(super::draws::draw_key(seed, r, share) ^ salt);
     let mut t = from as f64;
     let mut k = 0u32;
     while let Some(at) = next(&mut rng, t) {

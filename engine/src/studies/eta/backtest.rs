@@ -18,7 +18,8 @@ use alloc::vec::Vec;
 use serde::Serialize;
 
 use super::arrivals::{Resampled, ShareArrivals};
-use super::{Arrivals, Durations, EtaOptions, Forecast};
+use super::forecast::Forecast;
+use super::options::{Arrivals, Durations, EtaOptions};
 use crate::aws::{import_parsed, parse, ImportOptions, Parsed};
 use crate::problem::Problem;
 
@@ -46,7 +47,12 @@ pub struct BacktestOptions {
 
 impl Default for BacktestOptions {
     fn default() -> Self {
-        BacktestOptions { replicates: 100, seed: 0, horizon: super::DEFAULT_HORIZON, resample: false }
+        BacktestOptions {
+            replicates: 100,
+            seed: 0,
+            horizon: super::options::DEFAULT_HORIZON,
+            resample: false,
+        }
     }
 }
 
@@ -136,11 +142,14 @@ const LIMITS: &str = "the quota configuration is the one in the files, not the o
 impl Backtest {
     /// Reads the history once (`import aws` of `files`) for every job's actual start.
     pub fn new(files: Vec<(String, String)>, opts: BacktestOptions) -> Result<Self, Vec<Problem>> {
-        if !(1..=super::MAX_REPLICATES).contains(&opts.replicates) {
-            return Err(super::problem("--replicates", format!("must be 1 to {}", super::MAX_REPLICATES)));
+        if !(1..=super::options::MAX_REPLICATES).contains(&opts.replicates) {
+            return Err(super::options::problem(
+                "--replicates",
+                format!("must be 1 to {}", super::options::MAX_REPLICATES),
+            ));
         }
         if opts.horizon == 0 {
-            return Err(super::problem("--horizon", String::from("must be above 0 seconds")));
+            return Err(super::options::problem("--horizon", String::from("must be above 0 seconds")));
         }
         let files = parse(&files);
         let full = import_parsed(&files, ImportOptions::default())?;
@@ -286,7 +295,7 @@ impl Backtest {
         let h = self.opts.horizon;
         let waited: Vec<Case> = cases.iter().filter(|c| c.actual > 0).cloned().collect();
         BacktestReport {
-            format_version: super::FORMAT_VERSION,
+            format_version: super::options::FORMAT_VERSION,
             replicates: self.opts.replicates,
             seed: self.opts.seed,
             horizon_seconds: h,

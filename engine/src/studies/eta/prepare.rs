@@ -7,7 +7,8 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{EtaOptions, Forecast};
+use super::forecast::Forecast;
+use super::options::EtaOptions;
 use crate::change::{apply_changes, Change};
 use crate::model::Job;
 use crate::validate::Problem;
@@ -71,7 +72,11 @@ mod tests {
     const MINE: &str = r#"{"jobName": "mine", "quotaShareName": "a", "instanceType": "ml.g5.xlarge", "durationSeconds": 60, "schedulingPriority": 9}"#;
 
     fn exact() -> EtaOptions {
-        EtaOptions { durations: Some(super::super::Durations::Exact), replicates: 3, ..EtaOptions::default() }
+        EtaOptions {
+            durations: Some(super::super::options::Durations::Exact),
+            replicates: 3,
+            ..EtaOptions::default()
+        }
     }
 
     fn paths(r: Result<Forecast, Vec<Problem>>) -> Vec<String> {

@@ -7,8 +7,8 @@ use alloc::vec::Vec;
 use serde::Serialize;
 
 use super::search::State;
-use super::space::{Config, Kind};
-use super::{median, Evaluation, Study, FORMAT_VERSION};
+use super::space::Config;
+use super::study::{median, Evaluation, Study, FORMAT_VERSION};
 use crate::sweep::{pareto, Goal};
 
 /// `quotasim recommend`'s report.
@@ -154,7 +154,7 @@ pub const UNFINISHED: &str = "noUnfinishedJobs";
 
 fn verdicts(st: &Study, e: &Evaluation) -> Vec<VerdictOut> {
     let mut out = Vec::new();
-    let ok = |o: &super::Outcome| o.error.is_none();
+    let ok = |o: &super::study::Outcome| o.error.is_none();
     let unfinished: Vec<f64> = e.iter().filter(|o| ok(o)).map(|o| o.unfinished as f64).collect();
     let met = e.iter().filter(|o| ok(o) && o.unfinished == 0).count();
     out.push(VerdictOut {
@@ -310,6 +310,48 @@ pub(crate) fn build(st: &Study, s: &State) -> RecommendReport {
             })
         })
         .collect();
+    let (front, cheapest) = front(st, s, &evaluated, &best);
+    let idle_quota = st
+        .scenario
+        .quota_shares
+        .iter()
+        .enumerate()
+        .map(|(si, q)| IdleQuota {
+            quota_share_name: q.quota_share_name.clone(),
+            input: idle(st, s.asked.first().unwrap_or(&s.input), si),
+            recommended: idle(st, &best, si),
+        })
+        .collect();
+    let notes = notes(st, s);
+    RecommendReport {
+        format_version: FORMAT_VERSION,
+        feasible: s.best.is_some(),
+        proven: s.proven && s.best.is_some(),
+        minimize: st.opts.minimize.clone().unwrap_or_else(|| "capacityPerHour".to_string()),
+        cost_unit: match (&st.opts.minimize, st.space.priced()) {
+            (Some(_), _) => "metric".to_string(),
+            (None, true) => "pricePerHour".to_string(),
+            (None, false) => "instances".to_string(),
+        },
+        seeds: st.seeds.iter().flatten().copied().collect(),
+        confidence: st.opts.confidence,
+        runs: st.runs_done(),
+        max_runs: st.opts.max_runs,
+        input,
+        recommended,
+        saves,
+        certificate,
+        sensitivity,
+        front,
+        cheapest,
+        idle_quota,
+        notes,
+    }
+}
+
+/// The front of cost (min) against the tightest slack (max) over every candidate run, by
+/// cost, and the five cheapest feasible candidates.
+fn front(st: &Study, s: &State, evaluated: &[&Config], best: &Config) -> (Vec<Point>, Vec<Point>) {
     // The front: cost (min) against the tightest slack (max), over every candidate run.
     let points: Vec<Point> = evaluated
         .iter()
@@ -334,7 +376,7 @@ pub(crate) fn build(st: &Study, s: &State) -> RecommendReport {
     let by_cost =
         |a: &Point, b: &Point| a.cost.unwrap_or(f64::INFINITY).total_cmp(&b.cost.unwrap_or(f64::INFINITY));
     let mut front: Vec<Point> = Vec::new();
-    let answer = evaluated.iter().position(|c| **c == best);
+    let answer = evaluated.iter().position(|c| *c == best);
     for (k, (p, _)) in points.iter().zip(&on).enumerate().filter(|(_, (_, o))| **o) {
         // Candidates that tie on both are one point: the answer stands for its ties, else the
         // first run.
@@ -364,17 +406,11 @@ pub(crate) fn build(st: &Study, s: &State) -> RecommendReport {
     }
     cheapest.sort_by(by_cost);
     cheapest.truncate(5);
-    let idle_quota = st
-        .scenario
-        .quota_shares
-        .iter()
-        .enumerate()
-        .map(|(si, q)| IdleQuota {
-            quota_share_name: q.quota_share_name.clone(),
-            input: idle(st, s.asked.first().unwrap_or(&s.input), si),
-            recommended: idle(st, &best, si),
-        })
-        .collect();
+    (front, cheapest)
+}
+
+/// What the reader should know: a budget that ran out, prices missing, a workload section.
+fn notes(st: &Study, s: &State) -> Vec<String> {
     let mut notes = Vec::new();
     if s.budget_out {
         notes.push(format!(
@@ -410,33 +446,7 @@ pub(crate) fn build(st: &Study, s: &State) -> RecommendReport {
                 .to_string(),
         );
     }
-    if st.space.dims.iter().any(|d| matches!(d.kind, Kind::Capacity { .. })) && st.opts.minimize.is_none() {
-        // Nothing to say: the default.
-    }
-    RecommendReport {
-        format_version: FORMAT_VERSION,
-        feasible: s.best.is_some(),
-        proven: s.proven && s.best.is_some(),
-        minimize: st.opts.minimize.clone().unwrap_or_else(|| "capacityPerHour".to_string()),
-        cost_unit: match (&st.opts.minimize, st.space.priced()) {
-            (Some(_), _) => "metric".to_string(),
-            (None, true) => "pricePerHour".to_string(),
-            (None, false) => "instances".to_string(),
-        },
-        seeds: st.seeds.iter().flatten().copied().collect(),
-        confidence: st.opts.confidence,
-        runs: st.runs_done(),
-        max_runs: st.opts.max_runs,
-        input,
-        recommended,
-        saves,
-        certificate,
-        sensitivity,
-        front,
-        cheapest,
-        idle_quota,
-        notes,
-    }
+    notes
 }
 
 fn num(x: Option<f64>) -> String {

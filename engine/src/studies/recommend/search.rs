@@ -59,7 +59,7 @@ use alloc::collections::BTreeSet;
 use alloc::vec::Vec;
 
 use super::space::{Config, Kind};
-use super::Study;
+use super::study::Study;
 
 /// What the search found (or where it stopped).
 #[derive(Clone, Debug, Default)]

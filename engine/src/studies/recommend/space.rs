@@ -41,7 +41,7 @@ use serde_json::{json, Value};
 
 use crate::change::{check_change, Change};
 use crate::model::{Scenario, Strategy};
-use crate::sweep::{range_values, Axis};
+use crate::sweep::file::{range_values, Axis};
 use crate::validate::Problem;
 
 /// The borrow limits of the sharing ladder, least to most permissive.
@@ -163,152 +163,184 @@ fn strategy_word(s: Strategy) -> &'static str {
 
 /// The default space of `s`, changed by `file`: every problem with its place in the file.
 pub fn build_space(s: &Scenario, file: &SpaceFile) -> Result<Space, Vec<Problem>> {
-    let mut problems = Vec::new();
+    let mut b = Builder::new(s);
     if file.format_version != 1 {
-        problems.push(Problem::error(
+        b.problems.push(Problem::error(
             "formatVersion",
             format!("formatVersion must be 1, not {}", file.format_version),
         ));
     }
-    let types: Vec<String> =
-        s.service_environment.capacity_limits.iter().map(|c| c.capacity_unit.clone()).collect();
-    let capacity: Vec<i64> = s.service_environment.capacity_limits.iter().map(|c| c.max_capacity).collect();
-    let prices: Vec<Option<f64>> = types
-        .iter()
-        .map(|t| s.instance_types.iter().find(|i| &i.name == t).and_then(|i| i.price_per_hour))
-        .collect();
-    let quota_sum = |t: &str| -> i64 {
-        s.quota_shares
-            .iter()
-            .flat_map(|q| q.capacity_limits.iter())
-            .filter(|c| c.capacity_unit == t)
-            .map(|c| c.max_capacity.max(0))
-            .sum()
-    };
-    let hi: Vec<i64> = types.iter().zip(&capacity).map(|(t, c)| 2 * (*c).max(quota_sum(t)).max(1)).collect();
-
-    // The default dimensions.
-    let mut dims: Vec<Dim> = Vec::new();
-    for (t, ty) in types.iter().enumerate() {
-        dims.push(Dim {
-            path: format!("serviceEnvironment.capacityLimits[{ty}].maxCapacity"),
-            kind: Kind::Capacity { t },
-            values: whole_numbers(1, hi[t], capacity[t]),
-            input: 0,
-        });
+    for (i, p) in file.fixed.iter().enumerate() {
+        b.fix(i, p);
     }
-    for (si, q) in s.quota_shares.iter().enumerate() {
-        let name = &q.quota_share_name;
-        for c in &q.capacity_limits {
-            let Some(t) = types.iter().position(|x| *x == c.capacity_unit) else { continue };
+    let scenario_json = serde_json::to_value(s).unwrap_or(Value::Null);
+    for (i, a) in file.axes.iter().enumerate() {
+        b.axis(i, a, &scenario_json);
+    }
+    b.finish()
+}
+
+/// A space being built: the default dimensions, each share's strategies and borrow limits
+/// still allowed, the fixed paths and the dimensions axes add.
+struct Builder<'a> {
+    s: &'a Scenario,
+    types: Vec<String>,
+    capacity: Vec<i64>,
+    prices: Vec<Option<f64>>,
+    dims: Vec<Dim>,
+    strategies: Vec<Vec<Strategy>>,
+    limits: Vec<Vec<i64>>,
+    fixed: BTreeSet<String>,
+    added: Vec<Dim>,
+    problems: Vec<Problem>,
+}
+
+impl<'a> Builder<'a> {
+    /// The default dimensions: the capacity of each type and each share's quota of it, from 1
+    /// to twice the larger of the capacity and the quotas' sum; every strategy and borrow limit.
+    fn new(s: &'a Scenario) -> Self {
+        let types: Vec<String> =
+            s.service_environment.capacity_limits.iter().map(|c| c.capacity_unit.clone()).collect();
+        let capacity: Vec<i64> =
+            s.service_environment.capacity_limits.iter().map(|c| c.max_capacity).collect();
+        let prices: Vec<Option<f64>> = types
+            .iter()
+            .map(|t| s.instance_types.iter().find(|i| &i.name == t).and_then(|i| i.price_per_hour))
+            .collect();
+        let quota_sum = |t: &str| -> i64 {
+            s.quota_shares
+                .iter()
+                .flat_map(|q| q.capacity_limits.iter())
+                .filter(|c| c.capacity_unit == t)
+                .map(|c| c.max_capacity.max(0))
+                .sum()
+        };
+        let hi: Vec<i64> =
+            types.iter().zip(&capacity).map(|(t, c)| 2 * (*c).max(quota_sum(t)).max(1)).collect();
+        let mut dims: Vec<Dim> = Vec::new();
+        for (t, ty) in types.iter().enumerate() {
             dims.push(Dim {
-                path: format!("quotaShares[{name}].capacityLimits[{}].maxCapacity", c.capacity_unit),
-                kind: Kind::Quota { s: si, t },
-                values: whole_numbers(1, hi[t], c.max_capacity),
+                path: format!("serviceEnvironment.capacityLimits[{ty}].maxCapacity"),
+                kind: Kind::Capacity { t },
+                values: whole_numbers(1, hi[t], capacity[t]),
                 input: 0,
             });
         }
-    }
-    let mut ladder_strategies: Vec<Vec<Strategy>> = s
-        .quota_shares
-        .iter()
-        .map(|_| alloc::vec![Strategy::Reserve, Strategy::Lend, Strategy::LendAndBorrow])
-        .collect();
-    let mut ladder_limits: Vec<Vec<i64>> = s.quota_shares.iter().map(|_| BORROW_LADDER.to_vec()).collect();
-    let share_of = |path: &str, suffix: &str| -> Option<usize> {
-        let rest = path.strip_prefix("quotaShares[")?;
-        let (name, tail) = rest.split_once(']')?;
-        (tail == suffix).then(|| s.quota_shares.iter().position(|q| q.quota_share_name == name))?
-    };
-
-    // `fixed`.
-    let mut fixed_dims: BTreeSet<String> = BTreeSet::new();
-    for (i, p) in file.fixed.iter().enumerate() {
-        let at = format!("fixed[{i}]");
-        if let Some(si) = share_of(p, ".resourceSharingConfiguration.strategy") {
-            let sh = &s.quota_shares[si].resource_sharing_configuration;
-            ladder_strategies[si].retain(|x| *x == sh.strategy);
-        } else if let Some(si) = share_of(p, ".resourceSharingConfiguration.borrowLimit") {
-            let sh = &s.quota_shares[si].resource_sharing_configuration;
-            let l = sh.borrow_limit.unwrap_or(-1);
-            ladder_limits[si].retain(|x| *x == l);
-        } else if dims.iter().any(|d| d.path == *p) || share_of(p, ".resourceSharingConfiguration").is_some()
-        {
-            fixed_dims.insert(p.clone());
-        } else {
-            problems.push(Problem::error(at, format!("{p}: not a dimension of the default space")));
+        for (si, q) in s.quota_shares.iter().enumerate() {
+            let name = &q.quota_share_name;
+            for c in &q.capacity_limits {
+                let Some(t) = types.iter().position(|x| *x == c.capacity_unit) else { continue };
+                dims.push(Dim {
+                    path: format!("quotaShares[{name}].capacityLimits[{}].maxCapacity", c.capacity_unit),
+                    kind: Kind::Quota { s: si, t },
+                    values: whole_numbers(1, hi[t], c.max_capacity),
+                    input: 0,
+                });
+            }
+        }
+        Builder {
+            s,
+            types,
+            capacity,
+            prices,
+            dims,
+            strategies: s
+                .quota_shares
+                .iter()
+                .map(|_| alloc::vec![Strategy::Reserve, Strategy::Lend, Strategy::LendAndBorrow])
+                .collect(),
+            limits: s.quota_shares.iter().map(|_| BORROW_LADDER.to_vec()).collect(),
+            fixed: BTreeSet::new(),
+            added: Vec::new(),
+            problems: Vec::new(),
         }
     }
 
-    // `axes`.
-    let scenario_json = serde_json::to_value(s).unwrap_or(Value::Null);
-    let mut added: Vec<Dim> = Vec::new();
-    for (i, a) in file.axes.iter().enumerate() {
+    /// The share `path` names, when it is `quotaShares[NAME]` followed by `suffix`.
+    fn share_of(&self, path: &str, suffix: &str) -> Option<usize> {
+        let rest = path.strip_prefix("quotaShares[")?;
+        let (name, tail) = rest.split_once(']')?;
+        (tail == suffix).then(|| self.s.quota_shares.iter().position(|q| q.quota_share_name == name))?
+    }
+
+    /// `fixed[i]`: a dimension kept at the scenario's value.
+    fn fix(&mut self, i: usize, p: &str) {
+        let s = self.s;
+        if let Some(si) = self.share_of(p, ".resourceSharingConfiguration.strategy") {
+            let sh = &s.quota_shares[si].resource_sharing_configuration;
+            self.strategies[si].retain(|x| *x == sh.strategy);
+        } else if let Some(si) = self.share_of(p, ".resourceSharingConfiguration.borrowLimit") {
+            let sh = &s.quota_shares[si].resource_sharing_configuration;
+            let l = sh.borrow_limit.unwrap_or(-1);
+            self.limits[si].retain(|x| *x == l);
+        } else if self.dims.iter().any(|d| d.path == p)
+            || self.share_of(p, ".resourceSharingConfiguration").is_some()
+        {
+            self.fixed.insert(p.into());
+        } else {
+            self.problems.push(Problem::error(
+                format!("fixed[{i}]"),
+                format!("{p}: not a dimension of the default space"),
+            ));
+        }
+    }
+
+    /// `axes[i]`: its values, each checked against the scenario, bounding a default dimension
+    /// or adding one.
+    fn axis(&mut self, i: usize, a: &Axis, scenario_json: &Value) {
         let at = format!("axes[{i}]");
         let values = match axis_values(a, &at) {
             Ok(v) => v,
             Err(p) => {
-                problems.push(p);
-                continue;
+                self.problems.push(p);
+                return;
             }
         };
         // A range is for a number: a field that is not one takes values.
         if a.range.is_some() {
-            let now = lookup(&scenario_json, &a.path);
+            let now = lookup(scenario_json, &a.path);
             if let Some(v) = now.filter(|v| !v.is_number() && !v.is_null()) {
-                problems.push(Problem::error(
+                self.problems.push(Problem::error(
                     format!("{at}.range"),
                     format!("{}: not a number (it is {v}), so it takes values, not a range", a.path),
                 ));
-                continue;
+                return;
             }
         }
+        let place =
+            |k: usize| if a.values.is_some() { format!("{at}.values[{k}]") } else { format!("{at}.range") };
         // Each value applies to the scenario, before anything runs.
-        let mut ok = true;
         for (k, v) in values.iter().enumerate() {
-            let place = if a.values.is_some() { format!("{at}.values[{k}]") } else { format!("{at}.range") };
-            if let Err(e) = check_change(s, &Change { path: a.path.clone(), value: v.clone() }) {
-                problems.push(Problem::error(place, format!("{}: {}", a.path, e.message)));
-                ok = false;
-                break;
+            if let Err(e) = check_change(self.s, &Change { path: a.path.clone(), value: v.clone() }) {
+                self.problems.push(Problem::error(place(k), format!("{}: {}", a.path, e.message)));
+                return;
             }
         }
-        if !ok {
-            continue;
-        }
-        if let Some(d) = dims.iter_mut().find(|d| d.path == a.path) {
+        if let Some(d) = self.dims.iter_mut().find(|d| d.path == a.path) {
             // A numeric default dimension, bounded: whole numbers of at least 1.
             let mut ints = Vec::new();
             for (k, v) in values.iter().enumerate() {
                 match v.as_i64() {
                     Some(x) if x >= 1 => ints.push(x),
                     _ => {
-                        let place = if a.values.is_some() {
-                            format!("{at}.values[{k}]")
-                        } else {
-                            format!("{at}.range")
-                        };
-                        problems.push(Problem::error(
-                            place,
+                        self.problems.push(Problem::error(
+                            place(k),
                             format!("{}: {v} is not a whole number of at least 1", a.path),
                         ));
-                        ok = false;
-                        break;
+                        return;
                     }
                 }
             }
-            if ok {
-                ints.sort_unstable();
-                ints.dedup();
-                d.values = ints.into_iter().map(Value::from).collect();
-            }
-        } else if let Some(si) = share_of(&a.path, ".resourceSharingConfiguration.strategy") {
+            ints.sort_unstable();
+            ints.dedup();
+            d.values = ints.into_iter().map(Value::from).collect();
+        } else if let Some(si) = self.share_of(&a.path, ".resourceSharingConfiguration.strategy") {
             if a.range.is_some() {
-                problems.push(Problem::error(
+                self.problems.push(Problem::error(
                     format!("{at}.range"),
                     format!("{}: a strategy is not a number; give its values", a.path),
                 ));
-                continue;
+                return;
             }
             let mut keep = Vec::new();
             for v in &values {
@@ -319,86 +351,97 @@ pub fn build_space(s: &Scenario, file: &SpaceFile) -> Result<Space, Vec<Problem>
                     _ => {}
                 }
             }
-            ladder_strategies[si].retain(|x| keep.contains(x));
-        } else if let Some(si) = share_of(&a.path, ".resourceSharingConfiguration.borrowLimit") {
-            let mut limits = Vec::new();
-            for (k, v) in values.iter().enumerate() {
-                match v.as_i64() {
-                    Some(x) if x >= -1 => limits.push(x),
-                    _ => {
-                        problems.push(Problem::error(
-                            format!("{at}.values[{k}]"),
-                            format!("{}: {v} is not a borrow limit (a whole number of at least -1)", a.path),
-                        ));
-                        ok = false;
-                    }
-                }
-            }
-            // Least to most permissive: -1 last.
-            limits.sort_by_key(|x| if *x == -1 { i64::MAX } else { *x });
-            limits.dedup();
-            if ok {
-                ladder_limits[si] = limits;
-            }
-        } else if share_of(&a.path, ".resourceSharingConfiguration").is_some() {
-            problems.push(Problem::error(
+            self.strategies[si].retain(|x| keep.contains(x));
+        } else if let Some(si) = self.share_of(&a.path, ".resourceSharingConfiguration.borrowLimit") {
+            self.borrow_limits(si, &at, a, &values);
+        } else if self.share_of(&a.path, ".resourceSharingConfiguration").is_some() {
+            self.problems.push(Problem::error(
                 format!("{at}.path"),
                 format!("{}: bound the sharing by its .strategy and .borrowLimit paths", a.path),
             ));
         } else if a.path.ends_with(".maxCapacity") {
-            problems.push(Problem::error(
+            self.problems.push(Problem::error(
                 format!("{at}.path"),
                 format!("{}: not a capacity or quota the scenario has", a.path),
             ));
         } else {
             if a.range.is_some() && values.iter().any(|v| !v.is_number()) {
-                problems.push(Problem::error(format!("{at}.range"), format!("{}: not a number", a.path)));
+                self.problems
+                    .push(Problem::error(format!("{at}.range"), format!("{}: not a number", a.path)));
+                return;
+            }
+            self.added.push(Dim { path: a.path.clone(), kind: Kind::Other, values, input: 0 });
+        }
+    }
+
+    /// An axis of share `si`'s borrow limits: whole numbers of at least -1, least to most
+    /// permissive.
+    fn borrow_limits(&mut self, si: usize, at: &str, a: &Axis, values: &[Value]) {
+        let mut limits = Vec::new();
+        let mut ok = true;
+        for (k, v) in values.iter().enumerate() {
+            match v.as_i64() {
+                Some(x) if x >= -1 => limits.push(x),
+                _ => {
+                    self.problems.push(Problem::error(
+                        format!("{at}.values[{k}]"),
+                        format!("{}: {v} is not a borrow limit (a whole number of at least -1)", a.path),
+                    ));
+                    ok = false;
+                }
+            }
+        }
+        // Least to most permissive: -1 last.
+        limits.sort_by_key(|x| if *x == -1 { i64::MAX } else { *x });
+        limits.dedup();
+        if ok {
+            self.limits[si] = limits;
+        }
+    }
+
+    /// The space: the sharing dimensions from each share's ladder, the axes' dimensions after
+    /// them, each dimension placed at the scenario's value (a fixed one keeps only it).
+    fn finish(mut self) -> Result<Space, Vec<Problem>> {
+        let s = self.s;
+        for (si, q) in s.quota_shares.iter().enumerate() {
+            let mut values = Vec::new();
+            for st in &self.strategies[si] {
+                if *st == Strategy::LendAndBorrow {
+                    for l in &self.limits[si] {
+                        values.push(sharing_value(*st, Some(*l)));
+                    }
+                } else {
+                    values.push(sharing_value(*st, None));
+                }
+            }
+            let path = format!("quotaShares[{}].resourceSharingConfiguration", q.quota_share_name);
+            if values.is_empty() {
+                self.problems.push(Problem::error(
+                    "axes",
+                    format!("{path}: no strategy and borrow limit are left for {}", q.quota_share_name),
+                ));
                 continue;
             }
-            added.push(Dim { path: a.path.clone(), kind: Kind::Other, values, input: 0 });
+            self.dims.push(Dim { path, kind: Kind::Sharing { s: si }, values, input: 0 });
         }
-    }
-
-    // The sharing dimensions, from each share's ladder.
-    for (si, q) in s.quota_shares.iter().enumerate() {
-        let mut values = Vec::new();
-        for st in &ladder_strategies[si] {
-            if *st == Strategy::LendAndBorrow {
-                for l in &ladder_limits[si] {
-                    values.push(sharing_value(*st, Some(*l)));
-                }
-            } else {
-                values.push(sharing_value(*st, None));
+        let mut dims = self.dims;
+        dims.extend(self.added);
+        for d in &mut dims {
+            let current = current_value(s, d);
+            d.input = nearest(&d.values, &current);
+            if self.fixed.contains(&d.path) {
+                d.values = alloc::vec![current];
+                d.input = 0;
             }
         }
-        let path = format!("quotaShares[{}].resourceSharingConfiguration", q.quota_share_name);
-        if values.is_empty() {
-            problems.push(Problem::error(
-                "axes",
-                format!("{path}: no strategy and borrow limit are left for {}", q.quota_share_name),
-            ));
-            continue;
+        if dims.iter().all(|d| d.values.len() <= 1) {
+            self.problems.push(Problem::error("axes", "the space is empty: every field is fixed"));
         }
-        dims.push(Dim { path, kind: Kind::Sharing { s: si }, values, input: 0 });
-    }
-    dims.extend(added);
-
-    // Where the scenario is in each dimension; fixed dimensions keep only that value.
-    for d in &mut dims {
-        let current = current_value(s, d);
-        d.input = nearest(&d.values, &current);
-        if fixed_dims.contains(&d.path) {
-            d.values = alloc::vec![current];
-            d.input = 0;
+        if !self.problems.is_empty() {
+            return Err(self.problems);
         }
+        Ok(Space { dims, types: self.types, prices: self.prices, capacity: self.capacity })
     }
-    if dims.iter().all(|d| d.values.len() <= 1) {
-        problems.push(Problem::error("axes", "the space is empty: every field is fixed"));
-    }
-    if !problems.is_empty() {
-        return Err(problems);
-    }
-    Ok(Space { dims, types, prices, capacity })
 }
 
 /// The whole numbers from `lo` to `hi`, every one up to [`DENSE`] of them; beyond, a

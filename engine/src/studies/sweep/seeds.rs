@@ -20,25 +20,15 @@ use alloc::vec::Vec;
 
 use serde_json::{Map, Value};
 
+use super::file::{SeedBase, Sweep, SweepFile};
+use super::row::{objectives_of, run_variant, SweepRow};
 use crate::metric::summary_value;
 use crate::model::Scenario;
 use crate::replicates::{seeds, spread};
-use crate::sweep::{objectives_of, run_variant, Sweep, SweepFile, SweepRow};
 use crate::validate::Problem;
 
 /// The most seeds a sweep's points may run on (as `compare --replicates`).
 pub const MAX_REPLICATES: u32 = 1000;
-
-/// One seed of a replicated sweep and the base its points run on: the base with its workload
-/// expanded at this seed, or (when an axis edits the workload) the base with this seed, to be
-/// expanded point by point.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SeedBase {
-    /// The workload seed.
-    pub seed: i64,
-    /// The scenario each point's changes are applied to.
-    pub scenario: Scenario,
-}
 
 /// Checks a sweep file's `replicates` against its base and axes; for a replicated sweep, each
 /// seed's base (expanded once unless an axis edits the workload; not at all unless `expand`).

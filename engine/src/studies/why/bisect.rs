@@ -21,7 +21,7 @@ use alloc::vec::Vec;
 use serde_json::Value;
 
 use super::catalogue::{Entry, Kind, Ladder};
-use super::change;
+use super::options::change;
 use super::report::{Tested, Tried, TriedOutcome};
 use crate::change::Change;
 use crate::result::SimResult;

@@ -29,8 +29,8 @@ use alloc::vec::Vec;
 
 use serde_json::{json, Value};
 
+use super::options::Target;
 use super::report::{EventKind, WhyEvent};
-use super::Target;
 use crate::model::{Scenario, Strategy};
 use crate::result::PreemptionKind;
 use crate::scenario::{ActionCfg, ValidScenario};
@@ -151,42 +151,12 @@ pub fn catalogue(
     let j = &v.jobs[job];
     let sh = &v.shares[j.share as usize];
     let ty = j.ty as usize;
-    let type_name = &v.types[ty].name;
     let share_path = format!("quotaShares[{}]", sh.name);
     let job_path = format!("jobs[{}]", j.name);
     let mut out = Vec::new();
 
     // 1. Priority.
-    let path = format!("{job_path}.schedulingPriority");
-    let cur = i64::from(j.priority);
-    let mut others: Vec<i64> =
-        v.jobs.iter().enumerate().filter(|(i, _)| *i != job).map(|(_, o)| i64::from(o.priority)).collect();
-    for (_, a) in &v.actions {
-        if let ActionCfg::UpdatePriority { job: k, priority } = a {
-            if *k as usize != job {
-                others.push(i64::from(*priority));
-            }
-        }
-    }
-    let mut values: Vec<i64> = others
-        .iter()
-        .filter(|q| **q >= cur)
-        .flat_map(|q| [*q, q + 1])
-        .filter(|x| *x > cur && *x <= MAX_PRIORITY)
-        .collect();
-    values.sort_unstable();
-    values.dedup();
-    out.push(if cur >= MAX_PRIORITY {
-        na("priority", path, format!("already {MAX_PRIORITY}, the highest"))
-    } else {
-        ladder(
-            "priority",
-            &path,
-            "up",
-            Ladder::List(values),
-            "already above every other job's priority: a higher one changes no order (R11, R19, R20)",
-        )
-    });
+    out.push(priority(v, job, &job_path));
 
     // 2. Borrow limit.
     let path = format!("{share_path}.resourceSharingConfiguration.borrowLimit");
@@ -219,6 +189,77 @@ pub fn catalogue(
     out.push(entry("inSharePreemption", path, Kind::Choice(Value::String(other.into()))));
 
     // 6. Lenders.
+    lenders(&mut out, v, job, event);
+
+    // 7. Grace period.
+    let path = "settings.preemptionGraceSeconds";
+    let g = v.settings.grace as i64;
+    let (up, down) = around(&GRACE_LADDER, g, |x| x as i128);
+    out.push(ladder("gracePeriod", path, "up", Ladder::List(up), "already at the ladder's top (3600 s)"));
+    out.push(ladder("gracePeriod", path, "down", Ladder::List(down), "already 0"));
+
+    // 8. Submit time, for a wait.
+    out.push(submit_at(v, job, &job_path, event, target));
+
+    // 9. Instance count.
+    let payload =
+        base.jobs.get(job).and_then(|m| m.service_request_payload.as_ref()).and_then(|p| p.instance_count);
+    let path = match payload {
+        Some(_) => format!("{job_path}.serviceRequestPayload.ResourceConfig.InstanceCount"),
+        None => format!("{job_path}.instanceCount"),
+    };
+    let n = j.count as i64;
+    out.push(ladder(
+        "instanceCount",
+        &path,
+        "fewer",
+        if n > 1 { Ladder::Range { from: n - 1, to: 1 } } else { Ladder::List(Vec::new()) },
+        "already one instance",
+    ));
+    out
+}
+
+/// The priority entry: every priority just at or above another job's, up to the highest.
+fn priority(v: &ValidScenario, job: usize, job_path: &str) -> Entry {
+    let j = &v.jobs[job];
+    let path = format!("{job_path}.schedulingPriority");
+    let cur = i64::from(j.priority);
+    let mut others: Vec<i64> =
+        v.jobs.iter().enumerate().filter(|(i, _)| *i != job).map(|(_, o)| i64::from(o.priority)).collect();
+    for (_, a) in &v.actions {
+        if let ActionCfg::UpdatePriority { job: k, priority } = a {
+            if *k as usize != job {
+                others.push(i64::from(*priority));
+            }
+        }
+    }
+    let mut values: Vec<i64> = others
+        .iter()
+        .filter(|q| **q >= cur)
+        .flat_map(|q| [*q, q + 1])
+        .filter(|x| *x > cur && *x <= MAX_PRIORITY)
+        .collect();
+    values.sort_unstable();
+    values.dedup();
+    if cur >= MAX_PRIORITY {
+        na("priority", path, format!("already {MAX_PRIORITY}, the highest"))
+    } else {
+        ladder(
+            "priority",
+            &path,
+            "up",
+            Ladder::List(values),
+            "already above every other job's priority: a higher one changes no order (R11, R19, R20)",
+        )
+    }
+}
+
+/// The lenders' entries: the strategies and quotas of the shares whose capacity the job
+/// waited for or was reclaimed for, or why there are none.
+fn lenders(out: &mut Vec<Entry>, v: &ValidScenario, job: usize, event: &WhyEvent) {
+    let j = &v.jobs[job];
+    let ty = j.ty as usize;
+    let type_name = &v.types[ty].name;
     let lender_path = String::from("quotaShares[*]");
     let kind = event.preemption.as_ref().and_then(|p| {
         [PreemptionKind::CrossShare, PreemptionKind::InShare, PreemptionKind::CapacityReduced]
@@ -250,8 +291,8 @@ pub fn catalogue(
         Ok(ls) => {
             for s in ls {
                 let p = format!("quotaShares[{}]", v.shares[s].name);
-                strategies(&mut out, "lenderStrategy", &p, v.shares[s].strategy);
-                quotas(&mut out, "lenderQuota", v, s, ty, 0);
+                strategies(out, "lenderStrategy", &p, v.shares[s].strategy);
+                quotas(out, "lenderQuota", v, s, ty, 0);
             }
         }
         Err(why) => {
@@ -259,15 +300,11 @@ pub fn catalogue(
             out.push(na("lenderQuota", lender_path, why));
         }
     }
+}
 
-    // 7. Grace period.
-    let path = "settings.preemptionGraceSeconds";
-    let g = v.settings.grace as i64;
-    let (up, down) = around(&GRACE_LADDER, g, |x| x as i128);
-    out.push(ladder("gracePeriod", path, "up", Ladder::List(up), "already at the ladder's top (3600 s)"));
-    out.push(ladder("gracePeriod", path, "down", Ladder::List(down), "already 0"));
-
-    // 8. Submit time, for a wait.
+/// The submit-time entry: earlier, down to the run's start, for a wait.
+fn submit_at(v: &ValidScenario, job: usize, job_path: &str, event: &WhyEvent, target: Target) -> Entry {
+    let j = &v.jobs[job];
     let path = format!("{job_path}.submitAt");
     let start = v.settings.start_at as i64;
     let submit = j.submit_at as i64;
@@ -296,24 +333,7 @@ pub fn catalogue(
             Kind::Ladder { direction: "earlier", ladder: Ladder::Range { from: submit - 1, to: start } },
         ),
     };
-    out.push(Entry { direction: Some("earlier"), ..submit_entry });
-
-    // 9. Instance count.
-    let payload =
-        base.jobs.get(job).and_then(|m| m.service_request_payload.as_ref()).and_then(|p| p.instance_count);
-    let path = match payload {
-        Some(_) => format!("{job_path}.serviceRequestPayload.ResourceConfig.InstanceCount"),
-        None => format!("{job_path}.instanceCount"),
-    };
-    let n = j.count as i64;
-    out.push(ladder(
-        "instanceCount",
-        &path,
-        "fewer",
-        if n > 1 { Ladder::Range { from: n - 1, to: 1 } } else { Ladder::List(Vec::new()) },
-        "already one instance",
-    ));
-    out
+    Entry { direction: Some("earlier"), ..submit_entry }
 }
 
 /// The other strategies of a share, as whole objects.

@@ -13,8 +13,9 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use super::options::{texts, HARM_WAIT_SECONDS};
 use super::report::{Found, Harm, Harmed, JobChange, ShareEffect};
-use super::{texts, Runner, HARM_WAIT_SECONDS};
+use super::runner::Runner;
 use crate::change::Change;
 use crate::compare::{compare, human_duration, Fate};
 use crate::result::{SimResult, Status};

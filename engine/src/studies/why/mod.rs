@@ -26,160 +26,28 @@
 pub mod bisect;
 pub mod catalogue;
 pub mod effects;
+mod options;
 pub mod report;
+mod runner;
 
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use crate::change::{apply_changes, Change};
+use crate::change::Change;
 use crate::model::Scenario;
-use crate::result::{JobResult, SimResult, Status};
 use crate::scenario::ValidScenario;
 use crate::sim::{Options, Simulation};
-use crate::validate::{validate, Problem};
+use crate::validate::validate;
 use bisect::Eval;
+use options::usage;
+use runner::{result_of, Runner};
 
+pub use options::{
+    check_options, Target, WhyError, WhyOptions, DEFAULT_MAX_RUNS, FORMAT_VERSION, HARM_WAIT_SECONDS,
+    MAX_RUNS,
+};
 pub use report::{Found, Tested, Tried, TriedReport, WhyEvent, WhyReport};
-
-/// The report's format version.
-pub const FORMAT_VERSION: u32 = 1;
-/// Runs (the baseline included) when none are asked for.
-pub const DEFAULT_MAX_RUNS: u32 = 50;
-/// The most runs one study may be given.
-pub const MAX_RUNS: u32 = 10_000;
-/// A wait at least this much longer harms a job.
-pub const HARM_WAIT_SECONDS: u64 = 60;
-
-/// What to explain and how much to spend.
-#[derive(Clone, Debug, PartialEq)]
-pub struct WhyOptions {
-    /// The job (`--job`).
-    pub job: String,
-    /// Its K-th preemption, from 1 (`--preemption`); default the first, or its wait when it
-    /// was never preempted.
-    pub preemption: Option<u32>,
-    /// For a wait: how much earlier it must start (`--by`), default half its wait.
-    pub by: Option<u64>,
-    /// Runs, the baseline included (`--max-runs`).
-    pub max_runs: u32,
-}
-
-impl WhyOptions {
-    pub fn new(job: &str) -> WhyOptions {
-        WhyOptions { job: job.into(), preemption: None, by: None, max_runs: DEFAULT_MAX_RUNS }
-    }
-}
-
-/// Why a study could not be made.
-#[derive(Clone, Debug, PartialEq)]
-pub enum WhyError {
-    /// An option is wrong (its path is the option, `--job`): a usage error.
-    Usage(Problem),
-    /// The scenario is invalid.
-    Invalid(Vec<Problem>),
-    /// The baseline run stopped with an error.
-    Run(String),
-}
-
-impl core::fmt::Display for WhyError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            WhyError::Usage(p) => write!(f, "{p}"),
-            WhyError::Invalid(ps) => {
-                let lines: Vec<String> = ps.iter().map(|p| p.to_string()).collect();
-                write!(f, "{}", lines.join("\n"))
-            }
-            WhyError::Run(m) => write!(f, "{m}"),
-        }
-    }
-}
-
-fn usage(option: &str, message: String) -> WhyError {
-    WhyError::Usage(Problem::error(option, message))
-}
-
-/// What the job must do in a changed run.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Target {
-    /// Preempted fewer than `count` times (its `preemptedAttemptCount`), and, when it
-    /// succeeded at `finish`, succeeding no later; when it did not, starting.
-    FewerPreemptions { count: u32, finish: Option<u64> },
-    /// Dispatched at `latest` or before.
-    StartBy { latest: u64 },
-    /// Dispatched at all.
-    Starts,
-}
-
-impl Target {
-    pub fn reached(self, j: &JobResult) -> bool {
-        match self {
-            Target::FewerPreemptions { count, finish } => {
-                j.preemption_summary.preempted_attempt_count < count
-                    && match finish {
-                        Some(t) => {
-                            j.status == Some(Status::Succeeded) && j.stopped_at.is_some_and(|s| s <= t)
-                        }
-                        None => j.first_started_at.is_some(),
-                    }
-            }
-            Target::StartBy { latest } => j.first_started_at.is_some_and(|t| t <= latest),
-            Target::Starts => j.first_started_at.is_some(),
-        }
-    }
-}
-
-/// The baseline and the runs spent: every run of the study goes through it.
-pub(crate) struct Runner {
-    pub(crate) base: Scenario,
-    pub(crate) baseline: SimResult,
-    /// The job's index in the scenario (and in every run's job list).
-    pub(crate) job: usize,
-    pub(crate) target: Target,
-    pub(crate) runs: u32,
-    pub(crate) max_runs: u32,
-}
-
-impl Runner {
-    pub(crate) fn left(&self) -> u32 {
-        self.max_runs.saturating_sub(self.runs)
-    }
-
-    /// The scenario with `c` applied, validated, or why it cannot be run (no run is spent).
-    fn prepare(&self, c: &Change) -> Result<ValidScenario, String> {
-        let changed = apply_changes(&self.base, core::slice::from_ref(c)).map_err(|p| p.message)?;
-        validate(&changed).map_err(|ps| ps.first().map_or_else(String::new, |p| p.to_string()))
-    }
-
-    /// Judges the job in `sim`, a changed scenario run to its end, against the target.
-    fn judge(&self, sim: &Simulation) -> Eval {
-        if let Some(e) = sim.run_error() {
-            return Eval::Invalid(e.to_string());
-        }
-        let r = result_of(sim);
-        let reached = r
-            .jobs
-            .get(self.job)
-            .filter(|j| j.job_name == self.baseline.jobs[self.job].job_name)
-            .is_some_and(|j| self.target.reached(j));
-        if reached {
-            Eval::Reaches(alloc::boxed::Box::new(r))
-        } else {
-            Eval::Misses
-        }
-    }
-}
-
-/// A run's result without its events.
-fn result_of(sim: &Simulation) -> SimResult {
-    SimResult {
-        format_version: 1,
-        ended_at: sim.ended_at(),
-        jobs: sim.jobs(),
-        events: Vec::new(),
-        summary: sim.summary(),
-    }
-}
 
 /// What a study needs next.
 pub enum WhyStep {
@@ -409,23 +277,6 @@ pub fn why(s: &Scenario, opts: &WhyOptions) -> Result<WhyReport, WhyError> {
     }
 }
 
-/// The checks of the options that need no scenario (`--max-runs`, `--preemption 0`, `--by 0`).
-pub fn check_options(opts: &WhyOptions) -> Result<(), WhyError> {
-    if opts.max_runs == 0 || opts.max_runs > MAX_RUNS {
-        return Err(usage(
-            "--max-runs",
-            format!("must be from 1 to {MAX_RUNS} (the baseline is one run), not {}", opts.max_runs),
-        ));
-    }
-    if opts.preemption == Some(0) {
-        return Err(usage("--preemption", "counts from 1 (the first preemption)".into()));
-    }
-    if opts.by == Some(0) {
-        return Err(usage("--by", "must be at least 1 second".into()));
-    }
-    Ok(())
-}
-
 fn unknown_job(v: &ValidScenario, name: &str) -> String {
     let names: Vec<&str> = v.jobs.iter().take(10).map(|j| j.name.as_str()).collect();
     let more = v.jobs.len().saturating_sub(10);
@@ -434,14 +285,4 @@ fn unknown_job(v: &ValidScenario, name: &str) -> String {
         return format!("no job named `{name}`: the scenario has no jobs");
     }
     format!("no job named `{name}` (the jobs are: {}{tail})", names.join(", "))
-}
-
-/// `--set` arguments as text, for the report.
-pub(crate) fn texts(changes: &[Change]) -> Vec<String> {
-    changes.iter().map(Change::text).collect()
-}
-
-/// A change of one path to one value.
-pub(crate) fn change(path: &str, value: serde_json::Value) -> Change {
-    Change { path: path.to_string(), value }
 }

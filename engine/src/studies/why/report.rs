@@ -8,7 +8,7 @@ use core::fmt::Write;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{usage, Target, WhyError, WhyOptions};
+use super::options::{usage, Target, WhyError, WhyOptions};
 use crate::compare::{human_duration, Fate};
 use crate::problem::printable;
 use crate::result::{SimResult, Status};
