@@ -49,6 +49,11 @@ setup() {
     try "apt package lists" $sudo apt-get update
     try "chromium and chromium-driver" $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
   fi
+  if ! command -v python3 >/dev/null; then
+    local sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+    try "apt package lists" $sudo apt-get update
+    try "python3" $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y python3
+  fi
   if ! command -v node >/dev/null; then
     local sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
     try "apt package lists" $sudo apt-get update
@@ -88,6 +93,7 @@ run_tests() {
   # further with another seed, e.g. PROPTEST_RNG_SEED=7 PROPTEST_CASES=20000.
   export PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-20261202}"
   step cargo fmt --all --check
+  step python3 scripts/layers.py
   step cargo clippy --workspace --all-targets -- -D warnings
   step cargo clippy -p quotasim-wasm -p quotasim-playground --all-targets --target wasm32-unknown-unknown -- -D warnings
   step cargo test --workspace

@@ -15,7 +15,8 @@ of a layer folder (`kernel/sim`, `studies/sweep`, `bridges/aws.rs`...). The chec
 
 A unit names another by a `crate::` path (the crate root re-exports every unit under its own
 name, `crate::sweep` for `studies/sweep`), in a `use` or in code; comments, doc comments and
-`#[cfg(test)]` modules do not count. Prints every violation and exits 1 if there is any.
+`#[cfg(test)]` modules do not count. Prints every violation and exits 1 if there is any that
+[`PENDING`] does not list, or if a listed one is gone (then the list must shrink): a ratchet.
 """
 import argparse
 import os
@@ -26,6 +27,16 @@ LAYERS = ["kernel", "bridges", "studies"]
 LEAVES = ["limits", "rng"]
 MAX_FILE_LINES = 700
 MAX_FN_LINES = 150
+
+# Known violations, each waiting for the step that removes it; nothing else may appear.
+PENDING = {
+    # The ledger's summary integrals are an `impl Ledger` in their own file; they become an
+    # owner with a read-only view of the ledger's usage when the simulation's parts become
+    # owners (with the 1M benchmark measured old vs new), which also takes the ledger under
+    # 700 lines.
+    "kernel/sim/ledger/mod.rs: 794 lines (at most 700)",
+    "import circle between files: kernel/sim/ledger/integrals.rs -> kernel/sim/ledger/mod.rs",
+}
 
 
 def strip(text):
@@ -98,8 +109,6 @@ def rank(unit):
 def crate_names(code):
     """Every first segment after `crate::`, including those inside `use crate::{a, b::c}`."""
     names = set(re.findall(r"\bcrate::(\w+)", code))
-    for group in re.findall(r"\bcrate::\{", code):
-        pass
     for m in re.finditer(r"\bcrate::\{", code):
         depth, j = 1, m.end()
         while j < len(code) and depth:
@@ -216,7 +225,6 @@ def main():
             # Files of the same unit it names.
             d = os.path.dirname(f)
             here = os.path.splitext(os.path.basename(f))[0]
-            parent = d if here == "mod" else d
             mods = {}
             for g in files:
                 gd, gb = os.path.dirname(g), os.path.splitext(os.path.basename(g))[0]
@@ -224,8 +232,11 @@ def main():
             # The folder this file's `super::` refers to, and its own child modules.
             own_dir = d if here == "mod" else os.path.join(d, here)
             super_dir = os.path.dirname(d) if here == "mod" else d
-            for m in re.finditer(r"\bsuper::(\w+)", code):
-                target = mods.get((super_dir, m.group(1)))
+            supers = [m.group(1) for m in re.finditer(r"\bsuper::(\w+|\*)", code)]
+            for m in re.finditer(r"\bsuper::\{([^}]*)\}", code):
+                supers += re.findall(r"(?:^|,)\s*(\w+|\*)", m.group(1))
+            for name in supers:
+                target = mods.get((super_dir, name))
                 if target is None:
                     # An item of the parent module itself.
                     target = next((g for g in files if g in (os.path.join(super_dir, "mod.rs"),)), None)
@@ -237,18 +248,31 @@ def main():
                     file_graph[f].add(target)
             if "/" in unit:
                 inner = unit.split("/")[1]
+                unit_dir = os.path.join(root, unit)
+                top = os.path.join(unit_dir, "mod.rs")
                 for m in re.finditer(r"\bcrate::" + inner + r"::(\w+)", code):
-                    target = mods.get((os.path.join(root, unit), m.group(1)))
+                    # A file of the unit, else an item of its mod.rs.
+                    target = mods.get((unit_dir, m.group(1))) or (top if top in files else None)
                     if target and target != f:
                         file_graph[f].add(target)
+                for m in re.finditer(r"\bcrate::" + inner + r"::\{([^}]*)\}", code):
+                    for w in re.findall(r"(\w+)", m.group(1)):
+                        target = mods.get((unit_dir, w)) or (top if top in files else None)
+                        if target and target != f:
+                            file_graph[f].add(target)
         for comp in sccs(file_graph):
             problems.append("import circle between files: " + " -> ".join(os.path.relpath(c, root) for c in comp))
     for comp in sccs(unit_graph):
         problems.append("import circle between units: " + " -> ".join(comp))
+    new = [p for p in problems if p not in PENDING]
+    gone = sorted(PENDING - set(problems))
     for p in problems:
-        print(p)
-    print(f"{len(by_unit)} units, {sum(len(f) for f in by_unit.values())} files: {len(problems)} problems")
-    sys.exit(1 if problems else 0)
+        print(("pending: " if p in PENDING else "") + p)
+    for p in gone:
+        print(f"no longer a problem, take it off PENDING: {p}")
+    print(f"{len(by_unit)} units, {sum(len(f) for f in by_unit.values())} files: {len(new)} new problems, "
+          f"{len(problems) - len(new)} pending")
+    sys.exit(1 if new or gone else 0)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,8 @@ use alloc::string::String;
 
 /// The largest time or count a scenario may hold: JavaScript numbers carry it exactly.
 pub const MAX_SAFE: i64 = (1i64 << 53) - 1;
+/// The largest time or sum results can give exactly (JSON numbers, JavaScript): 2^53 - 1.
+pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 /// The most jobs a scenario may have. Fixed, whatever the machine: a run needs about 0.7 KB
 /// of memory per job for a summary and about 4 KB per job for the full result with its
 /// events (measured natively), so 2,000,000 jobs need about 1.4 GB and 8 GB.

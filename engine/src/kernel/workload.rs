@@ -173,34 +173,7 @@ fn check(s: &Scenario, w: &Workload) -> Result<Vec<u64>, Vec<Problem>> {
                 "give this entry's jobs, or workload.jobs to share out by weight".into(),
             );
         }
-        match &e.arrivals_per_hour {
-            Some(ArrivalRate::Flat(r)) if !(r.is_finite() && *r > 0.0 && *r <= 1e9) => {
-                err(format!("{p}.arrivalsPerHour"), format!("arrivalsPerHour must be above 0, not {r}"));
-            }
-            Some(ArrivalRate::Flat(_)) => {}
-            Some(ArrivalRate::ByHour(v)) if v.len() != 24 => err(
-                format!("{p}.arrivalsPerHour"),
-                format!("give one rate, or 24 (one per hour of the day), not a list of {}", v.len()),
-            ),
-            Some(ArrivalRate::ByHour(v)) => {
-                for (k, r) in v.iter().enumerate() {
-                    if !(r.is_finite() && *r >= 0.0 && *r <= 1e9) {
-                        err(
-                            format!("{p}.arrivalsPerHour[{k}]"),
-                            format!("a rate must be 0 or more, not {r}"),
-                        );
-                    }
-                }
-                if v.iter().all(|&r| r <= 0.0) {
-                    err(format!("{p}.arrivalsPerHour"), "the 24 rates are all 0: give one above 0".into());
-                }
-            }
-            None if w.load_percent.is_none() => err(
-                format!("{p}.arrivalsPerHour"),
-                "give arrivalsPerHour, or workload.loadPercent to pace arrivals by load".into(),
-            ),
-            None => {}
-        }
+        arrival_rate(&mut err, &p, e, w.load_percent.is_some());
         if e.instance_types.is_empty() {
             err(format!("{p}.instanceTypes"), "give at least one instance type".into());
         }
@@ -237,62 +210,106 @@ fn check(s: &Scenario, w: &Workload) -> Result<Vec<u64>, Vec<Problem>> {
             }
         }
         weights(&mut err, &format!("{p}.priorities"), e.priorities.iter().map(|z| z.weight));
-        let d = &e.duration;
-        if !(1..=MAX_SAFE).contains(&d.min_seconds) {
-            err(
-                format!("{p}.duration.minSeconds"),
-                format!("minSeconds must be at least 1, not {}", d.min_seconds),
-            );
-        }
-        if d.max_seconds < d.min_seconds || d.max_seconds > MAX_SAFE {
-            err(
-                format!("{p}.duration.maxSeconds"),
-                format!("maxSeconds must be at least minSeconds ({}), not {}", d.min_seconds, d.max_seconds),
-            );
-        }
-        match (d.distribution, d.values.is_empty()) {
-            (Distribution::Empirical, true) => {
-                err(format!("{p}.duration.values"), "an empirical distribution needs its values".into())
-            }
-            (Distribution::Empirical, false) => {
-                for (k, &v) in d.values.iter().enumerate() {
-                    if !(d.min_seconds..=d.max_seconds).contains(&v) {
-                        err(
-                            format!("{p}.duration.values[{k}]"),
-                            format!("must be within minSeconds and maxSeconds, not {v}"),
-                        );
-                    }
-                }
-            }
-            (_, false) => err(
-                format!("{p}.duration.values"),
-                "values are read only with the distribution \"empirical\"".into(),
-            ),
-            (_, true) => {}
-        }
-        for (field, po, min) in
-            [("checkpoint", &e.checkpoint, 1), ("preemptionRetries", &e.preemption_retries, 0)]
-        {
-            let Some(po) = po else { continue };
-            if !(0..=100).contains(&po.percent) {
-                err(format!("{p}.{field}.percent"), format!("percent must be 0 to 100, not {}", po.percent));
-            }
-            if po.values.is_empty() {
-                err(format!("{p}.{field}.values"), "give at least one value".into());
-            }
-            for (k, &v) in po.values.iter().enumerate() {
-                if !(min..=MAX_SAFE).contains(&v) {
-                    err(format!("{p}.{field}.values[{k}]"), format!("must be at least {min}, not {v}"));
-                }
-            }
-        }
+        duration(&mut err, &p, &e.duration);
+        mixes(&mut err, &p, e);
     }
     if !problems.is_empty() {
         return Err(problems);
     }
 
-    // Each entry's number of jobs: its own, or its weight's part of `workload.jobs`, the
-    // remainder one each from the first entry on.
+    counts(s, w)
+}
+
+/// An entry's `arrivalsPerHour`: one rate above 0, or 24 of at least 0 not all 0; without
+/// one, `workload.loadPercent` must pace it.
+fn arrival_rate(err: &mut impl FnMut(String, String), p: &str, e: &ShareWorkload, by_load: bool) {
+    match &e.arrivals_per_hour {
+        Some(ArrivalRate::Flat(r)) if !(r.is_finite() && *r > 0.0 && *r <= 1e9) => {
+            err(format!("{p}.arrivalsPerHour"), format!("arrivalsPerHour must be above 0, not {r}"));
+        }
+        Some(ArrivalRate::Flat(_)) => {}
+        Some(ArrivalRate::ByHour(v)) if v.len() != 24 => err(
+            format!("{p}.arrivalsPerHour"),
+            format!("give one rate, or 24 (one per hour of the day), not a list of {}", v.len()),
+        ),
+        Some(ArrivalRate::ByHour(v)) => {
+            for (k, r) in v.iter().enumerate() {
+                if !(r.is_finite() && *r >= 0.0 && *r <= 1e9) {
+                    err(format!("{p}.arrivalsPerHour[{k}]"), format!("a rate must be 0 or more, not {r}"));
+                }
+            }
+            if v.iter().all(|&r| r <= 0.0) {
+                err(format!("{p}.arrivalsPerHour"), "the 24 rates are all 0: give one above 0".into());
+            }
+        }
+        None if !by_load => err(
+            format!("{p}.arrivalsPerHour"),
+            "give arrivalsPerHour, or workload.loadPercent to pace arrivals by load".into(),
+        ),
+        None => {}
+    }
+}
+
+/// An entry's `duration`: its bounds, and `values` exactly when it is empirical.
+fn duration(err: &mut impl FnMut(String, String), p: &str, d: &DurationSpec) {
+    if !(1..=MAX_SAFE).contains(&d.min_seconds) {
+        err(
+            format!("{p}.duration.minSeconds"),
+            format!("minSeconds must be at least 1, not {}", d.min_seconds),
+        );
+    }
+    if d.max_seconds < d.min_seconds || d.max_seconds > MAX_SAFE {
+        err(
+            format!("{p}.duration.maxSeconds"),
+            format!("maxSeconds must be at least minSeconds ({}), not {}", d.min_seconds, d.max_seconds),
+        );
+    }
+    match (d.distribution, d.values.is_empty()) {
+        (Distribution::Empirical, true) => {
+            err(format!("{p}.duration.values"), "an empirical distribution needs its values".into())
+        }
+        (Distribution::Empirical, false) => {
+            for (k, &v) in d.values.iter().enumerate() {
+                if !(d.min_seconds..=d.max_seconds).contains(&v) {
+                    err(
+                        format!("{p}.duration.values[{k}]"),
+                        format!("must be within minSeconds and maxSeconds, not {v}"),
+                    );
+                }
+            }
+        }
+        (_, false) => err(
+            format!("{p}.duration.values"),
+            "values are read only with the distribution \"empirical\"".into(),
+        ),
+        (_, true) => {}
+    }
+}
+
+/// An entry's `checkpoint` and `preemptionRetries` mixes: a percent and values in range.
+fn mixes(err: &mut impl FnMut(String, String), p: &str, e: &ShareWorkload) {
+    for (field, po, min) in
+        [("checkpoint", &e.checkpoint, 1), ("preemptionRetries", &e.preemption_retries, 0)]
+    {
+        let Some(po) = po else { continue };
+        if !(0..=100).contains(&po.percent) {
+            err(format!("{p}.{field}.percent"), format!("percent must be 0 to 100, not {}", po.percent));
+        }
+        if po.values.is_empty() {
+            err(format!("{p}.{field}.values"), "give at least one value".into());
+        }
+        for (k, &v) in po.values.iter().enumerate() {
+            if !(min..=MAX_SAFE).contains(&v) {
+                err(format!("{p}.{field}.values[{k}]"), format!("must be at least {min}, not {v}"));
+            }
+        }
+    }
+}
+
+/// Each entry's number of jobs: its own, or its weight's part of `workload.jobs`, the
+/// remainder one each from the first entry on; all of them and the listed jobs at most
+/// [`MAX_JOBS`].
+fn counts(s: &Scenario, w: &Workload) -> Result<Vec<u64>, Vec<Problem>> {
     let total = w.jobs.unwrap_or(0);
     if !(0..=MAX_JOBS as i64).contains(&total) {
         return Err(alloc::vec![Problem::error(

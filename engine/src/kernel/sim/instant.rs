@@ -15,7 +15,8 @@ use crate::scenario::{JobCfg, JobId, ShareId, TypeId};
 use super::clock::{Timer, TimerKind};
 use super::queue::QKey;
 use super::share_set::ShareSet;
-use super::{Simulation, MAX_SAFE_INTEGER};
+use super::Simulation;
+use crate::limits::MAX_SAFE_INTEGER;
 
 impl Simulation {
     // ----- time ------------------------------------------------------------------------

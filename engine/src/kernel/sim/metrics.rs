@@ -14,7 +14,7 @@ use crate::scenario::{JobCfg, JobId, SettingsCfg, ShareId};
 
 use super::ledger::Integrals;
 use super::report::View;
-use super::MAX_SAFE_INTEGER;
+use crate::limits::MAX_SAFE_INTEGER;
 
 /// What R26 metrics are computed from: the integrals brought up to now, and a view.
 struct MetricsView<'a> {
@@ -32,81 +32,10 @@ impl MetricsView<'_> {
         let mut overall = Metrics::default();
         // R26 cost: only when some instance type has a price; a type without one costs 0.
         let priced = sim.cfg.types.iter().any(|t| t.price.is_some());
-        let price = |t: usize| sim.cfg.types[t].price.unwrap_or(0.0);
         let mut lost_cost: Vec<f64> = vec![0.0; ns];
-        let mut useful_gpu_seconds = 0.0f64;
-        let mut waits: Vec<Vec<u64>> = vec![Vec::new(); ns];
-        let mut comps: Vec<Vec<u64>> = vec![Vec::new(); ns];
-        let mut good: Vec<u64> = vec![0; ns];
         let mut lost_gpu: Vec<u64> = vec![0; ns];
-        for (j, jd) in sim.jobs.iter().enumerate() {
-            let jc = &sim.cfg.jobs[j];
-            let s = jc.share as usize;
-            let m = &mut per[s];
-            m.jobs += 1;
-            match jd.status {
-                Some(Status::Succeeded) => {
-                    m.succeeded += 1;
-                    // R28: only the training done after `startAt`.
-                    let work = jc.duration - work_before_start(jc, &sim.cfg.settings);
-                    good[s] = good[s].saturating_add(work.saturating_mul(jc.count));
-                    useful_gpu_seconds +=
-                        work as f64 * jc.count as f64 * sim.cfg.types[jc.ty as usize].gpus as f64;
-                    if let Some(stopped) = jd.stopped_at.get() {
-                        comps[s].push(stopped - jc.submit_at);
-                    }
-                }
-                Some(Status::Failed) => m.failed += 1,
-                _ => {
-                    m.unfinished += 1;
-                    if jd.status == Some(Status::Runnable) && sim.never_runnable_reason(j as u32).is_some() {
-                        m.never_runnable += 1;
-                    }
-                }
-            }
-            // R28: a job that started before `startAt` has no wait to report.
-            if let Some(first) = jd.first_running.get().filter(|_| !started_before(jc)) {
-                waits[s].push(first - jc.submit_at);
-            }
-        }
-        for p in sim.grace.log() {
-            let jc = &sim.cfg.jobs[p.victim as usize];
-            let s = jc.share as usize;
-            // R8: each preemption's lost work, per instance and GPU of the victim.
-            per[s].lost_instance_seconds =
-                per[s].lost_instance_seconds.saturating_add(p.lost.saturating_mul(jc.count));
-            lost_gpu[s] = lost_gpu[s].saturating_add(
-                p.lost.saturating_mul(jc.count).saturating_mul(sim.cfg.types[jc.ty as usize].gpus),
-            );
-            lost_cost[s] += p.lost as f64 * jc.count as f64 * price(jc.ty as usize) / 3600.0;
-            let pc = &mut per[s].preemptions;
-            match p.kind {
-                PreemptionKind::CrossShare => pc.cross_share += 1,
-                PreemptionKind::InShare => pc.in_share += 1,
-                PreemptionKind::CapacityReduced => pc.capacity_limit_reduced += 1,
-            }
-            pc.total += 1;
-            // The victim dispatched again the instant its grace ended.
-            if sim.jobs.started_at(p.victim, p.releases_at) {
-                pc.restarted_at_once += 1;
-            }
-            if let Some(x) = p.preemptor {
-                let by = sim.cfg.jobs[x as usize].share as usize;
-                per[by].preemptions.caused += 1;
-            }
-        }
-        // Preemptions per job: the log holds every victim's preemption, in decision order.
-        let mut per_job: Vec<(JobId, u64)> = Vec::new();
-        {
-            let mut victims: Vec<JobId> = sim.grace.log().iter().map(|p| p.victim).collect();
-            victims.sort_unstable();
-            for v in victims {
-                match per_job.last_mut() {
-                    Some((j, n)) if *j == v => *n += 1,
-                    _ => per_job.push((v, 1)),
-                }
-            }
-        }
+        let JobSums { useful_gpu_seconds, mut waits, mut comps, good } = self.job_sums(&mut per);
+        self.preemptions(&mut per, &mut lost_gpu, &mut lost_cost);
         let mut reclaims: Vec<Vec<u64>> = vec![Vec::new(); ns];
         for &(s, l) in &self.reclaim.latencies {
             reclaims[s as usize].push(l);
@@ -115,11 +44,6 @@ impl MetricsView<'_> {
         overall.reclaim_latency_seconds = percentiles(&mut all_reclaims);
         for (m, r) in per.iter_mut().zip(reclaims.iter_mut()) {
             m.reclaim_latency_seconds = percentiles(r);
-        }
-        for &(v, n) in &per_job {
-            let m = &mut per[sim.cfg.jobs[v as usize].share as usize];
-            m.max_preemptions_per_job = m.max_preemptions_per_job.max(n);
-            m.jobs_preempted_more_than_once += u64::from(n > 1);
         }
         let mut all_waits = Vec::new();
         let mut all_comps = Vec::new();
@@ -170,35 +94,7 @@ impl MetricsView<'_> {
             all_comps.extend_from_slice(&comps[s]);
             m.wait_seconds = percentiles(&mut waits[s]);
             m.completion_seconds = percentiles(&mut comps[s]);
-            // Overall sums.
-            overall.jobs = overall.jobs.saturating_add(m.jobs);
-            overall.succeeded = overall.succeeded.saturating_add(m.succeeded);
-            overall.failed = overall.failed.saturating_add(m.failed);
-            overall.never_runnable = overall.never_runnable.saturating_add(m.never_runnable);
-            overall.unfinished = overall.unfinished.saturating_add(m.unfinished);
-            overall.instance_seconds = overall.instance_seconds.saturating_add(m.instance_seconds);
-            overall.instance_seconds_own =
-                overall.instance_seconds_own.saturating_add(m.instance_seconds_own);
-            overall.instance_seconds_borrowed =
-                overall.instance_seconds_borrowed.saturating_add(m.instance_seconds_borrowed);
-            overall.instance_seconds_lent =
-                overall.instance_seconds_lent.saturating_add(m.instance_seconds_lent);
-            overall.lost_instance_seconds =
-                overall.lost_instance_seconds.saturating_add(m.lost_instance_seconds);
-            overall.preemptions.cross_share =
-                overall.preemptions.cross_share.saturating_add(m.preemptions.cross_share);
-            overall.preemptions.in_share =
-                overall.preemptions.in_share.saturating_add(m.preemptions.in_share);
-            overall.preemptions.capacity_limit_reduced = overall
-                .preemptions
-                .capacity_limit_reduced
-                .saturating_add(m.preemptions.capacity_limit_reduced);
-            overall.preemptions.total = overall.preemptions.total.saturating_add(m.preemptions.total);
-            overall.preemptions.restarted_at_once =
-                overall.preemptions.restarted_at_once.saturating_add(m.preemptions.restarted_at_once);
-            overall.preemptions.caused = overall.preemptions.caused.saturating_add(m.preemptions.caused);
-            overall.max_preemptions_per_job = overall.max_preemptions_per_job.max(m.max_preemptions_per_job);
-            overall.jobs_preempted_more_than_once += m.jobs_preempted_more_than_once;
+            sum_into(&mut overall, m);
         }
         let cap_total: u64 = self.ig.cap.iter().sum();
         overall.instance_hours = overall.instance_seconds as f64 / 3600.0;
@@ -216,6 +112,117 @@ impl MetricsView<'_> {
         if priced {
             self.costs(&mut per, &mut overall, &lost_cost, useful_gpu_seconds);
         }
+        self.wait_breakdown(&mut per, &mut overall);
+        Summary { per_quota_share: sim.cfg.shares.iter().map(|s| s.name.clone()).zip(per).collect(), overall }
+    }
+}
+
+/// What the jobs add up to, per share: waits and completion times, and succeeded training.
+struct JobSums {
+    /// GPU-seconds of training that succeeded (after `startAt`), over every share.
+    useful_gpu_seconds: f64,
+    waits: Vec<Vec<u64>>,
+    comps: Vec<Vec<u64>>,
+    /// Instance-seconds of training that succeeded, per share.
+    good: Vec<u64>,
+}
+
+impl MetricsView<'_> {
+    /// Each job's count in its share's metrics (succeeded, failed, unfinished, never
+    /// runnable), and its wait, completion time and succeeded training.
+    fn job_sums(&self, per: &mut [Metrics]) -> JobSums {
+        let sim = &self.v;
+        let ns = sim.ns();
+        let mut useful_gpu_seconds = 0.0f64;
+        let mut waits: Vec<Vec<u64>> = vec![Vec::new(); ns];
+        let mut comps: Vec<Vec<u64>> = vec![Vec::new(); ns];
+        let mut good: Vec<u64> = vec![0; ns];
+        for (j, jd) in sim.jobs.iter().enumerate() {
+            let jc = &sim.cfg.jobs[j];
+            let s = jc.share as usize;
+            let m = &mut per[s];
+            m.jobs += 1;
+            match jd.status {
+                Some(Status::Succeeded) => {
+                    m.succeeded += 1;
+                    // R28: only the training done after `startAt`.
+                    let work = jc.duration - work_before_start(jc, &sim.cfg.settings);
+                    good[s] = good[s].saturating_add(work.saturating_mul(jc.count));
+                    useful_gpu_seconds +=
+                        work as f64 * jc.count as f64 * sim.cfg.types[jc.ty as usize].gpus as f64;
+                    if let Some(stopped) = jd.stopped_at.get() {
+                        comps[s].push(stopped - jc.submit_at);
+                    }
+                }
+                Some(Status::Failed) => m.failed += 1,
+                _ => {
+                    m.unfinished += 1;
+                    if jd.status == Some(Status::Runnable) && sim.never_runnable_reason(j as u32).is_some() {
+                        m.never_runnable += 1;
+                    }
+                }
+            }
+            // R28: a job that started before `startAt` has no wait to report.
+            if let Some(first) = jd.first_running.get().filter(|_| !started_before(jc)) {
+                waits[s].push(first - jc.submit_at);
+            }
+        }
+        JobSums { useful_gpu_seconds, waits, comps, good }
+    }
+
+    /// Each preemption in its victim's share (lost work, by kind, restarted at once) and in
+    /// its preemptor's (caused); the most preemptions of one job.
+    fn preemptions(&self, per: &mut [Metrics], lost_gpu: &mut [u64], lost_cost: &mut [f64]) {
+        let sim = &self.v;
+        let price = |t: usize| sim.cfg.types[t].price.unwrap_or(0.0);
+        for p in sim.grace.log() {
+            let jc = &sim.cfg.jobs[p.victim as usize];
+            let s = jc.share as usize;
+            // R8: each preemption's lost work, per instance and GPU of the victim.
+            per[s].lost_instance_seconds =
+                per[s].lost_instance_seconds.saturating_add(p.lost.saturating_mul(jc.count));
+            lost_gpu[s] = lost_gpu[s].saturating_add(
+                p.lost.saturating_mul(jc.count).saturating_mul(sim.cfg.types[jc.ty as usize].gpus),
+            );
+            lost_cost[s] += p.lost as f64 * jc.count as f64 * price(jc.ty as usize) / 3600.0;
+            let pc = &mut per[s].preemptions;
+            match p.kind {
+                PreemptionKind::CrossShare => pc.cross_share += 1,
+                PreemptionKind::InShare => pc.in_share += 1,
+                PreemptionKind::CapacityReduced => pc.capacity_limit_reduced += 1,
+            }
+            pc.total += 1;
+            // The victim dispatched again the instant its grace ended.
+            if sim.jobs.started_at(p.victim, p.releases_at) {
+                pc.restarted_at_once += 1;
+            }
+            if let Some(x) = p.preemptor {
+                let by = sim.cfg.jobs[x as usize].share as usize;
+                per[by].preemptions.caused += 1;
+            }
+        }
+        // Preemptions per job: the log holds every victim's preemption, in decision order.
+        let mut per_job: Vec<(JobId, u64)> = Vec::new();
+        {
+            let mut victims: Vec<JobId> = sim.grace.log().iter().map(|p| p.victim).collect();
+            victims.sort_unstable();
+            for v in victims {
+                match per_job.last_mut() {
+                    Some((j, n)) if *j == v => *n += 1,
+                    _ => per_job.push((v, 1)),
+                }
+            }
+        }
+        for &(v, n) in &per_job {
+            let m = &mut per[sim.cfg.jobs[v as usize].share as usize];
+            m.max_preemptions_per_job = m.max_preemptions_per_job.max(n);
+            m.jobs_preempted_more_than_once += u64::from(n > 1);
+        }
+    }
+
+    /// The wait breakdown per share, and over all shares.
+    fn wait_breakdown(&self, per: &mut [Metrics], overall: &mut Metrics) {
+        let sim = &self.v;
         // The wait breakdown per share, and over all shares.
         let by = sim.waits.of_shares(sim.now, |j| sim.cfg.jobs[j as usize].share);
         let mut all = [0u128; 9];
@@ -228,8 +235,33 @@ impl MetricsView<'_> {
         for c in 0..9 {
             overall.runnable_seconds_by_cause.0[c] = all[c].min(u64::MAX as u128) as u64;
         }
-        Summary { per_quota_share: sim.cfg.shares.iter().map(|s| s.name.clone()).zip(per).collect(), overall }
     }
+}
+
+/// A share's counts and sums added to the overall metrics.
+fn sum_into(overall: &mut Metrics, m: &Metrics) {
+    overall.jobs = overall.jobs.saturating_add(m.jobs);
+    overall.succeeded = overall.succeeded.saturating_add(m.succeeded);
+    overall.failed = overall.failed.saturating_add(m.failed);
+    overall.never_runnable = overall.never_runnable.saturating_add(m.never_runnable);
+    overall.unfinished = overall.unfinished.saturating_add(m.unfinished);
+    overall.instance_seconds = overall.instance_seconds.saturating_add(m.instance_seconds);
+    overall.instance_seconds_own = overall.instance_seconds_own.saturating_add(m.instance_seconds_own);
+    overall.instance_seconds_borrowed =
+        overall.instance_seconds_borrowed.saturating_add(m.instance_seconds_borrowed);
+    overall.instance_seconds_lent = overall.instance_seconds_lent.saturating_add(m.instance_seconds_lent);
+    overall.lost_instance_seconds = overall.lost_instance_seconds.saturating_add(m.lost_instance_seconds);
+    overall.preemptions.cross_share =
+        overall.preemptions.cross_share.saturating_add(m.preemptions.cross_share);
+    overall.preemptions.in_share = overall.preemptions.in_share.saturating_add(m.preemptions.in_share);
+    overall.preemptions.capacity_limit_reduced =
+        overall.preemptions.capacity_limit_reduced.saturating_add(m.preemptions.capacity_limit_reduced);
+    overall.preemptions.total = overall.preemptions.total.saturating_add(m.preemptions.total);
+    overall.preemptions.restarted_at_once =
+        overall.preemptions.restarted_at_once.saturating_add(m.preemptions.restarted_at_once);
+    overall.preemptions.caused = overall.preemptions.caused.saturating_add(m.preemptions.caused);
+    overall.max_preemptions_per_job = overall.max_preemptions_per_job.max(m.max_preemptions_per_job);
+    overall.jobs_preempted_more_than_once += m.jobs_preempted_more_than_once;
 }
 
 impl MetricsView<'_> {

@@ -40,6 +40,7 @@ mod holds;
 mod instant;
 mod jobs;
 mod ledger;
+mod marks;
 mod metrics;
 mod pass;
 mod preempt;
@@ -57,8 +58,8 @@ pub use grace::PreemptionRecord;
 use holds::Holds;
 use jobs::Jobs;
 use ledger::Ledger;
+use marks::{Marks, OrderEntry};
 use metrics::ReclaimLatency;
-use pass::{Marks, OrderEntry};
 use queue::Queues;
 use report::View;
 use running::Running;
@@ -151,8 +152,7 @@ pub struct Simulation {
     waits: Breakdown,
 }
 
-/// The largest time or sum results can give exactly (JSON numbers, JavaScript): 2^53 - 1.
-pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+pub use crate::limits::MAX_SAFE_INTEGER;
 
 /// Why a run cannot give exact results (see [`Simulation::run_error`]).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,7 +6,9 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::*;
+use super::check::*;
+use crate::model::*;
+use crate::scenario::*;
 
 /// The checked actions with their file positions, in file order.
 pub(super) fn actions(

@@ -7,7 +7,10 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt;
 
-use super::*;
+use crate::limits::*;
+use crate::model::*;
+use crate::problem::*;
+use crate::scenario::*;
 
 /// `jobs[3]`-style path prefix, formatted only when needed.
 pub(super) struct Idx(pub(super) &'static str, pub(super) usize);
@@ -33,6 +36,9 @@ macro_rules! num {
 
 /// Job name -> first index, for uniqueness and lookups of up to millions of names.
 pub(super) type NameIndex<'a> = crate::names::NameIndex<'a, Job>;
+
+/// A `CheckpointConfig` without `checkpointIntervalSeconds` checkpoints this often.
+pub const DEFAULT_PAYLOAD_CHECKPOINT: u64 = 600;
 
 /// A job's name, what [`NameIndex`] knows it by.
 pub(super) fn job_name(j: &Job) -> &str {

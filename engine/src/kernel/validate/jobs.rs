@@ -6,7 +6,10 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::*;
+use super::check::*;
+use crate::limits::*;
+use crate::model::*;
+use crate::scenario::*;
 
 /// The checked jobs and the index of their names, or `None` when there are too many to look
 /// at (the problem is recorded).
@@ -52,60 +55,8 @@ pub(super) fn jobs<'a>(
             c.priority(&format!("{p}.schedulingPriority"), j.scheduling_priority)
         };
         let payload = j.service_request_payload.as_ref();
-        // Instance type: direct, or from the payload; both must agree.
-        let ty = match (&j.instance_type, payload.and_then(|x| x.instance_type.as_ref())) {
-            (Some(a), Some(b)) if a != b => {
-                c.err(
-                    format!("{p}.instanceType"),
-                    format!("instanceType {a} disagrees with serviceRequestPayload.ResourceConfig.InstanceType {b}"),
-                );
-                0
-            }
-            (Some(name), _) | (None, Some(name)) => {
-                let direct = j.instance_type.is_some();
-                if let Some(&t) = c.type_ids.get(name.as_str()) {
-                    t
-                } else {
-                    let path = if direct {
-                        format!("{p}.instanceType")
-                    } else {
-                        format!("{p}.serviceRequestPayload.ResourceConfig.InstanceType")
-                    };
-                    if c.instance_type_name(&path, name) {
-                        c.type_id(name)
-                    } else {
-                        0
-                    }
-                }
-            }
-            (None, None) => {
-                c.err(
-                    format!("{p}.instanceType"),
-                    "a job needs an instanceType (or serviceRequestPayload.ResourceConfig.InstanceType)",
-                );
-                0
-            }
-        };
-        let count = match (j.instance_count, payload.and_then(|x| x.instance_count)) {
-            (Some(a), Some(b)) if a != b => {
-                c.err(
-                    format!("{p}.instanceCount"),
-                    format!("instanceCount {a} disagrees with serviceRequestPayload.ResourceConfig.InstanceCount {b}"),
-                );
-                1
-            }
-            (Some(a), _) => num!(c, format!("{p}.instanceCount"), a, 1, "instanceCount"),
-            (None, Some(b)) => {
-                num!(
-                    c,
-                    format!("{p}.serviceRequestPayload.ResourceConfig.InstanceCount"),
-                    b,
-                    1,
-                    "InstanceCount"
-                )
-            }
-            (None, None) => 1,
-        };
+        let ty = instance_type(c, &p, j);
+        let count = instance_count(c, &p, j);
         let submit_at = num!(c, format!("{p}.submitAt"), j.submit_at, 0, "submitAt");
         let duration = match j.duration_seconds {
             Some(d) => num!(c, format!("{p}.durationSeconds"), d, 0, "durationSeconds"),
@@ -125,26 +76,7 @@ pub(super) fn jobs<'a>(
             None if payload.is_some_and(|x| x.has_checkpoint_config) => Some(DEFAULT_PAYLOAD_CHECKPOINT),
             None => None,
         };
-        let timeout = match (j.timeout_seconds, payload.and_then(|x| x.max_runtime_in_seconds)) {
-            (Some(a), Some(b)) if a != b => {
-                c.err(
-                    format!("{p}.timeoutSeconds"),
-                    format!(
-                        "timeoutSeconds {a} disagrees with serviceRequestPayload.StoppingCondition.MaxRuntimeInSeconds {b}"
-                    ),
-                );
-                None
-            }
-            (Some(a), _) => Some(num!(c, format!("{p}.timeoutSeconds"), a, 1, "timeoutSeconds")),
-            (None, Some(b)) => Some(num!(
-                c,
-                format!("{p}.serviceRequestPayload.StoppingCondition.MaxRuntimeInSeconds"),
-                b,
-                1,
-                "MaxRuntimeInSeconds"
-            )),
-            (None, None) => None,
-        };
+        let timeout = timeout(c, &p, j);
         let retries =
             j.preemption_configuration.as_ref().and_then(|x| x.preemption_retries_before_termination).map(
                 |r| {
@@ -191,6 +123,95 @@ pub(super) fn jobs<'a>(
         });
     }
     Some((jobs_raw, job_ids))
+}
+
+/// A job's instance type: `instanceType`, or the payload's; both must agree.
+#[inline]
+fn instance_type(c: &mut Checker, p: &Idx, j: &Job) -> TypeId {
+    let payload = j.service_request_payload.as_ref();
+    match (&j.instance_type, payload.and_then(|x| x.instance_type.as_ref())) {
+        (Some(a), Some(b)) if a != b => {
+            c.err(
+                format!("{p}.instanceType"),
+                format!(
+                    "instanceType {a} disagrees with serviceRequestPayload.ResourceConfig.InstanceType {b}"
+                ),
+            );
+            0
+        }
+        (Some(name), _) | (None, Some(name)) => {
+            let direct = j.instance_type.is_some();
+            if let Some(&t) = c.type_ids.get(name.as_str()) {
+                t
+            } else {
+                let path = if direct {
+                    format!("{p}.instanceType")
+                } else {
+                    format!("{p}.serviceRequestPayload.ResourceConfig.InstanceType")
+                };
+                if c.instance_type_name(&path, name) {
+                    c.type_id(name)
+                } else {
+                    0
+                }
+            }
+        }
+        (None, None) => {
+            c.err(
+                format!("{p}.instanceType"),
+                "a job needs an instanceType (or serviceRequestPayload.ResourceConfig.InstanceType)",
+            );
+            0
+        }
+    }
+}
+
+/// A job's instance count: `instanceCount`, or the payload's (default 1); both must agree.
+#[inline]
+fn instance_count(c: &mut Checker, p: &Idx, j: &Job) -> u64 {
+    let payload = j.service_request_payload.as_ref();
+    match (j.instance_count, payload.and_then(|x| x.instance_count)) {
+        (Some(a), Some(b)) if a != b => {
+            c.err(
+                format!("{p}.instanceCount"),
+                format!(
+                    "instanceCount {a} disagrees with serviceRequestPayload.ResourceConfig.InstanceCount {b}"
+                ),
+            );
+            1
+        }
+        (Some(a), _) => num!(c, format!("{p}.instanceCount"), a, 1, "instanceCount"),
+        (None, Some(b)) => {
+            num!(c, format!("{p}.serviceRequestPayload.ResourceConfig.InstanceCount"), b, 1, "InstanceCount")
+        }
+        (None, None) => 1,
+    }
+}
+
+/// A job's timeout: `timeoutSeconds`, or the payload's `MaxRuntimeInSeconds`; both must agree.
+#[inline]
+fn timeout(c: &mut Checker, p: &Idx, j: &Job) -> Option<u64> {
+    let payload = j.service_request_payload.as_ref();
+    match (j.timeout_seconds, payload.and_then(|x| x.max_runtime_in_seconds)) {
+        (Some(a), Some(b)) if a != b => {
+            c.err(
+                format!("{p}.timeoutSeconds"),
+                format!(
+                    "timeoutSeconds {a} disagrees with serviceRequestPayload.StoppingCondition.MaxRuntimeInSeconds {b}"
+                ),
+            );
+            None
+        }
+        (Some(a), _) => Some(num!(c, format!("{p}.timeoutSeconds"), a, 1, "timeoutSeconds")),
+        (None, Some(b)) => Some(num!(
+            c,
+            format!("{p}.serviceRequestPayload.StoppingCondition.MaxRuntimeInSeconds"),
+            b,
+            1,
+            "MaxRuntimeInSeconds"
+        )),
+        (None, None) => None,
+    }
 }
 
 /// R28: a job's live-state fields, checked against `settings.startAt` (`start`) and the

@@ -21,10 +21,8 @@ mod actions;
 mod jobs;
 mod state;
 
+pub use check::DEFAULT_PAYLOAD_CHECKPOINT;
 use check::*;
-
-/// A `CheckpointConfig` without `checkpointIntervalSeconds` checkpoints this often.
-pub const DEFAULT_PAYLOAD_CHECKPOINT: u64 = 600;
 
 /// Whether `s` may name a job or a share: 1 to 128 letters, digits, `-` and `_`.
 pub fn valid_job_name(s: &str) -> bool {
@@ -57,8 +55,90 @@ pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
         c.err("formatVersion", format!("formatVersion must be 1, not {}", s.format_version));
     }
 
-    // Settings.
-    let st = &s.settings;
+    let settings = settings(&mut c, &s.settings);
+
+    if let Some(sp) = &s.scheduling_policy {
+        if let Some(qp) = &sp.quota_share_policy {
+            if let Some(strat) = &qp.idle_resource_assignment_strategy {
+                if strat != "FIFO" {
+                    c.err(
+                        "schedulingPolicy.quotaSharePolicy.idleResourceAssignmentStrategy",
+                        format!("FIFO is the only idle resource assignment strategy, not {strat}"),
+                    );
+                }
+            }
+        }
+    }
+
+    // Instance types (GPU counts): declared first so their ids follow the file.
+    instance_types(&mut c, &s.instance_types);
+
+    // Service environment.
+    if let Some(name) = &s.service_environment.service_environment_name {
+        if !valid_name(name) {
+            c.err("serviceEnvironment.serviceEnvironmentName", format!("serviceEnvironmentName {NAME_RULE}"));
+        }
+    }
+    let se = c.limits("serviceEnvironment.capacityLimits", &s.service_environment.capacity_limits, 0);
+    if s.service_environment.capacity_limits.is_empty() {
+        c.warn(
+            "serviceEnvironment.capacityLimits",
+            "the service environment has no capacity: no job can run",
+        );
+    }
+
+    // Quota shares.
+    let (share_ids, shares_raw) = quota_shares(&mut c, &s.quota_shares);
+
+    // Jobs.
+    let Some((jobs, job_ids)) = jobs::jobs(&mut c, s, &settings, &share_ids) else {
+        return Err(c.problems);
+    };
+
+    // Actions.
+    let actions_raw = actions::actions(&mut c, s, &job_ids, &share_ids, settings.start_at);
+
+    // Every type is known now: build the dense per-type tables.
+    let nt = c.types.len();
+    let capacity = per_type_opt(nt, &se);
+    let mut shares: Vec<ShareCfg> = shares_raw
+        .into_iter()
+        .map(|(name, limits, strategy, borrow_limit, isp, enabled)| ShareCfg {
+            name,
+            quota: per_type(nt, &limits),
+            strategy,
+            borrow_limit,
+            in_share_preemption: isp,
+            enabled,
+            limit_reduced: alloc::vec![false; nt],
+        })
+        .collect();
+    state::limits_reduced(&mut c, s, &mut shares);
+    state::usage_at_start(&mut c, &settings, &capacity, &shares, &jobs);
+
+    totals(&mut c, &se, &capacity, &shares);
+
+    if c.problems.iter().any(|p| p.is_error()) {
+        return Err(c.problems);
+    }
+
+    let actions = actions::finish(actions_raw, nt);
+
+    Ok(ValidScenario {
+        name: s.name.clone(),
+        settings,
+        types: c.types,
+        capacity,
+        shares,
+        jobs,
+        actions,
+        warnings: c.problems,
+    })
+}
+
+/// The settings checked (R6, R8, R21, R28): every duration and time a whole number of at least 0,
+/// the horizon at or after the run begins.
+fn settings(c: &mut Checker, st: &Settings) -> SettingsCfg {
     let settings = SettingsCfg {
         grace: c.number(
             "settings.preemptionGraceSeconds",
@@ -102,22 +182,13 @@ pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
         );
     }
 
-    if let Some(sp) = &s.scheduling_policy {
-        if let Some(qp) = &sp.quota_share_policy {
-            if let Some(strat) = &qp.idle_resource_assignment_strategy {
-                if strat != "FIFO" {
-                    c.err(
-                        "schedulingPolicy.quotaSharePolicy.idleResourceAssignmentStrategy",
-                        format!("FIFO is the only idle resource assignment strategy, not {strat}"),
-                    );
-                }
-            }
-        }
-    }
+    settings
+}
 
-    // Instance types (GPU counts): declared first so their ids follow the file.
+/// `instanceTypes`: each named once, with its GPUs and price.
+fn instance_types(c: &mut Checker, types: &[InstanceTypeInfo]) {
     let mut declared: BTreeMap<String, usize> = BTreeMap::new();
-    for (i, it) in s.instance_types.iter().enumerate() {
+    for (i, it) in types.iter().enumerate() {
         let p = format!("instanceTypes[{i}]");
         if !c.instance_type_name(&format!("{p}.name"), &it.name) {
             continue;
@@ -145,30 +216,19 @@ pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
         c.types[t as usize].gpus = g;
         c.types[t as usize].price = price;
     }
+}
 
-    // Service environment.
-    if let Some(name) = &s.service_environment.service_environment_name {
-        if !valid_name(name) {
-            c.err("serviceEnvironment.serviceEnvironmentName", format!("serviceEnvironmentName {NAME_RULE}"));
-        }
-    }
-    let se = c.limits("serviceEnvironment.capacityLimits", &s.service_environment.capacity_limits, 0);
-    if s.service_environment.capacity_limits.is_empty() {
-        c.warn(
-            "serviceEnvironment.capacityLimits",
-            "the service environment has no capacity: no job can run",
-        );
-    }
-
-    // Quota shares.
-    if s.quota_shares.is_empty() {
+/// `quotaShares`: at least one, at most [`MAX_SHARES`], each named once, with its limits and
+/// sharing; by name, and as checked before the per-type tables exist.
+fn quota_shares(c: &mut Checker, list: &[QuotaShare]) -> (BTreeMap<String, ShareId>, Vec<ShareRaw>) {
+    if list.is_empty() {
         c.err("quotaShares", "a scenario needs at least one quota share");
-    } else if s.quota_shares.len() > MAX_SHARES {
-        c.err("quotaShares", format!("at most 20 quota shares are allowed, not {}", s.quota_shares.len()));
+    } else if list.len() > MAX_SHARES {
+        c.err("quotaShares", format!("at most 20 quota shares are allowed, not {}", list.len()));
     }
     let mut share_ids: BTreeMap<String, ShareId> = BTreeMap::new();
     let mut shares_raw: Vec<ShareRaw> = Vec::new();
-    for (i, q) in s.quota_shares.iter().enumerate() {
+    for (i, q) in list.iter().enumerate() {
         let p = format!("quotaShares[{i}]");
         if !valid_name(&q.quota_share_name) {
             c.err(format!("{p}.quotaShareName"), format!("quotaShareName {NAME_RULE}"));
@@ -195,32 +255,14 @@ pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
         }
     }
 
-    // Jobs.
-    let Some((jobs, job_ids)) = jobs::jobs(&mut c, s, &settings, &share_ids) else {
-        return Err(c.problems);
-    };
+    (share_ids, shares_raw)
+}
 
-    // Actions.
-    let actions_raw = actions::actions(&mut c, s, &job_ids, &share_ids, settings.start_at);
-
-    // Every type is known now: build the dense per-type tables.
+/// The quotas' totals per type: exact as JavaScript numbers (an error past 2^53 - 1), and R3
+/// (oversubscribed) and R13 (capacity no share owns) warnings; a quota of a type the service
+/// environment has no limit for is never used.
+fn totals(c: &mut Checker, se: &[(TypeId, u64)], capacity: &[Option<u64>], shares: &[ShareCfg]) {
     let nt = c.types.len();
-    let capacity = per_type_opt(nt, &se);
-    let mut shares: Vec<ShareCfg> = shares_raw
-        .into_iter()
-        .map(|(name, limits, strategy, borrow_limit, isp, enabled)| ShareCfg {
-            name,
-            quota: per_type(nt, &limits),
-            strategy,
-            borrow_limit,
-            in_share_preemption: isp,
-            enabled,
-            limit_reduced: alloc::vec![false; nt],
-        })
-        .collect();
-    state::limits_reduced(&mut c, s, &mut shares);
-    state::usage_at_start(&mut c, &settings, &capacity, &shares, &jobs);
-
     // Totals must stay exact as JavaScript numbers too (snapshots report them).
     for t in 0..nt {
         let total: u128 = shares.iter().map(|s| s.quota[t] as u128).sum();
@@ -264,23 +306,6 @@ pub fn validate(s: &Scenario) -> Result<ValidScenario, Vec<Problem>> {
             }
         }
     }
-
-    if c.problems.iter().any(|p| p.is_error()) {
-        return Err(c.problems);
-    }
-
-    let actions = actions::finish(actions_raw, nt);
-
-    Ok(ValidScenario {
-        name: s.name.clone(),
-        settings,
-        types: c.types,
-        capacity,
-        shares,
-        jobs,
-        actions,
-        warnings: c.problems,
-    })
 }
 
 /// A checked share before the per-type tables exist: name, limits, strategy, borrow limit,

@@ -5,7 +5,9 @@
 use alloc::format;
 use alloc::vec;
 
-use super::*;
+use super::check::*;
+use crate::model::*;
+use crate::scenario::*;
 
 /// Resolves each share's `capacityLimitReduced` to instance type ids.
 pub(super) fn limits_reduced(c: &mut Checker, s: &Scenario, shares: &mut [ShareCfg]) {

@@ -5,7 +5,8 @@ use alloc::vec::Vec;
 
 use crate::scenario::JobId;
 
-use super::{minimize, Considered, Planner, Returned, Step3};
+use super::order::Step3;
+use super::{minimize, Considered, Planner, Returned};
 
 impl Planner<'_> {
     /// R20 for front job `j` of priority `prio`: its share's running jobs of strictly lower

@@ -22,8 +22,6 @@ mod shrink;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use order::Step3;
-
 /// One victim of a plan.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Victim {

@@ -8,7 +8,8 @@ use alloc::vec::Vec;
 
 use crate::scenario::{JobId, ShareId};
 
-use super::{minimize, Considered, Planner, Returned, Step3};
+use super::order::Step3;
+use super::{minimize, Considered, Planner, Returned};
 
 impl Planner<'_> {
     /// R18/R19: plans reclaim for front job `j`, with `own_release` instances of its own

@@ -8,7 +8,8 @@ use alloc::vec::Vec;
 use crate::result::PreemptionKind;
 use crate::scenario::{JobId, ShareId, TypeId};
 
-use super::{minimize, Considered, Plan, Planner, Step3, Victim};
+use super::order::Step3;
+use super::{minimize, Considered, Plan, Planner, Victim};
 
 impl Planner<'_> {
     /// R23 `updateServiceEnvironment`: when use of type `t` is above its new limit, victims
