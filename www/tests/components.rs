@@ -1028,6 +1028,13 @@ async fn a_sweep_with_seeds_per_point_shows_medians_with_their_spread_and_a_fron
     assert!(m.all("details.sweep .sweep-scatter line.whisker") >= 5, "min to max over the seeds");
     let cells = m.all_texts("details.sweep tbody tr:first-child td");
     assert!(cells.iter().any(|c| c.contains(" to ")), "median (min to max): {cells:?}");
+    // A point opened as B: compare's replicates run on the point's 3 seeds, not 5.
+    m.click("button[aria-label='Open as B: row 0']");
+    settle().await;
+    settle().await;
+    let seeds: web_sys::HtmlInputElement =
+        m.q("div.replicates input[type='number']").unwrap().dyn_into().unwrap();
+    assert_eq!(seeds.value(), "3");
 }
 
 #[wasm_bindgen_test]

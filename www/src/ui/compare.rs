@@ -566,7 +566,7 @@ fn ReportCard() -> impl IntoView {
 #[component]
 fn Replicates() -> impl IntoView {
     let app = use_app();
-    let n = RwSignal::new(5u32);
+    let n = app.cmp.seeds;
     let out = RwSignal::new(None::<Result<quotasim::replicates::ReplicateReport, String>>);
     // The shares whose rows are open: every share of a small scenario, none of a large one.
     let open = RwSignal::new(std::collections::BTreeSet::<String>::new());

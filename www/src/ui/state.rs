@@ -193,6 +193,9 @@ pub struct CompareState {
     /// computed), or why there is none.
     pub compared: RwSignal<Option<Result<Arc<Comparison>, String>>>,
     pub objectives: RwSignal<Option<quotasim::objective::Objectives>>,
+    /// Seeds each side of the replicates runs on: 5, or the seeds per point of the sweep whose
+    /// row was opened as B, so both compare on the very seeds the sweep's point ran.
+    pub seeds: RwSignal<u32>,
     /// The baseline validated (before its run is done).
     valid_a: StoredValue<Option<Arc<ValidScenario>>>,
     /// A's run in progress: a newer baseline stops an older one's run.
@@ -378,6 +381,7 @@ impl AppState {
                 valid_a: StoredValue::new(None),
                 runs: Tasks::new(),
                 comparing: Tasks::new(),
+                seeds: RwSignal::new(5),
                 prepared: StoredValue::new(None),
             },
         };

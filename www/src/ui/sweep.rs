@@ -91,8 +91,16 @@ pub fn SweepPanel() -> impl IntoView {
         let changes = row_changes(k);
         match app.doc.scenario.with_untracked(|base| quotasim::change::apply_changes(base, &changes)) {
             Ok(b) => {
-                // The scenario as it is becomes A, with its validation and run.
+                // The scenario as it is becomes A, with its validation and run; a replicated
+                // point's seeds become the replicates' (both sides keep the base's workload seed).
                 app.baseline_from_b();
+                let seeds = rows.with_untracked(|r| match r {
+                    Some(Ok(v)) => v.first().and_then(|r| r.seeds.as_ref()).map_or(0, Vec::len),
+                    _ => 0,
+                });
+                if seeds > 1 {
+                    app.cmp.seeds.set(seeds as u32);
+                }
                 app.doc.edit(|cur, r| {
                     *cur = b;
                     r.fit(cur);
