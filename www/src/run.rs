@@ -542,6 +542,40 @@ mod tests {
     }
 
     #[test]
+    fn a_replicate_run_in_slices_gives_the_summaries_of_the_engines_run_seed() {
+        // Both sides of scenarios with a workload section, with a horizon too: stepped in the
+        // smallest slices there are, as compare's replicates run them.
+        let fixture =
+            quotasim::json::parse_scenario(include_str!("../../tests/fixtures/two-teams-workload.json"))
+                .expect("fixture parses");
+        let generated = quotasim::generate_workload(&quotasim::GenerateOptions {
+            jobs: 400,
+            shares: 3,
+            seed: 7,
+            ..quotasim::GenerateOptions::default()
+        });
+        for (id, s) in [("two-teams-workload", fixture), ("generated", generated)] {
+            assert!(s.workload.is_some(), "{id}");
+            let mut b = s.clone();
+            b.settings.preemption_grace_seconds = 30;
+            let mut h = s.clone();
+            h.settings.horizon_seconds = Some(3600);
+            for (a, b) in [(&s, &b), (&s, &h)] {
+                for seed in [0, 1] {
+                    let whole = quotasim::replicates::run_seed(a, b, seed).expect("runs");
+                    let side = |x: &quotasim::model::Scenario, is_a: bool| {
+                        let mut sim = quotasim::replicates::side_simulation(x, seed, is_a).expect("valid");
+                        while !run_slice(&mut sim, &mut || true) {}
+                        quotasim::replicates::side_result(&sim, is_a).expect("runs")
+                    };
+                    assert!(whole.0.summary.overall.jobs > 0, "{id}: jobs ran");
+                    assert_eq!((side(a, true), side(b, false)), whole, "{id} seed {seed}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_run_with_a_horizon_stops_there_when_sliced() {
         let mut s = presets::scenario(presets::NOTEBOOK).expect("preset parses");
         s.settings.horizon_seconds = Some(1000);

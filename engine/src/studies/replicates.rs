@@ -21,10 +21,10 @@ use alloc::vec::Vec;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::compare::{run_to_end, summary_of};
 use crate::metric::leaves;
 use crate::model::Scenario;
 use crate::result::SummaryResult;
+use crate::sim::{Options, Simulation};
 use crate::validate::{validate, Problem};
 
 /// `quotasim compare --replicates`'s JSON.
@@ -239,13 +239,31 @@ pub enum Failure {
 /// dropped before B is expanded.
 pub fn run_seed(a: &Scenario, b: &Scenario, seed: i64) -> Result<Pair, Failure> {
     let side = |s: &Scenario, is_a: bool| -> Result<SummaryResult, Failure> {
-        let valid = validate(&crate::workload::with_seed(s, seed))
-            .map_err(|problems| Failure::Invalid { a: is_a, problems })?;
-        let r = run_to_end(valid, false).map_err(|e| Failure::Run { a: is_a, message: format!("{e}") })?;
-        Ok(summary_of(&r))
+        let mut sim = side_simulation(s, seed, is_a)?;
+        sim.run();
+        side_result(&sim, is_a)
     };
     let ra = side(a, true)?;
     Ok((ra, side(b, false)?))
+}
+
+/// One side of a replicate ready to run, for a caller that runs it in slices of time: `s` with
+/// `seed` as its workload's seed, expanded and validated, as a simulation that records no
+/// events. Run it to its end as [`Simulation::run`] does (to its horizon, if it has one), then
+/// read it with [`side_result`]: the same summary [`run_seed`] gives.
+pub fn side_simulation(s: &Scenario, seed: i64, is_a: bool) -> Result<Simulation, Failure> {
+    let valid = validate(&crate::workload::with_seed(s, seed))
+        .map_err(|problems| Failure::Invalid { a: is_a, problems })?;
+    Ok(Simulation::with_options(valid, Options { record_events: false, ..Options::default() }))
+}
+
+/// The summary of a side's simulation run to its end ([`side_simulation`]), or its run's
+/// error.
+pub fn side_result(sim: &Simulation, is_a: bool) -> Result<SummaryResult, Failure> {
+    if let Some(e) = sim.run_error() {
+        return Err(Failure::Run { a: is_a, message: format!("{e}") });
+    }
+    Ok(SummaryResult { format_version: 1, ended_at: sim.ended_at(), summary: sim.summary() })
 }
 
 /// The failure to report among replicates' outcomes, each with its index: the first seed's

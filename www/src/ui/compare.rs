@@ -574,35 +574,81 @@ fn Replicates() -> impl IntoView {
         app.doc.scenario.with(|b| b.workload.is_some())
             && app.cmp.baseline.with(|a| a.as_ref().is_some_and(|a| a.workload.is_some()))
     });
+    // Seeds done so far and in all, while the replicates run (in slices: one side's run at a
+    // time, each stepped until the slice is over).
+    let progress = RwSignal::new(None::<(usize, usize)>);
+    let tasks = Tasks::new();
     let run = move |_| {
         let (Some(a), b) = (app.cmp.baseline.get_untracked(), app.doc.scenario.get_untracked()) else {
             return;
         };
         let base = a.workload.as_ref().map_or(0, |w| w.seed);
         let seeds: Vec<i64> = (0..n.get_untracked().clamp(1, 50) as i64).map(|k| base + k).collect();
-        let mut pairs = Vec::new();
-        for &seed in &seeds {
-            // One seed at a time: each side expanded, run and dropped before the next.
-            match quotasim::replicates::run_seed(&a, &b, seed) {
-                Ok(pair) => pairs.push(pair),
-                Err(quotasim::replicates::Failure::Invalid { problems, .. }) => {
-                    let e = problems.first().map(|x| x.to_string()).unwrap_or_default();
-                    out.set(Some(Err(format!("seed {seed}: {e}"))));
-                    return;
+        progress.set(Some((0, seeds.len())));
+        let mut pairs: Vec<quotasim::replicates::Pair> = Vec::new();
+        let mut done_a: Option<quotasim::result::SummaryResult> = None;
+        let mut sim: Option<quotasim::Simulation> = None;
+        let all = seeds.clone();
+        let step = move |out_of_time: &mut dyn FnMut() -> bool| -> Option<Result<_, String>> {
+            use quotasim::replicates::{side_result, side_simulation, Failure};
+            let said = |f: Failure, seed: i64| match f {
+                Failure::Invalid { problems, .. } => {
+                    format!("seed {seed}: {}", problems.first().map(|x| x.to_string()).unwrap_or_default())
                 }
-                Err(quotasim::replicates::Failure::Run { message, .. }) => {
-                    out.set(Some(Err(format!("seed {seed}: {message}"))));
-                    return;
+                Failure::Run { message, .. } => format!("seed {seed}: {message}"),
+            };
+            while !out_of_time() {
+                let Some(&seed) = all.get(pairs.len()) else {
+                    return Some(Ok(quotasim::replicates::report(all.clone(), &pairs, Vec::new())));
+                };
+                // A then B of each seed, one side's expanded scenario held at a time.
+                let is_a = done_a.is_none();
+                let s = match sim.as_mut() {
+                    Some(s) => s,
+                    None => match side_simulation(if is_a { &a } else { &b }, seed, is_a) {
+                        Ok(s) => sim.insert(s),
+                        Err(f) => return Some(Err(said(f, seed))),
+                    },
+                };
+                if !crate::run::run_slice(s, out_of_time) {
+                    return None;
+                }
+                let finished = sim.take().expect("a side is running");
+                match side_result(&finished, is_a) {
+                    Err(f) => return Some(Err(said(f, seed))),
+                    Ok(r) if is_a => done_a = Some(r),
+                    Ok(r) => {
+                        pairs.push((done_a.take().expect("A ran first"), r));
+                        progress.set(Some((pairs.len(), all.len())));
+                    }
                 }
             }
-        }
-        let report = quotasim::replicates::report(seeds, &pairs, Vec::new());
-        if report.per_quota_share.len() <= 4 {
-            open.set(report.per_quota_share.iter().map(|(n, _)| n.clone()).collect());
-        } else {
-            open.set(Default::default());
-        }
-        out.set(Some(Ok(report)));
+            None
+        };
+        tasks.start(step, move |result, _ms| {
+            progress.set(None);
+            match result {
+                Err(e) => out.set(Some(Err(e))),
+                Ok(report) => {
+                    if report.per_quota_share.len() <= 4 {
+                        open.set(report.per_quota_share.iter().map(|(n, _)| n.clone()).collect());
+                    } else {
+                        open.set(Default::default());
+                    }
+                    out.set(Some(Ok(report)));
+                }
+            }
+        });
+    };
+    let status = move || {
+        progress.get().map(|(k, n)| {
+            view! {
+                <p class="muted small" role="status">
+                    <progress max=n.to_string() value=k.to_string()></progress>
+                    {format!(" seed {} of {n}", (k + 1).min(n))}
+                </p>
+            }
+        })
     };
     let table = move || match out.get() {
         None => None,
@@ -720,6 +766,7 @@ fn Replicates() -> impl IntoView {
                     <input type="number" min="1" max="50" prop:value=move || n.get().to_string() on:input=move |ev| { if let Ok(v) = event_target_value(&ev).parse() { n.set(v) } } />
                 </label>
                 <button class="btn small" on:click=run>"Run both on these seeds"</button>
+                {status}
                 {table}
             </div>
         </Show>
