@@ -22,6 +22,7 @@
 //! ```
 #![no_std]
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 extern crate alloc;
 #[cfg(feature = "std")]

@@ -147,6 +147,7 @@ pub const MAX_PER_FILE: usize = 20;
 /// error when any of them was).
 #[derive(Clone, Default)]
 pub struct Capped {
+    /// The problems listed so far, in the order they came (the ones past the cap are only counted).
     pub problems: Vec<Problem>,
     /// Per file and kind: problems listed, problems left out, errors among them.
     per_file: BTreeMap<String, BTreeMap<&'static str, (usize, u64, bool)>>,
@@ -205,7 +206,10 @@ impl Capped {
 /// `events.jsonl:12`, `queues.yaml document 2`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Origin {
+    /// The file: an index into [`Origins::files`] (`usize::MAX` for a part no file gave, such as a trace
+    /// import's instance type).
     pub file: usize,
+    /// Its place, as problems name it, usually with its file name (`events.jsonl:12`).
     pub at: String,
 }
 
@@ -213,10 +217,15 @@ pub struct Origin {
 /// type, in order, and the service environment.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Origins {
+    /// The import's file names, in the order given; [`Origin::file`] indexes them.
     pub files: Vec<String>,
+    /// Where each quota share came from, in the order of the scenario's `quotaShares`.
     pub shares: Vec<Origin>,
+    /// Where each job came from, in the order of the scenario's `jobs`.
     pub jobs: Vec<Origin>,
+    /// Where each entry of the scenario's `instanceTypes` came from, in order.
     pub instance_types: Vec<Origin>,
+    /// Where the service environment came from.
     pub service_environment: Origin,
 }
 

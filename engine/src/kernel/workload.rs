@@ -39,7 +39,12 @@ pub enum Pace {
     PerSecond(f64),
     /// Arrivals per second in each hour of the day; the day starts `offset` seconds before
     /// time 0 (`originEpochMs` modulo a day).
-    Hourly { per_second: Vec<f64>, offset: u64 },
+    Hourly {
+        /// Arrivals per second in each of the day's 24 hours, from midnight.
+        per_second: Vec<f64>,
+        /// Seconds from the day's start to time 0.
+        offset: u64,
+    },
 }
 
 impl Pace {

@@ -38,18 +38,28 @@ pub fn gpus_by_share(valid: &ValidScenario) -> BTreeMap<String, f64> {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ShareCalibration {
+    /// `quotaShareName`: the share, in the order of the run's summary.
     pub quota_share_name: String,
+    /// `jobs`: its jobs that are both in the scenario and observed.
     pub jobs: u64,
+    /// `waitP50`: the median wait, submission to first dispatch, in seconds, over those jobs that started
+    /// (nearest rank).
     pub wait_p50: Pair,
+    /// `waitP95`: the 95th percentile of the same waits, in seconds.
     pub wait_p95: Pair,
+    /// `preemptions`: those jobs' preemptions, summed.
     pub preemptions: Pair,
+    /// `gpuHours`: GPU-hours held: the run's summary figure, and the observed instance-seconds times GPUs per
+    /// instance over 3600.
     pub gpu_hours: Pair,
 }
 
 /// A simulated value and the observed one (`null` when there is none).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Pair {
+    /// `simulated`: the replay's value.
     pub simulated: Option<f64>,
+    /// `observed`: the value observed.
     pub observed: Option<f64>,
 }
 
@@ -57,9 +67,14 @@ pub struct Pair {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct JobDifference {
+    /// `jobName`: the job, matched by name.
     pub job_name: String,
+    /// `quotaShareName`: its quota share in the replay.
     pub quota_share_name: String,
+    /// `simulated`: its fate in the replay, in words: `SUCCEEDED, started at 120 s, 1 preemption(s)`, or
+    /// `..., never started` (`unfinished` when it has no status).
     pub simulated: String,
+    /// `observed`: its observed fate, in the same words.
     pub observed: String,
     /// Seconds of first-start difference, plus an hour per preemption or status that differs.
     pub score: u64,
@@ -69,10 +84,13 @@ pub struct JobDifference {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Calibration {
+    /// `formatVersion`: the calibration format's version, 1.
     pub format_version: u32,
+    /// `perQuotaShare`: each share of the run's summary, simulated next to observed.
     pub per_quota_share: Vec<ShareCalibration>,
     /// Jobs in the scenario but not observed, and the other way round.
     pub unmatched: Vec<String>,
+    /// `mostDifferent`: the 20 jobs whose fates differ most, highest `score` first (ties by name).
     pub most_different: Vec<JobDifference>,
     /// What the scenario's start-up explains ([`explain_startup`]); absent without start-up.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -84,8 +102,11 @@ pub struct Calibration {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StartupEffect {
+    /// `scheduledSeconds`: the scenario's `settings.scheduledSeconds`, dispatch to `STARTING`.
     pub scheduled_seconds: u64,
+    /// `startingSeconds`: the scenario's `settings.startingSeconds`, `STARTING` to `RUNNING`.
     pub starting_seconds: u64,
+    /// `perQuotaShare`: what start-up explains, per share, in the calibration's `perQuotaShare` order.
     pub per_quota_share: Vec<StartupShare>,
 }
 
@@ -95,8 +116,13 @@ pub struct StartupEffect {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StartupShare {
+    /// `quotaShareName`: the share.
     pub quota_share_name: String,
+    /// `waitP50WithoutStartup`: its simulated wait p50 in the replay without start-up, in seconds; `null`
+    /// when none of its jobs started.
     pub wait_p50_without_startup: Option<f64>,
+    /// `explainedSeconds`: how many seconds of the gap to the observed p50 start-up explains; `null` when a
+    /// p50 is missing.
     pub explained_seconds: Option<f64>,
 }
 

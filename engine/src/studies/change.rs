@@ -37,7 +37,10 @@ use crate::validate::Problem;
 /// One change: a path and the value to put there.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Change {
+    /// Where: a path in the `--set` grammar
+    /// (`quotaShares[team-a].capacityLimits[ml.p5.48xlarge].maxCapacity`).
     pub path: String,
+    /// What to put there, as JSON (a `VALUE` that is not JSON is a string).
     pub value: Value,
 }
 

@@ -26,14 +26,20 @@ use crate::{Options, RunError, Simulation, ValidScenario};
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Comparison {
+    /// `formatVersion`: the comparison format's version, 1.
     pub format_version: u32,
+    /// `a`: side A's summary result.
     pub a: SummaryResult,
+    /// `b`: side B's summary result.
     pub b: SummaryResult,
     /// The `--set` changes that made B from A, or `["second file"]`.
     pub changes: Vec<String>,
     /// What the two scenarios do not share (quota shares on one side only).
     pub differences: Vec<String>,
+    /// `delta`: B - A for every number of the summaries, per share and overall.
     pub delta: Delta,
+    /// `changedJobs`: the jobs whose fate differs or that are on one side only: A's jobs in A's order, then
+    /// those only in B.
     pub changed_jobs: Vec<ChangedJob>,
 }
 
@@ -45,6 +51,7 @@ pub struct Delta {
     /// Per quota share present on both sides, in A's order.
     #[serde(serialize_with = "ser_pairs")]
     pub per_quota_share: Vec<(String, Map<String, Value>)>,
+    /// `overall`: B - A for each number of the overall summary, keyed by its metric path.
     pub overall: Map<String, Value>,
     /// `endedAt` of B minus A's.
     pub ended_at: i64,
@@ -54,12 +61,20 @@ pub struct Delta {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Fate {
+    /// `quotaShareName`: the job's quota share on this side.
     pub quota_share_name: String,
+    /// `status`: its status when the run ended; `null` when it was not submitted by then.
     pub status: Option<Status>,
+    /// `statusReason`: the reason shown when the run ended (why it waits, R17, or why it failed); `null`
+    /// otherwise.
     pub status_reason: Option<String>,
+    /// `firstStartedAt`: when its first attempt was dispatched, in seconds; `null` if none was.
     pub first_started_at: Option<u64>,
+    /// `waitSeconds`: seconds from its submission to its first dispatch; `null` if it never started.
     pub wait_seconds: Option<u64>,
+    /// `preemptions`: its preemptions, its `preemptedAttemptCount` (R7).
     pub preemptions: u32,
+    /// `lostWorkSeconds`: training seconds its preemptions lost (R8).
     pub lost_work_seconds: u64,
 }
 
@@ -67,10 +82,13 @@ pub struct Fate {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ChangedJob {
+    /// `jobName`: the job, matched by name on both sides.
     pub job_name: String,
     /// `changed`, `added` (only in B) or `removed` (only in A).
     pub change: &'static str,
+    /// `a`: its fate in A; `null` when it is only in B.
     pub a: Option<Fate>,
+    /// `b`: its fate in B; `null` when it is only in A.
     pub b: Option<Fate>,
     /// One line: `starts 42 min later`, `no longer preempted`, `fails: retry limit`.
     pub description: String,
@@ -226,9 +244,13 @@ pub fn summary_of(r: &SimResult) -> SummaryResult {
 /// scenario's), so a job found at the same place as on the other side is the one named.
 #[derive(Clone, Copy)]
 pub struct Side<'a> {
+    /// When the side's run ended (`endedAt`), in seconds.
     pub ended_at: u64,
+    /// The side's summary.
     pub summary: &'a Summary,
+    /// The side's job results.
     pub jobs: &'a [JobResult],
+    /// The index in `jobs` of the job of a name, or `None` when the side has no such job.
     pub find: &'a dyn Fn(&str) -> Option<usize>,
 }
 
@@ -267,6 +289,7 @@ pub struct JobComparison {
 const JOBS_PER_LOOK: usize = 2048;
 
 impl JobComparison {
+    /// A comparison of no job yet: [`JobComparison::advance`] starts at A's first job.
     pub fn new() -> JobComparison {
         JobComparison::default()
     }

@@ -26,8 +26,11 @@ use crate::strict::Strict;
 /// One difference: A's value and B's at `path` (`None`: not there on that side).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Difference {
+    /// Where, in [`crate::change`]'s grammar (`quotaShares[team-b].resourceSharingConfiguration.strategy`).
     pub path: String,
+    /// A's value there; `None` when A has none (it was added in B).
     pub a: Option<Value>,
+    /// B's value there; `None` when B has none (it was removed from A).
     pub b: Option<Value>,
     segs: Vec<(String, Option<String>)>,
 }

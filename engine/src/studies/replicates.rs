@@ -31,6 +31,7 @@ use crate::validate::{validate, Problem};
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReplicateReport {
+    /// `formatVersion`: the report format's version, 1.
     pub format_version: u32,
     /// The workload seeds, one per replicate, in order.
     pub seeds: Vec<i64>,
@@ -42,14 +43,18 @@ pub struct ReplicateReport {
     /// in path order).
     #[serde(serialize_with = "ser_pairs")]
     pub per_quota_share: Vec<(String, BTreeMap<String, MetricStats>)>,
+    /// `overall`: metric path -> statistics, for the overall summary (metrics in path order).
     pub overall: BTreeMap<String, MetricStats>,
 }
 
 /// Median, min and max of some numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Spread {
+    /// `median`: the middle value (the mean of the two middle ones for an even count).
     pub median: f64,
+    /// `min`: the smallest value.
     pub min: f64,
+    /// `max`: the largest value.
     pub max: f64,
 }
 
@@ -57,14 +62,18 @@ pub struct Spread {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MetricStats {
+    /// `a`: A's values over the seeds; `null` when no seed gives one.
     pub a: Option<Spread>,
+    /// `b`: B's values over the seeds; `null` when no seed gives one.
     pub b: Option<Spread>,
     /// Of the paired differences B - A.
     pub delta: Option<Spread>,
     /// Seeds where B is higher, lower, the same (seeds where either side has no value are
     /// left out).
     pub up: u32,
+    /// `down`: seeds where B is lower than A.
     pub down: u32,
+    /// `same`: seeds where B equals A.
     pub same: u32,
     /// How many seeds agree with the most common direction.
     pub agree: u32,
@@ -229,9 +238,19 @@ pub type Pair = (SummaryResult, SummaryResult);
 #[derive(Clone, Debug, PartialEq)]
 pub enum Failure {
     /// A side with this seed is not a valid scenario: `a` says which side.
-    Invalid { a: bool, problems: Vec<Problem> },
+    Invalid {
+        /// Whether it is side A (else B).
+        a: bool,
+        /// Every problem validation found.
+        problems: Vec<Problem>,
+    },
     /// A side's run passed 2^53 - 1 (the run's message).
-    Run { a: bool, message: String },
+    Run {
+        /// Whether it is side A (else B).
+        a: bool,
+        /// The run's error message.
+        message: String,
+    },
 }
 
 /// Both sides of one replicate: each with `seed` as its workload's seed, expanded, validated,

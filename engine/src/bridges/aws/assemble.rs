@@ -18,9 +18,17 @@ use crate::problem::Problem;
 /// An import: the scenario, what happened, every warning, and what each file was.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Imported {
+    /// The imported scenario, valid: the whole history, or the live state at `state_at` (then its
+    /// `settings.startAt` and `originEpochMs` are set).
     pub scenario: Scenario,
+    /// What actually happened to each job of the scenario (same names, same order): what `--observed` writes
+    /// and `calibrate` reads.
     pub observed: Observed,
+    /// Every problem of the import: records skipped, names changed, durations censored, start-up fitted; at
+    /// most [`crate::import_check::MAX_PER_FILE`] of a kind listed per file.
     pub warnings: Vec<Problem>,
+    /// What each file held, one line per file: `page.json: 2 list-service-jobs, 1 describe-quota-share`
+    /// (`nothing` when no record was recognised).
     pub recognised: Vec<String>,
 }
 

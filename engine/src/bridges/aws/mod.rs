@@ -17,9 +17,9 @@
 //! progress that AWS does not report: such jobs get a warning), and for a job still running,
 //! failed or stopped, its training so far, flagged as censored.
 //!
-//! An import runs in three stages: [`read`] recognises each file's records and decodes them
-//! (gathered across files in [`gather`]), [`map`] turns job records into the model's jobs, and
-//! [`assemble`] makes the scenario. This module only joins them.
+//! An import runs in three stages: `read` recognises each file's records and decodes them
+//! (gathered across files in `gather`), `map` turns job records into the model's jobs, and
+//! `assemble` makes the scenario. This module only joins them.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -65,7 +65,7 @@ pub fn import(files: &[(String, String)], now: Option<i64>) -> Result<Imported, 
 /// (with `state_at`) as the live state at an instant.
 ///
 /// Start-up is fitted from the history (`settings.scheduledSeconds` and `startingSeconds`,
-/// [`attempts::fit`], said in a warning): an attempt trains from its `startedAt` and was
+/// `attempts::fit`, said in a warning): an attempt trains from its `startedAt` and was
 /// dispatched at its `scheduledAt`, or that long before it trained.
 ///
 /// The scenario is valid: a record with a number out of range is skipped, names are made
@@ -88,6 +88,8 @@ pub fn import_parsed(parsed: &Parsed, opts: ImportOptions) -> Result<Imported, V
 /// (used in warnings) and its text.
 #[derive(Clone, Debug, PartialEq, serde::Deserialize)]
 pub struct AwsFile {
+    /// The file's name, as warnings and origins name it (`page.json: record 3`).
     pub name: String,
+    /// The file's contents: one JSON document (an object or a list of records), or one JSON object per line.
     pub text: String,
 }

@@ -17,15 +17,24 @@ use crate::result::Status;
 /// What a file held.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
+    /// `describe-service-environments`: an object with a `serviceEnvironments` list.
     ServiceEnvironments,
+    /// `list-quota-shares`: an object with a `quotaShares` list.
     QuotaShares,
+    /// `describe-quota-share`: one quota share (`quotaShareName` and `capacityLimits`).
     QuotaShare,
+    /// `list-service-jobs`: a page of jobs (`jobSummaryList`).
     ServiceJobPage,
+    /// `describe-service-job`: one job (`jobId`).
     ServiceJob,
+    /// An EventBridge event (an object with `detail-type`): a service job's state change, or a preemption's
+    /// start or completion.
     EventBridge,
 }
 
 impl Kind {
+    /// The kind's name in the lines of `recognised`: the AWS CLI command that prints it
+    /// (`list-service-jobs`), or `EventBridge events`.
     pub fn name(self) -> &'static str {
         match self {
             Kind::ServiceEnvironments => "describe-service-environments",

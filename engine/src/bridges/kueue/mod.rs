@@ -20,8 +20,8 @@
 //!   cohorts, resources other than GPUs, ClusterQueues without a cohort (they can neither lend
 //!   nor borrow: `RESERVE`).
 //!
-//! An import runs in three stages: [`read`] recognises each document, [`map`] makes a quota
-//! share of each ClusterQueue, [`assemble`] makes the scenario; [`k8s`] holds Kubernetes'
+//! An import runs in three stages: `read` recognises each document, `map` makes a quota
+//! share of each ClusterQueue, `assemble` makes the scenario; `k8s` holds Kubernetes'
 //! vocabulary and [`export`] writes a scenario back as Kueue objects. This module only joins
 //! them.
 

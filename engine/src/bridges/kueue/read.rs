@@ -17,8 +17,11 @@ use crate::validate::MAX_SAFE;
 /// One parsed YAML document: its file, its position in the file (from 0) and its content.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Document {
+    /// The name of the file it came from.
     pub file: String,
+    /// Its position among the file's documents, from 0 (problems say `document 1` for 0).
     pub index: usize,
+    /// Its content, as a JSON value.
     pub value: Value,
 }
 

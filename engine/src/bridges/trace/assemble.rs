@@ -20,8 +20,13 @@ use crate::problem::Problem;
 /// What an import gives: the scenario, every warning and error, and what each file held.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Imported {
+    /// The imported scenario, valid: one instance type, a `LEND_AND_BORROW` share per team, the kept rows as
+    /// jobs in order of submission.
     pub scenario: Scenario,
+    /// Every problem: rows skipped or changed (one warning per file and reason) and rows that could not be
+    /// read (errors).
     pub warnings: Vec<Problem>,
+    /// What each file held, one line per file: `jobs.csv: 1200 rows, 1187 jobs`.
     pub recognised: Vec<String>,
 }
 

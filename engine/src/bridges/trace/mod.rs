@@ -26,9 +26,9 @@
 //! file and reason, with the first lines it happened on; a value that cannot be read is an
 //! error with its file, line and field, and the row is skipped.
 //!
-//! An import runs in three stages: [`read`] keeps or skips each row, [`quotas`] gives the teams
-//! their quotas, [`assemble`] makes the scenario; [`options`] checks what it is told first and
-//! [`csv`] splits the text into records. This module only joins them.
+//! An import runs in three stages: `read` keeps or skips each row, `quotas` gives the teams
+//! their quotas, `assemble` makes the scenario; `options` checks what it is told first and
+//! `csv` splits the text into records. This module only joins them.
 
 use alloc::format;
 use alloc::string::String;

@@ -13,23 +13,40 @@ use crate::problem::Problem;
 /// Which log: `openb` fixes the columns of the Alibaba pod list, `csv` reads `columns`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TraceFormat {
+    /// The Alibaba GPU cluster trace v2023 pod list (`openb_pod_list_*.csv`), its columns fixed
+    /// ([`Columns::openb`]).
     Openb,
     #[default]
+    /// Any CSV job log, read through `columns` (the default).
     Csv,
 }
 
 /// The job fields a log can give, each the name of its column.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Columns {
+    /// `name`: the column of job names; without it a job is named after its file and line.
     pub name: Option<String>,
+    /// `submit`: the column of submission times (seconds, or ISO 8601); required.
     pub submit: Option<String>,
+    /// `start`: the column of start times; with it, the run time is `end` - `start`, and a row with no start
+    /// never ran and is skipped.
     pub start: Option<String>,
+    /// `end`: the column of end times, for the run time when `duration` is not mapped.
     pub end: Option<String>,
+    /// `duration`: the column of run times, in seconds.
     pub duration: Option<String>,
+    /// `gpus`: the column of GPUs asked for; required.
     pub gpus: Option<String>,
+    /// `gpuMilli`: the column of thousandths of a GPU, for logs that ask for fractions of one (openb): GPUs
+    /// are `gpus` × `gpuMilli` ÷ 1000.
     pub gpu_milli: Option<String>,
+    /// `team`: the column whose value names the job's quota share (through `teams`); without it every job
+    /// goes to `default`.
     pub team: Option<String>,
+    /// `priority`: the column of priorities, a whole number or a value named in `priorities`; 0 without it.
     pub priority: Option<String>,
+    /// `status`: the column of final states; a `running` or `pending` row keeps its run time so far, counted
+    /// as censored.
     pub status: Option<String>,
 }
 
@@ -112,9 +129,11 @@ impl Columns {
 /// How to read a log (`quotasim import trace`'s options).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TraceOptions {
+    /// Which log it is (`--format`).
     pub format: TraceFormat,
     /// For `csv`; with `openb`, a field given here replaces the pod list's column.
     pub columns: Columns,
+    /// GPUs per instance (`--gpus-per-instance`, default 8): a job's instances are ceil(GPUs ÷ this).
     pub gpus_per_instance: i64,
     /// Default: `ml.g5.xlarge` (1 GPU), `ml.g5.12xlarge` (4) or `ml.p5.48xlarge` (8).
     pub instance_type: Option<String>,
@@ -128,11 +147,15 @@ pub struct TraceOptions {
     pub instances: Option<i64>,
     /// Keep rows submitted in [from, to), in the log's own seconds.
     pub from: Option<i64>,
+    /// The end of that window, excluded (`--to`); `None`: no end.
     pub to: Option<i64>,
     /// Skip rows asking for fewer GPUs (e.g. 1 keeps only whole-GPU openb pods).
     pub min_gpus: Option<f64>,
+    /// Run times shorter than this many seconds are raised to it (`--min-duration`; at least 1, the default).
     pub min_duration: Option<i64>,
+    /// Run times longer than this many seconds are cut to it (`--max-duration`); `None`: no cut.
     pub max_duration: Option<i64>,
+    /// Every job's `checkpointIntervalSeconds` (`--checkpoint-interval`); `None`: no checkpoints.
     pub checkpoint_interval: Option<i64>,
 }
 

@@ -25,6 +25,7 @@ pub struct ShareArrivals {
 /// The arrivals model: every share's.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Resampled {
+    /// Each share's arrivals; a share not listed (or at rate 0) gets none.
     pub shares: Vec<ShareArrivals>,
 }
 

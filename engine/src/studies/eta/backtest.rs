@@ -35,6 +35,7 @@ pub const MIN_ARRIVALS_WINDOW: u64 = 600;
 pub struct BacktestOptions {
     /// Forecast replicates per job.
     pub replicates: u32,
+    /// The seed of every forecast's draws (the same for each job).
     pub seed: u64,
     /// Seconds after each job's creation the forecast looks (a start it puts later counts as
     /// the horizon).
@@ -86,13 +87,27 @@ pub struct Backtest {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Case {
+    /// `jobName`: the job replayed.
     pub job_name: String,
+    /// `quotaShareName`: its quota share.
     pub quota_share_name: String,
+    /// `actual`: its actual wait, from its creation to its first dispatch.
     pub actual: u64,
+    /// `p10`: the forecast's 10th percentile start; `null` when more than 90 % of the replicates do not start
+    /// it before the horizon.
     pub p10: Option<u64>,
+    /// `p50`: the forecast's median start, the estimate scored; `null` when more than half of the replicates
+    /// do not start it before the horizon.
     pub p50: Option<u64>,
+    /// `p90`: the forecast's 90th percentile start; `null` when more than 10 % of the replicates do not start
+    /// it before the horizon.
     pub p90: Option<u64>,
+    /// `kueue`: Kueue's proposal: the jobs ahead of it in its share's queue divided by the share's admissions
+    /// per second over the previous 6 hours (all shares' when it had none); `null` when there was no
+    /// admission.
     pub kueue: Option<u64>,
+    /// `slurm`: Slurm's estimate: its start in one run of the same state with every duration set to its
+    /// timeout; `null` when that run cannot be made or does not start it before the horizon.
     pub slurm: Option<u64>,
 }
 
@@ -100,10 +115,14 @@ pub struct Case {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Accuracy {
+    /// `meanAbsoluteError`: the mean of |estimate - actual start|, in seconds (a missing estimate counts as
+    /// the horizon).
     pub mean_absolute_error: f64,
+    /// `medianAbsoluteError`: the median of the same errors, in seconds.
     pub median_absolute_error: f64,
     /// The share of jobs whose estimate was within 10 minutes of the actual start.
     pub within10_minutes: f64,
+    /// `within1Hour`: the share of jobs whose estimate was within an hour of the actual start.
     pub within1_hour: f64,
 }
 
@@ -111,9 +130,13 @@ pub struct Accuracy {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Scores {
+    /// `jobs`: how many jobs are scored.
     pub jobs: u64,
+    /// `forecast`: the forecast's accuracy (its p50).
     pub forecast: Accuracy,
+    /// `kueue`: the accuracy of Kueue's proposal.
     pub kueue: Accuracy,
+    /// `slurm`: the accuracy of Slurm's estimate.
     pub slurm: Accuracy,
     /// The share of actual starts inside the forecast's p10-p90 band (80 % when calibrated).
     pub band_coverage: f64,
@@ -123,17 +146,23 @@ pub struct Scores {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BacktestReport {
+    /// `formatVersion`: the `eta` report format's version, 1.
     pub format_version: u32,
+    /// `replicates`: forecast replicates per job.
     pub replicates: u32,
+    /// `seed`: the seed of the forecasts' draws.
     pub seed: u64,
+    /// `horizonSeconds`: how far after each job's creation the forecast looks, in seconds.
     pub horizon_seconds: u64,
     /// Every job replayed.
     pub all: Scores,
     /// The jobs that waited (actual start after their creation): the ones worth forecasting.
     pub waited: Option<Scores>,
+    /// `neverStarted`: jobs never dispatched in the history, left out (no actual start to compare with).
     pub never_started: u64,
     /// What a backtest cannot see.
     pub limits: &'static str,
+    /// `cases`: every job replayed, in the history's order.
     pub cases: Vec<Case>,
 }
 

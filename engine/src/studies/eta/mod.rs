@@ -22,14 +22,14 @@
 //!   forecasts and runs agree).
 //!
 //! Arrivals after `startAt` are, by mode, the listed jobs, none, jobs drawn at the `workload`
-//! section's rates ([`workload`]; the listed ones submitted after `startAt` are then left out,
+//! section's rates (`workload`; the listed ones submitted after `startAt` are then left out,
 //! as the section stands for them), or, in a backtest, resampled from the recent past.
 //!
 //! Every draw is counted by where it came from, so a report says how it was made.
 //!
-//! The options are [`options`]'s, the forecast and its replicates [`forecast`]'s, the report
-//! [`report`]'s; durations' estimates are [`km`]'s, a workload section as a model
-//! [`workload`]'s, resampled arrivals [`arrivals`]'s, keyed draws [`draws`]'s.
+//! The options are `options`'s, the forecast and its replicates `forecast`'s, the report
+//! `report`'s; durations' estimates are [`km`]'s, a workload section as a model
+//! `workload`'s, resampled arrivals [`arrivals`]'s, keyed draws `draws`'s.
 
 pub mod arrivals;
 pub mod backtest;

@@ -15,6 +15,7 @@ use crate::sweep::{pareto, Goal};
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RecommendReport {
+    /// `formatVersion`: the report format's version, 1.
     pub format_version: u32,
     /// `feasible`: a candidate met every objective (else `recommended` is the closest one).
     pub feasible: bool,
@@ -31,6 +32,7 @@ pub struct RecommendReport {
     pub confidence: f64,
     /// `runs`: single-seed runs made; `maxRuns`: the budget.
     pub runs: u64,
+    /// `maxRuns`: the budget of single-seed runs (`--max-runs`).
     pub max_runs: u32,
     /// `input`: the scenario as given.
     pub input: Candidate,
@@ -64,8 +66,11 @@ pub struct Candidate {
     pub set: Vec<String>,
     /// `words`: the same per share, in words.
     pub words: Vec<String>,
+    /// `cost`: what it costs, in `costUnit`; `null` when the minimised metric has no value.
     pub cost: Option<f64>,
+    /// `feasible`: whether it meets every objective on enough seeds (`confidence`), no job left unfinished.
     pub feasible: bool,
+    /// `verdicts`: each objective's value on it, `noUnfinishedJobs` first.
     pub verdicts: Vec<VerdictOut>,
 }
 
@@ -73,16 +78,22 @@ pub struct Candidate {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct VerdictOut {
+    /// `objective`: which objective: `objectives[i]` of the objectives file, or `noUnfinishedJobs`.
     pub objective: String,
+    /// `metric`: the metric path, with a share in place of `*`.
     pub metric: String,
+    /// `min`: the smallest value that meets it (inclusive); `null` when it has no lower bound.
     pub min: Option<f64>,
+    /// `max`: the largest value that meets it (inclusive); `null` when it has no upper bound.
     pub max: Option<f64>,
+    /// `value`: the metric's median over the seeds that ran; `null` when it has none.
     pub value: Option<f64>,
     /// `slack`: how far inside its bounds the value is, relative to the bound (negative:
     /// outside); `null` for a `null` value.
     pub slack: Option<f64>,
     /// `metOnSeeds`: on how many seeds it is met.
     pub met_on_seeds: usize,
+    /// `met`: whether it is met on enough seeds (`confidence`).
     pub met: bool,
 }
 
@@ -96,6 +107,7 @@ pub struct CertEntry {
     pub words: Vec<String>,
     /// `set`: the changes from the input scenario (for `quotasim check ... --set`).
     pub set: Vec<String>,
+    /// `cost`: the step's cost, in `costUnit`; `null` when it has none.
     pub cost: Option<f64>,
     /// `breaks`: the objectives it breaks (for `--minimize`: empty when it meets them all but
     /// is no better).
@@ -109,8 +121,11 @@ pub struct CertEntry {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Retry {
+    /// `step`: the changes from the answer, the share's sharing (or the added field) re-chosen.
     pub step: Vec<String>,
+    /// `words`: the same in words.
     pub words: Vec<String>,
+    /// `breaks`: the objectives it breaks.
     pub breaks: Vec<VerdictOut>,
 }
 
@@ -118,10 +133,15 @@ pub struct Retry {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Sensitivity {
+    /// `step`: the changes from the answer.
     pub step: Vec<String>,
+    /// `words`: the same in words.
     pub words: Vec<String>,
+    /// `feasible`: whether the answer with this change still meets every objective.
     pub feasible: bool,
+    /// `cost`: its cost, in `costUnit`.
     pub cost: Option<f64>,
+    /// `verdicts`: each objective's value with this change.
     pub verdicts: Vec<VerdictOut>,
 }
 
@@ -129,12 +149,15 @@ pub struct Sensitivity {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Point {
+    /// `set`: the changes from the input scenario, as `--set PATH=VALUE`.
     pub set: Vec<String>,
     /// `words`: the same per share, in words.
     pub words: Vec<String>,
+    /// `cost`: its cost, in `costUnit`; `null` when it has none.
     pub cost: Option<f64>,
     /// `tightestSlack`: the smallest slack over the objectives.
     pub tightest_slack: Option<f64>,
+    /// `feasible`: whether it meets every objective.
     pub feasible: bool,
 }
 
@@ -142,6 +165,7 @@ pub struct Point {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct IdleQuota {
+    /// `quotaShareName`: the share.
     pub quota_share_name: String,
     /// `input`: instances of quota idle on average over the input's run (median over seeds).
     pub input: Option<f64>,

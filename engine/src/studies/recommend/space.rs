@@ -85,11 +85,22 @@ pub fn parse_space(text: &str) -> Result<SpaceFile, Problem> {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Kind {
     /// The service environment's capacity of type `t` (an index into [`Space::types`]).
-    Capacity { t: usize },
+    Capacity {
+        /// The instance type: an index into [`Space::types`].
+        t: usize,
+    },
     /// Share `s`'s quota of type `t`.
-    Quota { s: usize, t: usize },
+    Quota {
+        /// The share: an index into the scenario's `quotaShares`.
+        s: usize,
+        /// The instance type: an index into [`Space::types`].
+        t: usize,
+    },
     /// Share `s`'s sharing configuration (the whole object).
-    Sharing { s: usize },
+    Sharing {
+        /// The share: an index into the scenario's `quotaShares`.
+        s: usize,
+    },
     /// Any other field.
     Other,
 }
@@ -97,8 +108,11 @@ pub enum Kind {
 /// One dimension: a path, its values in order, and the scenario's.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Dim {
+    /// The field it changes, in the `--set` grammar.
     pub path: String,
+    /// What that field is.
     pub kind: Kind,
+    /// The values it may take, in order: numbers ascending, sharings least to most permissive.
     pub values: Vec<Value>,
     /// The index of the scenario's value (the nearest in the values, for numbers outside).
     pub input: usize,
@@ -119,6 +133,8 @@ impl Dim {
 /// The checked space: its dimensions, the instance types and their prices.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Space {
+    /// Its dimensions: each type's capacity, each share's quotas, each share's sharing, then those the space
+    /// file's axes add.
     pub dims: Vec<Dim>,
     /// The service environment's instance types, in its order.
     pub types: Vec<String>,

@@ -89,7 +89,9 @@ pub struct VerdictSpec {
     pub objective: String,
     /// The metric path, with a share in place of `*`.
     pub metric: String,
+    /// The smallest value that meets it (inclusive), the objective's `min`.
     pub min: Option<f64>,
+    /// The largest value that meets it (inclusive), the objective's `max`.
     pub max: Option<f64>,
 }
 

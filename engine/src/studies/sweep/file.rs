@@ -20,11 +20,14 @@ pub const DEFAULT_MAX_ROWS: u64 = 100_000;
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SweepFile {
     #[serde(default = "one")]
+    /// `formatVersion`: must be 1 (the default).
     pub format_version: i64,
     /// A scenario file's path (relative to the sweep file), or a scenario.
     pub base: Value,
+    /// `axes`: the varied parameters; the rows are their cartesian product, the last axis fastest.
     pub axes: Vec<Axis>,
     #[serde(default)]
+    /// `frontier`: the goals of the trade-off front, each `METRIC:max` or `METRIC:min`; empty: no front.
     pub frontier: Vec<String>,
     /// Run every parameter point on this many seeds of the base's `workload` (`seed`,
     /// `seed + 1`, ...) and report the median, min and max over them;
@@ -41,10 +44,13 @@ fn one() -> i64 {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Axis {
+    /// `path`: the field varied, in the `--set` grammar ([`crate::change`]).
     pub path: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// `values`: the values it takes, in order; an axis gives either `values` or `range`.
     pub values: Option<Vec<Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// `range`: the values as a numeric range, instead of `values`.
     pub range: Option<Range>,
 }
 
@@ -52,26 +58,34 @@ pub struct Axis {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Range {
+    /// `from`: the first value.
     pub from: f64,
+    /// `to`: the last value allowed (inclusive).
     pub to: f64,
+    /// `step`: the gap between two values, above 0.
     pub step: f64,
 }
 
 /// A frontier objective: a metric path, maximised or minimised.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Goal {
+    /// The metric path ([`crate::metric`]).
     pub metric: String,
+    /// Whether higher is better (`:max`); else lower is (`:min`).
     pub maximise: bool,
 }
 
 /// A checked sweep: every axis's values, and the frontier goals.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sweep {
+    /// Each axis's path and its values, in the file's order.
     pub axes: Vec<(String, Vec<Value>)>,
+    /// The frontier goals, in the file's order.
     pub goals: Vec<Goal>,
+    /// How many rows: the product of the axes' value counts.
     pub rows: u64,
-    /// What makes this sweep this sweep ([`fingerprint`]): every row carries it, so that
-    /// shards of another sweep are never merged with its rows.
+    /// What makes this sweep this sweep ([`fingerprint`](super::fingerprint)): every row carries
+    /// it, so that shards of another sweep are never merged with its rows.
     pub fingerprint: String,
     /// A replicated sweep's seeds, each with the base its points run on; empty for one run
     /// per point.

@@ -15,7 +15,7 @@
 //! Rows are the cartesian product of the axes, the last axis fastest, numbered from 0; row
 //! `k`'s changes are one value of each axis, in axis order ([`crate::change`]).
 //!
-//! The sweep file and the checked sweep are [`file`]'s, checking one is [`check`]'s, a row and
+//! The sweep file and the checked sweep are [`mod@file`]'s, checking one is [`check`]'s, a row and
 //! the front are [`row`]'s, replicated points [`seeds`]'s and merging shards [`merge`]'s; this
 //! module runs rows.
 
@@ -37,7 +37,7 @@ use seeds::run_point;
 
 /// Runs row `k` of a sweep over `base`: its summary, or why it could not run. `frontier` is
 /// left unset (it needs every row). A replicated sweep runs the point on each seed's base
-/// ([`seeds::run_point`]) and reports its statistics instead of one summary.
+/// (`seeds::run_point`) and reports its statistics instead of one summary.
 pub fn run_row(base: &Scenario, sweep: &Sweep, k: u64) -> SweepRow {
     if !sweep.seeds.is_empty() {
         return run_point(sweep, k);

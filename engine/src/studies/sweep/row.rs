@@ -23,29 +23,39 @@ use crate::validate::Problem;
 /// `sweep-merge`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SweepRow {
+    /// `row`: its number, from 0 (the last axis varies fastest).
     pub row: u64,
     /// The sweep's number of rows, so that a merge knows when one is missing.
     pub rows: u64,
-    /// The sweep's [`fingerprint`], so that a merge refuses rows of another sweep.
+    /// The sweep's [`fingerprint`](super::fingerprint), so that a merge refuses rows of another sweep.
     pub fingerprint: String,
+    /// `values`: each axis's value in this row, in axis order.
     pub values: Vec<Value>,
+    /// `changes`: the same values as `--set` changes (`PATH=VALUE`).
     pub changes: Vec<String>,
     /// A replicated sweep: how many seeds each point ran on, and which.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replicates: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// `seeds`: a replicated sweep's seeds, in order.
     pub seeds: Option<Vec<i64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// `summary`: the variant's summary result; absent in a replicated sweep and when the row failed.
     pub summary: Option<SummaryResult>,
     /// A replicated sweep: the summary's shape with every number replaced by its
     /// `{median, min, max}` over the seeds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stats: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// `error`: why the variant could not run (invalid, or a run error; in a replicated sweep, the first seed
+    /// that failed).
     pub error: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// `objectives`: each frontier goal's value in this row; absent when the sweep has no goals.
     pub objectives: Option<GoalValues>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// `frontier`: whether the row is on the Pareto front of the goals; absent until every row is known, and
+    /// when there are no goals.
     pub frontier: Option<bool>,
 }
 

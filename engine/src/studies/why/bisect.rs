@@ -8,8 +8,8 @@
 //! the ladder was run and did not. That costs at most `1 + ceil(log2(n))` runs for `n` values;
 //! an entry whose worst case does not fit in the runs left is not started.
 //!
-//! A [`Trial`] is that search as a state machine: it names the change it needs run next
-//! ([`Trial::next`]) and is told whether that run reached the target ([`Trial::record`]); the
+//! A `Trial` is that search as a state machine: it names the change it needs run next
+//! (`Trial::next`) and is told whether that run reached the target (`Trial::record`); the
 //! study ([`super::WhyStudy`]) runs the changes, so the search does not care whether a run is
 //! made at once or in slices.
 

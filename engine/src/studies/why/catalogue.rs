@@ -45,15 +45,19 @@ pub const MAX_PRIORITY: i64 = 9999;
 /// The values of a numeric field to try, nearest to the current value first.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Ladder {
+    /// These values, nearest first.
     List(Vec<i64>),
     /// Every integer from `from` to `to`, both included, one a step.
     Range {
+        /// The first value tried, the nearest to the current one.
         from: i64,
+        /// The last value tried, the farthest.
         to: i64,
     },
 }
 
 impl Ladder {
+    /// How many values the ladder has.
     pub fn len(&self) -> u64 {
         match self {
             Ladder::List(v) => v.len() as u64,
@@ -61,6 +65,7 @@ impl Ladder {
         }
     }
 
+    /// Whether the ladder has no value.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -80,7 +85,12 @@ impl Ladder {
 pub enum Kind {
     /// A numeric field, searched along `ladder` in one direction (`up`, `down`, `earlier`,
     /// `fewer`).
-    Ladder { direction: &'static str, ladder: Ladder },
+    Ladder {
+        /// `up`, `down`, `earlier` or `fewer`.
+        direction: &'static str,
+        /// The values, nearest to the current one first.
+        ladder: Ladder,
+    },
     /// One value, tried once.
     Choice(Value),
     /// Not tried, and why.
@@ -96,6 +106,7 @@ pub struct Entry {
     pub path: String,
     /// For a numeric field, the direction searched (`up`, `down`, `earlier`, `fewer`).
     pub direction: Option<&'static str>,
+    /// How it is tried: along a ladder, once with one value, or not at all (and why).
     pub kind: Kind,
 }
 

@@ -33,6 +33,8 @@ pub struct WhyOptions {
 }
 
 impl WhyOptions {
+    /// The options to explain `job`: its first preemption (or its wait), the default `--by`, and
+    /// [`DEFAULT_MAX_RUNS`] runs.
     pub fn new(job: &str) -> WhyOptions {
         WhyOptions { job: job.into(), preemption: None, by: None, max_runs: DEFAULT_MAX_RUNS }
     }
@@ -71,14 +73,25 @@ pub(super) fn usage(option: &str, message: String) -> WhyError {
 pub enum Target {
     /// Preempted fewer than `count` times (its `preemptedAttemptCount`), and, when it
     /// succeeded at `finish`, succeeding no later; when it did not, starting.
-    FewerPreemptions { count: u32, finish: Option<u64> },
+    FewerPreemptions {
+        /// The job's `preemptedAttemptCount` in the baseline.
+        count: u32,
+        /// When it succeeded in the baseline (its `stoppedAt`), in seconds; `None` when it did
+        /// not succeed.
+        finish: Option<u64>,
+    },
     /// Dispatched at `latest` or before.
-    StartBy { latest: u64 },
+    StartBy {
+        /// The latest first dispatch that reaches the target, in seconds: the job's first
+        /// dispatch in the baseline less `--by`.
+        latest: u64,
+    },
     /// Dispatched at all.
     Starts,
 }
 
 impl Target {
+    /// Whether `j`, the job's result in a changed run, reaches the target.
     pub fn reached(self, j: &JobResult) -> bool {
         match self {
             Target::FewerPreemptions { count, finish } => {

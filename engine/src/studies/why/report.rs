@@ -19,6 +19,7 @@ use crate::PreemptionRecord;
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WhyReport {
+    /// `formatVersion`: the report format's version, 1.
     pub format_version: u32,
     /// The job explained.
     pub job: String,
@@ -34,7 +35,9 @@ pub struct WhyReport {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EventKind {
+    /// `preemption`: one of the job's preemptions.
     Preemption,
+    /// `wait`: the job's wait for its first dispatch.
     Wait,
 }
 
@@ -42,11 +45,19 @@ pub enum EventKind {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WhyEvent {
+    /// `kind`: a preemption or a wait.
     pub kind: EventKind,
+    /// `quotaShareName`: the job's quota share.
     pub quota_share_name: String,
+    /// `submitAt`: when the job was submitted, in seconds.
     pub submit_at: u64,
+    /// `firstStartedAt`: when its first attempt was dispatched in the baseline, in seconds; `null` if none
+    /// was.
     pub first_started_at: Option<u64>,
+    /// `stoppedAt`: when it succeeded or failed in the baseline, in seconds; `null` if it had not when the
+    /// run ended.
     pub stopped_at: Option<u64>,
+    /// `status`: its status when the baseline ended; `null` when it was not submitted by then.
     pub status: Option<Status>,
     /// Its preemptions in the run.
     pub preemptions: u32,
@@ -77,6 +88,7 @@ pub struct PreemptionInfo {
     pub reason: String,
     /// The job it made room for (none for a lowered limit).
     pub preempted_by: Option<String>,
+    /// `preemptedByQuotaShare`: that job's quota share.
     pub preempted_by_quota_share: Option<String>,
     /// Training lost (R8).
     pub lost_work_seconds: u64,
@@ -104,9 +116,13 @@ pub struct Found {
 pub struct JobChange {
     /// One line: `no longer preempted; finishes 2 min earlier`.
     pub description: String,
+    /// `before`: its fate in the baseline; `null` when the comparison finds its fate unchanged.
     pub before: Option<Fate>,
+    /// `after`: its fate with the change; `null` when the comparison finds its fate unchanged.
     pub after: Option<Fate>,
+    /// `stoppedAtBefore`: when it succeeded or failed in the baseline, in seconds; `null` if it had not.
     pub stopped_at_before: Option<u64>,
+    /// `stoppedAtAfter`: the same with the change.
     pub stopped_at_after: Option<u64>,
 }
 
@@ -114,6 +130,8 @@ pub struct JobChange {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Harmed {
+    /// `count`: how many other jobs it harms: a worse status, a start at least a minute later (or never),
+    /// more preemptions or more lost work.
     pub count: u64,
     /// The worst, in words: `research-7 waits 42 min longer`.
     pub worst: Option<String>,
@@ -125,6 +143,7 @@ pub struct Harmed {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Harm {
+    /// `jobName`: the harmed job.
     pub job_name: String,
     /// How its fate changed (the comparison's words).
     pub description: String,
@@ -134,10 +153,16 @@ pub struct Harm {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ShareEffect {
+    /// `quotaShareName`: the share: the job's, a harmed job's, or one whose figures changed.
     pub quota_share_name: String,
+    /// `waitP95SecondsBefore`: the p95 of its jobs' waits (submission to first `RUNNING`) in the baseline, in
+    /// seconds; `null` when none reached `RUNNING`.
     pub wait_p95_seconds_before: Option<u64>,
+    /// `waitP95SecondsAfter`: the same with the change.
     pub wait_p95_seconds_after: Option<u64>,
+    /// `lostGpuHoursBefore`: GPU-hours of training its preemptions lost in the baseline (R8).
     pub lost_gpu_hours_before: f64,
+    /// `lostGpuHoursAfter`: the same with the change.
     pub lost_gpu_hours_after: f64,
 }
 
@@ -147,6 +172,7 @@ pub struct ShareEffect {
 pub struct TriedReport {
     /// Runs made, the baseline included.
     pub runs: u32,
+    /// `maxRuns`: the budget of runs, the baseline included (`--max-runs`).
     pub max_runs: u32,
     /// Every catalogue entry for the event, in the catalogue's order.
     pub entries: Vec<Tried>,
@@ -170,7 +196,9 @@ pub enum TriedOutcome {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Tried {
+    /// `entry`: the catalogue's name for it (`priority`, `borrowLimit`, ...).
     pub entry: &'static str,
+    /// `path`: the field it changes, in the `--set` grammar.
     pub path: String,
     /// `up`, `down`, `earlier` or `fewer` for a numeric field; `null` for a single value.
     pub direction: Option<&'static str>,
@@ -178,7 +206,10 @@ pub struct Tried {
     pub candidates: Vec<Value>,
     /// Every run, in order.
     pub tested: Vec<Tested>,
+    /// `outcome`: found, not found, not applicable, or out of budget.
     pub outcome: TriedOutcome,
+    /// `detail`: the outcome in words: why it does not apply, the runs it would need, or whether the values
+    /// tried reach the target.
     pub detail: String,
 }
 
@@ -186,7 +217,9 @@ pub struct Tried {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Tested {
+    /// `value`: the value tried.
     pub value: Value,
+    /// `reaches`: whether the run with it reaches the target.
     pub reaches: bool,
     /// Why the changed scenario did not run (invalid, or a run error).
     #[serde(skip_serializing_if = "Option::is_none")]
