@@ -64,10 +64,13 @@ export interface Objectives {
 
 /** A sweep file. */
 export interface SweepFile {
+  /** `formatVersion`: must be 1 (the default). */
   formatVersion?: number;
   /** A scenario file's path (relative to the sweep file), or a scenario. */
   base: unknown;
+  /** `axes`: the varied parameters; the rows are their cartesian product, the last axis fastest. */
   axes: Array<Axis>;
+  /** `frontier`: the goals of the trade-off front, each `METRIC:max` or `METRIC:min`; empty: no front. */
   frontier?: Array<string>;
   /**
    * Run every parameter point on this many seeds of the base's `workload` (`seed`,
@@ -82,7 +85,9 @@ export interface SweepFile {
  * (used in warnings) and its text.
  */
 export interface AwsFile {
+  /** The file's name, as warnings and origins name it (`page.json: record 3`). */
   name: string;
+  /** The file's contents: one JSON document (an object or a list of records), or one JSON object per line. */
   text: string;
   /** Other fields are accepted and ignored. */
   [key: string]: unknown;
@@ -90,9 +95,11 @@ export interface AwsFile {
 
 /** What actually happened: `quotasim import aws --observed` and `quotasim calibrate`'s input. */
 export interface Observed {
+  /** `formatVersion`: the observed-jobs format's version, 1. */
   formatVersion: number;
   /** The absolute time (epoch milliseconds) of `submitAt` 0. */
   originEpochMillis: number;
+  /** `jobs`: one entry per job of the imported scenario, in its order. */
   jobs: Array<ObservedJob>;
 }
 
@@ -176,14 +183,22 @@ export interface BenchRun {
 
 /** `quotasim compare`'s JSON. */
 export interface Comparison {
+  /** `formatVersion`: the comparison format's version, 1. */
   formatVersion: number;
+  /** `a`: side A's summary result. */
   a: SummaryResult;
+  /** `b`: side B's summary result. */
   b: SummaryResult;
   /** The `--set` changes that made B from A, or `["second file"]`. */
   changes: Array<string>;
   /** What the two scenarios do not share (quota shares on one side only). */
   differences: Array<string>;
+  /** `delta`: B - A for every number of the summaries, per share and overall. */
   delta: Delta;
+  /**
+   * `changedJobs`: the jobs whose fate differs or that are on one side only: A's jobs in A's order, then
+   * those only in B.
+   */
   changedJobs: Array<ChangedJob>;
 }
 
@@ -203,29 +218,44 @@ export interface Report {
  * `sweep-merge`).
  */
 export interface SweepRow {
+  /** `row`: its number, from 0 (the last axis varies fastest). */
   row: number;
   /** The sweep's number of rows, so that a merge knows when one is missing. */
   rows: number;
-  /** The sweep's `fingerprint`, so that a merge refuses rows of another sweep. */
+  /** The sweep's `fingerprint`(super::fingerprint), so that a merge refuses rows of another sweep. */
   fingerprint: string;
+  /** `values`: each axis's value in this row, in axis order. */
   values: Array<unknown>;
+  /** `changes`: the same values as `--set` changes (`PATH=VALUE`). */
   changes: Array<string>;
   /** A replicated sweep: how many seeds each point ran on, and which. */
   replicates?: number;
+  /** `seeds`: a replicated sweep's seeds, in order. */
   seeds?: Array<number>;
+  /** `summary`: the variant's summary result; absent in a replicated sweep and when the row failed. */
   summary?: SummaryResult;
   /**
    * A replicated sweep: the summary's shape with every number replaced by its
    * `{median, min, max}` over the seeds.
    */
   stats?: unknown;
+  /**
+   * `error`: why the variant could not run (invalid, or a run error; in a replicated sweep, the first seed
+   * that failed).
+   */
   error?: string;
+  /** `objectives`: each frontier goal's value in this row; absent when the sweep has no goals. */
   objectives?: Record<string, number | Spread | null>;
+  /**
+   * `frontier`: whether the row is on the Pareto front of the goals; absent until every row is known, and
+   * when there are no goals.
+   */
   frontier?: boolean;
 }
 
 /** `quotasim compare --replicates`'s JSON. */
 export interface ReplicateReport {
+  /** `formatVersion`: the report format's version, 1. */
   formatVersion: number;
   /** The workload seeds, one per replicate, in order. */
   seeds: Array<number>;
@@ -238,15 +268,19 @@ export interface ReplicateReport {
    * in path order).
    */
   perQuotaShare: Record<string, Record<string, MetricStats>>;
+  /** `overall`: metric path -> statistics, for the overall summary (metrics in path order). */
   overall: Record<string, MetricStats>;
 }
 
 /** `quotasim calibrate`'s JSON. */
 export interface Calibration {
+  /** `formatVersion`: the calibration format's version, 1. */
   formatVersion: number;
+  /** `perQuotaShare`: each share of the run's summary, simulated next to observed. */
   perQuotaShare: Array<ShareCalibration>;
   /** Jobs in the scenario but not observed, and the other way round. */
   unmatched: Array<string>;
+  /** `mostDifferent`: the 20 jobs whose fates differ most, highest `score` first (ties by name). */
   mostDifferent: Array<JobDifference>;
   /** What the scenario's start-up explains (`explain_startup`); absent without start-up. */
   startup?: StartupEffect;
@@ -254,26 +288,37 @@ export interface Calibration {
 
 /** `quotasim eta`'s JSON. */
 export interface EtaReport {
+  /** `formatVersion`: the report format's version, 1. */
   formatVersion: number;
   /** The state's `startAt`; every time below is seconds after it. */
   startAt: number;
+  /** `originEpochMs`: the absolute time of second 0, in epoch milliseconds; absent when the state has none. */
   originEpochMs?: number;
   /** The runs stop here (absolute seconds). */
   horizonAt: number;
+  /** `replicates`: how many runs the bands are over. */
   replicates: number;
+  /** `seed`: the seed every replicate's draws come from. */
   seed: number;
+  /** `durations`: where job durations came from (the one chosen when none was asked for). */
   durations: EtaDurations;
+  /** `arrivals`: which jobs arrive after `startAt`. */
   arrivals: EtaArrivals;
   /**
    * How many job durations, over every replicate, came from each source (`history`,
    * `timeout`, `twiceLargest`, `asWritten`, `exact`).
    */
   drawsBySource: Record<string, number>;
+  /**
+   * `jobs`: one forecast per job asked for (every queued job when none was named), the submitted one
+   * included.
+   */
   jobs: Array<EtaJob>;
 }
 
 /** `quotasim why`'s JSON. */
 export interface WhyReport {
+  /** `formatVersion`: the report format's version, 1. */
   formatVersion: number;
   /** The job explained. */
   job: string;
@@ -287,6 +332,7 @@ export interface WhyReport {
 
 /** `quotasim recommend`'s report. */
 export interface RecommendReport {
+  /** `formatVersion`: the report format's version, 1. */
   formatVersion: number;
   /** `feasible`: a candidate met every objective (else `recommended` is the closest one). */
   feasible: boolean;
@@ -305,6 +351,7 @@ export interface RecommendReport {
   confidence: number;
   /** `runs`: single-seed runs made; `maxRuns`: the budget. */
   runs: number;
+  /** `maxRuns`: the budget of single-seed runs (`--max-runs`). */
   maxRuns: number;
   /** `input`: the scenario as given. */
   input: Candidate;
@@ -592,8 +639,11 @@ export interface Objective {
 
 /** One varied parameter. */
 export interface Axis {
+  /** `path`: the field varied, in the `--set` grammar (`crate::change`). */
   path: string;
+  /** `values`: the values it takes, in order; an axis gives either `values` or `range`. */
   values?: Array<unknown> | null;
+  /** `range`: the values as a numeric range, instead of `values`. */
   range?: Range | null;
 }
 
@@ -602,12 +652,28 @@ export interface Axis {
  * from the origin).
  */
 export interface ObservedJob {
+  /** `jobName`: the job's name in the imported scenario (made valid and unique when the record's was not). */
   jobName: string;
+  /** `quotaShareName`: its quota share. */
   quotaShareName: string;
+  /**
+   * `status`: its last status the records show (`RUNNING` or `RUNNABLE` in a state at an instant); `null`
+   * when no record gives one.
+   */
   status?: Status | null;
+  /** `submitAt`: its `createdAt`, in seconds from the origin. */
   submitAt: number;
+  /**
+   * `firstStartedAt`: when its first attempt was dispatched, in seconds from the origin; `null` if none
+   * was (in a state at an instant: none by then).
+   */
   firstStartedAt?: number | null;
+  /**
+   * `stoppedAt`: when it succeeded or failed, in seconds from the origin; `null` while it had not (always
+   * `null` in a state at an instant).
+   */
   stoppedAt?: number | null;
+  /** `preemptions`: how many times it was preempted: AWS's count, else its attempts less one. */
   preemptions: number;
   /** Instance-seconds held over all attempts. */
   instanceSeconds: number;
@@ -797,6 +863,7 @@ export interface JobCounts {
 export interface Delta {
   /** Per quota share present on both sides, in A's order. */
   perQuotaShare: Record<string, Record<string, number | null>>;
+  /** `overall`: B - A for each number of the overall summary, keyed by its metric path. */
   overall: Record<string, number | null>;
   /** `endedAt` of B minus A's. */
   endedAt: number;
@@ -804,10 +871,13 @@ export interface Delta {
 
 /** A job whose fate differs, or that is on one side only. */
 export interface ChangedJob {
+  /** `jobName`: the job, matched by name on both sides. */
   jobName: string;
   /** `changed`, `added` (only in B) or `removed` (only in A). */
   change: string;
+  /** `a`: its fate in A; `null` when it is only in B. */
   a: Fate | null;
+  /** `b`: its fate in B; `null` when it is only in A. */
   b: Fate | null;
   /** One line: `starts 42 min later`, `no longer preempted`, `fails: retry limit`. */
   description: string;
@@ -833,7 +903,9 @@ export interface Verdict {
 
 /** One metric over the replicates. */
 export interface MetricStats {
+  /** `a`: A's values over the seeds; `null` when no seed gives one. */
   a: Spread | null;
+  /** `b`: B's values over the seeds; `null` when no seed gives one. */
   b: Spread | null;
   /** Of the paired differences B - A. */
   delta: Spread | null;
@@ -842,7 +914,9 @@ export interface MetricStats {
    * left out).
    */
   up: number;
+  /** `down`: seeds where B is lower than A. */
   down: number;
+  /** `same`: seeds where B equals A. */
   same: number;
   /** How many seeds agree with the most common direction. */
   agree: number;
@@ -850,19 +924,38 @@ export interface MetricStats {
 
 /** One share, simulated and observed. */
 export interface ShareCalibration {
+  /** `quotaShareName`: the share, in the order of the run's summary. */
   quotaShareName: string;
+  /** `jobs`: its jobs that are both in the scenario and observed. */
   jobs: number;
+  /**
+   * `waitP50`: the median wait, submission to first dispatch, in seconds, over those jobs that started
+   * (nearest rank).
+   */
   waitP50: Pair;
+  /** `waitP95`: the 95th percentile of the same waits, in seconds. */
   waitP95: Pair;
+  /** `preemptions`: those jobs' preemptions, summed. */
   preemptions: Pair;
+  /**
+   * `gpuHours`: GPU-hours held: the run's summary figure, and the observed instance-seconds times GPUs per
+   * instance over 3600.
+   */
   gpuHours: Pair;
 }
 
 /** A job whose simulated fate differs from the observed one. */
 export interface JobDifference {
+  /** `jobName`: the job, matched by name. */
   jobName: string;
+  /** `quotaShareName`: its quota share in the replay. */
   quotaShareName: string;
+  /**
+   * `simulated`: its fate in the replay, in words: `SUCCEEDED, started at 120 s, 1 preemption(s)`, or
+   * `..., never started` (`unfinished` when it has no status).
+   */
   simulated: string;
+  /** `observed`: its observed fate, in the same words. */
   observed: string;
   /** Seconds of first-start difference, plus an hour per preemption or status that differs. */
   score: number;
@@ -873,8 +966,11 @@ export interface JobDifference {
  * fitted (`scheduledSeconds`, `startingSeconds`) explains: the same replay without it.
  */
 export interface StartupEffect {
+  /** `scheduledSeconds`: the scenario's `settings.scheduledSeconds`, dispatch to `STARTING`. */
   scheduledSeconds: number;
+  /** `startingSeconds`: the scenario's `settings.startingSeconds`, `STARTING` to `RUNNING`. */
   startingSeconds: number;
+  /** `perQuotaShare`: what start-up explains, per share, in the calibration's `perQuotaShare` order. */
   perQuotaShare: Array<StartupShare>;
 }
 
@@ -898,14 +994,19 @@ export type EtaArrivals = "listed" | "none" | "workload" | "resampled";
 
 /** One job's forecast. */
 export interface EtaJob {
+  /** `jobName`: the job forecast. */
   jobName: string;
+  /** `quotaShareName`: its quota share. */
   quotaShareName: string;
   /** Whether it is the job `--submit` added. */
   submitted: boolean;
+  /** `start`: when its first attempt is dispatched, over the replicates, in seconds after `startAt`. */
   start: EtaBand;
+  /** `startIso`: the same band as ISO times; absent when the state has no `originEpochMs`. */
   startIso?: EtaBandIso;
   /** Replicates that start it before the horizon. */
   startedReplicates: number;
+  /** `notStartedByHorizon`: the fraction of replicates (0-1) that do not start it before the horizon. */
   notStartedByHorizon: number;
   /** The share of replicates in which it is preempted after it starts. */
   preemptedAfterStart: number;
@@ -923,11 +1024,23 @@ export interface EtaJob {
 
 /** The event explained, as the baseline run has it. */
 export interface WhyEvent {
+  /** `kind`: a preemption or a wait. */
   kind: WhyEventKind;
+  /** `quotaShareName`: the job's quota share. */
   quotaShareName: string;
+  /** `submitAt`: when the job was submitted, in seconds. */
   submitAt: number;
+  /**
+   * `firstStartedAt`: when its first attempt was dispatched in the baseline, in seconds; `null` if none
+   * was.
+   */
   firstStartedAt: number | null;
+  /**
+   * `stoppedAt`: when it succeeded or failed in the baseline, in seconds; `null` if it had not when the
+   * run ended.
+   */
   stoppedAt: number | null;
+  /** `status`: its status when the baseline ended; `null` when it was not submitted by then. */
   status: Status | null;
   /** Its preemptions in the run. */
   preemptions: number;
@@ -964,6 +1077,7 @@ export interface WhyChange {
 export interface WhyTried {
   /** Runs made, the baseline included. */
   runs: number;
+  /** `maxRuns`: the budget of runs, the baseline included (`--max-runs`). */
   maxRuns: number;
   /** Every catalogue entry for the event, in the catalogue's order. */
   entries: Array<WhyTriedEntry>;
@@ -975,8 +1089,11 @@ export interface Candidate {
   set: Array<string>;
   /** `words`: the same per share, in words. */
   words: Array<string>;
+  /** `cost`: what it costs, in `costUnit`; `null` when the minimised metric has no value. */
   cost: number | null;
+  /** `feasible`: whether it meets every objective on enough seeds (`confidence`), no job left unfinished. */
   feasible: boolean;
+  /** `verdicts`: each objective's value on it, `noUnfinishedJobs` first. */
   verdicts: Array<VerdictOut>;
 }
 
@@ -988,6 +1105,7 @@ export interface CertEntry {
   words: Array<string>;
   /** `set`: the changes from the input scenario (for `quotasim check ... --set`). */
   set: Array<string>;
+  /** `cost`: the step's cost, in `costUnit`; `null` when it has none. */
   cost: number | null;
   /**
    * `breaks`: the objectives it breaks (for `--minimize`: empty when it meets them all but
@@ -1003,26 +1121,35 @@ export interface CertEntry {
 
 /** A cost-neutral change at the answer and what it does to every objective. */
 export interface Sensitivity {
+  /** `step`: the changes from the answer. */
   step: Array<string>;
+  /** `words`: the same in words. */
   words: Array<string>;
+  /** `feasible`: whether the answer with this change still meets every objective. */
   feasible: boolean;
+  /** `cost`: its cost, in `costUnit`. */
   cost: number | null;
+  /** `verdicts`: each objective's value with this change. */
   verdicts: Array<VerdictOut>;
 }
 
 /** A candidate on the front, or among the cheapest. */
 export interface Point {
+  /** `set`: the changes from the input scenario, as `--set PATH=VALUE`. */
   set: Array<string>;
   /** `words`: the same per share, in words. */
   words: Array<string>;
+  /** `cost`: its cost, in `costUnit`; `null` when it has none. */
   cost: number | null;
   /** `tightestSlack`: the smallest slack over the objectives. */
   tightestSlack: number | null;
+  /** `feasible`: whether it meets every objective. */
   feasible: boolean;
 }
 
 /** A share's idle quota. */
 export interface IdleQuota {
+  /** `quotaShareName`: the share. */
   quotaShareName: string;
   /** `input`: instances of quota idle on average over the input's run (median over seeds). */
   input: number | null;
@@ -1170,8 +1297,11 @@ export interface UpdateServiceEnvironment {
 
 /** `from`, `from + step`, ... up to `to` inclusive. */
 export interface Range {
+  /** `from`: the first value. */
   from: number;
+  /** `to`: the last value allowed (inclusive). */
   to: number;
+  /** `step`: the gap between two values, above 0. */
   step: number;
 }
 
@@ -1349,25 +1479,40 @@ export interface Flow {
 
 /** What happened to one job on one side. */
 export interface Fate {
+  /** `quotaShareName`: the job's quota share on this side. */
   quotaShareName: string;
+  /** `status`: its status when the run ended; `null` when it was not submitted by then. */
   status: Status | null;
+  /**
+   * `statusReason`: the reason shown when the run ended (why it waits, R17, or why it failed); `null`
+   * otherwise.
+   */
   statusReason: string | null;
+  /** `firstStartedAt`: when its first attempt was dispatched, in seconds; `null` if none was. */
   firstStartedAt: number | null;
+  /** `waitSeconds`: seconds from its submission to its first dispatch; `null` if it never started. */
   waitSeconds: number | null;
+  /** `preemptions`: its preemptions, its `preemptedAttemptCount` (R7). */
   preemptions: number;
+  /** `lostWorkSeconds`: training seconds its preemptions lost (R8). */
   lostWorkSeconds: number;
 }
 
 /** Median, min and max of some numbers. */
 export interface Spread {
+  /** `median`: the middle value (the mean of the two middle ones for an even count). */
   median: number;
+  /** `min`: the smallest value. */
   min: number;
+  /** `max`: the largest value. */
   max: number;
 }
 
 /** A simulated value and the observed one (`null` when there is none). */
 export interface Pair {
+  /** `simulated`: the replay's value. */
   simulated: number | null;
+  /** `observed`: the value observed. */
   observed: number | null;
 }
 
@@ -1377,8 +1522,17 @@ export interface Pair {
  * start-up moves the replay away from what was observed).
  */
 export interface StartupShare {
+  /** `quotaShareName`: the share. */
   quotaShareName: string;
+  /**
+   * `waitP50WithoutStartup`: its simulated wait p50 in the replay without start-up, in seconds; `null`
+   * when none of its jobs started.
+   */
   waitP50WithoutStartup: number | null;
+  /**
+   * `explainedSeconds`: how many seconds of the gap to the observed p50 start-up explains; `null` when a
+   * p50 is missing.
+   */
   explainedSeconds: number | null;
 }
 
@@ -1389,7 +1543,12 @@ export interface EtaBand {
    * never start it before the horizon).
    */
   p10: number | null;
+  /** `p50`: the median start (`null`: more than half of the replicates never start it before the horizon). */
   p50: number | null;
+  /**
+   * `p90`: the 90th percentile start (`null`: more than 10 % of the replicates never start it before the
+   * horizon).
+   */
   p90: number | null;
   /** The mean over the replicates that start it (`startedReplicates` of them). */
   mean: number | null;
@@ -1397,18 +1556,27 @@ export interface EtaBand {
 
 /** The band as ISO times (when the state has `originEpochMs`). */
 export interface EtaBandIso {
+  /** `p10` as an ISO 8601 UTC time. */
   p10: string | null;
+  /** `p50` as an ISO 8601 UTC time. */
   p50: string | null;
+  /** `p90` as an ISO 8601 UTC time. */
   p90: string | null;
 }
 
 /** A job the submitted one preempts, and in what share of the replicates. */
 export interface EtaVictim {
+  /** `jobName`: the job preempted. */
   jobName: string;
+  /** `probability`: the fraction of replicates (0-1) in which the submitted job preempts it. */
   probability: number;
 }
 
-/** A preemption or a wait. */
+/**
+ * A preemption or a wait.
+ * - `"preemption"`: `preemption`: one of the job's preemptions.
+ * - `"wait"`: `wait`: the job's wait for its first dispatch.
+ */
 export type WhyEventKind = "preemption" | "wait";
 
 /** One preemption of the job. */
@@ -1423,6 +1591,7 @@ export interface WhyPreemption {
   reason: string;
   /** The job it made room for (none for a lowered limit). */
   preemptedBy: string | null;
+  /** `preemptedByQuotaShare`: that job's quota share. */
   preemptedByQuotaShare: string | null;
   /** Training lost (R8). */
   lostWorkSeconds: number;
@@ -1432,14 +1601,22 @@ export interface WhyPreemption {
 export interface WhyJobChange {
   /** One line: `no longer preempted; finishes 2 min earlier`. */
   description: string;
+  /** `before`: its fate in the baseline; `null` when the comparison finds its fate unchanged. */
   before: Fate | null;
+  /** `after`: its fate with the change; `null` when the comparison finds its fate unchanged. */
   after: Fate | null;
+  /** `stoppedAtBefore`: when it succeeded or failed in the baseline, in seconds; `null` if it had not. */
   stoppedAtBefore: number | null;
+  /** `stoppedAtAfter`: the same with the change. */
   stoppedAtAfter: number | null;
 }
 
 /** The other jobs a change harms. */
 export interface WhyHarmed {
+  /**
+   * `count`: how many other jobs it harms: a worse status, a start at least a minute later (or never),
+   * more preemptions or more lost work.
+   */
   count: number;
   /** The worst, in words: `research-7 waits 42 min longer`. */
   worst: string | null;
@@ -1449,16 +1626,26 @@ export interface WhyHarmed {
 
 /** A share's wait p95 and lost GPU-hours, before and after a change. */
 export interface WhyShareEffect {
+  /** `quotaShareName`: the share: the job's, a harmed job's, or one whose figures changed. */
   quotaShareName: string;
+  /**
+   * `waitP95SecondsBefore`: the p95 of its jobs' waits (submission to first `RUNNING`) in the baseline, in
+   * seconds; `null` when none reached `RUNNING`.
+   */
   waitP95SecondsBefore: number | null;
+  /** `waitP95SecondsAfter`: the same with the change. */
   waitP95SecondsAfter: number | null;
+  /** `lostGpuHoursBefore`: GPU-hours of training its preemptions lost in the baseline (R8). */
   lostGpuHoursBefore: number;
+  /** `lostGpuHoursAfter`: the same with the change. */
   lostGpuHoursAfter: number;
 }
 
 /** One catalogue entry. */
 export interface WhyTriedEntry {
+  /** `entry`: the catalogue's name for it (`priority`, `borrowLimit`, ...). */
   entry: string;
+  /** `path`: the field it changes, in the `--set` grammar. */
   path: string;
   /** `up`, `down`, `earlier` or `fewer` for a numeric field; `null` for a single value. */
   direction: string | null;
@@ -1466,16 +1653,26 @@ export interface WhyTriedEntry {
   candidates: Array<unknown>;
   /** Every run, in order. */
   tested: Array<WhyTested>;
+  /** `outcome`: found, not found, not applicable, or out of budget. */
   outcome: WhyOutcome;
+  /**
+   * `detail`: the outcome in words: why it does not apply, the runs it would need, or whether the values
+   * tried reach the target.
+   */
   detail: string;
 }
 
 /** An objective's value on a candidate: the median over the seeds. */
 export interface VerdictOut {
+  /** `objective`: which objective: `objectives[i]` of the objectives file, or `noUnfinishedJobs`. */
   objective: string;
+  /** `metric`: the metric path, with a share in place of `*`. */
   metric: string;
+  /** `min`: the smallest value that meets it (inclusive); `null` when it has no lower bound. */
   min: number | null;
+  /** `max`: the largest value that meets it (inclusive); `null` when it has no upper bound. */
   max: number | null;
+  /** `value`: the metric's median over the seeds that ran; `null` when it has none. */
   value: number | null;
   /**
    * `slack`: how far inside its bounds the value is, relative to the bound (negative:
@@ -1484,13 +1681,17 @@ export interface VerdictOut {
   slack: number | null;
   /** `metOnSeeds`: on how many seeds it is met. */
   metOnSeeds: number;
+  /** `met`: whether it is met on enough seeds (`confidence`). */
   met: boolean;
 }
 
 /** A certificate step's retry. */
 export interface Retry {
+  /** `step`: the changes from the answer, the share's sharing (or the added field) re-chosen. */
   step: Array<string>;
+  /** `words`: the same in words. */
   words: Array<string>;
+  /** `breaks`: the objectives it breaks. */
   breaks: Array<VerdictOut>;
 }
 
@@ -1651,6 +1852,7 @@ export interface Fairness {
 
 /** One harmed job. */
 export interface WhyHarm {
+  /** `jobName`: the harmed job. */
   jobName: string;
   /** How its fate changed (the comparison's words). */
   description: string;
@@ -1658,7 +1860,9 @@ export interface WhyHarm {
 
 /** One run of a catalogue entry. */
 export interface WhyTested {
+  /** `value`: the value tried. */
   value: unknown;
+  /** `reaches`: whether the run with it reaches the target. */
   reaches: boolean;
   /** Why the changed scenario did not run (invalid, or a run error). */
   note?: string;

@@ -14,8 +14,9 @@ use crate::problem::Problem;
 /// (`None` when the input has none), every problem, and what was recognised.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConfigurationImport {
-    /// The quota shares and the service environment the files describe; a share or service environment read
-    /// again replaces the one read before.
+    /// The quota shares and the service environment the files describe: a share read again replaces
+    /// the one read before, and the service environment is the first of the last
+    /// `describe-service-environments` record.
     pub configuration: crate::merge::Configuration,
     /// Every problem of reading the files (records skipped, numbers out of range), capped per file and kind.
     pub warnings: Vec<Problem>,

@@ -103,8 +103,8 @@ pub struct Case {
     /// it before the horizon.
     pub p90: Option<u64>,
     /// `kueue`: Kueue's proposal: the jobs ahead of it in its share's queue divided by the share's admissions
-    /// per second over the previous 6 hours (all shares' when it had none); `null` when there was no
-    /// admission.
+    /// per second over the previous 6 hours (all shares' when it had none); 0 when nothing is ahead of
+    /// it, `null` when no job was admitted in that window.
     pub kueue: Option<u64>,
     /// `slurm`: Slurm's estimate: its start in one run of the same state with every duration set to its
     /// timeout; `null` when that run cannot be made or does not start it before the horizon.

@@ -112,7 +112,8 @@ pub struct Dim {
     pub path: String,
     /// What that field is.
     pub kind: Kind,
-    /// The values it may take, in order: numbers ascending, sharings least to most permissive.
+    /// The values it may take, in order: capacities and quotas ascending, sharings least to most
+    /// permissive, a field the space file adds in the file's order.
     pub values: Vec<Value>,
     /// The index of the scenario's value (the nearest in the values, for numbers outside).
     pub input: usize,
