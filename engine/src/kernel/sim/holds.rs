@@ -57,7 +57,7 @@ impl Holds {
         let h = self.0.remove(p).instances;
         if h > 0 {
             ledger.change_withheld(t, 0, h);
-            ledger.mark(t);
+            ledger.changes_mut().mark(t);
         }
     }
 
@@ -106,7 +106,7 @@ impl Holds {
             };
             ledger.change_withheld(need.ty, take, 0);
             if take != before {
-                ledger.mark(need.ty);
+                ledger.changes_mut().mark(need.ty);
                 moved.insert(need.share);
             }
         }

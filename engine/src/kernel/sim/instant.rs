@@ -89,7 +89,7 @@ impl Simulation {
                 // The passes reached their fixed point: only releases they made due at this
                 // instant (a zero grace period) call for more passes.
                 self.marks.changed = false;
-                self.ledger.clear_changed();
+                self.ledger.changes_mut().clear();
             }
             if self.dispatch_loop.is_some() || self.clock.next_at() != Some(t) {
                 break;
@@ -113,11 +113,11 @@ impl Simulation {
         shares = shares.union(self.grace.take_changed());
         if all || self.cfg.settings.backfill {
             shares = ShareSet::first(ns);
-        } else if self.ledger.any_changed_since_look() {
+        } else if self.ledger.changes().any_since_look() {
             // Without backfill a share's front job is its first job, unless that can never
             // run (then it has no front job, and its type does not matter).
             for t in 0..self.nt {
-                if self.ledger.changed_since_look(t as TypeId) {
+                if self.ledger.changes().since_look(t as TypeId) {
                     shares = shares.union(self.queues.heads_of_type(t as TypeId));
                 }
             }
@@ -127,7 +127,7 @@ impl Simulation {
             self.waits.set_holders(s, self.now, holders);
         }
         self.waits.looked();
-        self.ledger.looked();
+        self.ledger.changes_mut().looked();
     }
 
     /// R17 after the configuration changed: every queued job's never-runnable state, for the

@@ -29,7 +29,7 @@ pub(crate) enum Phase {
 impl Simulation {
     /// Whether anything changed that a pass must look at.
     pub(crate) fn needs_pass(&self) -> bool {
-        self.marks.changed || self.ledger.changed()
+        self.marks.changed || self.ledger.changes().any()
     }
 
     /// Whether share `s` with front job type `t` needs looking at in the current pass.
@@ -37,7 +37,7 @@ impl Simulation {
     /// was last looked at cannot dispatch, hold or preempt anything new (R16).
     fn relevant(&self, s: ShareId, t: TypeId) -> bool {
         self.marks.all
-            || !self.marks.narrow && self.ledger.changed_in_pass(t)
+            || !self.marks.narrow && self.ledger.changes().in_pass(t)
             || self.marks.shares.contains(s)
     }
 
@@ -132,7 +132,7 @@ impl Simulation {
         let before = (self.stats.dispatches, self.grace.log().len());
         // What changed since the last pass is what this pass looks at.
         self.marks.begin_pass(self.cfg.settings.backfill || self.opts.exhaustive_passes);
-        self.ledger.begin_pass();
+        self.ledger.changes_mut().begin_pass();
         let matured = self.pass_earmarks();
         // R16: holds, oldest first, are revalidated and take newly free instances.
         let (queues, backfill) = (&self.queues, self.cfg.settings.backfill);
@@ -159,7 +159,7 @@ impl Simulation {
         let mut look = if all { ShareSet::first(self.in_share.len()) } else { self.marks.shares };
         if !all && !self.marks.narrow {
             for t in 0..self.nt as TypeId {
-                if self.ledger.changed_in_pass(t) {
+                if self.ledger.changes().in_pass(t) {
                     look = look.union(self.queues.heads_of_type(t));
                 }
             }
@@ -207,7 +207,7 @@ impl Simulation {
         let subtle = matured || self.cfg.settings.backfill || self.zero_work;
         let again = preempted || borrowed || dispatched && subtle;
         self.marks.end_pass(again.then_some(fitted), (borrowed && !preempted && !subtle).then_some(fitted));
-        self.ledger.end_pass();
+        self.ledger.changes_mut().end_pass();
         again
     }
 

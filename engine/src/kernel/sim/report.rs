@@ -24,7 +24,8 @@ use super::events::{status_slot, EventLog, RawEvent};
 use super::grace::Grace;
 use super::holds::{Fit, Holds};
 use super::jobs::{AttemptRaw, Jobs};
-use super::ledger::{Attribution, FitCheck, Ledger, Need};
+use super::ledger::attribution::{attribution, Attribution};
+use super::ledger::{FitCheck, Ledger, Need};
 use super::queue::{Head, Queues};
 use super::running::Running;
 
@@ -278,7 +279,7 @@ impl<'a> View<'a> {
         let mut shares = Vec::new();
         for t in 0..self.nt() as TypeId {
             let ti = t as usize;
-            let Attribution { per_share: per, flows, unattributed } = self.ledger.attribution(t);
+            let Attribution { per_share: per, flows, unattributed } = attribution(self.ledger, t);
             let usage: u64 = (0..self.ns()).map(|s| self.ledger.held(s as ShareId, t)).sum();
             let pool_usage: u64 = (0..self.ns())
                 .filter(|&s| self.ledger.lends(s as ShareId))

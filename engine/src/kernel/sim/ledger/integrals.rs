@@ -5,8 +5,6 @@ use alloc::vec::Vec;
 
 use crate::scenario::{ShareId, TypeId};
 
-use super::Ledger;
-
 /// Per share and type: integrals over time, for R26.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Acc {
@@ -33,87 +31,80 @@ pub(crate) struct Integrals {
     pub(super) last_t: Vec<u64>,
 }
 
-impl Ledger {
-    /// The integrals brought up to `now`, the ledger unchanged.
-    pub fn integrals_at(&self, now: u64) -> Integrals {
-        let mut ig = self.integrals.clone();
-        self.integrate_all_into(now, &mut ig);
-        ig
+/// What the integrals read of the ledger's usage now (per share and type, `s * nt + t`; per
+/// type).
+pub(crate) struct Usage<'a, L: Fn(usize) -> bool> {
+    pub nt: usize,
+    pub held: &'a [u64],
+    pub quota: &'a [u64],
+    pub queued: &'a [u64],
+    pub cap: &'a [Option<u64>],
+    pub borrowed_now: &'a [u64],
+    /// Per type, in input order: the shares that have (or had) quota or usage of it.
+    pub type_shares: &'a [Vec<ShareId>],
+    /// Whether a share lends (its strategy now).
+    pub lends: L,
+}
+
+impl Integrals {
+    /// The integrals of share and type `st` and of type `t` as a whole brought up to `now`
+    /// (before either changes).
+    pub(crate) fn at(&mut self, now: u64, st: usize, t: TypeId, u: &Usage<impl Fn(usize) -> bool>) {
+        self.at_type(now, t, u);
+        self.at_st(now, st, u);
     }
 
-    /// Brings the R26 integrals of share `s` and type `t`, and of type `t` as a whole, up to
-    /// `now` (before either changes).
-    pub(super) fn integrate(&mut self, now: u64, s: ShareId, t: TypeId) {
-        let mut ig = core::mem::take(&mut self.integrals);
-        self.integrate_type_into(now, &mut ig, t);
-        self.integrate_st_into(now, &mut ig, self.st(s, t));
-        self.integrals = ig;
-    }
-
-    /// Brings the integrals of share and type `i` alone up to `now`.
-    pub(super) fn integrate_st(&mut self, now: u64, i: usize) {
-        let mut ig = core::mem::take(&mut self.integrals);
-        self.integrate_st_into(now, &mut ig, i);
-        self.integrals = ig;
-    }
-
-    /// Brings every integral up to `now` (before a configuration change).
-    pub(super) fn integrate_all(&mut self, now: u64) {
-        let mut ig = core::mem::take(&mut self.integrals);
-        self.integrate_all_into(now, &mut ig);
-        self.integrals = ig;
-    }
-
-    fn integrate_all_into(&self, now: u64, ig: &mut Integrals) {
-        for t in 0..self.nt {
-            self.integrate_type_into(now, ig, t as TypeId);
+    /// Every integral brought up to `now` (before a configuration change).
+    pub(crate) fn at_all(&mut self, now: u64, u: &Usage<impl Fn(usize) -> bool>) {
+        for t in 0..u.nt {
+            self.at_type(now, t as TypeId, u);
         }
-        for i in 0..ig.acc.len() {
-            self.integrate_st_into(now, ig, i);
+        for i in 0..self.acc.len() {
+            self.at_st(now, i, u);
         }
     }
 
-    /// Adds the time since its last change of share and type `i`'s held instances to `ig`.
-    fn integrate_st_into(&self, now: u64, ig: &mut Integrals, i: usize) {
-        let dt = now - ig.last_st[i];
+    /// Adds the time since its last change of share and type `i`'s held instances.
+    pub(crate) fn at_st(&mut self, now: u64, i: usize, u: &Usage<impl Fn(usize) -> bool>) {
+        let dt = now - self.last_st[i];
         if dt == 0 {
             return;
         }
-        ig.last_st[i] = now;
-        let (u, q) = (self.held[i], self.quota[i]);
-        let a = &mut ig.acc[i];
-        a.used = a.used.saturating_add(u.saturating_mul(dt));
-        a.own = a.own.saturating_add(u.min(q).saturating_mul(dt));
-        a.borrowed = a.borrowed.saturating_add(u.saturating_sub(q).saturating_mul(dt));
+        self.last_st[i] = now;
+        let (h, q) = (u.held[i], u.quota[i]);
+        let a = &mut self.acc[i];
+        a.used = a.used.saturating_add(h.saturating_mul(dt));
+        a.own = a.own.saturating_add(h.min(q).saturating_mul(dt));
+        a.borrowed = a.borrowed.saturating_add(h.saturating_sub(q).saturating_mul(dt));
         a.quota = a.quota.saturating_add(q.saturating_mul(dt));
-        let entitled = q.min(u + self.queued[i]);
+        let entitled = q.min(h + u.queued[i]);
         a.entitled = a.entitled.saturating_add(entitled.saturating_mul(dt));
-        a.deficit = a.deficit.saturating_add(entitled.saturating_sub(u).saturating_mul(dt));
+        a.deficit = a.deficit.saturating_add(entitled.saturating_sub(h).saturating_mul(dt));
     }
 
     /// Adds the time since type `t`'s last change to its capacity-seconds and to lenders'
     /// lent instance-seconds. Lent amounts follow R15: the borrowed total fills lenders'
     /// idle quota in input order.
-    fn integrate_type_into(&self, now: u64, ig: &mut Integrals, t: TypeId) {
+    fn at_type(&mut self, now: u64, t: TypeId, u: &Usage<impl Fn(usize) -> bool>) {
         let ti = t as usize;
-        let dt = now - ig.last_t[ti];
+        let dt = now - self.last_t[ti];
         if dt == 0 {
             return;
         }
-        ig.last_t[ti] = now;
-        ig.cap[ti] = ig.cap[ti].saturating_add(self.cap[ti].unwrap_or(0).saturating_mul(dt));
-        let mut borrowed = self.borrowed_now[ti];
+        self.last_t[ti] = now;
+        self.cap[ti] = self.cap[ti].saturating_add(u.cap[ti].unwrap_or(0).saturating_mul(dt));
+        let mut borrowed = u.borrowed_now[ti];
         if borrowed == 0 {
             return;
         }
-        for &s in &self.type_shares[ti] {
+        for &s in &u.type_shares[ti] {
             let s = s as usize;
-            if !self.terms[s].strategy.lends() {
+            if !(u.lends)(s) {
                 continue;
             }
-            let i = s * self.nt + ti;
-            let k = self.quota[i].saturating_sub(self.held[i]).min(borrowed);
-            ig.acc[i].lent = ig.acc[i].lent.saturating_add(k.saturating_mul(dt));
+            let i = s * u.nt + ti;
+            let k = u.quota[i].saturating_sub(u.held[i]).min(borrowed);
+            self.acc[i].lent = self.acc[i].lent.saturating_add(k.saturating_mul(dt));
             borrowed -= k;
             if borrowed == 0 {
                 break;

@@ -23,92 +23,23 @@ use alloc::vec::Vec;
 
 use crate::model::Strategy;
 use crate::reasons::Misconfiguration;
-use crate::scenario::{BorrowLimit, JobId, ShareId, TypeId, ValidScenario};
+use crate::scenario::{BorrowLimit, ShareId, TypeId, ValidScenario};
 
+pub(crate) mod attribution;
+mod changes;
+mod fit;
 mod integrals;
 
+pub(crate) use changes::TypeChanges;
+pub(crate) use fit::{FitCheck, Need};
+use integrals::Usage;
 pub(crate) use integrals::{Acc, Integrals};
-
-/// A job's request, as fit checks (R14) read it.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Need {
-    pub job: JobId,
-    pub share: ShareId,
-    pub ty: TypeId,
-    pub count: u64,
-}
-
-/// R14: what a request is checked against (see [`Ledger::check`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct FitCheck {
-    /// Instances it needs.
-    pub need: u64,
-    /// Its share's usage against its own quota (R14, R21), own releases counted.
-    pub usage: u64,
-    pub quota: u64,
-    /// Its share's borrow allowance (`None`: no limit).
-    pub allowance: Option<u64>,
-    pub strategy: Strategy,
-    /// Whether the service environment has a limit for the type (R1).
-    pub has_capacity: bool,
-    /// Free instances for it (its own hold counted).
-    pub free: i64,
-    /// What the lending pool has left (R13).
-    pub pool: i64,
-}
-
-impl FitCheck {
-    /// Within its share's quota.
-    #[inline(always)]
-    pub fn within(&self) -> bool {
-        self.usage + self.need <= self.quota
-    }
-
-    /// Within its quota, or (`within` not asked) within quota plus allowance by borrowing.
-    #[inline(always)]
-    pub fn quota_ok(&self, within: bool) -> bool {
-        self.within()
-            || !within
-                && self.strategy == Strategy::LendAndBorrow
-                && self.allowance.is_none_or(|a| self.usage + self.need <= self.quota + a)
-    }
-
-    /// The pool has room, when its share lends (R13).
-    #[inline(always)]
-    pub fn pool_ok(&self) -> bool {
-        !self.strategy.lends() || self.pool >= self.need as i64
-    }
-
-    /// Enough free instances.
-    #[inline(always)]
-    pub fn free_ok(&self) -> bool {
-        self.has_capacity && self.free >= self.need as i64
-    }
-
-    /// R14: it fits now (`within`: within quota, R16 phase 1).
-    #[inline(always)]
-    pub fn fits(&self, within: bool) -> bool {
-        self.free_ok() && self.quota_ok(within) && self.pool_ok()
-    }
-}
 
 /// A share's terms (R13), as updated by actions.
 #[derive(Clone, Copy, Debug)]
 struct Terms {
     strategy: Strategy,
     borrow_limit: BorrowLimit,
-}
-
-/// Types whose capacity or accounting changed: since the last pass, and during the pass
-/// under way (it grows as capacity is released in the pass).
-#[derive(Clone, Debug)]
-struct TypeChanges {
-    since_pass: Vec<bool>,
-    in_pass: Vec<bool>,
-    any: bool,
-    /// Since the wait breakdown last looked (held instances included, R16).
-    since_look: Vec<bool>,
-    any_look: bool,
 }
 
 /// The accounting. See the module documentation.
@@ -210,13 +141,7 @@ impl Ledger {
                 last_st: vec![scenario.settings.start_at; ns * nt],
                 last_t: vec![scenario.settings.start_at; nt],
             },
-            changes: TypeChanges {
-                since_pass: vec![false; nt],
-                in_pass: vec![false; nt],
-                any: false,
-                since_look: vec![false; nt],
-                any_look: false,
-            },
+            changes: TypeChanges::new(nt),
         };
         l.recompute_pool();
         l
@@ -229,69 +154,27 @@ impl Ledger {
 
     // ----- what a pass must look at -----------------------------------------------------
 
-    /// Capacity or accounting of type `t` changed: shares whose front job is of that type
-    /// must be looked at again (in this pass from now on, and in the next).
-    pub fn mark(&mut self, t: TypeId) {
-        self.changes.since_pass[t as usize] = true;
-        self.changes.in_pass[t as usize] = true;
-        self.changes.any = true;
-        self.changes.since_look[t as usize] = true;
-        self.changes.any_look = true;
-    }
-
-    /// Whether type `t`'s capacity, accounting or held free instances (R16) changed since
-    /// [`Self::looked`]: what the wait breakdown reads.
-    #[inline]
-    pub fn changed_since_look(&self, t: TypeId) -> bool {
-        self.changes.since_look[t as usize]
-    }
-
-    /// Whether any type changed since [`Self::looked`].
-    #[inline]
-    pub fn any_changed_since_look(&self) -> bool {
-        self.changes.any_look
-    }
-
-    /// The wait breakdown has looked at every change.
-    pub fn looked(&mut self) {
-        if core::mem::take(&mut self.changes.any_look) {
-            self.changes.since_look.iter_mut().for_each(|x| *x = false);
-        }
-    }
-
     /// R17 per share and type: the most instances a job can ever get.
     pub fn runnable_limits(&self) -> &[u64] {
         &self.runnable_limit
     }
 
-    /// Whether any type changed since [`Self::clear_changed`].
-    pub fn changed(&self) -> bool {
-        self.changes.any
+    /// Types whose capacity or accounting changed.
+    pub fn changes(&self) -> &TypeChanges {
+        &self.changes
     }
 
-    pub fn clear_changed(&mut self) {
-        self.changes.any = false;
-    }
-
-    /// Start of a pass: the types changed since the last pass are the pass's.
-    pub fn begin_pass(&mut self) {
-        let c = &mut self.changes;
-        core::mem::swap(&mut c.in_pass, &mut c.since_pass);
-        c.since_pass.iter_mut().for_each(|x| *x = false);
-    }
-
-    /// End of a pass.
-    pub fn end_pass(&mut self) {
-        self.changes.in_pass.iter_mut().for_each(|x| *x = false);
-    }
-
-    /// Whether type `t` changed since the last pass or during this one.
-    #[inline]
-    pub fn changed_in_pass(&self, t: TypeId) -> bool {
-        self.changes.in_pass[t as usize]
+    /// Types whose capacity or accounting changed, to mark or clear.
+    pub fn changes_mut(&mut self) -> &mut TypeChanges {
+        &mut self.changes
     }
 
     // ----- reading -----------------------------------------------------------------------
+
+    /// How many shares the ledger accounts for.
+    pub fn share_count(&self) -> usize {
+        self.terms.len()
+    }
 
     /// A share's borrow limit now (R14, as updated by actions).
     pub fn borrow_limit(&self, s: ShareId) -> BorrowLimit {
@@ -466,7 +349,7 @@ impl Ledger {
     // ----- changing --------------------------------------------------------------------
 
     pub fn add_committed(&mut self, s: ShareId, t: TypeId, n: u64) {
-        self.mark(t);
+        self.changes.mark(t);
         let i = self.st(s, t);
         self.committed[i] += n;
         self.committed_total[t as usize] += n;
@@ -476,7 +359,7 @@ impl Ledger {
     }
 
     pub fn sub_committed(&mut self, s: ShareId, t: TypeId, n: u64) {
-        self.mark(t);
+        self.changes.mark(t);
         let i = self.st(s, t);
         debug_assert!(self.committed[i] >= n, "committed usage below zero");
         self.committed[i] -= n;
@@ -524,8 +407,7 @@ impl Ledger {
         let w = &mut self.withheld[t as usize];
         *w = *w + add - sub;
         if add != sub {
-            self.changes.since_look[t as usize] = true;
-            self.changes.any_look = true;
+            self.changes.mark_for_look(t);
         }
     }
 
@@ -556,7 +438,7 @@ impl Ledger {
             self.covered[pi] -= c;
             self.pool_adj[t as usize] -= delta;
         }
-        self.mark(t);
+        self.changes.mark(t);
     }
 
     /// A victim of share `s` holding `n` instances of type `t` starts its preemption: `credit`
@@ -727,66 +609,46 @@ impl Ledger {
     }
 }
 
-/// Borrowed and lent instances of one share (R15).
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct BorrowedLent {
-    pub borrowed: u64,
-    pub lent: u64,
-}
-
-/// Instances of one borrower attributed to one lender (R15).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct FlowOf {
-    pub borrower: ShareId,
-    pub lender: ShareId,
-    pub instances: u64,
-}
-
-/// R15 for one type: per share, what it borrows and lends; the flows; and borrowed
-/// instances no lender's idle quota accounts for.
-pub(crate) struct Attribution {
-    pub per_share: Vec<BorrowedLent>,
-    pub flows: Vec<FlowOf>,
-    pub unattributed: u64,
+/// The ledger's usage as the integrals read it, its fields borrowed one by one (so that
+/// `integrals` can be borrowed mutably beside it).
+macro_rules! usage {
+    ($l:expr) => {
+        Usage {
+            nt: $l.nt,
+            held: &$l.held,
+            quota: &$l.quota,
+            queued: &$l.queued,
+            cap: &$l.cap,
+            borrowed_now: &$l.borrowed_now,
+            type_shares: &$l.type_shares,
+            lends: |s: usize| $l.terms[s].strategy.lends(),
+        }
+    };
 }
 
 impl Ledger {
-    /// R15: attributes type `t`'s borrowed instances to lenders; returns per share
-    /// (borrowed, lent) and the flows `(borrower, lender, n)`.
-    pub fn attribution(&self, t: TypeId) -> Attribution {
-        let ns = self.terms.len();
-        let mut per = vec![BorrowedLent::default(); ns];
-        let mut flows = Vec::new();
-        let mut idle: Vec<u64> = (0..ns)
-            .map(|l| {
-                if self.lends(l as ShareId) {
-                    self.quota(l as ShareId, t).saturating_sub(self.held(l as ShareId, t))
-                } else {
-                    0
-                }
-            })
-            .collect();
-        let mut lender = 0usize;
-        let mut unattributed = 0;
-        for b in 0..ns {
-            let mut x = self.held(b as ShareId, t).saturating_sub(self.quota(b as ShareId, t));
-            per[b].borrowed = x;
-            while x > 0 {
-                while lender < ns && idle[lender] == 0 {
-                    lender += 1;
-                }
-                if lender >= ns {
-                    unattributed += x;
-                    break;
-                }
-                let k = x.min(idle[lender]);
-                idle[lender] -= k;
-                per[lender].lent += k;
-                flows.push(FlowOf { borrower: b as ShareId, lender: lender as ShareId, instances: k });
-                x -= k;
-            }
-        }
-        Attribution { per_share: per, flows, unattributed }
+    /// The integrals brought up to `now`, the ledger unchanged.
+    pub fn integrals_at(&self, now: u64) -> Integrals {
+        let mut ig = self.integrals.clone();
+        ig.at_all(now, &usage!(self));
+        ig
+    }
+
+    /// Brings the R26 integrals of share `s` and type `t`, and of type `t` as a whole, up to
+    /// `now` (before either changes).
+    fn integrate(&mut self, now: u64, s: ShareId, t: TypeId) {
+        let st = self.st(s, t);
+        self.integrals.at(now, st, t, &usage!(self));
+    }
+
+    /// Brings the integrals of share and type `i` alone up to `now`.
+    fn integrate_st(&mut self, now: u64, i: usize) {
+        self.integrals.at_st(now, i, &usage!(self));
+    }
+
+    /// Brings every integral up to `now` (before a configuration change).
+    fn integrate_all(&mut self, now: u64) {
+        self.integrals.at_all(now, &usage!(self));
     }
 }
 

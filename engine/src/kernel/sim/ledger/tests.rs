@@ -87,7 +87,7 @@ fn a_what_if_leaves_the_ledger_as_it_was_but_keeps_the_types_marked() {
     l.add_committed(1, T, 4);
     l.start_preemption(1, T, 4, 2, Some(0));
     l.add_committed(0, T, 2);
-    l.clear_changed();
+    l.changes_mut().clear();
     let before = (l.quota_usage(0, T), l.quota_usage(1, T), l.pool_available(T), l.free(T, || 0));
     let fits = l.what_if(|l| {
         l.sub_committed(0, T, 2);
@@ -96,7 +96,7 @@ fn a_what_if_leaves_the_ledger_as_it_was_but_keeps_the_types_marked() {
     });
     assert!(fits);
     assert_eq!(before, (l.quota_usage(0, T), l.quota_usage(1, T), l.pool_available(T), l.free(T, || 0)));
-    assert!(l.changed());
+    assert!(l.changes().any());
 }
 
 #[test]

@@ -1,0 +1,68 @@
+//! R14: a job's request and what it is checked against, as values: whether it fits within its
+//! share's quota, by borrowing, in the lending pool and in free capacity.
+
+use crate::model::Strategy;
+use crate::scenario::{JobId, ShareId, TypeId};
+
+/// A job's request, as fit checks (R14) read it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Need {
+    pub job: JobId,
+    pub share: ShareId,
+    pub ty: TypeId,
+    pub count: u64,
+}
+
+/// R14: what a request is checked against (see `Ledger::check`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FitCheck {
+    /// Instances it needs.
+    pub need: u64,
+    /// Its share's usage against its own quota (R14, R21), own releases counted.
+    pub usage: u64,
+    pub quota: u64,
+    /// Its share's borrow allowance (`None`: no limit).
+    pub allowance: Option<u64>,
+    pub strategy: Strategy,
+    /// Whether the service environment has a limit for the type (R1).
+    pub has_capacity: bool,
+    /// Free instances for it (its own hold counted).
+    pub free: i64,
+    /// What the lending pool has left (R13).
+    pub pool: i64,
+}
+
+impl FitCheck {
+    /// Within its share's quota.
+    #[inline(always)]
+    pub fn within(&self) -> bool {
+        self.usage + self.need <= self.quota
+    }
+
+    /// Within its quota, or (`within` not asked) within quota plus allowance by borrowing.
+    #[inline(always)]
+    pub fn quota_ok(&self, within: bool) -> bool {
+        self.within()
+            || !within
+                && self.strategy == Strategy::LendAndBorrow
+                && self.allowance.is_none_or(|a| self.usage + self.need <= self.quota + a)
+    }
+
+    /// The pool has room, when its share lends (R13).
+    #[inline(always)]
+    pub fn pool_ok(&self) -> bool {
+        !self.strategy.lends() || self.pool >= self.need as i64
+    }
+
+    /// Enough free instances.
+    #[inline(always)]
+    pub fn free_ok(&self) -> bool {
+        self.has_capacity && self.free >= self.need as i64
+    }
+
+    /// R14: it fits now (`within`: within quota, R16 phase 1).
+    #[inline(always)]
+    pub fn fits(&self, within: bool) -> bool {
+        self.free_ok() && self.quota_ok(within) && self.pool_ok()
+    }
+}
