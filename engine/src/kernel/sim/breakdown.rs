@@ -23,6 +23,7 @@ use crate::chunked::Chunked;
 use crate::reasons::WaitCause;
 use crate::scenario::{JobId, ShareId};
 
+use super::arith::mul_wide;
 use super::jobs::Link;
 use super::share_set::ShareSet;
 
@@ -105,7 +106,7 @@ impl Breakdown {
 
     fn integrate(&mut self, s: ShareId, now: u64) {
         let i = s as usize;
-        self.queued_secs[i] += self.queued[i] as u128 * (now - self.last[i]) as u128;
+        self.queued_secs[i] += mul_wide(self.queued[i], now - self.last[i]);
         self.last[i] = now;
     }
 

@@ -5,6 +5,7 @@ use core::cmp::Ordering;
 
 use crate::scenario::ShareId;
 
+use super::arith::cmp_ratio;
 use super::share_set::ShareSet;
 
 /// A share in a pass's order, with its R16 sort key: quota usage over quota for its front
@@ -21,9 +22,7 @@ impl OrderEntry {
     pub(super) fn tied(&self, other: &Self) -> bool {
         match (self.quota == 0, other.quota == 0) {
             (true, true) => true,
-            (false, false) => {
-                (self.usage as u128) * (other.quota as u128) == (other.usage as u128) * (self.quota as u128)
-            }
+            (false, false) => cmp_ratio(self.usage, self.quota, other.usage, other.quota).is_eq(),
             _ => false,
         }
     }
@@ -35,8 +34,7 @@ impl OrderEntry {
             (true, true) => Ordering::Equal,
             (true, false) => Ordering::Greater,
             (false, true) => Ordering::Less,
-            _ => ((self.usage as u128) * (other.quota as u128))
-                .cmp(&((other.usage as u128) * (self.quota as u128))),
+            _ => cmp_ratio(self.usage, self.quota, other.usage, other.quota),
         };
         by_ratio.then(self.share.cmp(&other.share))
     }

@@ -32,6 +32,7 @@ use crate::result::{BenchRun, Event, JobResult, SimResult, Snapshot, Status, Sum
 use crate::scenario::{JobId, ShareId, TypeId, ValidScenario, MAX_SHARES};
 
 mod actions;
+mod arith;
 mod breakdown;
 mod clock;
 mod events;

@@ -5,6 +5,8 @@ use alloc::vec::Vec;
 
 use crate::scenario::{ShareId, TypeId};
 
+use super::super::arith::mul_sat;
+
 /// Per share and type: integrals over time, for R26.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Acc {
@@ -73,13 +75,13 @@ impl Integrals {
         self.last_st[i] = now;
         let (h, q) = (u.held[i], u.quota[i]);
         let a = &mut self.acc[i];
-        a.used = a.used.saturating_add(h.saturating_mul(dt));
-        a.own = a.own.saturating_add(h.min(q).saturating_mul(dt));
-        a.borrowed = a.borrowed.saturating_add(h.saturating_sub(q).saturating_mul(dt));
-        a.quota = a.quota.saturating_add(q.saturating_mul(dt));
+        a.used = a.used.saturating_add(mul_sat(h, dt));
+        a.own = a.own.saturating_add(mul_sat(h.min(q), dt));
+        a.borrowed = a.borrowed.saturating_add(mul_sat(h.saturating_sub(q), dt));
+        a.quota = a.quota.saturating_add(mul_sat(q, dt));
         let entitled = q.min(h + u.queued[i]);
-        a.entitled = a.entitled.saturating_add(entitled.saturating_mul(dt));
-        a.deficit = a.deficit.saturating_add(entitled.saturating_sub(h).saturating_mul(dt));
+        a.entitled = a.entitled.saturating_add(mul_sat(entitled, dt));
+        a.deficit = a.deficit.saturating_add(mul_sat(entitled.saturating_sub(h), dt));
     }
 
     /// Adds the time since type `t`'s last change to its capacity-seconds and to lenders'
@@ -92,7 +94,7 @@ impl Integrals {
             return;
         }
         self.last_t[ti] = now;
-        self.cap[ti] = self.cap[ti].saturating_add(u.cap[ti].unwrap_or(0).saturating_mul(dt));
+        self.cap[ti] = self.cap[ti].saturating_add(mul_sat(u.cap[ti].unwrap_or(0), dt));
         let mut borrowed = u.borrowed_now[ti];
         if borrowed == 0 {
             return;
@@ -104,7 +106,7 @@ impl Integrals {
             }
             let i = s * u.nt + ti;
             let k = u.quota[i].saturating_sub(u.held[i]).min(borrowed);
-            self.acc[i].lent = self.acc[i].lent.saturating_add(k.saturating_mul(dt));
+            self.acc[i].lent = self.acc[i].lent.saturating_add(mul_sat(k, dt));
             borrowed -= k;
             if borrowed == 0 {
                 break;
