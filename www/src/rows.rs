@@ -1,4 +1,5 @@
-//! Stable ids of the rows of the scenario's edited lists (jobs, quota shares), kept beside the
+//! Stable ids of the rows of the scenario's edited lists (jobs, quota shares, the service
+//! environment's instance types), kept beside the
 //! scenario in the same order: assigned when a scenario is loaded or a row is added, kept when a
 //! row is edited, renamed or moved by a deletion elsewhere. Lists render keyed by them, so an
 //! edit re-renders only its own row.
@@ -10,12 +11,17 @@ use quotasim::model::Scenario;
 pub enum List {
     Jobs,
     Shares,
+    /// The service environment's capacity limits, one per instance type.
+    Types,
 }
+
+const LISTS: [List; 3] = [List::Jobs, List::Shares, List::Types];
 
 fn len(s: &Scenario, l: List) -> usize {
     match l {
         List::Jobs => s.jobs.len(),
         List::Shares => s.quota_shares.len(),
+        List::Types => s.service_environment.capacity_limits.len(),
     }
 }
 
@@ -25,6 +31,7 @@ pub struct RowIds {
     next: u64,
     jobs: Vec<u64>,
     shares: Vec<u64>,
+    types: Vec<u64>,
 }
 
 impl RowIds {
@@ -40,6 +47,7 @@ impl RowIds {
         match l {
             List::Jobs => &self.jobs,
             List::Shares => &self.shares,
+            List::Types => &self.types,
         }
     }
 
@@ -47,6 +55,7 @@ impl RowIds {
         match l {
             List::Jobs => &mut self.jobs,
             List::Shares => &mut self.shares,
+            List::Types => &mut self.types,
         }
     }
 
@@ -89,13 +98,13 @@ impl RowIds {
 
     /// Whether every list has one id per row of `s`.
     pub fn fits(&self, s: &Scenario) -> bool {
-        [List::Jobs, List::Shares].iter().all(|&l| self.ids(l).len() == len(s, l))
+        LISTS.iter().all(|&l| self.ids(l).len() == len(s, l))
     }
 
     /// Gives every list one id per row of `s`: rows past the end are dropped and new rows at
     /// the end get fresh ids (for edits that changed a list without saying where).
     pub fn fit(&mut self, s: &Scenario) {
-        for l in [List::Jobs, List::Shares] {
+        for l in LISTS {
             let n = len(s, l);
             self.list(l).truncate(n);
             let missing = n - self.ids(l).len();

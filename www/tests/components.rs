@@ -811,6 +811,61 @@ async fn deleting_a_share_keeps_the_other_share_cards() {
     }
 }
 
+/// The capacity table's rows, with the value of their instance-type inputs.
+fn type_rows(m: &Mounted) -> Vec<(web_sys::Element, String)> {
+    let list = m.root.query_selector_all("table.cap-table tbody tr").unwrap();
+    (0..list.length())
+        .map(|i| {
+            let tr: web_sys::Element = list.get(i).unwrap().dyn_into().unwrap();
+            let input: web_sys::HtmlInputElement =
+                tr.query_selector("input[data-path$='.capacityUnit']").unwrap().unwrap().dyn_into().unwrap();
+            (tr, input.value())
+        })
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn deleting_an_instance_type_keeps_the_other_rows_and_what_they_hold() {
+    let m = mount(notebook());
+    settle().await;
+    m.click_text("[role='tab']", "Capacity");
+    settle().await;
+    m.click_text(".row-actions button", "Add type");
+    settle().await;
+    let pick: web_sys::HtmlSelectElement = m.q(".row-actions select").unwrap().dyn_into().unwrap();
+    pick.set_value("ml.p4d.24xlarge");
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    pick.dispatch_event(&web_sys::Event::new_with_event_init_dict("change", &init).unwrap()).unwrap();
+    m.click_text(".row-actions button", "Add type");
+    settle().await;
+    let rows = type_rows(&m);
+    let names: Vec<String> = rows.iter().map(|(_, n)| n.clone()).collect();
+    assert_eq!(names, ["ml.g5.xlarge", "ml.p5.48xlarge", "ml.p4d.24xlarge"]);
+    for (tr, _) in &rows {
+        mark(tr, "keptType");
+    }
+    m.type_into("input[data-path='serviceEnvironment.capacityLimits[1].maxCapacity']", "7");
+    settle().await;
+    assert!(type_rows(&m).iter().all(|(tr, _)| marked(tr, "keptType")), "an edit keeps every row");
+
+    m.click("button[aria-label='remove ml.g5.xlarge']");
+    settle().await;
+    let left = type_rows(&m);
+    assert_eq!(left.iter().map(|(_, n)| n.clone()).collect::<Vec<_>>(), names[1..]);
+    for (k, (tr, name)) in left.iter().enumerate() {
+        assert!(marked(tr, "keptType"), "{name} kept its row");
+        let max: web_sys::HtmlInputElement =
+            tr.query_selector("input[data-path$='.maxCapacity']").unwrap().unwrap().dyn_into().unwrap();
+        assert_eq!(
+            max.get_attribute("data-path").as_deref(),
+            Some(format!("serviceEnvironment.capacityLimits[{k}].maxCapacity").as_str()),
+            "{name}'s fields point at its new index"
+        );
+        assert_eq!(max.value(), if k == 0 { "7" } else { "4" }, "{name} keeps its limit");
+    }
+}
+
 /// Clicks the checkbox of the first `label.check` reading `text` inside `scope`.
 fn toggle_check(m: &Mounted, scope: &str, text: &str) {
     let list = m.root.query_selector_all(&format!("{scope} label.check")).unwrap();

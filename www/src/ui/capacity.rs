@@ -5,19 +5,20 @@ use leptos::prelude::*;
 use quotasim::model::{CapacityLimit, GPU_CATALOGUE};
 
 use crate::edit::{gpus_of, rename_type, set_gpus};
+use crate::rows::List;
 use crate::ui::fields::{field_error, text_field};
 use crate::ui::state::use_app;
 
 #[component]
 pub fn CapacityEditor() -> impl IntoView {
     let app = use_app();
-    let len = Memo::new(move |_| app.doc.scenario.with(|s| s.service_environment.capacity_limits.len()));
     let (pick, set_pick) = signal(String::from("ml.p5.48xlarge"));
     let add = move |_| {
         let ty = pick.get_untracked();
-        app.doc.scenario.update(|s| {
+        app.doc.edit(|s, r| {
             if !s.service_environment.capacity_limits.iter().any(|l| l.capacity_unit == ty) {
                 s.service_environment.capacity_limits.push(CapacityLimit::new(&ty, 4));
+                r.push(List::Types, 1);
                 if !s.instance_types.iter().any(|t| t.name == ty) {
                     if let Some(g) = quotasim::model::catalogue_gpus(&ty) {
                         set_gpus(s, &ty, g);
@@ -53,7 +54,9 @@ pub fn CapacityEditor() -> impl IntoView {
                 <thead>
                     <tr><th>"Instance type"</th><th>"GPUs / instance"</th><th>"Max instances"</th><th><span class="sr-only">"Remove"</span></th></tr>
                 </thead>
-                <tbody>{move || (0..len.get()).map(type_row).collect_view()}</tbody>
+                <tbody>
+                    <For each=move || app.doc.rows.with(|r| r.ids(List::Types).to_vec()) key=|id| *id children=type_row />
+                </tbody>
             </table>
             <span class="field-error" role="alert">{move || list_err.get()}</span>
             <div class="row-actions">
@@ -75,17 +78,27 @@ pub fn CapacityEditor() -> impl IntoView {
     }
 }
 
-fn type_row(i: usize) -> impl IntoView {
+/// The row of the instance type with row id `id` (rows.rs): its paths and labels follow its
+/// position, so deleting a row above it changes neither its inputs nor their focus.
+fn type_row(id: u64) -> impl IntoView {
     let app = use_app();
+    let idx = Memo::new(move |_| app.doc.position(List::Types, id));
+    // The index now: tracked in views, untracked in handlers.
+    let ix = move || idx.get().unwrap_or(usize::MAX);
+    let at = move || idx.get_untracked().unwrap_or(usize::MAX);
     let name = move || {
         app.doc.scenario.with(|s| {
-            s.service_environment.capacity_limits.get(i).map(|l| l.capacity_unit.clone()).unwrap_or_default()
+            s.service_environment
+                .capacity_limits
+                .get(ix())
+                .map(|l| l.capacity_unit.clone())
+                .unwrap_or_default()
         })
     };
-    let p_unit = format!("serviceEnvironment.capacityLimits[{i}].capacityUnit");
-    let p_max = format!("serviceEnvironment.capacityLimits[{i}].maxCapacity");
-    let e_unit = field_error(p_unit.clone());
-    let e_max = field_error(p_max.clone());
+    let p_unit = Signal::derive(move || format!("serviceEnvironment.capacityLimits[{}].capacityUnit", ix()));
+    let p_max = Signal::derive(move || format!("serviceEnvironment.capacityLimits[{}].maxCapacity", ix()));
+    let e_unit = field_error(p_unit);
+    let e_max = field_error(p_max);
     let gpu_path = Memo::new(move |_| {
         let n = name();
         app.doc.scenario.with(|s| {
@@ -102,11 +115,7 @@ fn type_row(i: usize) -> impl IntoView {
     });
     let warn = Signal::derive(move || {
         app.doc.problems.with(|ps| {
-            ps.iter()
-                .find(|p| {
-                    p.path == format!("serviceEnvironment.capacityLimits[{i}].maxCapacity") && !p.is_error()
-                })
-                .map(|p| p.message.clone())
+            ps.iter().find(|p| p_max.with(|m| p.path == *m) && !p.is_error()).map(|p| p.message.clone())
         })
     });
     view! {
@@ -116,13 +125,13 @@ fn type_row(i: usize) -> impl IntoView {
                     type="text"
                     list="gpu-types"
                     spellcheck="false"
-                    aria-label=format!("instance type {}", i + 1)
+                    aria-label=move || format!("instance type {}", ix() + 1)
                     data-path=p_unit
                     prop:value=name
                     on:change=move |ev| {
                         let v = event_target_value(&ev);
                         app.doc.scenario.update(|s| {
-                            let old = s.service_environment.capacity_limits.get(i).map(|l| l.capacity_unit.clone());
+                            let old = s.service_environment.capacity_limits.get(at()).map(|l| l.capacity_unit.clone());
                             if let Some(old) = old {
                                 rename_type(s, &old, &v);
                             }
@@ -157,13 +166,13 @@ fn type_row(i: usize) -> impl IntoView {
                     data-path=p_max
                     prop:value=move || {
                         app.doc.scenario.with(|s| {
-                            s.service_environment.capacity_limits.get(i).map(|l| l.max_capacity.to_string()).unwrap_or_default()
+                            s.service_environment.capacity_limits.get(ix()).map(|l| l.max_capacity.to_string()).unwrap_or_default()
                         })
                     }
                     on:input=move |ev| {
                         if let Ok(n) = event_target_value(&ev).trim().parse::<i64>() {
                             app.doc.scenario.update(|s| {
-                                if let Some(l) = s.service_environment.capacity_limits.get_mut(i) {
+                                if let Some(l) = s.service_environment.capacity_limits.get_mut(at()) {
                                     l.max_capacity = n;
                                 }
                             })
@@ -178,9 +187,11 @@ fn type_row(i: usize) -> impl IntoView {
                     class="icon-btn"
                     aria-label=move || format!("remove {}", name())
                     on:click=move |_| {
-                        app.doc.scenario.update(|s| {
+                        app.doc.edit(|s, r| {
+                            let i = at();
                             if i < s.service_environment.capacity_limits.len() {
                                 s.service_environment.capacity_limits.remove(i);
+                                r.remove(List::Types, i);
                             }
                         })
                     }

@@ -115,6 +115,7 @@ pub struct Document {
     pub rows: RwSignal<RowIds>,
     job_rows: Memo<HashMap<u64, usize>>,
     share_rows: Memo<HashMap<u64, usize>>,
+    type_rows: Memo<HashMap<u64, usize>>,
     save_timer: StoredValue<Option<Timeout>, LocalStorage>,
     /// A large state's autosave being written in slices; any change of the state stops it.
     saving: Tasks,
@@ -234,6 +235,7 @@ impl Document {
         match l {
             List::Jobs => self.job_rows.with(|m| m.get(&id).copied()),
             List::Shares => self.share_rows.with(|m| m.get(&id).copied()),
+            List::Types => self.type_rows.with(|m| m.get(&id).copied()),
         }
     }
 }
@@ -329,6 +331,7 @@ impl AppState {
                 rows,
                 job_rows: positions(List::Jobs),
                 share_rows: positions(List::Shares),
+                type_rows: positions(List::Types),
                 scenario,
                 colors: RwSignal::new(saved.colors),
                 preset: RwSignal::new(saved.preset),
