@@ -1,5 +1,5 @@
 //! Stable ids of the rows of the scenario's edited lists (jobs, quota shares, the service
-//! environment's instance types), kept beside the
+//! environment's instance types, timed actions), kept beside the
 //! scenario in the same order: assigned when a scenario is loaded or a row is added, kept when a
 //! row is edited, renamed or moved by a deletion elsewhere. Lists render keyed by them, so an
 //! edit re-renders only its own row.
@@ -13,15 +13,18 @@ pub enum List {
     Shares,
     /// The service environment's capacity limits, one per instance type.
     Types,
+    /// The timed actions (R23).
+    Actions,
 }
 
-const LISTS: [List; 3] = [List::Jobs, List::Shares, List::Types];
+const LISTS: [List; 4] = [List::Jobs, List::Shares, List::Types, List::Actions];
 
 fn len(s: &Scenario, l: List) -> usize {
     match l {
         List::Jobs => s.jobs.len(),
         List::Shares => s.quota_shares.len(),
         List::Types => s.service_environment.capacity_limits.len(),
+        List::Actions => s.actions.len(),
     }
 }
 
@@ -32,6 +35,7 @@ pub struct RowIds {
     jobs: Vec<u64>,
     shares: Vec<u64>,
     types: Vec<u64>,
+    actions: Vec<u64>,
 }
 
 impl RowIds {
@@ -48,6 +52,7 @@ impl RowIds {
             List::Jobs => &self.jobs,
             List::Shares => &self.shares,
             List::Types => &self.types,
+            List::Actions => &self.actions,
         }
     }
 
@@ -56,6 +61,7 @@ impl RowIds {
             List::Jobs => &mut self.jobs,
             List::Shares => &mut self.shares,
             List::Types => &mut self.types,
+            List::Actions => &mut self.actions,
         }
     }
 

@@ -866,6 +866,55 @@ async fn deleting_an_instance_type_keeps_the_other_rows_and_what_they_hold() {
     }
 }
 
+/// The action cards, with the value of their `at` inputs.
+fn action_cards(m: &Mounted) -> Vec<(web_sys::Element, String)> {
+    let list = m.root.query_selector_all("article.action-card").unwrap();
+    (0..list.length())
+        .map(|i| {
+            let card: web_sys::Element = list.get(i).unwrap().dyn_into().unwrap();
+            let input: web_sys::HtmlInputElement =
+                card.query_selector("input[data-path$='.at']").unwrap().unwrap().dyn_into().unwrap();
+            (card, input.value())
+        })
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn deleting_an_action_keeps_the_other_action_cards() {
+    let m = mount(notebook());
+    settle().await;
+    m.click_text("[role='tab']", "Actions");
+    settle().await;
+    m.click_text(".editor-section button", "+ Add action");
+    settle().await;
+    m.click_text(".editor-section button", "+ Add action");
+    settle().await;
+    let cards = action_cards(&m);
+    assert_eq!(cards.iter().map(|(_, at)| at.as_str()).collect::<Vec<_>>(), ["1800", "5400", "9000"]);
+    for (card, _) in &cards {
+        mark(card, "keptAction");
+    }
+    m.type_into("input[data-path='actions[2].at']", "9100");
+    settle().await;
+    assert!(action_cards(&m).iter().all(|(c, _)| marked(c, "keptAction")), "an edit keeps every card");
+
+    m.click("button[aria-label='delete action 1']");
+    settle().await;
+    let left = action_cards(&m);
+    assert_eq!(left.iter().map(|(_, at)| at.as_str()).collect::<Vec<_>>(), ["5400", "9100"]);
+    for (k, (card, at)) in left.iter().enumerate() {
+        assert!(marked(card, "keptAction"), "the card at {at} is the same node");
+        let path =
+            card.query_selector("input[data-path$='.at']").unwrap().unwrap().get_attribute("data-path");
+        assert_eq!(path.as_deref(), Some(format!("actions[{k}].at").as_str()));
+        assert!(
+            card.text_content().unwrap_or_default().contains(&format!("#{}", k + 1)),
+            "numbered {}",
+            k + 1
+        );
+    }
+}
+
 /// Clicks the checkbox of the first `label.check` reading `text` inside `scope`.
 fn toggle_check(m: &Mounted, scope: &str, text: &str) {
     let list = m.root.query_selector_all(&format!("{scope} label.check")).unwrap();

@@ -8,9 +8,30 @@ use quotasim::model::{
     Action, ActionKind, QuotaShareUpdate, ResourceSharing, SharePreemption, ShareState, Strategy, Toggle,
 };
 
+use crate::rows::List;
 use crate::ui::fields::{field_error, num_field, select_field, text_field};
 use crate::ui::limits::limits_editor;
 use crate::ui::state::use_app;
+
+/// Where an action card's action is in the list now: cards are keyed by row id (rows.rs), so
+/// a deletion above one moves its index, not its card.
+#[derive(Clone, Copy)]
+struct Pos(Memo<Option<usize>>);
+
+impl Pos {
+    /// The index, tracked: for what a view shows.
+    fn now(self) -> usize {
+        self.0.get().unwrap_or(usize::MAX)
+    }
+    /// The index, untracked: for what a handler changes.
+    fn at(self) -> usize {
+        self.0.get_untracked().unwrap_or(usize::MAX)
+    }
+    /// A path under `actions[index]`, following the index.
+    fn path(self, rest: &'static str) -> Signal<String> {
+        Signal::derive(move || format!("actions[{}]{rest}", self.now()))
+    }
+}
 
 const KINDS: [(&str, &str); 4] = [
     ("updateServiceJob", "Update priority"),
@@ -44,34 +65,36 @@ pub fn ActionsEditor() -> impl IntoView {
     let app = use_app();
     let len = Memo::new(move |_| app.doc.scenario.with(|s| s.actions.len()));
     let add = move |_| {
-        app.doc.scenario.update(|s| {
+        app.doc.edit(|s, r| {
             let at = s.actions.last().map_or(3600, |a| a.at + 3600);
             let a = default_action("updateServiceJob", s, at);
             s.actions.push(a);
+            r.push(List::Actions, 1);
         })
     };
     view! {
         <section class="editor-section" aria-labelledby="actions-h">
             <h3 id="actions-h">"Timed actions " <span class="count">{move || len.get()}</span></h3>
             <p class="help">"Applied at their time, before jobs submitted at that instant, in list order (R10, R23)."</p>
-            {move || (0..len.get()).map(action_card).collect_view()}
+            <For each=move || app.doc.rows.with(|r| r.ids(List::Actions).to_vec()) key=|id| *id children=action_card />
             <button class="btn" on:click=add>"+ Add action"</button>
         </section>
     }
 }
 
-fn action_card(i: usize) -> impl IntoView {
+fn action_card(id: u64) -> impl IntoView {
     let app = use_app();
-    let p = format!("actions[{i}]");
-    let kind =
-        Memo::new(move |_| app.doc.scenario.with(|s| s.actions.get(i).map(|a| a.kind.name()).unwrap_or("")));
+    let pos = Pos(Memo::new(move |_| app.doc.position(List::Actions, id)));
+    let kind = Memo::new(move |_| {
+        app.doc.scenario.with(|s| s.actions.get(pos.now()).map(|a| a.kind.name()).unwrap_or(""))
+    });
     let at = num_field(
         "At (seconds)",
-        format!("{p}.at"),
-        move || app.doc.scenario.with(|s| s.actions.get(i).map(|a| a.at)),
+        pos.path(".at"),
+        move || app.doc.scenario.with(|s| s.actions.get(pos.now()).map(|a| a.at)),
         move |v| {
             app.doc.scenario.update(|s| {
-                if let (Some(a), Some(v)) = (s.actions.get_mut(i), v) {
+                if let (Some(a), Some(v)) = (s.actions.get_mut(pos.at()), v) {
                     a.at = v
                 }
             })
@@ -81,11 +104,12 @@ fn action_card(i: usize) -> impl IntoView {
     );
     let kind_f = select_field(
         "Action",
-        format!("{p}.kind"),
+        pos.path(".kind"),
         || KINDS.iter().map(|(v, t)| (v.to_string(), t.to_string())).collect(),
         move || kind.get().to_string(),
         move |v| {
             app.doc.scenario.update(|s| {
+                let i = pos.at();
                 let at = s.actions.get(i).map_or(0, |a| a.at);
                 let a = default_action(&v, s, at);
                 if let Some(x) = s.actions.get_mut(i) {
@@ -95,17 +119,17 @@ fn action_card(i: usize) -> impl IntoView {
         },
     );
     let body = move || match kind.get() {
-        "updateServiceJob" => job_fields(i, true).into_any(),
-        "terminateServiceJob" => job_fields(i, false).into_any(),
-        "updateQuotaShare" => share_update_fields(i).into_any(),
-        _ => capacity_fields(i).into_any(),
+        "updateServiceJob" => job_fields(pos, true).into_any(),
+        "terminateServiceJob" => job_fields(pos, false).into_any(),
+        "updateQuotaShare" => share_update_fields(pos).into_any(),
+        _ => capacity_fields(pos).into_any(),
     };
-    let err = field_error(p.clone());
+    let err = field_error(pos.path(""));
     view! {
         <article class="action-card">
             <header class="share-card-head">
-                <strong>{move || format!("#{} {}", i + 1, KINDS.iter().find(|k| k.0 == kind.get()).map_or("", |k| k.1))}</strong>
-                <button class="icon-btn" aria-label=format!("delete action {}", i + 1) on:click=move |_| app.doc.scenario.update(|s| if i < s.actions.len() { s.actions.remove(i); })>"×"</button>
+                <strong>{move || format!("#{} {}", pos.now() + 1, KINDS.iter().find(|k| k.0 == kind.get()).map_or("", |k| k.1))}</strong>
+                <button class="icon-btn" aria-label=move || format!("delete action {}", pos.now() + 1) on:click=move |_| app.doc.edit(|s, r| { let i = pos.at(); if i < s.actions.len() { s.actions.remove(i); r.remove(List::Actions, i) } })>"×"</button>
             </header>
             <div class="form-grid">{at} {kind_f}</div>
             {body}
@@ -114,22 +138,21 @@ fn action_card(i: usize) -> impl IntoView {
     }
 }
 
-fn job_fields(i: usize, priority: bool) -> impl IntoView {
+fn job_fields(pos: Pos, priority: bool) -> impl IntoView {
     let app = use_app();
-    let p = format!("actions[{i}]");
-    let key = if priority { "updateServiceJob" } else { "terminateServiceJob" };
+    let key = if priority { ".updateServiceJob.jobName" } else { ".terminateServiceJob.jobName" };
     let name = text_field(
         "Job name",
-        format!("{p}.{key}.jobName"),
+        pos.path(key),
         move || {
-            app.doc.scenario.with(|s| match s.actions.get(i).map(|a| &a.kind) {
+            app.doc.scenario.with(|s| match s.actions.get(pos.now()).map(|a| &a.kind) {
                 Some(ActionKind::UpdateServiceJob { job_name, .. })
                 | Some(ActionKind::TerminateServiceJob { job_name, .. }) => job_name.clone(),
                 _ => String::new(),
             })
         },
         move |v| {
-            app.doc.scenario.update(|s| match s.actions.get_mut(i).map(|a| &mut a.kind) {
+            app.doc.scenario.update(|s| match s.actions.get_mut(pos.at()).map(|a| &mut a.kind) {
                 Some(ActionKind::UpdateServiceJob { job_name, .. })
                 | Some(ActionKind::TerminateServiceJob { job_name, .. }) => *job_name = v,
                 _ => {}
@@ -139,9 +162,9 @@ fn job_fields(i: usize, priority: bool) -> impl IntoView {
     let second = if priority {
         num_field(
             "New priority (0-9999)",
-            format!("{p}.updateServiceJob.schedulingPriority"),
+            pos.path(".updateServiceJob.schedulingPriority"),
             move || {
-                app.doc.scenario.with(|s| match s.actions.get(i).map(|a| &a.kind) {
+                app.doc.scenario.with(|s| match s.actions.get(pos.now()).map(|a| &a.kind) {
                     Some(ActionKind::UpdateServiceJob { scheduling_priority, .. }) => {
                         Some(*scheduling_priority)
                     }
@@ -151,7 +174,7 @@ fn job_fields(i: usize, priority: bool) -> impl IntoView {
             move |v| {
                 app.doc.scenario.update(|s| {
                     if let (Some(ActionKind::UpdateServiceJob { scheduling_priority, .. }), Some(v)) =
-                        (s.actions.get_mut(i).map(|a| &mut a.kind), v)
+                        (s.actions.get_mut(pos.at()).map(|a| &mut a.kind), v)
                     {
                         *scheduling_priority = v
                     }
@@ -164,9 +187,9 @@ fn job_fields(i: usize, priority: bool) -> impl IntoView {
     } else {
         text_field(
             "Reason",
-            format!("{p}.terminateServiceJob.reason"),
+            pos.path(".terminateServiceJob.reason"),
             move || {
-                app.doc.scenario.with(|s| match s.actions.get(i).map(|a| &a.kind) {
+                app.doc.scenario.with(|s| match s.actions.get(pos.now()).map(|a| &a.kind) {
                     Some(ActionKind::TerminateServiceJob { reason, .. }) => reason.clone(),
                     _ => String::new(),
                 })
@@ -174,7 +197,7 @@ fn job_fields(i: usize, priority: bool) -> impl IntoView {
             move |v| {
                 app.doc.scenario.update(|s| {
                     if let Some(ActionKind::TerminateServiceJob { reason, .. }) =
-                        s.actions.get_mut(i).map(|a| &mut a.kind)
+                        s.actions.get_mut(pos.at()).map(|a| &mut a.kind)
                     {
                         *reason = v
                     }
@@ -203,12 +226,11 @@ fn update_mut(s: &mut quotasim::model::Scenario, i: usize, f: impl FnOnce(&mut Q
     }
 }
 
-fn share_update_fields(i: usize) -> impl IntoView {
+fn share_update_fields(pos: Pos) -> impl IntoView {
     let app = use_app();
-    let p = format!("actions[{i}].updateQuotaShare");
     let share = select_field(
         "Quota share",
-        format!("{p}.quotaShareName"),
+        pos.path(".updateQuotaShare.quotaShareName"),
         move || {
             app.doc.scenario.with(|s| {
                 s.quota_shares
@@ -218,13 +240,15 @@ fn share_update_fields(i: usize) -> impl IntoView {
             })
         },
         move || {
-            app.doc.scenario.with(|s| with_update(s, i, |u| u.quota_share_name.clone()).unwrap_or_default())
+            app.doc
+                .scenario
+                .with(|s| with_update(s, pos.now(), |u| u.quota_share_name.clone()).unwrap_or_default())
         },
-        move |v| app.doc.scenario.update(|s| update_mut(s, i, |u| u.quota_share_name = v)),
+        move |v| app.doc.scenario.update(|s| update_mut(s, pos.at(), |u| u.quota_share_name = v)),
     );
     let strategy = select_field(
         "Strategy",
-        format!("{p}.resourceSharingConfiguration.strategy"),
+        pos.path(".updateQuotaShare.resourceSharingConfiguration.strategy"),
         || {
             ["unchanged", "RESERVE", "LEND", "LEND_AND_BORROW"]
                 .iter()
@@ -233,7 +257,7 @@ fn share_update_fields(i: usize) -> impl IntoView {
         },
         move || {
             app.doc.scenario.with(|s| {
-                with_update(s, i, |u| {
+                with_update(s, pos.now(), |u| {
                     u.resource_sharing_configuration.as_ref().map(|r| r.strategy.as_str().to_string())
                 })
                 .flatten()
@@ -242,7 +266,7 @@ fn share_update_fields(i: usize) -> impl IntoView {
         },
         move |v| {
             app.doc.scenario.update(|s| {
-                update_mut(s, i, |u| {
+                update_mut(s, pos.at(), |u| {
                     u.resource_sharing_configuration = match v.as_str() {
                         "RESERVE" => Some(ResourceSharing::new(Strategy::Reserve, None)),
                         "LEND" => Some(ResourceSharing::new(Strategy::Lend, None)),
@@ -255,16 +279,18 @@ fn share_update_fields(i: usize) -> impl IntoView {
     );
     let borrow = num_field(
         "Borrow limit % (empty = unlimited)",
-        format!("{p}.resourceSharingConfiguration.borrowLimit"),
+        pos.path(".updateQuotaShare.resourceSharingConfiguration.borrowLimit"),
         move || {
             app.doc.scenario.with(|s| {
-                with_update(s, i, |u| u.resource_sharing_configuration.as_ref().and_then(|r| r.borrow_limit))
-                    .flatten()
+                with_update(s, pos.now(), |u| {
+                    u.resource_sharing_configuration.as_ref().and_then(|r| r.borrow_limit)
+                })
+                .flatten()
             })
         },
         move |v| {
             app.doc.scenario.update(|s| {
-                update_mut(s, i, |u| {
+                update_mut(s, pos.at(), |u| {
                     if let Some(r) = u.resource_sharing_configuration.as_mut() {
                         r.borrow_limit = v
                     }
@@ -276,11 +302,11 @@ fn share_update_fields(i: usize) -> impl IntoView {
     );
     let insh = select_field(
         "In-share preemption",
-        format!("{p}.preemptionConfiguration"),
+        pos.path(".updateQuotaShare.preemptionConfiguration"),
         || ["unchanged", "ENABLED", "DISABLED"].iter().map(|x| (x.to_string(), x.to_string())).collect(),
         move || {
             app.doc.scenario.with(|s| {
-                with_update(s, i, |u| {
+                with_update(s, pos.now(), |u| {
                     u.preemption_configuration.as_ref().map(|c| {
                         if c.in_share_preemption == Toggle::Enabled { "ENABLED" } else { "DISABLED" }
                             .to_string()
@@ -292,7 +318,7 @@ fn share_update_fields(i: usize) -> impl IntoView {
         },
         move |v| {
             app.doc.scenario.update(|s| {
-                update_mut(s, i, |u| {
+                update_mut(s, pos.at(), |u| {
                     u.preemption_configuration = match v.as_str() {
                         "ENABLED" => Some(SharePreemption { in_share_preemption: Toggle::Enabled }),
                         "DISABLED" => Some(SharePreemption { in_share_preemption: Toggle::Disabled }),
@@ -304,11 +330,11 @@ fn share_update_fields(i: usize) -> impl IntoView {
     );
     let state = select_field(
         "State",
-        format!("{p}.state"),
+        pos.path(".updateQuotaShare.state"),
         || ["unchanged", "ENABLED", "DISABLED"].iter().map(|x| (x.to_string(), x.to_string())).collect(),
         move || {
             app.doc.scenario.with(|s| {
-                with_update(s, i, |u| {
+                with_update(s, pos.now(), |u| {
                     u.state.map(|c| if c == ShareState::Enabled { "ENABLED" } else { "DISABLED" }.to_string())
                 })
                 .flatten()
@@ -317,7 +343,7 @@ fn share_update_fields(i: usize) -> impl IntoView {
         },
         move |v| {
             app.doc.scenario.update(|s| {
-                update_mut(s, i, |u| {
+                update_mut(s, pos.at(), |u| {
                     u.state = match v.as_str() {
                         "ENABLED" => Some(ShareState::Enabled),
                         "DISABLED" => Some(ShareState::Disabled),
@@ -328,19 +354,18 @@ fn share_update_fields(i: usize) -> impl IntoView {
         },
     );
     let has_limits = Memo::new(move |_| {
-        app.doc.scenario.with(|s| with_update(s, i, |u| u.capacity_limits.is_some()).unwrap_or(false))
+        app.doc.scenario.with(|s| with_update(s, pos.now(), |u| u.capacity_limits.is_some()).unwrap_or(false))
     });
     let limits_ui = {
-        let p = p.clone();
         move || {
             has_limits.get().then(|| {
                 limits_editor(
-                    format!("{p}.capacityLimits"),
+                    pos.path(".updateQuotaShare.capacityLimits"),
                     Arc::new(move |s| {
-                        with_update(s, i, |u| u.capacity_limits.clone().unwrap_or_default())
+                        with_update(s, pos.now(), |u| u.capacity_limits.clone().unwrap_or_default())
                             .unwrap_or_default()
                     }),
-                    Arc::new(move |s, v| update_mut(s, i, |u| u.capacity_limits = Some(v))),
+                    Arc::new(move |s, v| update_mut(s, pos.at(), |u| u.capacity_limits = Some(v))),
                     5,
                     1,
                 )
@@ -356,9 +381,9 @@ fn share_update_fields(i: usize) -> impl IntoView {
                 on:change=move |ev| {
                     let on = event_target_checked(&ev);
                     app.doc.scenario.update(|s| {
-                        let cur = with_update(s, i, |u| u.quota_share_name.clone()).unwrap_or_default();
+                        let cur = with_update(s, pos.at(), |u| u.quota_share_name.clone()).unwrap_or_default();
                         let lim = s.quota_shares.iter().find(|q| q.quota_share_name == cur).map(|q| q.capacity_limits.clone()).unwrap_or_default();
-                        update_mut(s, i, |u| u.capacity_limits = if on { Some(lim) } else { None })
+                        update_mut(s, pos.at(), |u| u.capacity_limits = if on { Some(lim) } else { None })
                     })
                 }
             />
@@ -368,16 +393,16 @@ fn share_update_fields(i: usize) -> impl IntoView {
     }
 }
 
-fn capacity_fields(i: usize) -> impl IntoView {
+fn capacity_fields(pos: Pos) -> impl IntoView {
     limits_editor(
-        format!("actions[{i}].updateServiceEnvironment.capacityLimits"),
-        Arc::new(move |s| match s.actions.get(i).map(|a| &a.kind) {
+        pos.path(".updateServiceEnvironment.capacityLimits"),
+        Arc::new(move |s| match s.actions.get(pos.now()).map(|a| &a.kind) {
             Some(ActionKind::UpdateServiceEnvironment { capacity_limits }) => capacity_limits.clone(),
             _ => Vec::new(),
         }),
         Arc::new(move |s, v| {
             if let Some(ActionKind::UpdateServiceEnvironment { capacity_limits }) =
-                s.actions.get_mut(i).map(|a| &mut a.kind)
+                s.actions.get_mut(pos.at()).map(|a| &mut a.kind)
             {
                 *capacity_limits = v
             }

@@ -39,13 +39,14 @@ fn apply_num(text: &str, optional: bool, set: &impl Fn(Option<i64>), bad: RwSign
 /// A whole-number input with a visible label. `optional` fields accept an empty value (None).
 pub fn num_field(
     label: &'static str,
-    path: String,
+    path: impl Into<Signal<String>>,
     get: impl Fn() -> Option<i64> + Send + Sync + 'static,
     set: impl Fn(Option<i64>) + 'static,
     optional: bool,
     hint: &'static str,
 ) -> impl IntoView {
-    let problem = field_error(path.clone());
+    let path: Signal<String> = path.into();
+    let problem = field_error(path);
     let bad = RwSignal::new(None::<String>);
     let err = Signal::derive(move || bad.get().or_else(|| problem.get()));
     view! {

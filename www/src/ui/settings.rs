@@ -48,7 +48,7 @@ pub fn SettingsEditor() -> impl IntoView {
                 {secs!("Checkpoint save time (s, R8)", "checkpointSaveSeconds", checkpoint_save_seconds)}
                 {num_field(
                     "Horizon (s, empty = run to the end)",
-                    "settings.horizonSeconds".into(),
+                    String::from("settings.horizonSeconds"),
                     move || app.doc.scenario.with(|s| s.settings.horizon_seconds),
                     move |v| app.doc.scenario.update(|s| s.settings.horizon_seconds = v),
                     true,

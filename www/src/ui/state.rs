@@ -116,6 +116,7 @@ pub struct Document {
     job_rows: Memo<HashMap<u64, usize>>,
     share_rows: Memo<HashMap<u64, usize>>,
     type_rows: Memo<HashMap<u64, usize>>,
+    action_rows: Memo<HashMap<u64, usize>>,
     save_timer: StoredValue<Option<Timeout>, LocalStorage>,
     /// A large state's autosave being written in slices; any change of the state stops it.
     saving: Tasks,
@@ -236,6 +237,7 @@ impl Document {
             List::Jobs => self.job_rows.with(|m| m.get(&id).copied()),
             List::Shares => self.share_rows.with(|m| m.get(&id).copied()),
             List::Types => self.type_rows.with(|m| m.get(&id).copied()),
+            List::Actions => self.action_rows.with(|m| m.get(&id).copied()),
         }
     }
 }
@@ -332,6 +334,7 @@ impl AppState {
                 job_rows: positions(List::Jobs),
                 share_rows: positions(List::Shares),
                 type_rows: positions(List::Types),
+                action_rows: positions(List::Actions),
                 scenario,
                 colors: RwSignal::new(saved.colors),
                 preset: RwSignal::new(saved.preset),
