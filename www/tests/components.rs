@@ -915,6 +915,70 @@ async fn deleting_an_action_keeps_the_other_action_cards() {
     }
 }
 
+#[wasm_bindgen_test]
+async fn removing_a_capacity_limit_keeps_the_other_limit_rows() {
+    let m = mount(notebook());
+    settle().await;
+    m.click_text("[role='tab']", "Shares");
+    settle().await;
+    let card = m.q("article.share-card").unwrap();
+    let rows = |card: &web_sys::Element| {
+        let list = card.query_selector_all(".limit-row").unwrap();
+        (0..list.length())
+            .map(|k| list.get(k).unwrap().dyn_into::<web_sys::Element>().unwrap())
+            .collect::<Vec<_>>()
+    };
+    let add: web_sys::HtmlElement = (0..card.query_selector_all("button").unwrap().length())
+        .filter_map(|k| {
+            card.query_selector_all("button").unwrap().get(k)?.dyn_into::<web_sys::HtmlElement>().ok()
+        })
+        .find(|b| b.text_content().unwrap_or_default().trim() == "+ capacity limit")
+        .unwrap();
+    let first = rows(&card).len();
+    add.click();
+    settle().await;
+    add.click();
+    settle().await;
+    let before = rows(&card);
+    assert_eq!(before.len(), first + 2);
+    let unit = |r: &web_sys::Element| {
+        r.query_selector("select").unwrap().unwrap().dyn_into::<web_sys::HtmlSelectElement>().unwrap().value()
+    };
+    let units: Vec<String> = before.iter().map(unit).collect();
+    for r in &before {
+        mark(r, "keptLimit");
+    }
+    let max_of = |r: &web_sys::Element| {
+        r.query_selector("input[type='number']")
+            .unwrap()
+            .unwrap()
+            .dyn_into::<web_sys::HtmlInputElement>()
+            .unwrap()
+    };
+    m.type_into("input[data-path='quotaShares[0].capacityLimits[1].maxCapacity']", "6");
+    settle().await;
+    assert!(rows(&card).iter().all(|r| marked(r, "keptLimit")), "an edit keeps every row");
+
+    let remove: web_sys::HtmlElement = card
+        .query_selector("button[aria-label='remove capacity limit 1']")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    remove.click();
+    settle().await;
+    let left = rows(&card);
+    assert_eq!(left.iter().map(unit).collect::<Vec<_>>(), units[1..]);
+    for (k, r) in left.iter().enumerate() {
+        assert!(marked(r, "keptLimit"), "limit {k} is the same node");
+        assert_eq!(
+            max_of(r).get_attribute("data-path").as_deref(),
+            Some(format!("quotaShares[0].capacityLimits[{k}].maxCapacity").as_str())
+        );
+    }
+    assert_eq!(max_of(&left[0]).value(), "6", "the edited limit kept its value");
+}
+
 /// Clicks the checkbox of the first `label.check` reading `text` inside `scope`.
 fn toggle_check(m: &Mounted, scope: &str, text: &str) {
     let list = m.root.query_selector_all(&format!("{scope} label.check")).unwrap();

@@ -128,8 +128,8 @@ fn action_card(id: u64) -> impl IntoView {
     view! {
         <article class="action-card">
             <header class="share-card-head">
-                <strong>{move || format!("#{} {}", pos.now() + 1, KINDS.iter().find(|k| k.0 == kind.get()).map_or("", |k| k.1))}</strong>
-                <button class="icon-btn" aria-label=move || format!("delete action {}", pos.now() + 1) on:click=move |_| app.doc.edit(|s, r| { let i = pos.at(); if i < s.actions.len() { s.actions.remove(i); r.remove(List::Actions, i) } })>"×"</button>
+                <strong>{move || format!("#{} {}", pos.now().saturating_add(1), KINDS.iter().find(|k| k.0 == kind.get()).map_or("", |k| k.1))}</strong>
+                <button class="icon-btn" aria-label=move || format!("delete action {}", pos.now().saturating_add(1)) on:click=move |_| app.doc.edit(|s, r| { let i = pos.at(); if i < s.actions.len() { s.actions.remove(i); r.remove(List::Actions, i) } })>"×"</button>
             </header>
             <div class="form-grid">{at} {kind_f}</div>
             {body}

@@ -125,7 +125,7 @@ fn type_row(id: u64) -> impl IntoView {
                     type="text"
                     list="gpu-types"
                     spellcheck="false"
-                    aria-label=move || format!("instance type {}", ix() + 1)
+                    aria-label=move || format!("instance type {}", ix().saturating_add(1))
                     data-path=p_unit
                     prop:value=name
                     on:change=move |ev| {

@@ -24,6 +24,49 @@ pub fn type_options(s: &Scenario) -> Vec<String> {
     v
 }
 
+/// Stable ids of one editor's limit rows, so that its rows render keyed: this editor's adds
+/// and removes say where; any other change of the list (an undo, an import) is fitted by its
+/// length (rows past the end dropped, new rows at the end given fresh ids).
+#[derive(Clone, Copy)]
+struct RowIds {
+    ids: StoredValue<Vec<u64>>,
+    next: StoredValue<u64>,
+}
+
+impl RowIds {
+    fn new(n: usize) -> Self {
+        RowIds { ids: StoredValue::new((0..n as u64).collect()), next: StoredValue::new(n as u64) }
+    }
+    fn fresh(self) -> u64 {
+        self.next.update_value(|n| *n += 1);
+        self.next.get_value()
+    }
+    /// The ids for a list of `n` rows.
+    fn fit(self, n: usize) -> Vec<u64> {
+        let have = self.ids.with_value(|v| v.len());
+        self.ids.update_value(|v| v.truncate(n));
+        for _ in have..n {
+            let id = self.fresh();
+            self.ids.update_value(|v| v.push(id));
+        }
+        self.ids.get_value()
+    }
+    fn push(self) {
+        let id = self.fresh();
+        self.ids.update_value(|v| v.push(id));
+    }
+    fn remove(self, k: usize) {
+        self.ids.update_value(|v| {
+            if k < v.len() {
+                v.remove(k);
+            }
+        });
+    }
+    fn position(self, id: u64) -> Option<usize> {
+        self.ids.with_value(|v| v.iter().position(|&x| x == id))
+    }
+}
+
 /// Capacity limits at `path`, read and written through `read` / `write`; at most `max` rows.
 pub fn limits_editor(
     path: impl Into<Signal<String>>,
@@ -36,12 +79,18 @@ pub fn limits_editor(
     let path: Signal<String> = path.into();
     let r = read.clone();
     let len = Memo::new(move |_| app.doc.scenario.with(|s| r(s).len()));
+    let ids = RowIds::new(len.get_untracked());
     let rows = {
         let (read, write) = (read.clone(), write.clone());
-        move || {
-            (0..len.get())
-                .map(|i| limit_row(path, i, read.clone(), write.clone(), min_capacity))
-                .collect_view()
+        view! {
+            <For
+                each=move || ids.fit(len.get())
+                key=|id| *id
+                children=move |id| {
+                    let row = Row { path, id, ids, len };
+                    limit_row(row, read.clone(), write.clone(), min_capacity)
+                }
+            />
         }
     };
     let group_err = field_error(path);
@@ -53,6 +102,7 @@ pub fn limits_editor(
                 let used: Vec<String> = v.iter().map(|l| l.capacity_unit.clone()).collect();
                 let ty = type_options(s).into_iter().find(|t| !used.contains(t)).unwrap_or_default();
                 v.push(CapacityLimit::new(&ty, 1));
+                ids.push();
                 write(s, v);
             })
         }
@@ -69,28 +119,46 @@ pub fn limits_editor(
     }
 }
 
-fn limit_row(path: Signal<String>, i: usize, read: Read, write: Write, min_capacity: i64) -> impl IntoView {
+/// A limit row: the list's path, the row's id and the editor's ids and length.
+#[derive(Clone, Copy)]
+struct Row {
+    path: Signal<String>,
+    id: u64,
+    ids: RowIds,
+    len: Memo<usize>,
+}
+
+fn limit_row(row: Row, read: Read, write: Write, min_capacity: i64) -> impl IntoView {
     let app = use_app();
-    let p_unit = Signal::derive(move || format!("{}[{i}].capacityUnit", path.get()));
-    let p_max = Signal::derive(move || format!("{}[{i}].maxCapacity", path.get()));
+    let Row { path, id, ids, len } = row;
+    // The ids change with the list's length (before it, in this editor's handlers).
+    let idx = Memo::new(move |_| {
+        len.track();
+        ids.position(id)
+    });
+    let ix = move || idx.get().unwrap_or(usize::MAX);
+    let at = move || idx.get_untracked().unwrap_or(usize::MAX);
+    let p_unit = Signal::derive(move || format!("{}[{}].capacityUnit", path.get(), ix()));
+    let p_max = Signal::derive(move || format!("{}[{}].maxCapacity", path.get(), ix()));
     let e_unit = field_error(p_unit);
     let e_max = field_error(p_max);
     let (r1, r2, r3) = (read.clone(), read.clone(), read.clone());
     let (w1, w2, w3) = (write.clone(), write.clone(), write.clone());
-    let get_unit =
-        move || app.doc.scenario.with(|s| r1(s).get(i).map(|l| l.capacity_unit.clone()).unwrap_or_default());
+    let get_unit = move || {
+        app.doc.scenario.with(|s| r1(s).get(ix()).map(|l| l.capacity_unit.clone()).unwrap_or_default())
+    };
     let get_unit2 = get_unit.clone();
     view! {
         <div class="limit-row">
             <select
-                aria-label=format!("instance type of capacity limit {}", i + 1)
+                aria-label=move || format!("instance type of capacity limit {}", ix().saturating_add(1))
                 data-path=p_unit
                 class:invalid=move || e_unit.get().is_some()
                 on:change=move |ev| {
                     let v = event_target_value(&ev);
                     app.doc.scenario.update(|s| {
                         let mut l = r2(s);
-                        if let Some(x) = l.get_mut(i) {
+                        if let Some(x) = l.get_mut(at()) {
                             x.capacity_unit = v;
                         }
                         w1(s, l);
@@ -118,7 +186,7 @@ fn limit_row(path: Signal<String>, i: usize, read: Read, write: Write, min_capac
                 data-path=p_max
                 class:invalid=move || e_max.get().is_some()
                 prop:value=move || {
-                    app.doc.scenario.with(|s| r3(s).get(i).map(|l| l.max_capacity.to_string()).unwrap_or_default())
+                    app.doc.scenario.with(|s| r3(s).get(ix()).map(|l| l.max_capacity.to_string()).unwrap_or_default())
                 }
                 on:input={
                     let read = read.clone();
@@ -126,7 +194,7 @@ fn limit_row(path: Signal<String>, i: usize, read: Read, write: Write, min_capac
                         if let Ok(n) = event_target_value(&ev).trim().parse::<i64>() {
                             app.doc.scenario.update(|s| {
                                 let mut l = read(s);
-                                if let Some(x) = l.get_mut(i) {
+                                if let Some(x) = l.get_mut(at()) {
                                     x.max_capacity = n;
                                 }
                                 w2(s, l);
@@ -137,13 +205,15 @@ fn limit_row(path: Signal<String>, i: usize, read: Read, write: Write, min_capac
             />
             <button
                 class="icon-btn"
-                aria-label=format!("remove capacity limit {}", i + 1)
+                aria-label=move || format!("remove capacity limit {}", ix().saturating_add(1))
                 title="remove"
                 on:click=move |_| {
                     app.doc.scenario.update(|s| {
                         let mut l = read(s);
+                        let i = at();
                         if i < l.len() {
                             l.remove(i);
+                            ids.remove(i);
                         }
                         w3(s, l);
                     })
