@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 
 use crate::scenario::{ShareId, TypeId};
 
-use super::super::arith::mul_sat;
+use crate::kernel::sim::arith::mul_sat;
 
 /// Per share and type: integrals over time, for R26.
 #[derive(Clone, Debug, Default)]
