@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use quotasim::model::{CapacityLimit, Scenario};
 
 use crate::ui::fields::field_error;
+use crate::ui::keyed::LocalRows;
 use crate::ui::state::use_app;
 
 type Read = Arc<dyn Fn(&Scenario) -> Vec<CapacityLimit> + Send + Sync>;
@@ -24,49 +25,6 @@ pub fn type_options(s: &Scenario) -> Vec<String> {
     v
 }
 
-/// Stable ids of one editor's limit rows, so that its rows render keyed: this editor's adds
-/// and removes say where; any other change of the list (an undo, an import) is fitted by its
-/// length (rows past the end dropped, new rows at the end given fresh ids).
-#[derive(Clone, Copy)]
-struct RowIds {
-    ids: StoredValue<Vec<u64>>,
-    next: StoredValue<u64>,
-}
-
-impl RowIds {
-    fn new(n: usize) -> Self {
-        RowIds { ids: StoredValue::new((0..n as u64).collect()), next: StoredValue::new(n as u64) }
-    }
-    fn fresh(self) -> u64 {
-        self.next.update_value(|n| *n += 1);
-        self.next.get_value()
-    }
-    /// The ids for a list of `n` rows.
-    fn fit(self, n: usize) -> Vec<u64> {
-        let have = self.ids.with_value(|v| v.len());
-        self.ids.update_value(|v| v.truncate(n));
-        for _ in have..n {
-            let id = self.fresh();
-            self.ids.update_value(|v| v.push(id));
-        }
-        self.ids.get_value()
-    }
-    fn push(self) {
-        let id = self.fresh();
-        self.ids.update_value(|v| v.push(id));
-    }
-    fn remove(self, k: usize) {
-        self.ids.update_value(|v| {
-            if k < v.len() {
-                v.remove(k);
-            }
-        });
-    }
-    fn position(self, id: u64) -> Option<usize> {
-        self.ids.with_value(|v| v.iter().position(|&x| x == id))
-    }
-}
-
 /// Capacity limits at `path`, read and written through `read` / `write`; at most `max` rows.
 pub fn limits_editor(
     path: impl Into<Signal<String>>,
@@ -79,7 +37,7 @@ pub fn limits_editor(
     let path: Signal<String> = path.into();
     let r = read.clone();
     let len = Memo::new(move |_| app.doc.scenario.with(|s| r(s).len()));
-    let ids = RowIds::new(len.get_untracked());
+    let ids = LocalRows::new(len.get_untracked());
     let rows = {
         let (read, write) = (read.clone(), write.clone());
         view! {
@@ -124,7 +82,7 @@ pub fn limits_editor(
 struct Row {
     path: Signal<String>,
     id: u64,
-    ids: RowIds,
+    ids: LocalRows,
     len: Memo<usize>,
 }
 

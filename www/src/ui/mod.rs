@@ -17,6 +17,7 @@ pub mod history;
 pub mod idb;
 pub mod io;
 pub mod jobs;
+pub mod keyed;
 pub mod legend;
 pub mod lending_chart;
 pub mod limits;

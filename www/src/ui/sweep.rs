@@ -9,6 +9,7 @@ use crate::sweep_view::{
     default_axis, default_goals, front_of, mark_front, metric_of, metric_paths, prepare, scatter_svg, short,
     sweep_file, AxisForm, GoalForm,
 };
+use crate::ui::keyed::LocalRows;
 use crate::ui::state::{use_app, Notice};
 use crate::ui::task::Tasks;
 
@@ -112,43 +113,58 @@ pub fn SweepPanel() -> impl IntoView {
             Err(p) => app.chrome.notice.set(Some(Notice::text(p.to_string()))),
         }
     };
-    let axis_rows = move || {
-        let n = axes.with(|a| a.len());
-        (0..n)
-            .map(|i| {
-                view! {
-                    <div class="sweep-axis">
-                        <input
-                            type="text"
-                            class="mono"
-                            aria-label=format!("axis {} path", i + 1)
-                            prop:value=move || axes.with(|a| a.get(i).map(|x| x.path.clone()).unwrap_or_default())
-                            on:input=move |ev| {
-                                let v = event_target_value(&ev);
-                                axes.update(|a| if let Some(x) = a.get_mut(i) { x.path = v })
+    // Axis rows keyed by a stable id: typing in one re-renders nothing, and removing one keeps
+    // the others (and their focus).
+    let n_axes = Memo::new(move |_| axes.with(|a| a.len()));
+    let axis_ids = LocalRows::new(n_axes.get_untracked());
+    let axis_row = move |id: u64| {
+        let idx = Memo::new(move |_| {
+            n_axes.track();
+            axis_ids.position(id)
+        });
+        // The index now: tracked in views, untracked in handlers.
+        let ix = move || idx.get().unwrap_or(usize::MAX);
+        let at = move || idx.get_untracked().unwrap_or(usize::MAX);
+        view! {
+            <div class="sweep-axis">
+                <input
+                    type="text"
+                    class="mono"
+                    aria-label=move || format!("axis {} path", ix().saturating_add(1))
+                    prop:value=move || axes.with(|a| a.get(ix()).map(|x| x.path.clone()).unwrap_or_default())
+                    on:input=move |ev| {
+                        let v = event_target_value(&ev);
+                        axes.update(|a| if let Some(x) = a.get_mut(at()) { x.path = v })
+                    }
+                />
+                <input
+                    type="text"
+                    aria-label=move || format!("axis {} values", ix().saturating_add(1))
+                    prop:value=move || axes.with(|a| a.get(ix()).map(|x| x.values.clone()).unwrap_or_default())
+                    on:input=move |ev| {
+                        let v = event_target_value(&ev);
+                        axes.update(|a| if let Some(x) = a.get_mut(at()) { x.values = v })
+                    }
+                />
+                <button
+                    class="btn small ghost"
+                    aria-label=move || format!("remove axis {}", ix().saturating_add(1))
+                    on:click=move |_| {
+                        let i = at();
+                        axes.update(|a| {
+                            if i < a.len() {
+                                a.remove(i);
+                                axis_ids.remove(i);
                             }
-                        />
-                        <input
-                            type="text"
-                            aria-label=format!("axis {} values", i + 1)
-                            prop:value=move || axes.with(|a| a.get(i).map(|x| x.values.clone()).unwrap_or_default())
-                            on:input=move |ev| {
-                                let v = event_target_value(&ev);
-                                axes.update(|a| if let Some(x) = a.get_mut(i) { x.values = v })
-                            }
-                        />
-                        <button
-                            class="btn small ghost"
-                            aria-label=format!("remove axis {}", i + 1)
-                            on:click=move |_| axes.update(|a| { if i < a.len() { a.remove(i); } })
-                        >
-                            "×"
-                        </button>
-                    </div>
-                }
-            })
-            .collect_view()
+                        })
+                    }
+                >
+                    "×"
+                </button>
+            </div>
+        }
     };
+    let axis_rows = view! { <For each=move || axis_ids.fit(n_axes.get()) key=|id| *id children=axis_row /> };
     // A goal is any metric path (per share too), offered from the scenario's own; changing it
     // redraws the chart and its front without running the sweep again.
     let goal_select = move |label: &'static str, sig: RwSignal<GoalForm>| {
