@@ -701,6 +701,16 @@ fn marked(el: &web_sys::Element, tag: &str) -> bool {
     js_sys::Reflect::get(el, &tag.into()).is_ok_and(|v| v.is_truthy())
 }
 
+/// Marks `el` as the node of the row `who`: a row kept by its id still says the same `who`
+/// after a deletion above it, while a row rebuilt by position would say its old neighbour's.
+fn mark_as(el: &web_sys::Element, who: &str) {
+    js_sys::Reflect::set(el, &"keptAs".into(), &who.into()).unwrap();
+}
+
+fn marked_as(el: &web_sys::Element) -> Option<String> {
+    js_sys::Reflect::get(el, &"keptAs".into()).ok().and_then(|v| v.as_string())
+}
+
 /// The job rows, with the value of their name inputs.
 fn job_rows(m: &Mounted) -> Vec<(web_sys::Element, String)> {
     let list = m.root.query_selector_all("table.jobs tbody tr").unwrap();
@@ -755,12 +765,15 @@ async fn editing_one_job_row_leaves_the_other_rows_nodes_alone() {
     // Deleting the first job removes its row only; the others keep their nodes and their jobs,
     // and their fields now point at their new indices.
     let names: Vec<String> = after.iter().map(|(_, n)| n.clone()).collect();
+    for (tr, name) in &after {
+        mark_as(tr, name);
+    }
     m.click(&format!("button[aria-label='delete {}']", names[0]));
     settle().await;
     let left = job_rows(&m);
     assert_eq!(left.iter().map(|(_, n)| n.clone()).collect::<Vec<_>>(), names[1..]);
     for (k, (tr, name)) in left.iter().enumerate() {
-        assert!(marked(tr, "keptRow"), "{name} kept its row");
+        assert_eq!(marked_as(tr).as_ref(), Some(name), "{name} kept its row");
         let path =
             tr.query_selector("input[data-path$='.jobName']").unwrap().unwrap().get_attribute("data-path");
         assert_eq!(path.as_deref(), Some(format!("jobs[{k}].jobName").as_str()));
@@ -780,8 +793,17 @@ async fn deleting_a_share_keeps_the_other_share_cards() {
     settle().await;
     let cards = m.root.query_selector_all("article.share-card").unwrap();
     assert_eq!(cards.length(), before + 1);
+    let share_name = |card: &web_sys::Element| {
+        card.query_selector("input[data-path$='.quotaShareName']")
+            .unwrap()
+            .unwrap()
+            .dyn_into::<web_sys::HtmlInputElement>()
+            .unwrap()
+            .value()
+    };
     for k in 0..cards.length() {
-        mark(&cards.get(k).unwrap().dyn_into().unwrap(), "keptCard");
+        let card: web_sys::Element = cards.get(k).unwrap().dyn_into().unwrap();
+        mark_as(&card, &share_name(&card));
     }
     m.click("button[aria-label='delete quota share qs1']");
     settle().await;
@@ -801,7 +823,7 @@ async fn deleting_a_share_keeps_the_other_share_cards() {
     assert_eq!(cards.length(), before);
     for k in 0..cards.length() {
         let card: web_sys::Element = cards.get(k).unwrap().dyn_into().unwrap();
-        assert!(marked(&card, "keptCard"), "card {k} is the same node");
+        assert_eq!(marked_as(&card), Some(share_name(&card)), "card {k} is the same node");
         let path = card
             .query_selector("input[data-path$='.quotaShareName']")
             .unwrap()
@@ -842,19 +864,19 @@ async fn deleting_an_instance_type_keeps_the_other_rows_and_what_they_hold() {
     let rows = type_rows(&m);
     let names: Vec<String> = rows.iter().map(|(_, n)| n.clone()).collect();
     assert_eq!(names, ["ml.g5.xlarge", "ml.p5.48xlarge", "ml.p4d.24xlarge"]);
-    for (tr, _) in &rows {
-        mark(tr, "keptType");
+    for (tr, name) in &rows {
+        mark_as(tr, name);
     }
     m.type_into("input[data-path='serviceEnvironment.capacityLimits[1].maxCapacity']", "7");
     settle().await;
-    assert!(type_rows(&m).iter().all(|(tr, _)| marked(tr, "keptType")), "an edit keeps every row");
+    assert!(type_rows(&m).iter().all(|(tr, n)| marked_as(tr).as_ref() == Some(n)), "an edit keeps every row");
 
     m.click("button[aria-label='remove ml.g5.xlarge']");
     settle().await;
     let left = type_rows(&m);
     assert_eq!(left.iter().map(|(_, n)| n.clone()).collect::<Vec<_>>(), names[1..]);
     for (k, (tr, name)) in left.iter().enumerate() {
-        assert!(marked(tr, "keptType"), "{name} kept its row");
+        assert_eq!(marked_as(tr).as_ref(), Some(name), "{name} kept its row");
         let max: web_sys::HtmlInputElement =
             tr.query_selector("input[data-path$='.maxCapacity']").unwrap().unwrap().dyn_into().unwrap();
         assert_eq!(
@@ -891,19 +913,25 @@ async fn deleting_an_action_keeps_the_other_action_cards() {
     settle().await;
     let cards = action_cards(&m);
     assert_eq!(cards.iter().map(|(_, at)| at.as_str()).collect::<Vec<_>>(), ["1800", "5400", "9000"]);
-    for (card, _) in &cards {
-        mark(card, "keptAction");
+    for (card, at) in &cards {
+        mark_as(card, at);
     }
     m.type_into("input[data-path='actions[2].at']", "9100");
     settle().await;
-    assert!(action_cards(&m).iter().all(|(c, _)| marked(c, "keptAction")), "an edit keeps every card");
+    let kept = action_cards(&m).iter().map(|(c, _)| marked_as(c)).collect::<Vec<_>>();
+    assert_eq!(
+        kept,
+        [Some("1800".to_string()), Some("5400".into()), Some("9000".into())],
+        "an edit keeps every card"
+    );
 
     m.click("button[aria-label='delete action 1']");
     settle().await;
     let left = action_cards(&m);
     assert_eq!(left.iter().map(|(_, at)| at.as_str()).collect::<Vec<_>>(), ["5400", "9100"]);
     for (k, (card, at)) in left.iter().enumerate() {
-        assert!(marked(card, "keptAction"), "the card at {at} is the same node");
+        let was = if at == "9100" { "9000" } else { at.as_str() };
+        assert_eq!(marked_as(card).as_deref(), Some(was), "the card at {at} is the same node");
         let path =
             card.query_selector("input[data-path$='.at']").unwrap().unwrap().get_attribute("data-path");
         assert_eq!(path.as_deref(), Some(format!("actions[{k}].at").as_str()));
@@ -945,8 +973,8 @@ async fn removing_a_capacity_limit_keeps_the_other_limit_rows() {
         r.query_selector("select").unwrap().unwrap().dyn_into::<web_sys::HtmlSelectElement>().unwrap().value()
     };
     let units: Vec<String> = before.iter().map(unit).collect();
-    for r in &before {
-        mark(r, "keptLimit");
+    for (r, u) in before.iter().zip(&units) {
+        mark_as(r, u);
     }
     let max_of = |r: &web_sys::Element| {
         r.query_selector("input[type='number']")
@@ -957,7 +985,7 @@ async fn removing_a_capacity_limit_keeps_the_other_limit_rows() {
     };
     m.type_into("input[data-path='quotaShares[0].capacityLimits[1].maxCapacity']", "6");
     settle().await;
-    assert!(rows(&card).iter().all(|r| marked(r, "keptLimit")), "an edit keeps every row");
+    assert!(rows(&card).iter().all(|r| marked_as(r) == Some(unit(r))), "an edit keeps every row");
 
     let remove: web_sys::HtmlElement = card
         .query_selector("button[aria-label='remove capacity limit 1']")
@@ -970,7 +998,7 @@ async fn removing_a_capacity_limit_keeps_the_other_limit_rows() {
     let left = rows(&card);
     assert_eq!(left.iter().map(unit).collect::<Vec<_>>(), units[1..]);
     for (k, r) in left.iter().enumerate() {
-        assert!(marked(r, "keptLimit"), "limit {k} is the same node");
+        assert_eq!(marked_as(r), Some(unit(r)), "limit {k} is the same node");
         assert_eq!(
             max_of(r).get_attribute("data-path").as_deref(),
             Some(format!("quotaShares[0].capacityLimits[{k}].maxCapacity").as_str())
@@ -1152,6 +1180,39 @@ async fn a_sweep_runs_every_combination_marks_the_front_and_opens_a_row_as_b() {
     settle().await;
     let changes = m.text("ul.change-list");
     assert!(changes.contains("qs1 borrowLimit") && changes.contains("preemptionGraceSeconds"), "{changes}");
+}
+
+#[wasm_bindgen_test]
+async fn typing_in_a_sweep_axis_keeps_its_input_and_removing_one_keeps_the_other() {
+    let m = mount(notebook());
+    settle().await;
+    m.click("details.sweep summary");
+    settle().await;
+    let path = |k: usize| -> web_sys::HtmlInputElement {
+        m.q(&format!("input[aria-label='axis {k} path']")).unwrap().dyn_into().unwrap()
+    };
+    mark_as(&path(1), "first");
+    mark_as(&path(2), "second");
+    // Each keystroke updates the axes: the input being typed in must stay (and keep focus).
+    m.type_into("input[aria-label='axis 1 path']", "settings.scheduledSeconds");
+    settle().await;
+    m.type_into("input[aria-label='axis 2 values']", "0, 120");
+    settle().await;
+    assert_eq!(
+        (marked_as(&path(1)), marked_as(&path(2))),
+        (Some("first".into()), Some("second".into())),
+        "typing re-renders no axis"
+    );
+    let second = path(2).value();
+    m.click("button[aria-label='remove axis 1']");
+    settle().await;
+    assert_eq!(m.all(".sweep-axis"), 1);
+    let left = path(1);
+    assert_eq!(marked_as(&left).as_deref(), Some("second"), "the second axis kept its row");
+    assert_eq!(left.value(), second);
+    let values: web_sys::HtmlInputElement =
+        m.q("input[aria-label='axis 1 values']").unwrap().dyn_into().unwrap();
+    assert_eq!(values.value(), "0, 120");
 }
 
 /// a lends, b borrows; both submit a workload section (seed 1), so both have seeds to draw.
