@@ -157,7 +157,7 @@ pub fn preemption(
         None => String::from("it does not checkpoint, so the whole attempt's training was lost"),
     };
     let fate = if at.job_result(rec.victim).status == Some(Status::Failed)
-        || sc.jobs[rec.victim as usize].retries.is_some_and(|r| u64::from(rec.count) > r)
+        || sc.jobs[rec.victim as usize].fails_at_preemption(rec.count)
     {
         String::from("then it ended FAILED: its preemption retry limit was reached (R7)")
     } else {

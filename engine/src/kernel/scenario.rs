@@ -122,6 +122,14 @@ pub struct JobCfg {
     pub completed_work: u64,
 }
 
+impl JobCfg {
+    /// R7: whether the job's `count`-th preempted attempt (earlier ones included) ends it
+    /// `FAILED` instead of requeueing it: more preemptions than its retry limit allows.
+    pub fn fails_at_preemption(&self, count: u32) -> bool {
+        self.retries.is_some_and(|r| u64::from(count) > r)
+    }
+}
+
 /// R23 `updateQuotaShare`, resolved: `None` fields stay as they were.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShareUpdateCfg {

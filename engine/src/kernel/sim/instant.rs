@@ -533,10 +533,9 @@ impl Simulation {
     /// `Preemption Completed` (R21): the victim releases and becomes `RUNNABLE` or `FAILED`.
     fn release_victim(&mut self, v: JobId) {
         let Some(log) = self.jobs.preempting(v) else { return };
-        let retries = self.job_cfg(v).retries;
         self.stop_attempt(v, Reason::Preempted(log));
         let count = self.jobs.count_preemption(v);
-        if retries.is_some_and(|r| count as u64 > r) {
+        if self.job_cfg(v).fails_at_preemption(count) {
             self.jobs.stop(v, self.now, Reason::RetryLimit(log));
             self.jobs.set_status(v, Status::Failed);
             self.event(v, EventType::PreemptionCompleted, Some(Status::Failed), Reason::RetryLimit(log));
