@@ -711,17 +711,22 @@ fn marked_as(el: &web_sys::Element) -> Option<String> {
     js_sys::Reflect::get(el, &"keptAs".into()).ok().and_then(|v| v.as_string())
 }
 
-/// The job rows, with the value of their name inputs.
-fn job_rows(m: &Mounted) -> Vec<(web_sys::Element, String)> {
-    let list = m.root.query_selector_all("table.jobs tbody tr").unwrap();
+/// The elements matching `rows`, each with the value of its first input matching `input`.
+fn rows_and_values(m: &Mounted, rows: &str, input: &str) -> Vec<(web_sys::Element, String)> {
+    let list = m.root.query_selector_all(rows).unwrap();
     (0..list.length())
         .map(|i| {
-            let tr: web_sys::Element = list.get(i).unwrap().dyn_into().unwrap();
-            let input: web_sys::HtmlInputElement =
-                tr.query_selector("input[data-path$='.jobName']").unwrap().unwrap().dyn_into().unwrap();
-            (tr, input.value())
+            let row: web_sys::Element = list.get(i).unwrap().dyn_into().unwrap();
+            let value: web_sys::HtmlInputElement =
+                row.query_selector(input).unwrap().unwrap().dyn_into().unwrap();
+            (row, value.value())
         })
         .collect()
+}
+
+/// The job rows, with the value of their name inputs.
+fn job_rows(m: &Mounted) -> Vec<(web_sys::Element, String)> {
+    rows_and_values(m, "table.jobs tbody tr", "input[data-path$='.jobName']")
 }
 
 #[wasm_bindgen_test]
@@ -835,15 +840,7 @@ async fn deleting_a_share_keeps_the_other_share_cards() {
 
 /// The capacity table's rows, with the value of their instance-type inputs.
 fn type_rows(m: &Mounted) -> Vec<(web_sys::Element, String)> {
-    let list = m.root.query_selector_all("table.cap-table tbody tr").unwrap();
-    (0..list.length())
-        .map(|i| {
-            let tr: web_sys::Element = list.get(i).unwrap().dyn_into().unwrap();
-            let input: web_sys::HtmlInputElement =
-                tr.query_selector("input[data-path$='.capacityUnit']").unwrap().unwrap().dyn_into().unwrap();
-            (tr, input.value())
-        })
-        .collect()
+    rows_and_values(m, "table.cap-table tbody tr", "input[data-path$='.capacityUnit']")
 }
 
 #[wasm_bindgen_test]
@@ -890,15 +887,7 @@ async fn deleting_an_instance_type_keeps_the_other_rows_and_what_they_hold() {
 
 /// The action cards, with the value of their `at` inputs.
 fn action_cards(m: &Mounted) -> Vec<(web_sys::Element, String)> {
-    let list = m.root.query_selector_all("article.action-card").unwrap();
-    (0..list.length())
-        .map(|i| {
-            let card: web_sys::Element = list.get(i).unwrap().dyn_into().unwrap();
-            let input: web_sys::HtmlInputElement =
-                card.query_selector("input[data-path$='.at']").unwrap().unwrap().dyn_into().unwrap();
-            (card, input.value())
-        })
-        .collect()
+    rows_and_values(m, "article.action-card", "input[data-path$='.at']")
 }
 
 #[wasm_bindgen_test]

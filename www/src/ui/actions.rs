@@ -10,27 +10,13 @@ use quotasim::model::{
 
 use crate::rows::List;
 use crate::ui::fields::{field_error, num_field, select_field, text_field};
+use crate::ui::keyed::Pos;
 use crate::ui::limits::limits_editor;
 use crate::ui::state::use_app;
 
-/// Where an action card's action is in the list now: cards are keyed by row id (rows.rs), so
-/// a deletion above one moves its index, not its card.
-#[derive(Clone, Copy)]
-struct Pos(Memo<Option<usize>>);
-
-impl Pos {
-    /// The index, tracked: for what a view shows.
-    fn now(self) -> usize {
-        self.0.get().unwrap_or(usize::MAX)
-    }
-    /// The index, untracked: for what a handler changes.
-    fn at(self) -> usize {
-        self.0.get_untracked().unwrap_or(usize::MAX)
-    }
-    /// A path under `actions[index]`, following the index.
-    fn path(self, rest: &'static str) -> Signal<String> {
-        Signal::derive(move || format!("actions[{}]{rest}", self.now()))
-    }
+/// A path under `actions[index]` of the card at `pos`, following the index.
+fn action_path(pos: Pos, rest: &'static str) -> Signal<String> {
+    Signal::derive(move || format!("actions[{}]{rest}", pos.now()))
 }
 
 const KINDS: [(&str, &str); 4] = [
@@ -84,13 +70,13 @@ pub fn ActionsEditor() -> impl IntoView {
 
 fn action_card(id: u64) -> impl IntoView {
     let app = use_app();
-    let pos = Pos(Memo::new(move |_| app.doc.position(List::Actions, id)));
+    let pos = Pos::new(move || app.doc.position(List::Actions, id));
     let kind = Memo::new(move |_| {
         app.doc.scenario.with(|s| s.actions.get(pos.now()).map(|a| a.kind.name()).unwrap_or(""))
     });
     let at = num_field(
         "At (seconds)",
-        pos.path(".at"),
+        action_path(pos, ".at"),
         move || app.doc.scenario.with(|s| s.actions.get(pos.now()).map(|a| a.at)),
         move |v| {
             app.doc.scenario.update(|s| {
@@ -104,7 +90,7 @@ fn action_card(id: u64) -> impl IntoView {
     );
     let kind_f = select_field(
         "Action",
-        pos.path(".kind"),
+        action_path(pos, ".kind"),
         || KINDS.iter().map(|(v, t)| (v.to_string(), t.to_string())).collect(),
         move || kind.get().to_string(),
         move |v| {
@@ -124,12 +110,12 @@ fn action_card(id: u64) -> impl IntoView {
         "updateQuotaShare" => share_update_fields(pos).into_any(),
         _ => capacity_fields(pos).into_any(),
     };
-    let err = field_error(pos.path(""));
+    let err = field_error(action_path(pos, ""));
     view! {
         <article class="action-card">
             <header class="share-card-head">
-                <strong>{move || format!("#{} {}", pos.now().saturating_add(1), KINDS.iter().find(|k| k.0 == kind.get()).map_or("", |k| k.1))}</strong>
-                <button class="icon-btn" aria-label=move || format!("delete action {}", pos.now().saturating_add(1)) on:click=move |_| app.doc.edit(|s, r| { let i = pos.at(); if i < s.actions.len() { s.actions.remove(i); r.remove(List::Actions, i) } })>"×"</button>
+                <strong>{move || format!("#{} {}", pos.number(), KINDS.iter().find(|k| k.0 == kind.get()).map_or("", |k| k.1))}</strong>
+                <button class="icon-btn" aria-label=move || format!("delete action {}", pos.number()) on:click=move |_| app.doc.edit(|s, r| { let i = pos.at(); if i < s.actions.len() { s.actions.remove(i); r.remove(List::Actions, i) } })>"×"</button>
             </header>
             <div class="form-grid">{at} {kind_f}</div>
             {body}
@@ -143,7 +129,7 @@ fn job_fields(pos: Pos, priority: bool) -> impl IntoView {
     let key = if priority { ".updateServiceJob.jobName" } else { ".terminateServiceJob.jobName" };
     let name = text_field(
         "Job name",
-        pos.path(key),
+        action_path(pos, key),
         move || {
             app.doc.scenario.with(|s| match s.actions.get(pos.now()).map(|a| &a.kind) {
                 Some(ActionKind::UpdateServiceJob { job_name, .. })
@@ -162,7 +148,7 @@ fn job_fields(pos: Pos, priority: bool) -> impl IntoView {
     let second = if priority {
         num_field(
             "New priority (0-9999)",
-            pos.path(".updateServiceJob.schedulingPriority"),
+            action_path(pos, ".updateServiceJob.schedulingPriority"),
             move || {
                 app.doc.scenario.with(|s| match s.actions.get(pos.now()).map(|a| &a.kind) {
                     Some(ActionKind::UpdateServiceJob { scheduling_priority, .. }) => {
@@ -187,7 +173,7 @@ fn job_fields(pos: Pos, priority: bool) -> impl IntoView {
     } else {
         text_field(
             "Reason",
-            pos.path(".terminateServiceJob.reason"),
+            action_path(pos, ".terminateServiceJob.reason"),
             move || {
                 app.doc.scenario.with(|s| match s.actions.get(pos.now()).map(|a| &a.kind) {
                     Some(ActionKind::TerminateServiceJob { reason, .. }) => reason.clone(),
@@ -230,7 +216,7 @@ fn share_update_fields(pos: Pos) -> impl IntoView {
     let app = use_app();
     let share = select_field(
         "Quota share",
-        pos.path(".updateQuotaShare.quotaShareName"),
+        action_path(pos, ".updateQuotaShare.quotaShareName"),
         move || {
             app.doc.scenario.with(|s| {
                 s.quota_shares
@@ -248,7 +234,7 @@ fn share_update_fields(pos: Pos) -> impl IntoView {
     );
     let strategy = select_field(
         "Strategy",
-        pos.path(".updateQuotaShare.resourceSharingConfiguration.strategy"),
+        action_path(pos, ".updateQuotaShare.resourceSharingConfiguration.strategy"),
         || {
             ["unchanged", "RESERVE", "LEND", "LEND_AND_BORROW"]
                 .iter()
@@ -279,7 +265,7 @@ fn share_update_fields(pos: Pos) -> impl IntoView {
     );
     let borrow = num_field(
         "Borrow limit % (empty = unlimited)",
-        pos.path(".updateQuotaShare.resourceSharingConfiguration.borrowLimit"),
+        action_path(pos, ".updateQuotaShare.resourceSharingConfiguration.borrowLimit"),
         move || {
             app.doc.scenario.with(|s| {
                 with_update(s, pos.now(), |u| {
@@ -302,7 +288,7 @@ fn share_update_fields(pos: Pos) -> impl IntoView {
     );
     let insh = select_field(
         "In-share preemption",
-        pos.path(".updateQuotaShare.preemptionConfiguration"),
+        action_path(pos, ".updateQuotaShare.preemptionConfiguration"),
         || ["unchanged", "ENABLED", "DISABLED"].iter().map(|x| (x.to_string(), x.to_string())).collect(),
         move || {
             app.doc.scenario.with(|s| {
@@ -330,7 +316,7 @@ fn share_update_fields(pos: Pos) -> impl IntoView {
     );
     let state = select_field(
         "State",
-        pos.path(".updateQuotaShare.state"),
+        action_path(pos, ".updateQuotaShare.state"),
         || ["unchanged", "ENABLED", "DISABLED"].iter().map(|x| (x.to_string(), x.to_string())).collect(),
         move || {
             app.doc.scenario.with(|s| {
@@ -360,7 +346,7 @@ fn share_update_fields(pos: Pos) -> impl IntoView {
         move || {
             has_limits.get().then(|| {
                 limits_editor(
-                    pos.path(".updateQuotaShare.capacityLimits"),
+                    action_path(pos, ".updateQuotaShare.capacityLimits"),
                     Arc::new(move |s| {
                         with_update(s, pos.now(), |u| u.capacity_limits.clone().unwrap_or_default())
                             .unwrap_or_default()
@@ -395,7 +381,7 @@ fn share_update_fields(pos: Pos) -> impl IntoView {
 
 fn capacity_fields(pos: Pos) -> impl IntoView {
     limits_editor(
-        pos.path(".updateServiceEnvironment.capacityLimits"),
+        action_path(pos, ".updateServiceEnvironment.capacityLimits"),
         Arc::new(move |s| match s.actions.get(pos.now()).map(|a| &a.kind) {
             Some(ActionKind::UpdateServiceEnvironment { capacity_limits }) => capacity_limits.clone(),
             _ => Vec::new(),

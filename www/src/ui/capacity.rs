@@ -7,6 +7,7 @@ use quotasim::model::{CapacityLimit, GPU_CATALOGUE};
 use crate::edit::{gpus_of, rename_type, set_gpus};
 use crate::rows::List;
 use crate::ui::fields::{field_error, text_field};
+use crate::ui::keyed::Pos;
 use crate::ui::state::use_app;
 
 #[component]
@@ -82,10 +83,8 @@ pub fn CapacityEditor() -> impl IntoView {
 /// position, so deleting a row above it changes neither its inputs nor their focus.
 fn type_row(id: u64) -> impl IntoView {
     let app = use_app();
-    let idx = Memo::new(move |_| app.doc.position(List::Types, id));
-    // The index now: tracked in views, untracked in handlers.
-    let ix = move || idx.get().unwrap_or(usize::MAX);
-    let at = move || idx.get_untracked().unwrap_or(usize::MAX);
+    let pos = Pos::new(move || app.doc.position(List::Types, id));
+    let (ix, at) = (move || pos.now(), move || pos.at());
     let name = move || {
         app.doc.scenario.with(|s| {
             s.service_environment
@@ -125,7 +124,7 @@ fn type_row(id: u64) -> impl IntoView {
                     type="text"
                     list="gpu-types"
                     spellcheck="false"
-                    aria-label=move || format!("instance type {}", ix().saturating_add(1))
+                    aria-label=move || format!("instance type {}", pos.number())
                     data-path=p_unit
                     prop:value=name
                     on:change=move |ev| {

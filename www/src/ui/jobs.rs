@@ -8,6 +8,7 @@ use crate::edit::{duplicate_job, job_order, new_job, rename_job, SortKey};
 use crate::rows::List;
 use crate::ui::fields::{field_error, num_cell};
 use crate::ui::generator::Generator;
+use crate::ui::keyed::Pos;
 use crate::ui::limits::type_options;
 use crate::ui::state::use_app;
 
@@ -181,12 +182,12 @@ pub fn JobsEditor() -> impl IntoView {
 /// before it are added or deleted.
 fn job_row(id: u64, shares: Memo<Vec<String>>, types: Memo<Vec<String>>) -> impl IntoView {
     let app = use_app();
-    let idx = Memo::new(move |_| app.doc.position(List::Jobs, id));
-    let job = Memo::new(move |_| idx.get().and_then(|i| app.doc.scenario.with(|s| s.jobs.get(i).cloned())));
-    let at = move || idx.get_untracked().unwrap_or(usize::MAX);
-    let n = move || idx.get().map_or(0, |i| i + 1);
+    let pos = Pos::new(move || app.doc.position(List::Jobs, id));
+    let job = Memo::new(move |_| pos.index().and_then(|i| app.doc.scenario.with(|s| s.jobs.get(i).cloned())));
+    let at = move || pos.at();
+    let n = move || pos.index().map_or(0, |i| i + 1);
     let path = move |field: &'static str| {
-        Signal::derive(move || format!("jobs[{}].{field}", idx.get().unwrap_or(0)))
+        Signal::derive(move || format!("jobs[{}].{field}", pos.index().unwrap_or(0)))
     };
     let label = move |what: &'static str| Signal::derive(move || format!("{what} of job {}", n()));
     let labelled = move |what: &'static str, unit: &'static str| {

@@ -1,6 +1,35 @@
-//! Stable row ids for lists that one component edits, so that their rows render keyed.
+//! Keyed rows: where a row is now ([`Pos`]), and stable row ids for lists that one component
+//! edits ([`LocalRows`]).
 
 use leptos::prelude::*;
+
+/// Where a keyed row is in its list now. A deletion above a row moves its index, not the row,
+/// so everything the row shows or changes asks here; `usize::MAX` while it is being removed.
+#[derive(Clone, Copy)]
+pub struct Pos(Memo<Option<usize>>);
+
+impl Pos {
+    /// The position `find` gives (reactive: it is found again when what it reads changes).
+    pub fn new(find: impl Fn() -> Option<usize> + Send + Sync + 'static) -> Self {
+        Pos(Memo::new(move |_| find()))
+    }
+    /// The index if the row is still there, tracked.
+    pub fn index(self) -> Option<usize> {
+        self.0.get()
+    }
+    /// The index, tracked: for what a view shows.
+    pub fn now(self) -> usize {
+        self.0.get().unwrap_or(usize::MAX)
+    }
+    /// The index, untracked: for what a handler changes.
+    pub fn at(self) -> usize {
+        self.0.get_untracked().unwrap_or(usize::MAX)
+    }
+    /// Its number from 1, tracked, for labels (never overflowing while it is being removed).
+    pub fn number(self) -> usize {
+        self.now().saturating_add(1)
+    }
+}
 
 /// Stable ids of a list's rows that one component edits (a share's capacity limits, the sweep's
 /// axes), so that its rows render keyed: the component's removes say where; any other change
@@ -32,11 +61,6 @@ impl LocalRows {
         }
         self.ids.get_value()
     }
-    /// A row added at the end.
-    pub fn push(self) {
-        let id = self.fresh();
-        self.ids.update_value(|v| v.push(id));
-    }
     /// Row `k` removed.
     pub fn remove(self, k: usize) {
         self.ids.update_value(|v| {
@@ -45,8 +69,12 @@ impl LocalRows {
             }
         });
     }
-    /// Where the row with id `id` is, if it is still there.
-    pub fn position(self, id: u64) -> Option<usize> {
-        self.ids.with_value(|v| v.iter().position(|&x| x == id))
+    /// Where the row with id `id` is, found again whenever the list's length `len` changes
+    /// (the component's removes update the ids before the length).
+    pub fn pos(self, id: u64, len: Memo<usize>) -> Pos {
+        Pos::new(move || {
+            len.track();
+            self.ids.with_value(|v| v.iter().position(|&x| x == id))
+        })
     }
 }

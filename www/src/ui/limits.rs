@@ -60,7 +60,6 @@ pub fn limits_editor(
                 let used: Vec<String> = v.iter().map(|l| l.capacity_unit.clone()).collect();
                 let ty = type_options(s).into_iter().find(|t| !used.contains(t)).unwrap_or_default();
                 v.push(CapacityLimit::new(&ty, 1));
-                ids.push();
                 write(s, v);
             })
         }
@@ -89,13 +88,8 @@ struct Row {
 fn limit_row(row: Row, read: Read, write: Write, min_capacity: i64) -> impl IntoView {
     let app = use_app();
     let Row { path, id, ids, len } = row;
-    // The ids change with the list's length (before it, in this editor's handlers).
-    let idx = Memo::new(move |_| {
-        len.track();
-        ids.position(id)
-    });
-    let ix = move || idx.get().unwrap_or(usize::MAX);
-    let at = move || idx.get_untracked().unwrap_or(usize::MAX);
+    let pos = ids.pos(id, len);
+    let (ix, at) = (move || pos.now(), move || pos.at());
     let p_unit = Signal::derive(move || format!("{}[{}].capacityUnit", path.get(), ix()));
     let p_max = Signal::derive(move || format!("{}[{}].maxCapacity", path.get(), ix()));
     let e_unit = field_error(p_unit);
@@ -109,7 +103,7 @@ fn limit_row(row: Row, read: Read, write: Write, min_capacity: i64) -> impl Into
     view! {
         <div class="limit-row">
             <select
-                aria-label=move || format!("instance type of capacity limit {}", ix().saturating_add(1))
+                aria-label=move || format!("instance type of capacity limit {}", pos.number())
                 data-path=p_unit
                 class:invalid=move || e_unit.get().is_some()
                 on:change=move |ev| {
@@ -163,7 +157,7 @@ fn limit_row(row: Row, read: Read, write: Write, min_capacity: i64) -> impl Into
             />
             <button
                 class="icon-btn"
-                aria-label=move || format!("remove capacity limit {}", ix().saturating_add(1))
+                aria-label=move || format!("remove capacity limit {}", pos.number())
                 title="remove"
                 on:click=move |_| {
                     app.doc.scenario.update(|s| {

@@ -9,6 +9,7 @@ use crate::edit::{first_type, rename_share, unique_share_name};
 use crate::palette::{color_of, is_hex_color};
 use crate::rows::List;
 use crate::ui::fields::{check_field, field_error, select_field, text_field};
+use crate::ui::keyed::Pos;
 use crate::ui::limits::limits_editor;
 use crate::ui::state::use_app;
 
@@ -49,12 +50,11 @@ pub fn SharesEditor() -> impl IntoView {
 /// it as shares before it are added or deleted.
 fn share_card(id: u64) -> impl IntoView {
     let app = use_app();
-    let idx = Memo::new(move |_| app.doc.position(List::Shares, id));
-    // The index now: tracked in views, untracked in handlers.
-    let ix = move || idx.get().unwrap_or(usize::MAX);
-    let at = move || idx.get_untracked().unwrap_or(usize::MAX);
-    let path =
-        move |f: &'static str| Signal::derive(move || format!("quotaShares[{}].{f}", idx.get().unwrap_or(0)));
+    let pos = Pos::new(move || app.doc.position(List::Shares, id));
+    let (ix, at) = (move || pos.now(), move || pos.at());
+    let path = move |f: &'static str| {
+        Signal::derive(move || format!("quotaShares[{}].{f}", pos.index().unwrap_or(0)))
+    };
     let name = move || {
         app.doc
             .scenario

@@ -118,39 +118,33 @@ pub fn SweepPanel() -> impl IntoView {
     let n_axes = Memo::new(move |_| axes.with(|a| a.len()));
     let axis_ids = LocalRows::new(n_axes.get_untracked());
     let axis_row = move |id: u64| {
-        let idx = Memo::new(move |_| {
-            n_axes.track();
-            axis_ids.position(id)
-        });
-        // The index now: tracked in views, untracked in handlers.
-        let ix = move || idx.get().unwrap_or(usize::MAX);
-        let at = move || idx.get_untracked().unwrap_or(usize::MAX);
+        let pos = axis_ids.pos(id, n_axes);
         view! {
             <div class="sweep-axis">
                 <input
                     type="text"
                     class="mono"
-                    aria-label=move || format!("axis {} path", ix().saturating_add(1))
-                    prop:value=move || axes.with(|a| a.get(ix()).map(|x| x.path.clone()).unwrap_or_default())
+                    aria-label=move || format!("axis {} path", pos.number())
+                    prop:value=move || axes.with(|a| a.get(pos.now()).map(|x| x.path.clone()).unwrap_or_default())
                     on:input=move |ev| {
                         let v = event_target_value(&ev);
-                        axes.update(|a| if let Some(x) = a.get_mut(at()) { x.path = v })
+                        axes.update(|a| if let Some(x) = a.get_mut(pos.at()) { x.path = v })
                     }
                 />
                 <input
                     type="text"
-                    aria-label=move || format!("axis {} values", ix().saturating_add(1))
-                    prop:value=move || axes.with(|a| a.get(ix()).map(|x| x.values.clone()).unwrap_or_default())
+                    aria-label=move || format!("axis {} values", pos.number())
+                    prop:value=move || axes.with(|a| a.get(pos.now()).map(|x| x.values.clone()).unwrap_or_default())
                     on:input=move |ev| {
                         let v = event_target_value(&ev);
-                        axes.update(|a| if let Some(x) = a.get_mut(at()) { x.values = v })
+                        axes.update(|a| if let Some(x) = a.get_mut(pos.at()) { x.values = v })
                     }
                 />
                 <button
                     class="btn small ghost"
-                    aria-label=move || format!("remove axis {}", ix().saturating_add(1))
+                    aria-label=move || format!("remove axis {}", pos.number())
                     on:click=move |_| {
-                        let i = at();
+                        let i = pos.at();
                         axes.update(|a| {
                             if i < a.len() {
                                 a.remove(i);
