@@ -2,6 +2,7 @@
 
 use std::fmt::Write;
 
+use quotasim::scenario::ShareId;
 use quotasim::validate::printable;
 use quotasim::Simulation;
 
@@ -67,7 +68,7 @@ pub fn table(sim: &Simulation) -> String {
     for (name, share, m) in rows {
         let strategy = share
             .and_then(|n| sc.shares.iter().position(|s| s.name == n))
-            .map_or(String::new(), |i| sim.strategy(i as u32).as_str().to_string());
+            .map_or(String::new(), |i| sim.strategy(ShareId::at(i)).as_str().to_string());
         let _ = writeln!(
             out,
             "{:<20} {:<16} {:>6} {:>6} {:>6} {:>6} {:>10.1} {:>10.1} {:>10.1} {:>8} {:>9} {:>9} {:>6} {:>9.2} {:>8}",

@@ -3,6 +3,7 @@
 use std::ops::{Deref, DerefMut};
 
 use quotasim::result::{Attempt, Event, EventType, JobResult, ShareTypeUsage, Snapshot, Status, TypeTotals};
+use quotasim::scenario::{JobId, ShareId, TypeId};
 use quotasim::Simulation;
 
 /// A simulation under test.
@@ -29,31 +30,37 @@ impl H {
     }
 
     /// Job id (input index) by name.
-    pub fn id(&self, name: &str) -> u32 {
-        self.sim
-            .scenario()
-            .jobs
-            .iter()
-            .position(|j| j.name == name)
-            .unwrap_or_else(|| panic!("no job named {name}")) as u32
+    pub fn id(&self, name: &str) -> JobId {
+        JobId::at(
+            self.sim
+                .scenario()
+                .jobs
+                .iter()
+                .position(|j| j.name == name)
+                .unwrap_or_else(|| panic!("no job named {name}")),
+        )
     }
     /// Share id by name.
-    pub fn share_id(&self, name: &str) -> u32 {
-        self.sim
-            .scenario()
-            .shares
-            .iter()
-            .position(|s| s.name == name)
-            .unwrap_or_else(|| panic!("no share named {name}")) as u32
+    pub fn share_id(&self, name: &str) -> ShareId {
+        ShareId::at(
+            self.sim
+                .scenario()
+                .shares
+                .iter()
+                .position(|s| s.name == name)
+                .unwrap_or_else(|| panic!("no share named {name}")),
+        )
     }
     /// Type id by name.
-    pub fn type_id(&self, name: &str) -> u32 {
-        self.sim
-            .scenario()
-            .types
-            .iter()
-            .position(|t| t.name == name)
-            .unwrap_or_else(|| panic!("no instance type named {name}")) as u32
+    pub fn type_id(&self, name: &str) -> TypeId {
+        TypeId::at(
+            self.sim
+                .scenario()
+                .types
+                .iter()
+                .position(|t| t.name == name)
+                .unwrap_or_else(|| panic!("no instance type named {name}")),
+        )
     }
 
     pub fn job(&self, name: &str) -> JobResult {

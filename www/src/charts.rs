@@ -401,7 +401,7 @@ pub fn borrowing_spans(samples: &[u64], v: &[u64], end: u64) -> Vec<Span> {
 pub fn lane_jobs(run: &RunData, share: Option<usize>, only_preempted: bool) -> Vec<usize> {
     let sc = run.full().scenario();
     let mut v: Vec<usize> = (0..run.jobs.len())
-        .filter(|&j| share.is_none_or(|s| sc.jobs[j].share as usize == s))
+        .filter(|&j| share.is_none_or(|s| sc.jobs[j].share.index() == s))
         .filter(|&j| !only_preempted || run.jobs[j].preemption_summary.preempted_attempt_count > 0)
         .collect();
     v.sort_by_key(|&j| (sc.jobs[j].share, sc.jobs[j].submit_at, j));
@@ -522,7 +522,7 @@ pub fn timeline_svg(
         );
     }
     let pre_by_job =
-        |j: usize| run.preemptions.iter().enumerate().filter(move |(_, p)| p.victim as usize == j);
+        |j: usize| run.preemptions.iter().enumerate().filter(move |(_, p)| p.victim.index() == j);
     let lead = run.scheduled_seconds + run.starting_seconds;
     // Only what meets the plot (the clip rectangle) is written; extents are cut to it, so a deep
     // zoom into a long run writes a few elements, not one per attempt and checkpoint of the run.
@@ -537,7 +537,7 @@ pub fn timeline_svg(
     let mut borrowing: HashMap<(usize, usize), Vec<Span>> = HashMap::new();
     for row in lanes.iter().skip(window.first).take(window.count) {
         let jc = &sc.jobs[*row];
-        let key = (jc.ty as usize, jc.share as usize);
+        let key = (jc.ty.index(), jc.share.index());
         borrowing.entry(key).or_insert_with(|| {
             let series = run.types.get(key.0).and_then(|t| t.borrowed.get(key.1));
             borrowing_spans(&run.samples, series.map_or(&[][..], Vec::as_slice), run.end)
@@ -547,7 +547,7 @@ pub fn timeline_svg(
         let y = TL_TOP + (row - window.first) as f64 * TL_LANE;
         let jr = &run.jobs[j];
         let jc = &sc.jobs[j];
-        let s = jc.share as usize;
+        let s = jc.share.index();
         let c = colors.get(s).map(String::as_str).unwrap_or("#888");
         let sel = if selected == Some(j) { " selected" } else { "" };
         let _ = write!(
@@ -564,7 +564,7 @@ pub fn timeline_svg(
         // The share's borrowing over time (R13), a hatched band along the lane's foot; stretches
         // closer than BAND_MERGE_PX on screen are one rectangle (a month of a busy share borrows
         // thousands of times: one rectangle each made 20 lanes a 1.7 MB drawing).
-        for band in merged_bands(borrowing.get(&(jc.ty as usize, s)).map_or(&[][..], Vec::as_slice), &span) {
+        for band in merged_bands(borrowing.get(&(jc.ty.index(), s)).map_or(&[][..], Vec::as_slice), &span) {
             let what = if band.count == 1 {
                 format!("from {} to {}", format_time(band.from), format_time(band.to))
             } else {

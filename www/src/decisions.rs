@@ -89,12 +89,12 @@ pub fn preemption_matrix(run: &RunData) -> PreemptionMatrix {
         no_preemptor: vec![MatrixCell::default(); n],
     };
     for p in &run.preemptions {
-        let Some(v) = sc.jobs.get(p.victim as usize) else { continue };
-        let vs = v.share as usize;
-        let gpus = sc.types.get(v.ty as usize).map_or(1, |t| t.gpus);
+        let Some(v) = sc.jobs.get(p.victim.index()) else { continue };
+        let vs = v.share.index();
+        let gpus = sc.types.get(v.ty.index()).map_or(1, |t| t.gpus);
         let lost = p.lost as f64 * v.count as f64 * gpus as f64 / 3600.0;
-        let row = match p.preemptor.and_then(|j| sc.jobs.get(j as usize)) {
-            Some(pj) => m.cells.get_mut(pj.share as usize),
+        let row = match p.preemptor.and_then(|j| sc.jobs.get(j.index())) {
+            Some(pj) => m.cells.get_mut(pj.share.index()),
             None => Some(&mut m.no_preemptor),
         };
         let Some(cell) = row.and_then(|r| r.get_mut(vs)) else { continue };

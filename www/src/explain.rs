@@ -3,6 +3,7 @@
 use quotasim::model::Strategy;
 use quotasim::reasons::{Misconfiguration, WaitAnalysis, WaitCause, WaitReason};
 use quotasim::result::Snapshot;
+use quotasim::scenario::{JobId, ShareId};
 use quotasim::sim::PreemptionRecord;
 use quotasim::{PreemptionKind, Simulation, Status};
 
@@ -68,9 +69,9 @@ pub fn preemption(
     end: &Simulation,
 ) -> Explanation {
     let sc = at.scenario();
-    let vj = &sc.jobs[rec.victim as usize];
-    let vshare = &sc.shares[vj.share as usize];
-    let ty = &sc.types[vj.ty as usize].name;
+    let vj = &sc.jobs[rec.victim.index()];
+    let vshare = &sc.shares[vj.share.index()];
+    let ty = &sc.types[vj.ty.index()].name;
     let snap = at.snapshot();
     let vprio = at.job_result(rec.victim).scheduling_priority;
     let t = format_time(rec.decided_at);
@@ -82,8 +83,8 @@ pub fn preemption(
     let (vu, vq) = share_use(&snap, &vshare.name, ty);
     match (rec.kind, rec.preemptor) {
         (PreemptionKind::CrossShare, Some(p)) => {
-            let pj = &sc.jobs[p as usize];
-            let psh = &sc.shares[pj.share as usize];
+            let pj = &sc.jobs[p.index()];
+            let psh = &sc.shares[pj.share.index()];
             let (pu, pq) = share_use(&snap, &psh.name, ty);
             ex.paragraphs.push(format!(
                 "{} (share {}, priority {}) was at the front of {}'s queue and needed {} × {ty}. Its share \
@@ -106,7 +107,7 @@ pub fn preemption(
             ex.rules.extend(["R13", "R18", "R19", "R21"]);
         }
         (PreemptionKind::InShare, Some(p)) => {
-            let pj = &sc.jobs[p as usize];
+            let pj = &sc.jobs[p.index()];
             let pprio = at.job_result(p).scheduling_priority;
             ex.paragraphs.push(format!(
                 "{} (priority {pprio}) was at the front of {}'s queue and needed {} × {ty}, but it did not \
@@ -124,8 +125,8 @@ pub fn preemption(
             ex.rules.extend(["R16", "R19", "R20", "R21"]);
         }
         (_, Some(p)) => {
-            let pj = &sc.jobs[p as usize];
-            let psh = &sc.shares[pj.share as usize];
+            let pj = &sc.jobs[p.index()];
+            let psh = &sc.shares[pj.share.index()];
             ex.paragraphs.push(format!(
                 "{} (share {}) fit within its own quota and reclaimed capacity (R18). {} was over quota \
                  because an update lowered its limit or its strategy (R22): it held {vu} × {ty} against a \
@@ -157,7 +158,7 @@ pub fn preemption(
         None => String::from("it does not checkpoint, so the whole attempt's training was lost"),
     };
     let fate = if at.job_result(rec.victim).status == Some(Status::Failed)
-        || sc.jobs[rec.victim as usize].fails_at_preemption(rec.count)
+        || sc.jobs[rec.victim.index()].fails_at_preemption(rec.count)
     {
         String::from("then it ended FAILED: its preemption retry limit was reached (R7)")
     } else {
@@ -173,18 +174,18 @@ pub fn preemption(
     if let Some(text) = restarted_at_once(rec, end) {
         ex.paragraphs.push(text);
     }
-    let chosen: Vec<u32> = all
+    let chosen: Vec<JobId> = all
         .iter()
         .filter(|o| o.decided_at == rec.decided_at && o.preemptor == rec.preemptor)
         .map(|o| o.victim)
         .collect();
     for (k, &c) in rec.considered.iter().enumerate() {
-        let cj = &sc.jobs[c as usize];
+        let cj = &sc.jobs[c.index()];
         let r = at.job_result(c);
         ex.candidates.push(Candidate {
             rank: k + 1,
             job: cj.name.clone(),
-            share: sc.shares[cj.share as usize].name.clone(),
+            share: sc.shares[cj.share.index()].name.clone(),
             priority: r.scheduling_priority,
             instances: cj.count,
             dispatched_at: r
@@ -207,12 +208,12 @@ fn restarted_at_once(rec: &PreemptionRecord, end: &Simulation) -> Option<String>
         return None;
     }
     let sc = end.scenario();
-    let vj = &sc.jobs[rec.victim as usize];
+    let vj = &sc.jobs[rec.victim.index()];
     // Shares in order of their first job listed; at most four names each.
-    let grouped = |jobs: &[u32]| {
-        let mut groups: Vec<(u32, Vec<String>)> = Vec::new();
+    let grouped = |jobs: &[JobId]| {
+        let mut groups: Vec<(ShareId, Vec<String>)> = Vec::new();
         for &j in jobs {
-            let jc = &sc.jobs[j as usize];
+            let jc = &sc.jobs[j.index()];
             let mut name = jc.name.clone();
             if Some(j) == rec.preemptor {
                 name.push_str(" (its preemptor)");
@@ -228,7 +229,7 @@ fn restarted_at_once(rec: &PreemptionRecord, end: &Simulation) -> Option<String>
                 let shown = names.iter().take(4).cloned().collect::<Vec<_>>().join(", ");
                 let more = names.len().saturating_sub(4);
                 let more = if more > 0 { format!(" and {more} more") } else { String::new() };
-                format!("{shown}{more} ({})", sc.shares[*s as usize].name)
+                format!("{shown}{more} ({})", sc.shares[s.index()].name)
             })
             .collect::<Vec<_>>()
             .join("; ")
@@ -246,11 +247,11 @@ fn restarted_at_once(rec: &PreemptionRecord, end: &Simulation) -> Option<String>
 }
 
 /// Why job `j` is where it is at the simulation's current instant (R17 reasons for waiting).
-pub fn job_now(sim: &Simulation, j: u32) -> Explanation {
+pub fn job_now(sim: &Simulation, j: JobId) -> Explanation {
     let sc = sim.scenario();
-    let Some(jc) = sc.jobs.get(j as usize) else { return Explanation::default() };
-    let share = &sc.shares[jc.share as usize];
-    let ty = &sc.types[jc.ty as usize].name;
+    let Some(jc) = sc.jobs.get(j.index()) else { return Explanation::default() };
+    let share = &sc.shares[jc.share.index()];
+    let ty = &sc.types[jc.ty.index()].name;
     let n = jc.count;
     let t = format_time(sim.now());
     let snap = sim.snapshot();
@@ -353,16 +354,16 @@ pub fn job_now(sim: &Simulation, j: u32) -> Explanation {
 /// when the analysis says it is true now.
 fn what_limits(
     sim: &Simulation,
-    j: u32,
+    j: JobId,
     an: &WaitAnalysis,
     snap: &Snapshot,
 ) -> Vec<(String, &'static [&'static str])> {
     let mut out: Vec<(String, &'static [&'static str])> = Vec::new();
     let sc = sim.scenario();
-    let jc = &sc.jobs[j as usize];
+    let jc = &sc.jobs[j.index()];
     let (s, t, n) = (jc.share, jc.ty, jc.count);
-    let share = &sc.shares[s as usize].name;
-    let ty = &sc.types[t as usize].name;
+    let share = &sc.shares[s.index()].name;
+    let ty = &sc.types[t.index()].name;
     let (u, q) = (an.usage, an.quota);
     match an.cause {
         WaitCause::BorrowLimit => {
@@ -416,8 +417,8 @@ fn what_limits(
                 .shares
                 .iter()
                 .enumerate()
-                .filter(|(i, _)| sim.strategy(*i as u32) != Strategy::Reserve && sim.quota(*i as u32, t) > 0)
-                .map(|(i, x)| format!("{} {} of {}", x.name, sim.usage(i as u32, t), sim.quota(i as u32, t)))
+                .filter(|&(i, _)| sim.strategy(ShareId::at(i)) != Strategy::Reserve && sim.quota(ShareId::at(i), t) > 0)
+                .map(|(i, x)| format!("{} {} of {}", x.name, sim.usage(ShareId::at(i), t), sim.quota(ShareId::at(i), t)))
                 .collect();
             let who = if borrowers.is_empty() {
                 String::from("no share is borrowing, the lenders' own jobs use it")
@@ -452,7 +453,7 @@ fn what_limits(
         let names: Vec<String> = an
             .lower_priority
             .iter()
-            .map(|&(o, p)| format!("{} (priority {p})", sc.jobs[o as usize].name))
+            .map(|&(o, p)| format!("{} (priority {p})", sc.jobs[o.index()].name))
             .collect();
         out.push((
             format!(
@@ -646,7 +647,7 @@ mod tests {
         let r = RunData::compute(quotasim::validate(&s).unwrap());
         assert_eq!(r.full().summary().overall.preemptions.restarted_at_once, 4);
         let sc = r.full().scenario();
-        let i = r.preemptions.iter().position(|p| sc.jobs[p.victim as usize].name == "gamma-16").unwrap();
+        let i = r.preemptions.iter().position(|p| sc.jobs[p.victim.index()].name == "gamma-16").unwrap();
         assert!(r.full().restarted_at_once(i));
         let p = &r.preemptions[i];
         let text = preemption(p, &r.preemptions, &r.sim_at(p.decided_at), r.full()).paragraphs.join(" ");
@@ -670,12 +671,12 @@ mod tests {
         let sc = r.full().scenario();
         let j = sc.jobs.iter().position(|x| x.name == "qs1_job_med").unwrap() as u32;
         // qs1_job_med runs 4:32-8:22; qs1 borrows until 7:47 and is within its quota after.
-        let at = |t: u64| job_now(&r.sim_at(t), j).paragraphs.join(" ");
+        let at = |t: u64| job_now(&r.sim_at(t), JobId(j)).paragraphs.join(" ");
         let early = at(5 * 3600);
         assert!(early.contains("At 5:00 qs1 is borrowing 1 × ml.g5.xlarge"), "{early}");
         let late = at(8 * 3600);
         assert!(late.contains("At 8:00 qs1 is within its quota: it is not borrowing."), "{late}");
-        assert!(job_now(&r.sim_at(5 * 3600), j).rules.contains(&"R13"));
+        assert!(job_now(&r.sim_at(5 * 3600), JobId(j)).rules.contains(&"R13"));
     }
 
     #[test]
@@ -770,8 +771,11 @@ mod tests {
         s.jobs[2].instance_count = Some(50);
         let r = RunData::compute(quotasim::validate(&s).unwrap());
         let sim = r.sim_at(r.jobs[2].submit_at);
-        assert_eq!(sim.waiting_reason(2), WaitReason::Misconfiguration(Misconfiguration::ServiceEnvironment));
-        let ex = job_now(&sim, 2);
+        assert_eq!(
+            sim.waiting_reason(JobId(2)),
+            WaitReason::Misconfiguration(Misconfiguration::ServiceEnvironment)
+        );
+        let ex = job_now(&sim, JobId(2));
         let text = ex.paragraphs.join(" ");
         assert!(text.contains("it can never run (R17)"), "{text}");
         assert!(text.contains(Misconfiguration::ServiceEnvironment.text()), "{text}");
@@ -787,9 +791,10 @@ mod tests {
         s.actions.clear();
         let r = RunData::compute(quotasim::validate(&s).unwrap());
         let sim = r.sim_at(0);
-        let waiting =
-            (0..3u32).find(|&j| sim.status_of(j) == Some(Status::Runnable)).expect("a waiting qs1 job");
-        let text = job_now(&sim, waiting).paragraphs.join(" ");
+        let waiting = (0..3u32)
+            .find(|&j| sim.status_of(JobId(j)) == Some(Status::Runnable))
+            .expect("a waiting qs1 job");
+        let text = job_now(&sim, JobId(waiting)).paragraphs.join(" ");
         // qs1 has in-share preemption enabled: the setting that matters is its strategy.
         assert!(text.contains("What limits it: qs1's strategy RESERVE never borrows"), "{text}");
         assert!(!text.contains("DISABLED"), "{text}");
@@ -800,9 +805,10 @@ mod tests {
         s.actions.clear();
         let r = RunData::compute(quotasim::validate(&s).unwrap());
         let sim = r.sim_at(0);
-        let waiting =
-            (0..3u32).find(|&j| sim.status_of(j) == Some(Status::Runnable)).expect("a waiting qs1 job");
-        let text = job_now(&sim, waiting).paragraphs.join(" ");
+        let waiting = (0..3u32)
+            .find(|&j| sim.status_of(JobId(j)) == Some(Status::Runnable))
+            .expect("a waiting qs1 job");
+        let text = job_now(&sim, JobId(waiting)).paragraphs.join(" ");
         assert!(text.contains("What limits it: qs1's borrowLimit, which lets it use at most 0 ×"), "{text}");
     }
 
@@ -830,7 +836,7 @@ mod tests {
 
     fn text_at(r: &RunData, job: &str, t: u64) -> String {
         let j = r.job_index(job).expect("a job of the run") as u32;
-        job_now(&r.sim_at(t), j).paragraphs.join(" ")
+        job_now(&r.sim_at(t), JobId(j)).paragraphs.join(" ")
     }
 
     #[test]
@@ -943,7 +949,7 @@ mod tests {
     fn a_waiting_job_says_what_it_waits_for() {
         let r = run();
         let sim = r.sim_at(100);
-        let ex = job_now(&sim, 2);
+        let ex = job_now(&sim, JobId(2));
         let text = ex.paragraphs.join(" ");
         assert_eq!(ex.kind, "RUNNABLE");
         assert!(text.contains("CAPACITY"), "{text}");

@@ -221,8 +221,8 @@ mod tests {
                 .map(|p| {
                     (
                         p.decided_at,
-                        self.name(p.victim),
-                        p.preemptor.map_or("", |j| self.name(j)),
+                        self.name(p.victim.0),
+                        p.preemptor.map_or("", |j| self.name(j.0)),
                         p.kind,
                         p.lost,
                     )

@@ -4,6 +4,7 @@
 
 use quotasim::compare::Side;
 use quotasim::result::{JobResult, Snapshot, Summary, SummaryResult};
+use quotasim::scenario::JobId;
 use quotasim::sim::{Options, PreemptionRecord};
 use quotasim::{SimResult, Simulation, ValidScenario};
 use std::collections::HashMap;
@@ -219,7 +220,7 @@ impl RunBuilder {
                     }
                     let cfg = r.sampling.full.scenario();
                     for j in done..(done + RESULTS_PER_LOOK).min(n) {
-                        r.jobs.push(r.sampling.full.job_result_lost(j as u32, r.lost[j]));
+                        r.jobs.push(r.sampling.full.job_result_lost(JobId::at(j), r.lost[j]));
                         r.job_ids.insert(cfg.jobs[j].name.clone(), j);
                     }
                     if out_of_time() {
@@ -324,7 +325,7 @@ impl RunBuilder {
         let preemptions = full.preemptions().to_vec();
         let mut preempted = vec![Vec::new(); full.scenario().jobs.len()];
         for (k, p) in preemptions.iter().enumerate() {
-            preempted[p.victim as usize].push(k);
+            preempted[p.victim.index()].push(k);
         }
         RunData {
             start: full.scenario().settings.start_at.min(full.now()),
@@ -670,7 +671,7 @@ mod tests {
         }
         assert_eq!(r.job_index("no such job"), None);
         for j in 0..sc.jobs.len() {
-            let mine: Vec<_> = r.preemptions.iter().filter(|p| p.victim as usize == j).collect();
+            let mine: Vec<_> = r.preemptions.iter().filter(|p| p.victim.index() == j).collect();
             assert_eq!(r.preemptions_of(j).collect::<Vec<_>>(), mine);
         }
     }

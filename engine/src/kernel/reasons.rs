@@ -233,7 +233,7 @@ pub struct WaitAnalysis {
     pub capacity: Option<u64>,
     /// R20: running jobs of its share and type with a lower priority, not being preempted:
     /// `(job, priority)`, lowest priority first.
-    pub lower_priority: alloc::vec::Vec<(u32, u32)>,
+    pub lower_priority: alloc::vec::Vec<(crate::scenario::JobId, u32)>,
     /// Whether releasing all of `lower_priority` would let it fit (R14): only then would
     /// in-share preemption preempt anyone.
     pub fits_without_lower: bool,

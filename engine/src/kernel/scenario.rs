@@ -11,12 +11,55 @@ use crate::problem::Problem;
 /// AWS: at most 20 quota shares per job queue.
 pub const MAX_SHARES: usize = 20;
 
-/// Dense index of an instance type.
-pub type TypeId = u32;
-/// Dense index of a quota share (its position in the input).
-pub type ShareId = u32;
-/// Dense index of a job (its position in the input).
-pub type JobId = u32;
+/// A dense index into one of the checked scenario's lists: a type of its own per list, so a
+/// share cannot be passed where a job is meant.
+macro_rules! dense_id {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(pub u32);
+
+        impl $name {
+            /// The id of position `i` of its list.
+            #[inline]
+            pub const fn at(i: usize) -> Self {
+                Self(i as u32)
+            }
+
+            /// Its position in its list.
+            #[inline]
+            pub const fn index(self) -> usize {
+                self.0 as usize
+            }
+
+            /// The ids of a list of `n` entries, in order.
+            #[inline]
+            pub fn all(n: usize) -> impl DoubleEndedIterator<Item = Self> + ExactSizeIterator + Clone {
+                (0..n as u32).map(Self)
+            }
+        }
+
+        /// Its position, as messages name it (`jobs[3]`).
+        impl core::fmt::Display for $name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+    };
+}
+
+dense_id!(
+    /// Dense index of an instance type.
+    TypeId
+);
+dense_id!(
+    /// Dense index of a quota share (its position in the input).
+    ShareId
+);
+dense_id!(
+    /// Dense index of a job (its position in the input).
+    JobId
+);
 
 /// An instance type, indexed by [`TypeId`].
 #[derive(Clone, Debug, PartialEq)]

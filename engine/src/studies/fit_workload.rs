@@ -67,7 +67,7 @@ pub fn fit_workload(s: &Scenario) -> Result<Fitted, Vec<Problem>> {
     let offset = day_offset(s);
     let mut shares = Vec::new();
     for (si, share) in v.shares.iter().enumerate() {
-        let jobs: Vec<_> = v.jobs.iter().filter(|j| j.share as usize == si).collect();
+        let jobs: Vec<_> = v.jobs.iter().filter(|j| j.share.index() == si).collect();
         if jobs.is_empty() {
             continue;
         }
@@ -140,7 +140,7 @@ pub fn fit_workload(s: &Scenario) -> Result<Fitted, Vec<Problem>> {
             weight: None,
             jobs: Some(n as i64),
             arrivals_per_hour: Some(arrivals),
-            instance_types: weighted(&|j| i64::from(j.ty))
+            instance_types: weighted(&|j| i64::from(j.ty.0))
                 .into_iter()
                 .map(|(ty, weight)| WeightedType { name: v.types[ty as usize].name.clone(), weight })
                 .collect(),

@@ -5,6 +5,7 @@
 use proptest::prelude::*;
 use quotasim::json::to_json;
 use quotasim::result::JobResult;
+use quotasim::scenario::ShareId;
 use quotasim::{Options, RunError, Simulation};
 use quotasim_tests::*;
 
@@ -121,7 +122,8 @@ fn swap_is_invisible(w: &World, a: usize, b: usize) -> Result<(bool, bool), Test
         }
     };
     let tied = flipped.iter().any(|&(x, y)| {
-        plain.order_tie(x as u32, y as u32) || swapped.order_tie(position(x) as u32, position(y) as u32)
+        plain.order_tie(ShareId::at(x), ShareId::at(y))
+            || swapped.order_tie(ShareId::at(position(x)), ShareId::at(position(y)))
     });
     if tied {
         return Ok((false, false));

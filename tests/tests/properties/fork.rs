@@ -6,6 +6,7 @@
 
 use proptest::prelude::*;
 use quotasim::result::JobResult;
+use quotasim::scenario::JobId;
 use quotasim::{validate, Simulation};
 
 use super::{build, cases, contended_world, world, World};
@@ -64,11 +65,11 @@ fn fork_matches(w: &World, pick: prop::sample::Index) -> Result<bool, TestCaseEr
         let lost_after: u64 = full
             .preemptions()
             .iter()
-            .filter(|p| p.victim == i as u32 && p.decided_at > t)
+            .filter(|p| p.victim == JobId::at(i) && p.decided_at > t)
             .map(|p| p.lost)
             .sum();
-        let a = after(&full.job_result(i as u32), t, lost_after);
-        let b = after(&fork.job_result(k as u32), t, fork.job_result(k as u32).lost_work_seconds);
+        let a = after(&full.job_result(JobId::at(i)), t, lost_after);
+        let b = after(&fork.job_result(JobId::at(k)), t, fork.job_result(JobId::at(k)).lost_work_seconds);
         prop_assert_eq!(a, b, "job {}, forked at {}", name, t);
     }
     Ok(true)

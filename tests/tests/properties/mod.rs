@@ -6,6 +6,7 @@ use proptest::prelude::*;
 use proptest::strategy::Strategy as _;
 use quotasim::model::{Strategy, VictimOrder};
 use quotasim::result::{EventType, Status};
+use quotasim::scenario::{JobId, ShareId, TypeId};
 use quotasim::validate::ActionCfg;
 use quotasim_tests::*;
 
@@ -297,7 +298,7 @@ fn check_records(h: &H) -> Result<(), TestCaseError> {
     let mut instance_seconds = 0u64;
     let mut lost = 0u64;
     for j in 0..sc.jobs.len() as u32 {
-        let r = h.job_result(j);
+        let r = h.job_result(JobId(j));
         let jc = &sc.jobs[j as usize];
         let mine: Vec<_> = events.iter().filter(|e| e.job_name == r.job_name).collect();
         let mut prev: Option<Status> = None;
@@ -422,7 +423,8 @@ fn check_records(h: &H) -> Result<(), TestCaseError> {
     prop_assert_eq!(o.instance_seconds, instance_seconds, "R26 instance-seconds = sum over attempts");
     prop_assert_eq!(o.instance_seconds_own + o.instance_seconds_borrowed, o.instance_seconds);
     prop_assert_eq!(o.lost_instance_seconds, lost, "R26 lost work");
-    let n = |st: Status| (0..sc.jobs.len() as u32).filter(|&j| h.status_of(j) == Some(st)).count() as u64;
+    let n =
+        |st: Status| (0..sc.jobs.len() as u32).filter(|&j| h.status_of(JobId(j)) == Some(st)).count() as u64;
     prop_assert_eq!((o.jobs, o.succeeded, o.failed), (sc.jobs.len() as u64, n(Succeeded), n(Failed)));
     Ok(())
 }
@@ -456,7 +458,7 @@ fn view(h: &H) -> View {
         }
         match a {
             ActionCfg::UpdateCapacity { .. } => v.cap_changed = true,
-            ActionCfg::UpdateShare(u) => v.share_changed[u.share as usize] = true,
+            ActionCfg::UpdateShare(u) => v.share_changed[u.share.index()] = true,
             _ => {}
         }
     }
@@ -471,26 +473,26 @@ fn allowance(q: u64, bl: i64) -> Option<u64> {
 fn check_instant(h: &H, strict_capacity: bool) -> Result<(), String> {
     let sc = h.scenario();
     // Held usage is checked strictly at every instant when nothing is being preempted.
-    let strict_capacity = strict_capacity || !(0..sc.jobs.len() as u32).any(|j| h.is_being_preempted(j));
+    let strict_capacity = strict_capacity || !JobId::all(sc.jobs.len()).any(|j| h.is_being_preempted(j));
     // Held instances (R6); or, when not strict, held minus those of jobs being preempted.
-    let usage = |s: u32, t: u32| -> u64 {
+    let usage = |s: ShareId, t: TypeId| -> u64 {
         let held = h.usage(s, t);
         if strict_capacity {
             return held;
         }
-        let leaving: u64 = (0..sc.jobs.len() as u32)
+        let leaving: u64 = JobId::all(sc.jobs.len())
             .filter(|&j| {
-                let jc = &sc.jobs[j as usize];
+                let jc = &sc.jobs[j.index()];
                 jc.share == s && jc.ty == t && h.is_being_preempted(j)
             })
-            .map(|j| sc.jobs[j as usize].count)
+            .map(|j| sc.jobs[j.index()].count)
             .sum();
         held - leaving
     };
     let v = view(h);
     let any_lowered = v.cap_changed || v.share_changed.iter().any(|x| *x);
-    for t in 0..sc.types.len() as u32 {
-        let total: u64 = (0..sc.shares.len() as u32).map(|s| usage(s, t)).sum();
+    for t in TypeId::all(sc.types.len()) {
+        let total: u64 = ShareId::all(sc.shares.len()).map(|s| usage(s, t)).sum();
         match h.capacity(t) {
             None if !v.cap_changed && total > 0 => {
                 return Err(format!("type {t} has no limit but {total} in use"));
@@ -503,33 +505,33 @@ fn check_instant(h: &H, strict_capacity: bool) -> Result<(), String> {
         // Held instances never exceed the service environment, except by victims in their
         // grace after a lowered limit (R23); a lowered quota alone never lets them exceed it.
         if let Some(c) = h.capacity(t) {
-            let held: u64 = (0..sc.shares.len() as u32).map(|s| h.usage(s, t)).sum();
-            let leaving: u64 = (0..sc.jobs.len() as u32)
-                .filter(|&j| sc.jobs[j as usize].ty == t && h.is_being_preempted(j))
-                .map(|j| sc.jobs[j as usize].count)
+            let held: u64 = ShareId::all(sc.shares.len()).map(|s| h.usage(s, t)).sum();
+            let leaving: u64 = JobId::all(sc.jobs.len())
+                .filter(|&j| sc.jobs[j.index()].ty == t && h.is_being_preempted(j))
+                .map(|j| sc.jobs[j.index()].count)
                 .sum();
             let allowed = if v.cap_changed { c + leaving } else { c };
             if held > allowed {
                 return Err(format!("type {t}: {held} held, above the limit {c} (+{leaving} leaving)"));
             }
         }
-        let quotas: u64 = (0..sc.shares.len() as u32).map(|s| h.quota(s, t)).sum();
+        let quotas: u64 = ShareId::all(sc.shares.len()).map(|s| h.quota(s, t)).sum();
         let oversubscribed = h.capacity(t).is_none_or(|c| quotas > c);
         let mut pool_cap = 0;
         let mut pool_use = 0;
-        for s in 0..sc.shares.len() as u32 {
+        for s in ShareId::all(sc.shares.len()) {
             let (u, q) = (usage(s, t), h.quota(s, t));
             if h.strategy(s).lends() {
                 pool_cap += q;
                 pool_use += u;
             }
-            if v.share_changed[s as usize] {
+            if v.share_changed[s.index()] {
                 continue;
             }
             let max = match h.strategy(s) {
                 Strategy::Reserve | Strategy::Lend => Some(q),
                 Strategy::LendAndBorrow => {
-                    allowance(q, sc.shares[s as usize].borrow_limit.to_format()).map(|a| q + a)
+                    allowance(q, sc.shares[s.index()].borrow_limit.to_format()).map(|a| q + a)
                 }
             };
             if let Some(m) = max {
@@ -544,7 +546,7 @@ fn check_instant(h: &H, strict_capacity: bool) -> Result<(), String> {
             }
             // A RESERVE share's idle quota is never used by anyone else.
             let c = h.capacity(t).unwrap_or(0);
-            for r in 0..sc.shares.len() as u32 {
+            for r in ShareId::all(sc.shares.len()) {
                 if h.strategy(r) == Strategy::Reserve {
                     let others = total - usage(r, t);
                     if others > c - h.quota(r, t) {
@@ -595,21 +597,21 @@ fn victim_returns(h: &H, from: usize, returns: &mut Vec<u64>) {
     // decisions.
     let mut usage = std::collections::BTreeMap::new();
     for r in &log[from..] {
-        let v = job(r.victim);
+        let v = job(r.victim.0);
         usage.entry((v.share, v.ty)).or_insert_with(|| {
             let leaving: u64 = (0..sc.jobs.len() as u32)
-                .filter(|&j| job(j).share == v.share && job(j).ty == v.ty && h.is_being_preempted(j))
+                .filter(|&j| job(j).share == v.share && job(j).ty == v.ty && h.is_being_preempted(JobId(j)))
                 .map(|j| job(j).count)
                 .sum();
             h.usage(v.share, v.ty) - leaving
         });
     }
     for r in &log[from..] {
-        let v = job(r.victim);
+        let v = job(r.victim.0);
         *usage.get_mut(&(v.share, v.ty)).expect("counted") += v.count;
     }
     for r in &log[from..] {
-        let v = job(r.victim);
+        let v = job(r.victim.0);
         let u = usage.get_mut(&(v.share, v.ty)).expect("counted");
         let over = u.saturating_sub(h.quota(v.share, v.ty));
         returns.push(match (r.preemptor, r.kind) {
@@ -629,9 +631,9 @@ fn check_withheld(h: &H, returns: &[u64]) -> Result<(), String> {
     for t in 0..sc.types.len() as u32 {
         let mut bound = 0u64;
         for s in 0..sc.shares.len() as u32 {
-            let Some(p) = h.waiting_preemptor(s) else { continue };
-            let pc = &sc.jobs[p as usize];
-            if pc.ty != t {
+            let Some(p) = h.waiting_preemptor(ShareId(s)) else { continue };
+            let pc = &sc.jobs[p.index()];
+            if pc.ty != TypeId(t) {
                 continue;
             }
             let mut back = 0;
@@ -642,7 +644,7 @@ fn check_withheld(h: &H, returns: &[u64]) -> Result<(), String> {
             }
             bound += pc.count - pc.count.min(back);
         }
-        let w = h.withheld(t);
+        let w = h.withheld(TypeId(t));
         if w > bound {
             return Err(format!(
                 "type {t}: {w} idle instances withheld for preemptors, at most {bound} allowed"
@@ -665,17 +667,17 @@ struct Watch {
 
 fn front_fits_and_unblocked(h: &H, s: u32) -> Option<u32> {
     let sc = h.scenario();
-    let j = h.front_job(s)?;
+    let j = h.front_job(ShareId(s))?;
     if h.status_of(j) != Some(Status::Runnable) || h.never_runnable_reason(j).is_some() {
         return None;
     }
-    if h.waiting_preemptor(s).is_some_and(|p| p != j) {
+    if h.waiting_preemptor(ShareId(s)).is_some_and(|p| p != j) {
         return None;
     }
-    let jc = &sc.jobs[j as usize];
+    let jc = &sc.jobs[j.index()];
     let (t, n) = (jc.ty, jc.count);
     let c = h.capacity(t)?;
-    if h.usage(s, t) + n > h.quota(s, t) {
+    if h.usage(ShareId(s), t) + n > h.quota(ShareId(s), t) {
         return None;
     }
     let snap = h.snap();
@@ -684,39 +686,41 @@ fn front_fits_and_unblocked(h: &H, s: u32) -> Option<u32> {
             .iter()
             .find(|r| {
                 r.quota_share_name == sc.shares[x as usize].name
-                    && r.capacity_unit == sc.types[t as usize].name
+                    && r.capacity_unit == sc.types[t.index()].name
             })
             .map_or(0, |r| r.earmarked)
     };
     // An earmark counts whole: a preemptor that borrows (in-share, R20) holds capacity above
     // its quota until it runs, and a job being preempted is never chosen again (R21).
     let demand = |x: u32| {
-        let mut d = h.usage(x, t);
-        for f in h.queued(x) {
-            let fc = &sc.jobs[f as usize];
+        let mut d = h.usage(ShareId(x), t);
+        for f in h.queued(ShareId(x)) {
+            let fc = &sc.jobs[f.index()];
             if fc.ty == t && h.status_of(f) == Some(Status::Runnable) {
                 d += fc.count;
             }
         }
-        d.min(h.quota(x, t)) + earmarked(x)
+        d.min(h.quota(ShareId(x), t)) + earmarked(x)
     };
-    let mut all = h.usage(s, t) + n;
+    let mut all = h.usage(ShareId(s), t) + n;
     let mut lenders = all;
     for x in 0..sc.shares.len() as u32 {
         if x == s {
             continue;
         }
         all += demand(x);
-        if h.strategy(x).lends() {
+        if h.strategy(ShareId(x)).lends() {
             lenders += demand(x);
         }
     }
-    let pool_cap: u64 =
-        (0..sc.shares.len() as u32).filter(|&x| h.strategy(x).lends()).map(|x| h.quota(x, t)).sum();
-    if all > c || (h.strategy(s).lends() && lenders > pool_cap) {
+    let pool_cap: u64 = (0..sc.shares.len() as u32)
+        .filter(|&x| h.strategy(ShareId(x)).lends())
+        .map(|x| h.quota(ShareId(x), t))
+        .sum();
+    if all > c || (h.strategy(ShareId(s)).lends() && lenders > pool_cap) {
         return None;
     }
-    Some(j)
+    Some(j.0)
 }
 
 fn run_checked(w: &World, strict_capacity: bool) -> Result<(H, usize), TestCaseError> {
@@ -775,7 +779,7 @@ fn run_checked(w: &World, strict_capacity: bool) -> Result<(H, usize), TestCaseE
         for s in 0..ns as u32 {
             // A watched job that left RUNNABLE was dispatched now (or ended).
             if let Some(wt) = watch[s as usize].clone() {
-                let st = h.status_of(wt.job);
+                let st = h.status_of(JobId(wt.job));
                 if st != Some(Status::Runnable) {
                     if st.is_some_and(|x| x.holds_capacity()) {
                         watched_dispatches += 1;
@@ -816,12 +820,12 @@ fn run_checked(w: &World, strict_capacity: bool) -> Result<(H, usize), TestCaseE
     check_records(&h)?;
     // End state (R6, R17) and lost work (R8).
     for j in 0..h.scenario().jobs.len() as u32 {
-        let r = h.job_result(j);
+        let r = h.job_result(JobId(j));
         match r.status {
             Some(Status::Succeeded) => {
                 let jc = &h.scenario().jobs[j as usize];
                 prop_assert_eq!(
-                    h.training_seconds(j),
+                    h.training_seconds(JobId(j)),
                     jc.duration + r.lost_work_seconds,
                     "job {}: training = duration + lost work",
                     r.job_name
@@ -892,7 +896,7 @@ proptest! {
         if h.preemptions().is_empty() {
             let sc = h.scenario();
             let key = |j: usize| (std::cmp::Reverse(sc.jobs[j].priority), sc.jobs[j].submit_at, j);
-            let first = |j: usize| h.job_result(j as u32).first_started_at;
+            let first = |j: usize| h.job_result(JobId::at(j)).first_started_at;
             for a in 0..sc.jobs.len() {
                 for b in 0..sc.jobs.len() {
                     if a == b || sc.jobs[a].share != sc.jobs[b].share || key(a) >= key(b) {
@@ -954,7 +958,7 @@ fn liveness_check_is_not_vacuous() {
         save: 30,
     };
     let (h, watched) = run_checked(&w, true).expect("invariants hold");
-    assert_eq!(h.job_result(2).first_started_at, Some(220));
+    assert_eq!(h.job_result(JobId(2)).first_started_at, Some(220));
     assert_eq!(watched, 1);
 }
 

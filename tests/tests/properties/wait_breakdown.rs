@@ -6,6 +6,7 @@
 
 use proptest::prelude::*;
 use quotasim::result::{JobResult, Status};
+use quotasim::scenario::JobId;
 use quotasim::{Simulation, WaitCause};
 
 use super::{build, cases, contended_world, world, World};
@@ -67,8 +68,8 @@ fn stepped_sim(mut sim: Simulation, until: Option<u64>) -> (Simulation, Vec<[u64
         let t = sim.step().expect("an instant");
         close(&last, t, &mut by);
         let causes = (0..n)
-            .filter(|&j| sim.status_of(j as u32) == Some(Status::Runnable))
-            .map(|j| (j, sim.wait_analysis(j as u32).cause))
+            .filter(|&j| sim.status_of(JobId::at(j)) == Some(Status::Runnable))
+            .map(|j| (j, sim.wait_analysis(JobId::at(j)).cause))
             .collect();
         last = Some((t, causes));
     }
@@ -99,8 +100,8 @@ fn check_sim(sim: Simulation, until: Option<u64>) -> Result<(), TestCaseError> {
             "job {}: the causes wait_analysis gave at each instant",
             r.job_name
         );
-        prop_assert_eq!(sim.runnable_seconds(j as u32), total);
-        for (sum, secs) in per_share[jc.share as usize].iter_mut().zip(by.0) {
+        prop_assert_eq!(sim.runnable_seconds(JobId::at(j)), total);
+        for (sum, secs) in per_share[jc.share.index()].iter_mut().zip(by.0) {
             *sum += secs;
         }
     }
@@ -140,9 +141,9 @@ fn fork_adds_up(w: &World, pick: prop::sample::Index) -> Result<(), TestCaseErro
     for (k, jc) in fork.scenario().jobs.iter().enumerate() {
         let i = names.iter().position(|n| *n == jc.name).expect("the fork's jobs are the run's") as u32;
         let (whole, before, after) = (
-            full.runnable_seconds_by_cause(i).0,
-            part.runnable_seconds_by_cause(i).0,
-            fork.runnable_seconds_by_cause(k as u32).0,
+            full.runnable_seconds_by_cause(JobId(i)).0,
+            part.runnable_seconds_by_cause(JobId(i)).0,
+            fork.runnable_seconds_by_cause(JobId::at(k)).0,
         );
         let sum: Vec<u64> = before.iter().zip(after).map(|(a, b)| a + b).collect();
         prop_assert_eq!(whole.to_vec(), sum, "job {}, forked at {}", jc.name, t);

@@ -511,7 +511,7 @@ fn service_request_payload_as_object_or_string() {
     for p in [payload.clone(), Value::String(payload.to_string())] {
         let s = load(&mk(p)).expect("valid payload");
         let j = &s.jobs[0];
-        assert_eq!(s.types[j.ty as usize].name, G5);
+        assert_eq!(s.types[j.ty.index()].name, G5);
         assert_eq!(j.count, 2);
         assert_eq!(j.timeout, Some(900));
         assert_eq!(j.checkpoint_interval, Some(600), "CheckpointConfig alone: every 600 s");

@@ -15,7 +15,9 @@ pub fn WaitBreakdown(j: usize) -> impl IntoView {
     let parts = app.run.handle.with_untracked(|r| {
         let r = r.as_ref()?;
         let jobs = r.data.full().scenario().jobs.len();
-        (j < jobs).then(|| segments(&r.data.full().job_result(j as u32).runnable_seconds_by_cause))
+        (j < jobs).then(|| {
+            segments(&r.data.full().job_result(quotasim::scenario::JobId::at(j)).runnable_seconds_by_cause)
+        })
     });
     let parts = parts.unwrap_or_default();
     if parts.is_empty() {

@@ -236,7 +236,7 @@ fn CompareResults(c: Arc<Comparison>) -> impl IntoView {
                 let a = app.cmp.run_a.with(|r| r.as_ref().and_then(|r| r.as_ref().ok().cloned()))?;
                 let j = a.job_index(&name_a)?;
                 let sim = a.sim_at(app.play.now.get());
-                let ex = crate::explain::job_now(&sim, j as u32);
+                let ex = crate::explain::job_now(&sim, quotasim::scenario::JobId::at(j));
                 Some(view! {
                     <div class="explain-a" role="region" aria-label="explanation in A">
                         <strong>{format!("In A at {}: {}", crate::geometry::format_time(sim.now()), ex.title)}</strong>

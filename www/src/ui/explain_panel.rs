@@ -28,7 +28,9 @@ pub fn ExplainPanel() -> impl IntoView {
                         Some(rec.decided_at),
                     )
                 }
-                Selection::Job(j) => (app.with_cursor(|sim| explain::job_now(sim, j as u32))?, None),
+                Selection::Job(j) => {
+                    (app.with_cursor(|sim| explain::job_now(sim, quotasim::scenario::JobId::at(j)))?, None)
+                }
             })
         })
     });
@@ -43,7 +45,7 @@ pub fn ExplainPanel() -> impl IntoView {
                 Selection::Preemption(p) => {
                     let rec = r.data.preemptions.get(p)?;
                     WhyAsk {
-                        job: jobs.get(rec.victim as usize)?.name.clone(),
+                        job: jobs.get(rec.victim.index())?.name.clone(),
                         preemption: preemption_number(&r.data.preemptions, p),
                     }
                 }

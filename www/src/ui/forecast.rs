@@ -211,7 +211,9 @@ pub fn JobForecast(j: usize) -> impl IntoView {
     let waiting = Memo::new(move |_| {
         app.play.snapshot.track();
         !app.run.stale.get()
-            && app.with_cursor(|sim| sim.status_of(j as u32) == Some(Status::Runnable)).unwrap_or(false)
+            && app
+                .with_cursor(|sim| sim.status_of(quotasim::scenario::JobId::at(j)) == Some(Status::Runnable))
+                .unwrap_or(false)
     });
     let name = Memo::new(move |_| {
         app.run

@@ -18,14 +18,14 @@ pub fn SnapshotPanel() -> impl IntoView {
         app.play.snapshot.track();
         app.with_cursor(|sim| {
             let sc = sim.scenario();
-            (0..sc.shares.len() as u32)
+            quotasim::scenario::ShareId::all(sc.shares.len())
                 .filter_map(|s| {
                     let q = sim.queued(s);
                     let front = *q.first()?;
                     Some((
-                        front as usize,
-                        sc.jobs[front as usize].name.clone(),
-                        sc.shares[s as usize].name.clone(),
+                        front.index(),
+                        sc.jobs[front.index()].name.clone(),
+                        sc.shares[s.index()].name.clone(),
                         sim.status_reason(front).unwrap_or_default(),
                         q.len(),
                     ))

@@ -72,7 +72,7 @@ pub fn Timeline() -> impl IntoView {
         Some(Selection::Preemption(p)) => app
             .run
             .handle
-            .with(|r| r.as_ref().and_then(|r| r.data.preemptions.get(p)).map(|x| x.victim as usize)),
+            .with(|r| r.as_ref().and_then(|r| r.data.preemptions.get(p)).map(|x| x.victim.index())),
         None => None,
     };
     let eta = use_eta();
@@ -224,7 +224,7 @@ pub fn Timeline() -> impl IntoView {
                             let p = r.data.preemptions.get(pi)?;
                             let text = format!(
                                 "{} at {}: {}",
-                                sc.jobs[p.victim as usize].name,
+                                sc.jobs[p.victim.index()].name,
                                 crate::geometry::format_time(p.decided_at),
                                 kind_label(p.kind)
                             );

@@ -37,22 +37,22 @@ impl Simulation {
             ActionCfg::UpdateShare(u) => {
                 let limits = self.ledger.runnable_limits().to_vec();
                 let s = u.share;
-                let old_quota: Vec<u64> = (0..self.nt).map(|t| self.ledger.quota(s, t as TypeId)).collect();
+                let old_quota: Vec<u64> = (0..self.nt).map(|t| self.ledger.quota(s, TypeId::at(t))).collect();
                 let old_strategy = self.ledger.strategy(s);
                 self.ledger.update_share(self.now, s, u.quota.as_deref(), u.sharing);
                 if let Some(isp) = u.in_share_preemption {
-                    self.in_share[s as usize] = isp;
+                    self.in_share[s.index()] = isp;
                 }
                 if let Some(en) = u.enabled {
-                    self.enabled[s as usize] = en;
+                    self.enabled[s.index()] = en;
                 }
                 // R22: over quota because of the update.
                 let strategy = self.ledger.strategy(s);
-                for t in 0..self.nt as TypeId {
+                for t in TypeId::all(self.nt) {
                     let used = self.ledger.committed(s, t);
                     let q = self.ledger.quota(s, t);
                     if used > q {
-                        let lowered = q < old_quota[t as usize];
+                        let lowered = q < old_quota[t.index()];
                         let lost_borrowing =
                             old_strategy == Strategy::LendAndBorrow && strategy != Strategy::LendAndBorrow;
                         let beyond = match self.ledger.allowance(s, t) {
@@ -72,7 +72,7 @@ impl Simulation {
                 let before = self.ledger.runnable_limits().to_vec();
                 self.ledger.update_capacity(self.now, limits);
                 for t in 0..self.nt {
-                    if let Some(plan) = self.planner().plan_shrink(t as TypeId) {
+                    if let Some(plan) = self.planner().plan_shrink(TypeId::at(t)) {
                         self.execute(None, plan);
                     }
                 }

@@ -105,7 +105,7 @@ impl Breakdown {
     }
 
     fn integrate(&mut self, s: ShareId, now: u64) {
-        let i = s as usize;
+        let i = s.index();
         self.queued_secs[i] += mul_wide(self.queued[i], now - self.last[i]);
         self.last[i] = now;
     }
@@ -113,7 +113,7 @@ impl Breakdown {
     /// Job `j` joins share `s`'s queue at `now`; `never` when it can never run (R17).
     pub fn enqueued(&mut self, j: JobId, s: ShareId, now: u64, never: bool, front_may_change: bool) {
         self.integrate(s, now);
-        self.queued[s as usize] += 1;
+        self.queued[s.index()] += 1;
         if never {
             self.misconf.insert(j, now);
         }
@@ -125,7 +125,7 @@ impl Breakdown {
     /// Job `j` leaves share `s`'s queue at `now`.
     pub fn dequeued(&mut self, j: JobId, s: ShareId, now: u64) {
         self.integrate(s, now);
-        self.queued[s as usize] -= 1;
+        self.queued[s.index()] -= 1;
         if !self.misconf.is_empty() {
             if let Some(since) = self.misconf.remove(&j) {
                 self.add(j, s, WaitCause::Misconfiguration, now - since);
@@ -152,7 +152,7 @@ impl Breakdown {
     /// Share `s` looked at `now`: who waits for what. Segments that no longer hold close;
     /// new ones open.
     pub fn set_holders(&mut self, s: ShareId, now: u64, new: Holders) {
-        let i = s as usize;
+        let i = s.index();
         let old = self.segs[i];
         if old.iter().zip(new.iter()).all(|(o, n)| o.map(|o| (o.job, o.cause)) == *n) {
             return;
@@ -177,8 +177,8 @@ impl Breakdown {
         if secs == 0 {
             return;
         }
-        self.share_secs[s as usize][cause as usize] += secs as u128;
-        let mut r = self.heads[j as usize];
+        self.share_secs[s.index()][cause as usize] += secs as u128;
+        let mut r = self.heads[j.index()];
         while let Some(k) = r.get() {
             let rec = self.recs.get_mut(k as usize);
             if rec.cause == cause {
@@ -187,22 +187,22 @@ impl Breakdown {
             }
             r = rec.next;
         }
-        let next = self.heads[j as usize];
+        let next = self.heads[j.index()];
         let k = self.recs.push(Rec { secs, next, cause });
-        self.heads[j as usize] = Link::to(k as u32);
+        self.heads[j.index()] = Link::to(k as u32);
     }
 
     /// Job `j` of share `s`, `RUNNABLE` for `total` seconds up to `now`: its seconds by
     /// cause, `behind` the rest.
     pub fn of_job(&self, j: JobId, s: ShareId, now: u64, total: u64) -> BySecs {
         let mut out = [0u64; 9];
-        let mut r = self.heads[j as usize];
+        let mut r = self.heads[j.index()];
         while let Some(k) = r.get() {
             let rec = self.recs.get(k as usize);
             out[rec.cause as usize] += rec.secs;
             r = rec.next;
         }
-        for seg in self.segs[s as usize].iter().flatten().filter(|x| x.job == j) {
+        for seg in self.segs[s.index()].iter().flatten().filter(|x| x.job == j) {
             out[seg.cause as usize] += now - seg.since;
         }
         if let Some(since) = self.misconf.get(&j) {
@@ -224,7 +224,7 @@ impl Breakdown {
             }
         }
         for (&j, &since) in &self.misconf {
-            out[share_of(j) as usize][WaitCause::Misconfiguration as usize] += (now - since) as u128;
+            out[share_of(j).index()][WaitCause::Misconfiguration as usize] += (now - since) as u128;
         }
         for (i, o) in out.iter_mut().enumerate() {
             let total = self.queued_secs[i] + self.queued[i] as u128 * (now - self.last[i]) as u128;
@@ -243,22 +243,22 @@ mod tests {
     #[test]
     fn segments_close_into_sparse_records_and_behind_is_the_rest() {
         let mut b = Breakdown::new(3, 1, 0);
-        b.enqueued(0, 0, 0, false, true);
-        b.enqueued(1, 0, 0, false, false);
-        b.set_holders(0, 0, [None, Some((0, WaitCause::QuotaUsed))]);
+        b.enqueued(JobId(0), ShareId(0), 0, false, true);
+        b.enqueued(JobId(1), ShareId(0), 0, false, false);
+        b.set_holders(ShareId(0), 0, [None, Some((JobId(0), WaitCause::QuotaUsed))]);
         // Same holder and cause: nothing closes.
-        b.set_holders(0, 5, [None, Some((0, WaitCause::QuotaUsed))]);
-        b.set_holders(0, 10, [None, Some((0, WaitCause::Pool))]);
-        b.dequeued(0, 0, 30);
-        b.set_holders(0, 30, [None, Some((1, WaitCause::Pool))]);
-        let a = b.of_job(0, 0, 40, 30);
+        b.set_holders(ShareId(0), 5, [None, Some((JobId(0), WaitCause::QuotaUsed))]);
+        b.set_holders(ShareId(0), 10, [None, Some((JobId(0), WaitCause::Pool))]);
+        b.dequeued(JobId(0), ShareId(0), 30);
+        b.set_holders(ShareId(0), 30, [None, Some((JobId(1), WaitCause::Pool))]);
+        let a = b.of_job(JobId(0), ShareId(0), 40, 30);
         assert_eq!(a[WaitCause::QuotaUsed as usize], 10);
         assert_eq!(a[WaitCause::Pool as usize], 20);
         assert_eq!(a[WaitCause::Behind as usize], 0);
-        let c = b.of_job(1, 0, 40, 40);
+        let c = b.of_job(JobId(1), ShareId(0), 40, 40);
         assert_eq!(c[WaitCause::Behind as usize], 30, "behind job 0 until it left");
         assert_eq!(c[WaitCause::Pool as usize], 10, "its own open segment");
-        let s = b.of_shares(40, |_| 0);
+        let s = b.of_shares(40, |_| ShareId(0));
         assert_eq!(s[0][WaitCause::QuotaUsed as usize], 10);
         assert_eq!(s[0][WaitCause::Pool as usize], 30);
         assert_eq!(s[0][WaitCause::Behind as usize], 30);
@@ -267,10 +267,10 @@ mod tests {
     #[test]
     fn r17_a_queued_job_that_can_never_run_counts_misconfiguration_until_it_can() {
         let mut b = Breakdown::new(2, 1, 0);
-        b.enqueued(0, 0, 0, true, true);
-        b.set_never(0, 0, 25, false);
-        b.set_never(0, 0, 25, false);
-        let a = b.of_job(0, 0, 40, 40);
+        b.enqueued(JobId(0), ShareId(0), 0, true, true);
+        b.set_never(JobId(0), ShareId(0), 25, false);
+        b.set_never(JobId(0), ShareId(0), 25, false);
+        let a = b.of_job(JobId(0), ShareId(0), 40, 40);
         assert_eq!(a[WaitCause::Misconfiguration as usize], 25);
         assert_eq!(a[WaitCause::Behind as usize], 15);
     }

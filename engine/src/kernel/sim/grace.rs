@@ -121,7 +121,7 @@ impl Grace {
             matured: false,
             live: true,
         });
-        self.by_share[s as usize] = Some(id);
+        self.by_share[s.index()] = Some(id);
         self.changed.insert(s);
         id
     }
@@ -145,7 +145,7 @@ impl Grace {
     /// The earmark blocking share `s`, if its preemptor waits.
     #[inline]
     pub fn of_share(&self, s: ShareId) -> Option<u32> {
-        self.by_share[s as usize]
+        self.by_share[s.index()]
     }
 
     /// Share `s`'s waiting preemptor.
@@ -180,8 +180,8 @@ impl Grace {
         }
         e.live = false;
         let lapsed = Lapsed { share: e.share, ty: e.ty, n: e.n, victims: core::mem::take(&mut e.victims) };
-        if self.by_share[lapsed.share as usize] == Some(id) {
-            self.by_share[lapsed.share as usize] = None;
+        if self.by_share[lapsed.share.index()] == Some(id) {
+            self.by_share[lapsed.share.index()] = None;
             self.changed.insert(lapsed.share);
         }
         Some(lapsed)
@@ -203,7 +203,7 @@ impl Grace {
         self.earmarks.retain(|e| e.live);
         self.by_share.iter_mut().for_each(|x| *x = None);
         for (i, e) in self.earmarks.iter().enumerate() {
-            self.by_share[e.share as usize] = Some(i as u32);
+            self.by_share[e.share.index()] = Some(i as u32);
         }
     }
 }
@@ -215,7 +215,7 @@ mod tests {
     fn rec(victim: JobId) -> PreemptionRecord {
         PreemptionRecord {
             victim,
-            preemptor: Some(9),
+            preemptor: Some(JobId(9)),
             kind: PreemptionKind::CrossShare,
             decided_at: 0,
             releases_at: 120,
@@ -229,10 +229,13 @@ mod tests {
     #[test]
     fn r21_an_earmark_blocks_its_share_until_it_lapses() {
         let mut g = Grace::new(2);
-        let id = g.earmark(9, 1, 0, 2, 120);
-        let k = g.log_preemption(rec(4), 2);
-        g.add_victim(id, 4);
-        assert_eq!((g.waiting_preemptor(1), g.waiting_preemptor(0)), (Some(9), None));
+        let id = g.earmark(JobId(9), ShareId(1), TypeId(0), 2, 120);
+        let k = g.log_preemption(rec(JobId(4)), 2);
+        g.add_victim(id, JobId(4));
+        assert_eq!(
+            (g.waiting_preemptor(ShareId(1)), g.waiting_preemptor(ShareId(0))),
+            (Some(JobId(9)), None)
+        );
         assert!(g.due_at(120) && !g.due_at(100));
         g.mature(100);
         assert!(!g.get(id).matured);
@@ -241,9 +244,9 @@ mod tests {
         assert_eq!(g.take_back_credit(k), 2);
         assert_eq!(g.credit(k), 0);
         let l = g.lapse(id).expect("live");
-        assert_eq!((l.share, l.n, l.victims), (1, 2, alloc::vec![4]));
+        assert_eq!((l.share, l.n, l.victims), (ShareId(1), 2, alloc::vec![JobId(4)]));
         assert!(g.lapse(id).is_none(), "lapses once");
-        assert_eq!(g.waiting_preemptor(1), None);
+        assert_eq!(g.waiting_preemptor(ShareId(1)), None);
         assert!(!g.due_at(120), "a lapsed earmark's timer no longer applies");
         g.compact();
         assert_eq!(g.len(), 0);

@@ -156,13 +156,13 @@ mod tests {
     #[test]
     fn a_holder_keeps_its_place_and_only_ever_holds_more() {
         let mut h = Holds::default();
-        assert_eq!(h.raise(7, 0), 0, "a holder with nothing free yet");
-        assert_eq!(h.raise(3, 2), 2);
-        assert_eq!(h.raise(7, 1), 1, "the older holder takes more");
-        assert_eq!(h.raise(7, 1), 0, "never less than it holds");
-        assert_eq!((h.of(7), h.of(3), h.of(9)), (1, 2, 0));
+        assert_eq!(h.raise(JobId(7), 0), 0, "a holder with nothing free yet");
+        assert_eq!(h.raise(JobId(3), 2), 2);
+        assert_eq!(h.raise(JobId(7), 1), 1, "the older holder takes more");
+        assert_eq!(h.raise(JobId(7), 1), 0, "never less than it holds");
+        assert_eq!((h.of(JobId(7)), h.of(JobId(3)), h.of(JobId(9))), (1, 2, 0));
         // Oldest first: 7 became a holder before 3.
         let order: Vec<JobId> = h.0.iter().map(|x| x.job).collect();
-        assert_eq!(order, [7, 3]);
+        assert_eq!(order, [JobId(7), JobId(3)]);
     }
 }

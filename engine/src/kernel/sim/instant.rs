@@ -25,7 +25,7 @@ impl Simulation {
     #[inline]
     pub(super) fn submission(&self, k: usize) -> Option<JobId> {
         if self.submit_order.is_empty() {
-            (k < self.jobs.len()).then_some(k as JobId)
+            (k < self.jobs.len()).then_some(JobId::at(k))
         } else {
             self.submit_order.get(k).copied()
         }
@@ -41,7 +41,7 @@ impl Simulation {
         }
         let mut t: Option<u64> = self.clock.next_at();
         if let Some(j) = self.submission(self.next_submit) {
-            let a = self.cfg.jobs[j as usize].submit_at;
+            let a = self.cfg.jobs[j.index()].submit_at;
             t = Some(t.map_or(a, |x| x.min(a)));
         }
         if let Some((a, _)) = self.cfg.actions.get(self.next_action) {
@@ -77,7 +77,7 @@ impl Simulation {
         }
         // Submissions in file order.
         while let Some(j) = self.submission(self.next_submit) {
-            if self.cfg.jobs[j as usize].submit_at != t {
+            if self.cfg.jobs[j.index()].submit_at != t {
                 break;
             }
             self.next_submit += 1;
@@ -117,8 +117,8 @@ impl Simulation {
             // Without backfill a share's front job is its first job, unless that can never
             // run (then it has no front job, and its type does not matter).
             for t in 0..self.nt {
-                if self.ledger.changes().since_look(t as TypeId) {
-                    shares = shares.union(self.queues.heads_of_type(t as TypeId));
+                if self.ledger.changes().since_look(TypeId::at(t)) {
+                    shares = shares.union(self.queues.heads_of_type(TypeId::at(t)));
                 }
             }
         }
@@ -136,7 +136,7 @@ impl Simulation {
         if self.ledger.runnable_limits() == before {
             return;
         }
-        for s in 0..self.in_share.len() as ShareId {
+        for s in ShareId::all(self.in_share.len()) {
             for h in self.queues.iter(s) {
                 let never = self.ledger.never_runnable(s, h.ty, h.count);
                 self.waits.set_never(h.job, s, self.now, never);
@@ -162,11 +162,12 @@ impl Simulation {
     /// 2^53 - 1 stops the run instead ([`Self::run_error`]).
     pub(super) fn push_timer(&mut self, at: u64, kind: TimerKind, job: u32) {
         if at > MAX_SAFE_INTEGER {
-            let culprit = if matches!(kind, TimerKind::Mature) { self.grace.get(job).job } else { job };
+            let culprit =
+                if matches!(kind, TimerKind::Mature) { self.grace.get(job).job } else { JobId(job) };
             self.overflow.get_or_insert(culprit);
             return;
         }
-        let gen = if matches!(kind, TimerKind::Mature) { 0 } else { self.jobs.gen(job) };
+        let gen = if matches!(kind, TimerKind::Mature) { 0 } else { self.jobs.gen(JobId(job)) };
         self.clock.push(at, kind, job, gen);
     }
 
@@ -175,7 +176,7 @@ impl Simulation {
     fn timer_applies(&self, tm: &Timer) -> bool {
         match tm.kind {
             TimerKind::Mature => self.grace.due_at(tm.at),
-            _ => self.jobs.gen(tm.subject) == tm.gen,
+            _ => self.jobs.gen(JobId(tm.subject)) == tm.gen,
         }
     }
 
@@ -207,9 +208,9 @@ impl Simulation {
                     self.grace.mature(self.now);
                     self.marks.all();
                 }
-                TimerKind::Advance => self.advance(tm.subject),
-                TimerKind::Finish => self.finish(tm.subject),
-                TimerKind::Release => self.release_victim(tm.subject),
+                TimerKind::Advance => self.advance(JobId(tm.subject)),
+                TimerKind::Finish => self.finish(JobId(tm.subject)),
+                TimerKind::Release => self.release_victim(JobId(tm.subject)),
             }
         }
     }
@@ -223,11 +224,11 @@ impl Simulation {
     pub(super) fn restore(&mut self) {
         let start = self.cfg.settings.start_at;
         // Jobs submitted before `startAt` were accepted then: their submissions are not replayed.
-        while self.submission(self.next_submit).is_some_and(|j| self.cfg.jobs[j as usize].submit_at < start) {
+        while self.submission(self.next_submit).is_some_and(|j| self.cfg.jobs[j.index()].submit_at < start) {
             self.next_submit += 1;
         }
-        for j in 0..self.jobs.len() as JobId {
-            let jc = &self.cfg.jobs[j as usize];
+        for j in JobId::all(self.jobs.len()) {
+            let jc = &self.cfg.jobs[j.index()];
             if let Some(at) = jc.started_at {
                 self.restore_attempt(j, at);
             } else if jc.submit_at < start {
@@ -255,12 +256,12 @@ impl Simulation {
         let running = ready.saturating_add(self.cfg.settings.starting);
         self.jobs.set_status(j, Status::Scheduled);
         if start < ready {
-            self.push_timer(ready, TimerKind::Advance, j);
+            self.push_timer(ready, TimerKind::Advance, j.0);
             return;
         }
         self.jobs.set_status(j, Status::Starting);
         if start < running {
-            self.push_timer(running, TimerKind::Advance, j);
+            self.push_timer(running, TimerKind::Advance, j.0);
             return;
         }
         self.jobs.set_status(j, Status::Running);
@@ -271,7 +272,7 @@ impl Simulation {
             Some(tau) if tau < remaining => running.saturating_add(tau),
             _ => running.saturating_add(remaining),
         };
-        self.push_timer(end.max(start), TimerKind::Finish, j);
+        self.push_timer(end.max(start), TimerKind::Finish, j.0);
     }
 
     /// R28 at `startAt`: a share whose usage is above its quota and allowance, or above its
@@ -279,20 +280,20 @@ impl Simulation {
     /// after a lowered limit (R22); a type used above the service environment's limit gets
     /// victims as for a lowered limit (R23).
     fn over_limits_at_start(&mut self) {
-        for s in 0..self.in_share.len() as ShareId {
-            for t in 0..self.nt as TypeId {
+        for s in ShareId::all(self.in_share.len()) {
+            for t in TypeId::all(self.nt) {
                 let (u, q) = (self.ledger.committed(s, t), self.ledger.quota(s, t));
                 let most = match self.ledger.strategy(s) {
                     Strategy::LendAndBorrow => self.ledger.allowance(s, t).map(|a| q + a),
                     _ => Some(q),
                 };
-                let reduced = self.cfg.shares[s as usize].limit_reduced[t as usize];
+                let reduced = self.cfg.shares[s.index()].limit_reduced[t.index()];
                 if most.is_some_and(|m| u > m) || reduced && u > q {
                     self.ledger.set_over_by_update(s, t);
                 }
             }
         }
-        for t in 0..self.nt as TypeId {
+        for t in TypeId::all(self.nt) {
             if let Some(plan) = self.planner().plan_shrink(t) {
                 self.execute(None, plan);
             }
@@ -302,13 +303,13 @@ impl Simulation {
     // ----- jobs ------------------------------------------------------------------------
 
     pub(super) fn job_cfg(&self, j: JobId) -> &JobCfg {
-        &self.cfg.jobs[j as usize]
+        &self.cfg.jobs[j.index()]
     }
 
     pub(super) fn event(&mut self, j: JobId, etype: EventType, status: Option<Status>, reason: Reason) {
         self.stats.events += 1;
         if self.opts.record_events {
-            self.events.push(self.now, j, etype, status, reason);
+            self.events.push(self.now, j.0, etype, status, reason);
         }
     }
 
@@ -379,7 +380,7 @@ impl Simulation {
             return;
         }
         let s = self.job_cfg(j).share;
-        if !self.enabled[s as usize] {
+        if !self.enabled[s.index()] {
             self.stop_job(j, Status::Failed, Reason::Rejected);
             return;
         }
@@ -414,7 +415,7 @@ impl Simulation {
         self.set_status(j, Status::Scheduled, Reason::None);
         let sched = self.cfg.settings.scheduled;
         if sched > 0 {
-            self.push_timer(now.saturating_add(sched), TimerKind::Advance, j);
+            self.push_timer(now.saturating_add(sched), TimerKind::Advance, j.0);
         } else {
             self.advance(j);
         }
@@ -427,7 +428,7 @@ impl Simulation {
                 self.set_status(j, Status::Starting, Reason::None);
                 let st = self.cfg.settings.starting;
                 if st > 0 {
-                    self.push_timer(self.now.saturating_add(st), TimerKind::Advance, j);
+                    self.push_timer(self.now.saturating_add(st), TimerKind::Advance, j.0);
                 } else {
                     self.start_running(j);
                 }
@@ -445,9 +446,9 @@ impl Simulation {
         let remaining = self.jobs.start_training(j, now, duration);
         match timeout {
             // R9: a timeout equal to the remaining work is a success.
-            Some(tau) if tau < remaining => self.push_timer(now.saturating_add(tau), TimerKind::Finish, j),
+            Some(tau) if tau < remaining => self.push_timer(now.saturating_add(tau), TimerKind::Finish, j.0),
             _ if remaining == 0 => self.finish(j),
-            _ => self.push_timer(now.saturating_add(remaining), TimerKind::Finish, j),
+            _ => self.push_timer(now.saturating_add(remaining), TimerKind::Finish, j.0),
         }
     }
 

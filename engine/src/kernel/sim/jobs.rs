@@ -130,7 +130,7 @@ impl Jobs {
     /// Job `j`'s state.
     #[inline]
     pub fn get(&self, j: JobId) -> &JobDyn {
-        &self.table[j as usize]
+        &self.table[j.index()]
     }
 
     /// Every job's state, in input order.
@@ -145,28 +145,28 @@ impl Jobs {
 
     #[inline]
     pub fn status(&self, j: JobId) -> Option<Status> {
-        self.table[j as usize].status
+        self.table[j.index()].status
     }
 
     #[inline]
     pub fn priority(&self, j: JobId) -> u32 {
-        self.table[j as usize].priority
+        self.table[j.index()].priority
     }
 
     #[inline]
     pub fn gen(&self, j: JobId) -> u32 {
-        self.table[j as usize].gen
+        self.table[j.index()].gen
     }
 
     /// The preemption log entry of job `j` while it is being preempted.
     #[inline]
     pub fn preempting(&self, j: JobId) -> Option<u32> {
-        self.table[j as usize].preempting.get()
+        self.table[j.index()].preempting.get()
     }
 
     /// Sets a job's status, keeping the counts per status.
     pub fn set_status(&mut self, j: JobId, status: Status) {
-        let jd = &mut self.table[j as usize];
+        let jd = &mut self.table[j.index()];
         self.counts[status_slot(jd.status)] -= 1;
         self.counts[status_slot(Some(status))] += 1;
         jd.status = Some(status);
@@ -174,12 +174,12 @@ impl Jobs {
 
     /// R23: a job's priority changes.
     pub fn set_priority(&mut self, j: JobId, priority: u32) {
-        self.table[j as usize].priority = priority;
+        self.table[j.index()].priority = priority;
     }
 
     /// R23: terminated before its `submitAt`, it is never submitted.
     pub fn cancel(&mut self, j: JobId) {
-        self.table[j as usize].cancelled = true;
+        self.table[j.index()].cancelled = true;
     }
 
     /// Its timers no longer apply.
@@ -190,7 +190,7 @@ impl Jobs {
     /// R6: an attempt starts at `now` with `borrowed` instances above its share's quota; the
     /// job's earlier timers no longer apply.
     pub fn start_attempt(&mut self, j: JobId, now: u64, borrowed: u64) {
-        let jd = &mut self.table[j as usize];
+        let jd = &mut self.table[j.index()];
         let prev = jd.last_attempt;
         jd.last_attempt = Link::to(self.attempts.push(AttemptRaw {
             started: now,
@@ -211,7 +211,7 @@ impl Jobs {
 
     /// R8: the current attempt starts training at `now` (`RUNNING`); returns the work left.
     pub fn start_training(&mut self, j: JobId, now: u64, duration: u64) -> u64 {
-        let jd = &mut self.table[j as usize];
+        let jd = &mut self.table[j.index()];
         jd.running_since = Moment::at(now);
         if jd.first_running == Moment::NEVER {
             jd.first_running = Moment::at(now);
@@ -221,19 +221,19 @@ impl Jobs {
 
     /// Training time of the current attempt up to `now`.
     pub fn attempt_training(&self, j: JobId, now: u64) -> u64 {
-        self.table[j as usize].running_since.get().map_or(0, |since| now - since)
+        self.table[j.index()].running_since.get().map_or(0, |since| now - since)
     }
 
     /// Training time over every attempt up to `now`.
     pub fn training(&self, j: JobId, now: u64) -> u64 {
-        self.table[j as usize].trained + self.attempt_training(j, now)
+        self.table[j.index()].trained + self.attempt_training(j, now)
     }
 
     /// R8: the current attempt's training stops at `now`; returns its training time. The
     /// job's timers no longer apply.
     pub fn stop_training(&mut self, j: JobId, now: u64) -> u64 {
         let trained = self.attempt_training(j, now);
-        let jd = &mut self.table[j as usize];
+        let jd = &mut self.table[j.index()];
         jd.trained += trained;
         jd.running_since = Moment::NEVER;
         Self::bump(jd);
@@ -244,7 +244,7 @@ impl Jobs {
     /// training it just stopped if it checkpoints, else restarts from zero. Returns this
     /// preemption's count (`preemptedAttemptCount` with it).
     pub fn start_preemption(&mut self, j: JobId, log: u32, kept: u64, checkpoints: bool) -> u32 {
-        let jd = &mut self.table[j as usize];
+        let jd = &mut self.table[j.index()];
         if checkpoints {
             jd.saved += kept;
         } else {
@@ -257,7 +257,7 @@ impl Jobs {
     /// The attempt holding instances ends at `now` with `reason`; the job is no longer being
     /// preempted. Returns the preemption log entry it was being preempted by, if any.
     pub fn end_attempt(&mut self, j: JobId, now: u64, reason: Reason) -> Option<u32> {
-        let jd = &mut self.table[j as usize];
+        let jd = &mut self.table[j.index()];
         let log = jd.preempting.get();
         jd.preempting = Link::NONE;
         if let Some(a) = jd.last_attempt.get() {
@@ -270,31 +270,31 @@ impl Jobs {
 
     /// R7: a preemption completed; returns the job's `preemptedAttemptCount` now.
     pub fn count_preemption(&mut self, j: JobId) -> u32 {
-        let jd = &mut self.table[j as usize];
+        let jd = &mut self.table[j.index()];
         jd.preempted_count += 1;
         jd.preempted_count
     }
 
     /// The job stops for good at `now` with `reason` (its status is the caller's).
     pub fn stop(&mut self, j: JobId, now: u64, reason: Reason) {
-        let jd = &mut self.table[j as usize];
+        let jd = &mut self.table[j.index()];
         jd.reason = reason;
         jd.stopped_at = Moment::at(now);
     }
 
     /// R9: the job succeeded: all its work is saved.
     pub fn complete(&mut self, j: JobId, duration: u64) {
-        self.table[j as usize].saved = duration;
+        self.table[j.index()].saved = duration;
     }
 
     pub fn last_attempt(&self, j: JobId) -> Option<&AttemptRaw> {
-        self.table[j as usize].last_attempt.get().map(|a| self.attempts.get(a as usize))
+        self.table[j.index()].last_attempt.get().map(|a| self.attempts.get(a as usize))
     }
 
     /// Whether one of job `j`'s attempts started at `t` (attempts are walked from the last
     /// back, stopping at the first that started earlier).
     pub fn started_at(&self, j: JobId, t: u64) -> bool {
-        let mut a = self.table[j as usize].last_attempt;
+        let mut a = self.table[j.index()].last_attempt;
         while let Some(i) = a.get() {
             let at = self.attempts.get(i as usize);
             if at.started <= t {
@@ -307,7 +307,7 @@ impl Jobs {
 
     /// Whether one of job `j`'s attempts released its instances at `t`.
     pub fn stopped_at(&self, j: JobId, t: u64) -> bool {
-        let mut a = self.table[j as usize].last_attempt;
+        let mut a = self.table[j.index()].last_attempt;
         while let Some(i) = a.get() {
             let at = self.attempts.get(i as usize);
             if at.stopped.get() == Some(t) {
@@ -324,7 +324,7 @@ impl Jobs {
     /// A job's attempts, first to last.
     pub fn attempts_of(&self, j: JobId) -> Vec<&AttemptRaw> {
         let mut v = Vec::new();
-        let mut a = self.table[j as usize].last_attempt;
+        let mut a = self.table[j.index()].last_attempt;
         while let Some(i) = a.get() {
             let at = self.attempts.get(i as usize);
             v.push(at);
@@ -338,6 +338,7 @@ impl Jobs {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario::{ShareId, TypeId};
     use alloc::string::String;
 
     fn cfgs(priorities: &[u32]) -> Vec<JobCfg> {
@@ -345,9 +346,9 @@ mod tests {
             .iter()
             .map(|&priority| JobCfg {
                 name: String::new(),
-                share: 0,
+                share: ShareId(0),
                 priority,
-                ty: 0,
+                ty: TypeId(0),
                 count: 1,
                 submit_at: 0,
                 duration: 100,
@@ -365,33 +366,33 @@ mod tests {
     fn r6_r25_statuses_are_counted_as_they_change() {
         let mut jobs = Jobs::new(&cfgs(&[0, 5]));
         assert_eq!(jobs.counts()[status_slot(None)], 2);
-        jobs.set_status(1, Status::Submitted);
-        jobs.set_status(1, Status::Runnable);
+        jobs.set_status(JobId(1), Status::Submitted);
+        jobs.set_status(JobId(1), Status::Runnable);
         assert_eq!(jobs.counts()[status_slot(None)], 1);
         assert_eq!(jobs.counts()[status_slot(Some(Status::Runnable))], 1);
-        assert_eq!(jobs.priority(1), 5);
+        assert_eq!(jobs.priority(JobId(1)), 5);
     }
 
     #[test]
     fn r8_attempts_train_stop_and_link_back() {
         let mut jobs = Jobs::new(&cfgs(&[0]));
-        let g = jobs.gen(0);
-        jobs.start_attempt(0, 10, 1);
-        assert_ne!(jobs.gen(0), g, "a new attempt: older timers no longer apply");
-        assert_eq!(jobs.start_training(0, 15, 100), 100);
-        assert_eq!(jobs.stop_training(0, 40), 25);
-        assert_eq!(jobs.start_preemption(0, 7, 20, true), 1);
-        assert_eq!(jobs.preempting(0), Some(7));
-        assert_eq!(jobs.end_attempt(0, 160, Reason::Preempted(7)), Some(7));
-        assert_eq!(jobs.count_preemption(0), 1);
-        assert!(!jobs.dispatched_twice_at(0, 160));
-        jobs.start_attempt(0, 160, 0);
-        jobs.start_attempt(0, 160, 0);
-        assert!(jobs.dispatched_twice_at(0, 160), "R10's bound is the next dispatch");
-        assert_eq!(jobs.start_training(0, 170, 100), 80, "resumes from the 20 s saved");
+        let g = jobs.gen(JobId(0));
+        jobs.start_attempt(JobId(0), 10, 1);
+        assert_ne!(jobs.gen(JobId(0)), g, "a new attempt: older timers no longer apply");
+        assert_eq!(jobs.start_training(JobId(0), 15, 100), 100);
+        assert_eq!(jobs.stop_training(JobId(0), 40), 25);
+        assert_eq!(jobs.start_preemption(JobId(0), 7, 20, true), 1);
+        assert_eq!(jobs.preempting(JobId(0)), Some(7));
+        assert_eq!(jobs.end_attempt(JobId(0), 160, Reason::Preempted(7)), Some(7));
+        assert_eq!(jobs.count_preemption(JobId(0)), 1);
+        assert!(!jobs.dispatched_twice_at(JobId(0), 160));
+        jobs.start_attempt(JobId(0), 160, 0);
+        jobs.start_attempt(JobId(0), 160, 0);
+        assert!(jobs.dispatched_twice_at(JobId(0), 160), "R10's bound is the next dispatch");
+        assert_eq!(jobs.start_training(JobId(0), 170, 100), 80, "resumes from the 20 s saved");
         let spans: Vec<(u64, Option<u64>)> =
-            jobs.attempts_of(0).iter().map(|a| (a.started, a.stopped.get())).collect();
+            jobs.attempts_of(JobId(0)).iter().map(|a| (a.started, a.stopped.get())).collect();
         assert_eq!(spans, [(10, Some(160)), (160, None), (160, None)]);
-        assert_eq!(jobs.training(0, 180), 35);
+        assert_eq!(jobs.training(JobId(0), 180), 35);
     }
 }

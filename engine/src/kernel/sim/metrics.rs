@@ -38,7 +38,7 @@ impl MetricsView<'_> {
         self.preemptions(&mut per, &mut lost_gpu, &mut lost_cost);
         let mut reclaims: Vec<Vec<u64>> = vec![Vec::new(); ns];
         for &(s, l) in &self.reclaim.latencies {
-            reclaims[s as usize].push(l);
+            reclaims[s.index()].push(l);
         }
         let mut all_reclaims: Vec<u64> = self.reclaim.latencies.iter().map(|x| x.1).collect();
         overall.reclaim_latency_seconds = percentiles(&mut all_reclaims);
@@ -139,7 +139,7 @@ impl MetricsView<'_> {
         let mut good: Vec<u64> = vec![0; ns];
         for (j, jd) in sim.jobs.iter().enumerate() {
             let jc = &sim.cfg.jobs[j];
-            let s = jc.share as usize;
+            let s = jc.share.index();
             let m = &mut per[s];
             m.jobs += 1;
             match jd.status {
@@ -149,7 +149,7 @@ impl MetricsView<'_> {
                     let work = jc.duration - work_before_start(jc, &sim.cfg.settings);
                     good[s] = good[s].saturating_add(work.saturating_mul(jc.count));
                     useful_gpu_seconds +=
-                        work as f64 * jc.count as f64 * sim.cfg.types[jc.ty as usize].gpus as f64;
+                        work as f64 * jc.count as f64 * sim.cfg.types[jc.ty.index()].gpus as f64;
                     if let Some(stopped) = jd.stopped_at.get() {
                         comps[s].push(stopped - jc.submit_at);
                     }
@@ -157,7 +157,9 @@ impl MetricsView<'_> {
                 Some(Status::Failed) => m.failed += 1,
                 _ => {
                     m.unfinished += 1;
-                    if jd.status == Some(Status::Runnable) && sim.never_runnable_reason(j as u32).is_some() {
+                    if jd.status == Some(Status::Runnable)
+                        && sim.never_runnable_reason(JobId::at(j)).is_some()
+                    {
                         m.never_runnable += 1;
                     }
                 }
@@ -176,15 +178,15 @@ impl MetricsView<'_> {
         let sim = &self.v;
         let price = |t: usize| sim.cfg.types[t].price.unwrap_or(0.0);
         for p in sim.grace.log() {
-            let jc = &sim.cfg.jobs[p.victim as usize];
-            let s = jc.share as usize;
+            let jc = &sim.cfg.jobs[p.victim.index()];
+            let s = jc.share.index();
             // R8: each preemption's lost work, per instance and GPU of the victim.
             per[s].lost_instance_seconds =
                 per[s].lost_instance_seconds.saturating_add(p.lost.saturating_mul(jc.count));
             lost_gpu[s] = lost_gpu[s].saturating_add(
-                p.lost.saturating_mul(jc.count).saturating_mul(sim.cfg.types[jc.ty as usize].gpus),
+                p.lost.saturating_mul(jc.count).saturating_mul(sim.cfg.types[jc.ty.index()].gpus),
             );
-            lost_cost[s] += p.lost as f64 * jc.count as f64 * price(jc.ty as usize) / 3600.0;
+            lost_cost[s] += p.lost as f64 * jc.count as f64 * price(jc.ty.index()) / 3600.0;
             let pc = &mut per[s].preemptions;
             match p.kind {
                 PreemptionKind::CrossShare => pc.cross_share += 1,
@@ -197,7 +199,7 @@ impl MetricsView<'_> {
                 pc.restarted_at_once += 1;
             }
             if let Some(x) = p.preemptor {
-                let by = sim.cfg.jobs[x as usize].share as usize;
+                let by = sim.cfg.jobs[x.index()].share.index();
                 per[by].preemptions.caused += 1;
             }
         }
@@ -214,7 +216,7 @@ impl MetricsView<'_> {
             }
         }
         for &(v, n) in &per_job {
-            let m = &mut per[sim.cfg.jobs[v as usize].share as usize];
+            let m = &mut per[sim.cfg.jobs[v.index()].share.index()];
             m.max_preemptions_per_job = m.max_preemptions_per_job.max(n);
             m.jobs_preempted_more_than_once += u64::from(n > 1);
         }
@@ -224,7 +226,7 @@ impl MetricsView<'_> {
     fn wait_breakdown(&self, per: &mut [Metrics], overall: &mut Metrics) {
         let sim = &self.v;
         // The wait breakdown per share, and over all shares.
-        let by = sim.waits.of_shares(sim.now, |j| sim.cfg.jobs[j as usize].share);
+        let by = sim.waits.of_shares(sim.now, |j| sim.cfg.jobs[j.index()].share);
         let mut all = [0u128; 9];
         for (m, b) in per.iter_mut().zip(by.iter()) {
             for c in 0..9 {
@@ -429,7 +431,7 @@ impl View<'_> {
         let mut lost: Vec<u128> = vec![0; self.ns()];
         for p in self.grace.log() {
             let jc = self.job_cfg(p.victim);
-            lost[jc.share as usize] += p.lost as u128 * jc.count as u128;
+            lost[jc.share.index()] += p.lost as u128 * jc.count as u128;
         }
         let over = |m: &[u128; 7]| m.iter().position(|&v| v > MAX_SAFE_INTEGER as u128).map(|k| FIELDS[k]);
         let mut overall = [0u128; 7];
@@ -458,7 +460,7 @@ impl View<'_> {
             return Some(alloc::format!("overall.{field}"));
         }
         // The wait breakdown: no cause's sum may be above 2^53 - 1 either.
-        let by = self.waits.of_shares(self.now, |j| self.cfg.jobs[j as usize].share);
+        let by = self.waits.of_shares(self.now, |j| self.cfg.jobs[j.index()].share);
         let mut all = [0u128; 9];
         for (s, b) in by.iter().enumerate() {
             for (k, &c) in crate::reasons::WaitCause::ALL.iter().enumerate() {

@@ -221,8 +221,8 @@ impl Simulation {
         // Most files list jobs in submission order already; then none is kept.
         let mut order: Vec<JobId> = Vec::new();
         if !scenario.jobs.is_sorted_by_key(|j| j.submit_at) {
-            order = (0..scenario.jobs.len() as u32).collect();
-            order.sort_by_key(|&j| (scenario.jobs[j as usize].submit_at, j));
+            order = JobId::all(scenario.jobs.len()).collect();
+            order.sort_by_key(|&j| (scenario.jobs[j.index()].submit_at, j));
         }
         let mut sim = Simulation {
             opts,
@@ -263,7 +263,7 @@ impl Simulation {
 
     #[inline]
     fn st(&self, s: ShareId, t: TypeId) -> usize {
-        s as usize * self.nt + t as usize
+        s.index() * self.nt + t.index()
     }
 
     /// What reports read.
@@ -389,7 +389,7 @@ impl Simulation {
     /// The jobs before queued job `j` in its share's R11 order, first first (empty when `j`
     /// is not queued).
     pub fn queued_ahead(&self, j: JobId) -> Vec<JobId> {
-        let s = self.cfg.jobs[j as usize].share;
+        let s = self.cfg.jobs[j.index()].share;
         let q: Vec<JobId> = self.queues.iter(s).map(|h| h.job).collect();
         match q.iter().position(|&x| x == j) {
             Some(p) => q[..p].to_vec(),
@@ -409,13 +409,13 @@ impl Simulation {
 
     /// The jobs dispatched at instant `t` (an attempt of theirs started then), in input order.
     pub fn dispatched_at(&self, t: u64) -> Vec<JobId> {
-        (0..self.jobs.len() as JobId).filter(|&j| self.jobs.started_at(j, t)).collect()
+        JobId::all(self.jobs.len()).filter(|&j| self.jobs.started_at(j, t)).collect()
     }
 
     /// The jobs whose attempt released its instances at instant `t` (it ended, or its grace
     /// period did), in input order.
     pub fn released_at(&self, t: u64) -> Vec<JobId> {
-        (0..self.jobs.len() as JobId).filter(|&j| self.jobs.stopped_at(j, t)).collect()
+        JobId::all(self.jobs.len()).filter(|&j| self.jobs.stopped_at(j, t)).collect()
     }
 
     /// Whether preemption `p` (an index into [`Self::preemptions`]) was followed by its victim's
@@ -501,13 +501,10 @@ impl Simulation {
     /// running and report it instead of results.
     pub fn run_error(&self) -> Option<RunError> {
         if let Some(j) = self.overflow {
-            return Some(RunError::TimeOverflow {
-                job: self.cfg.jobs[j as usize].name.clone(),
-                at: self.now,
-            });
+            return Some(RunError::TimeOverflow { job: self.cfg.jobs[j.index()].name.clone(), at: self.now });
         }
         if let Some((j, at)) = self.dispatch_loop {
-            return Some(RunError::DispatchLoop { job: self.cfg.jobs[j as usize].name.clone(), at });
+            return Some(RunError::DispatchLoop { job: self.cfg.jobs[j.index()].name.clone(), at });
         }
         self.view().sums_error().map(|metric| RunError::SumOverflow { metric })
     }
@@ -541,7 +538,7 @@ impl Simulation {
 
     /// Whether a share's in-share preemption (R20) is enabled now (updates included).
     pub fn in_share_preemption(&self, share: ShareId) -> bool {
-        self.in_share[share as usize]
+        self.in_share[share.index()]
     }
 
     /// Current borrow allowance of a share for a type (`None`: unlimited).
@@ -572,7 +569,7 @@ impl Simulation {
     /// Idle instances of a type withheld now for waiting preemptors (R21): what their
     /// earmarks take beyond the instances their victims hold and will return.
     pub fn withheld(&self, ty: TypeId) -> u64 {
-        let held: u64 = (0..self.in_share.len()).map(|s| self.ledger.held(s as ShareId, ty)).sum();
+        let held: u64 = (0..self.in_share.len()).map(|s| self.ledger.held(ShareId::at(s), ty)).sum();
         self.ledger.committed_total(ty).saturating_sub(held)
     }
 
@@ -590,6 +587,6 @@ impl Simulation {
     /// tied on usage / quota in a pass's share order (R16). A debug counter: a run in which
     /// no two shares were tied gives the same outcomes with the shares listed in any order.
     pub fn order_tie(&self, a: ShareId, b: ShareId) -> bool {
-        self.order_ties[a as usize] & (1 << b) != 0
+        self.order_ties[a.index()] & (1 << b.0) != 0
     }
 }

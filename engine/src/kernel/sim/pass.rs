@@ -140,7 +140,7 @@ impl Simulation {
         let moved = self.holds.revalidate(
             &mut self.ledger,
             |j| {
-                let jc = &cfg.jobs[j as usize];
+                let jc = &cfg.jobs[j.index()];
                 Need { job: j, share: jc.share, ty: jc.ty, count: jc.count }
             },
             |ledger, s| report::front_of(queues, ledger, backfill, s).map(|h| h.job),
@@ -158,7 +158,7 @@ impl Simulation {
         // front job is of a type that changed.
         let mut look = if all { ShareSet::first(self.in_share.len()) } else { self.marks.shares };
         if !all && !self.marks.narrow {
-            for t in 0..self.nt as TypeId {
+            for t in TypeId::all(self.nt) {
                 if self.ledger.changes().in_pass(t) {
                     look = look.union(self.queues.heads_of_type(t));
                 }
@@ -228,7 +228,7 @@ impl Simulation {
                     run.insert(o.share);
                 }
                 for o in &order[start..i] {
-                    self.order_ties[o.share as usize] |= run.bits();
+                    self.order_ties[o.share.index()] |= run.bits();
                 }
             }
             start = i;
@@ -423,7 +423,7 @@ impl Simulation {
         self.ledger.start_preemption(s, t, count, credit, ps);
         let status = self.jobs.status(v);
         self.event(v, EventType::PreemptionStarted, status, Reason::Preempted(log));
-        self.push_timer(release_at, TimerKind::Release, v);
+        self.push_timer(release_at, TimerKind::Release, v.0);
     }
 
     /// R21: an earmark lapses; victims still in their grace take their credit back.

@@ -61,53 +61,53 @@ impl Queues {
 
     /// Queues `k` in share `s`; returns the queue's length and whether its first job changed.
     pub fn insert(&mut self, s: ShareId, k: QKey) -> (usize, bool) {
-        self.sets[s as usize].insert(k);
-        (self.sets[s as usize].len(), self.refresh_head(s))
+        self.sets[s.index()].insert(k);
+        (self.sets[s.index()].len(), self.refresh_head(s))
     }
 
     /// Takes `k` out of share `s`'s queue; returns whether it was there and whether the
     /// share's first job changed.
     pub fn remove(&mut self, s: ShareId, k: &QKey) -> (bool, bool) {
         // Most jobs leave from the front of their queue.
-        let removed = if self.heads[s as usize].is_some_and(|h| h.job == k.job) {
-            self.sets[s as usize].pop_first().is_some()
+        let removed = if self.heads[s.index()].is_some_and(|h| h.job == k.job) {
+            self.sets[s.index()].pop_first().is_some()
         } else {
-            self.sets[s as usize].remove(k)
+            self.sets[s.index()].remove(k)
         };
         (removed, self.refresh_head(s))
     }
 
     pub fn contains(&self, s: ShareId, k: &QKey) -> bool {
-        self.sets[s as usize].contains(k)
+        self.sets[s.index()].contains(k)
     }
 
     /// Share `s`'s first job.
     #[inline]
     pub fn head(&self, s: ShareId) -> Option<Head> {
-        self.heads[s as usize]
+        self.heads[s.index()]
     }
 
     /// Share `s`'s jobs in R11 order.
     pub fn iter(&self, s: ShareId) -> impl Iterator<Item = Head> + '_ {
-        self.sets[s as usize].iter().map(Head::of)
+        self.sets[s.index()].iter().map(Head::of)
     }
 
     /// The shares whose first job is of type `t`.
     #[inline]
     pub fn heads_of_type(&self, t: TypeId) -> ShareSet {
-        self.head_types[t as usize]
+        self.head_types[t.index()]
     }
 
     /// Refreshes share `s`'s cached head; returns whether it is another job now.
     fn refresh_head(&mut self, s: ShareId) -> bool {
-        let old = self.heads[s as usize];
-        let new = self.sets[s as usize].first().map(Head::of);
-        self.heads[s as usize] = new;
+        let old = self.heads[s.index()];
+        let new = self.sets[s.index()].first().map(Head::of);
+        self.heads[s.index()] = new;
         if let Some(h) = old {
-            self.head_types[h.ty as usize].remove(s);
+            self.head_types[h.ty.index()].remove(s);
         }
         if let Some(h) = new {
-            self.head_types[h.ty as usize].insert(s);
+            self.head_types[h.ty.index()].insert(s);
         }
         old.map(|h| h.job) != new.map(|h| h.job)
     }
@@ -118,28 +118,32 @@ mod tests {
     use super::*;
 
     fn key(priority: u32, submit_at: u64, job: JobId) -> QKey {
-        QKey { priority: Reverse(priority), submit_at, job, ty: job % 2, count: 1 }
+        QKey { priority: Reverse(priority), submit_at, job, ty: TypeId(job.0 % 2), count: 1 }
     }
 
     #[test]
     fn r11_highest_priority_then_earliest_submission_then_input_order() {
         let mut q = Queues::new(1, 2);
-        for k in [key(1, 0, 0), key(5, 9, 1), key(5, 3, 2), key(5, 3, 3)] {
-            q.insert(0, k);
+        for k in [key(1, 0, JobId(0)), key(5, 9, JobId(1)), key(5, 3, JobId(2)), key(5, 3, JobId(3))] {
+            q.insert(ShareId(0), k);
         }
-        assert_eq!(q.iter(0).map(|h| h.job).collect::<Vec<_>>(), [2, 3, 1, 0]);
+        assert_eq!(q.iter(ShareId(0)).map(|h| h.job.0).collect::<Vec<_>>(), [2, 3, 1, 0]);
     }
 
     #[test]
     fn the_queue_reports_when_its_first_job_changes() {
         let mut q = Queues::new(2, 2);
-        assert_eq!(q.insert(1, key(1, 0, 4)), (1, true));
-        assert_eq!(q.insert(1, key(0, 0, 5)), (2, false), "queued behind");
-        assert_eq!(q.heads_of_type(0).iter().collect::<Vec<_>>(), [1]);
-        assert_eq!(q.remove(1, &key(0, 0, 5)), (true, false), "removed from behind the first");
-        assert_eq!(q.remove(1, &key(0, 0, 5)), (false, false), "not there any more");
-        assert_eq!(q.remove(1, &key(1, 0, 4)), (true, true));
-        assert!(q.head(1).is_none());
-        assert_eq!(q.heads_of_type(0), ShareSet::EMPTY);
+        assert_eq!(q.insert(ShareId(1), key(1, 0, JobId(4))), (1, true));
+        assert_eq!(q.insert(ShareId(1), key(0, 0, JobId(5))), (2, false), "queued behind");
+        assert_eq!(q.heads_of_type(TypeId(0)).iter().collect::<Vec<_>>(), [ShareId(1)]);
+        assert_eq!(
+            q.remove(ShareId(1), &key(0, 0, JobId(5))),
+            (true, false),
+            "removed from behind the first"
+        );
+        assert_eq!(q.remove(ShareId(1), &key(0, 0, JobId(5))), (false, false), "not there any more");
+        assert_eq!(q.remove(ShareId(1), &key(1, 0, JobId(4))), (true, true));
+        assert!(q.head(ShareId(1)).is_none());
+        assert_eq!(q.heads_of_type(TypeId(0)), ShareSet::EMPTY);
     }
 }

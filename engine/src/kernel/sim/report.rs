@@ -64,7 +64,7 @@ fn front_backfill(queues: &Queues, ledger: &Ledger, s: ShareId) -> Option<Head> 
 
 impl<'a> View<'a> {
     pub(crate) fn job_cfg(&self, j: JobId) -> &'a JobCfg {
-        &self.cfg.jobs[j as usize]
+        &self.cfg.jobs[j.index()]
     }
 
     pub(crate) fn nt(&self) -> usize {
@@ -247,7 +247,7 @@ impl<'a> View<'a> {
         let prio = self.jobs.priority(j);
         let mut lower: Vec<(u32, JobId)> = self
             .running
-            .list(s as usize * self.nt() + t as usize)
+            .list(s.index() * self.nt() + t.index())
             .iter()
             .filter(|e| e.is_candidate_below(prio))
             .map(|e| (self.jobs.priority(e.job), e.job))
@@ -268,7 +268,7 @@ impl<'a> View<'a> {
             capacity: self.ledger.capacity(t),
             fits_without_lower: !lower.is_empty() && self.check(j, back).fits(false),
             lower_priority: lower.into_iter().map(|(p, o)| (o, p)).collect(),
-            in_share_enabled: self.in_share[s as usize],
+            in_share_enabled: self.in_share[s.index()],
         }
     }
 
@@ -277,17 +277,17 @@ impl<'a> View<'a> {
     pub fn snapshot(&self) -> Snapshot {
         let mut types = Vec::new();
         let mut shares = Vec::new();
-        for t in 0..self.nt() as TypeId {
-            let ti = t as usize;
+        for t in TypeId::all(self.nt()) {
+            let ti = t.index();
             let Attribution { per_share: per, flows, unattributed } = attribution(self.ledger, t);
-            let usage: u64 = (0..self.ns()).map(|s| self.ledger.held(s as ShareId, t)).sum();
+            let usage: u64 = (0..self.ns()).map(|s| self.ledger.held(ShareId::at(s), t)).sum();
             let pool_usage: u64 = (0..self.ns())
-                .filter(|&s| self.ledger.lends(s as ShareId))
-                .map(|s| self.ledger.held(s as ShareId, t))
+                .filter(|&s| self.ledger.lends(ShareId::at(s)))
+                .map(|s| self.ledger.held(ShareId::at(s), t))
                 .sum();
             let relevant = self.ledger.capacity(t).is_some()
                 || usage > 0
-                || (0..self.ns()).any(|s| self.ledger.quota(s as ShareId, t) > 0);
+                || (0..self.ns()).any(|s| self.ledger.quota(ShareId::at(s), t) > 0);
             if !relevant {
                 continue;
             }
@@ -305,20 +305,20 @@ impl<'a> View<'a> {
                 unattributed_borrowed: unattributed,
             });
             for s in 0..self.ns() {
-                let u = self.ledger.held(s as ShareId, t);
-                let q = self.ledger.quota(s as ShareId, t);
+                let u = self.ledger.held(ShareId::at(s), t);
+                let q = self.ledger.quota(ShareId::at(s), t);
                 if q == 0 && u == 0 {
                     continue;
                 }
-                let name = |x: ShareId| self.cfg.shares[x as usize].name.clone();
+                let name = |x: ShareId| self.cfg.shares[x.index()].name.clone();
                 let earmarked = self
                     .grace
-                    .of_share(s as ShareId)
+                    .of_share(ShareId::at(s))
                     .map(|id| self.grace.get(id))
                     .filter(|e| e.ty == t)
                     .map_or(0, |e| e.n);
                 shares.push(ShareTypeUsage {
-                    quota_share_name: name(s as ShareId),
+                    quota_share_name: name(ShareId::at(s)),
                     capacity_unit: tc.name.clone(),
                     quota: q,
                     usage: u,
@@ -327,16 +327,16 @@ impl<'a> View<'a> {
                     borrowed: per[s].borrowed,
                     borrowed_from: flows
                         .iter()
-                        .filter(|f| f.borrower == s as ShareId)
+                        .filter(|f| f.borrower == ShareId::at(s))
                         .map(|f| Flow { quota_share_name: name(f.lender), instances: f.instances })
                         .collect(),
                     lent: per[s].lent,
                     lent_to: flows
                         .iter()
-                        .filter(|f| f.lender == s as ShareId)
+                        .filter(|f| f.lender == ShareId::at(s))
                         .map(|f| Flow { quota_share_name: name(f.borrower), instances: f.instances })
                         .collect(),
-                    idle: if self.ledger.lends(s as ShareId) {
+                    idle: if self.ledger.lends(ShareId::at(s)) {
                         q.saturating_sub(u).saturating_sub(per[s].lent)
                     } else {
                         q.saturating_sub(u)
@@ -391,7 +391,7 @@ impl<'a> View<'a> {
             .collect();
         JobResult {
             job_name: jc.name.clone(),
-            quota_share_name: self.cfg.shares[jc.share as usize].name.clone(),
+            quota_share_name: self.cfg.shares[jc.share.index()].name.clone(),
             status: jd.status,
             status_reason: self.status_reason(j),
             scheduling_priority: jd.priority,
@@ -416,14 +416,14 @@ impl<'a> View<'a> {
     /// Every job as the result shows it now, in input order.
     pub fn jobs(&self) -> Vec<JobResult> {
         let lost = self.lost_seconds();
-        (0..self.jobs.len() as u32).map(|j| self.job_result_with(j, lost[j as usize])).collect()
+        (0..self.jobs.len() as u32).map(|j| self.job_result_with(JobId(j), lost[j as usize])).collect()
     }
 
     /// Every job's lost work (R8), indexed by job id.
     pub fn lost_seconds(&self) -> Vec<u64> {
         let mut lost = vec![0u64; self.jobs.len()];
         for p in self.grace.log() {
-            lost[p.victim as usize] += p.lost;
+            lost[p.victim.index()] += p.lost;
         }
         lost
     }
@@ -434,12 +434,12 @@ impl<'a> View<'a> {
     }
 
     pub(crate) fn render_event(&self, at: u64, idx: usize, e: RawEvent) -> Event {
-        let jc = self.job_cfg(e.job);
+        let jc = self.job_cfg(JobId(e.job));
         let reason = self.events.reason(idx, e);
         let mut ev = Event {
             at,
             job_name: jc.name.clone(),
-            quota_share_name: self.cfg.shares[jc.share as usize].name.clone(),
+            quota_share_name: self.cfg.shares[jc.share.index()].name.clone(),
             event_type: e.etype(),
             status: e.status(),
             status_reason: self.reason_text(reason),

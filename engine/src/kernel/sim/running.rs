@@ -67,20 +67,20 @@ impl Running {
 
     /// Job `j` of priority `prio` starts running in list `i`.
     pub fn push(&mut self, i: usize, j: JobId, prio: u32) {
-        self.place[j as usize] = self.lists[i].len() as u32;
+        self.place[j.index()] = self.lists[i].len() as u32;
         self.lists[i].push(RunEntry { job: j, key: prio });
         self.lowest[i] = self.lowest[i].min(prio);
     }
 
     /// Job `j` leaves list `i`.
     pub fn remove(&mut self, i: usize, j: JobId) {
-        let p = self.place[j as usize] as usize;
+        let p = self.place[j.index()] as usize;
         debug_assert_eq!(self.lists[i][p].job, j, "a running job's place");
         let key = self.lists[i].swap_remove(p).key;
         if let Some(moved) = self.lists[i].get(p) {
-            self.place[moved.job as usize] = p as u32;
+            self.place[moved.job.index()] = p as u32;
         }
-        self.place[j as usize] = u32::MAX;
+        self.place[j.index()] = u32::MAX;
         if key == self.lowest[i] {
             self.recompute(i);
         }
@@ -88,7 +88,7 @@ impl Running {
 
     /// Job `j` of list `i` is being preempted: it is no candidate any more (R21).
     pub fn set_preempted(&mut self, i: usize, j: JobId) {
-        let e = &mut self.lists[i][self.place[j as usize] as usize];
+        let e = &mut self.lists[i][self.place[j.index()] as usize];
         let key = core::mem::replace(&mut e.key, RunEntry::PREEMPTED);
         if key == self.lowest[i] {
             self.recompute(i);
@@ -98,7 +98,7 @@ impl Running {
     /// Job `j` of list `i`, if it runs, has priority `prio` now (R23); a job being preempted
     /// stays no candidate.
     pub fn set_priority(&mut self, i: usize, j: JobId, prio: u32) {
-        let Some(&p) = self.place.get(j as usize).filter(|&&p| p != u32::MAX) else { return };
+        let Some(&p) = self.place.get(j.index()).filter(|&&p| p != u32::MAX) else { return };
         let e = &mut self.lists[i][p as usize];
         if e.is_candidate() {
             e.key = prio;
@@ -109,7 +109,7 @@ impl Running {
     /// Whether job `j` runs (is in a list).
     #[inline]
     pub fn contains(&self, j: JobId) -> bool {
-        self.place[j as usize] != u32::MAX
+        self.place[j.index()] != u32::MAX
     }
 
     fn recompute(&mut self, i: usize) {
@@ -131,21 +131,21 @@ mod tests {
     fn r20_the_lowest_candidate_priority_follows_every_change() {
         let mut r = Running::new(2, 5);
         assert!(!r.has_candidate_below(0, u32::MAX - 1), "an empty list has no candidate");
-        r.push(0, 0, 5);
-        r.push(0, 1, 2);
-        r.push(0, 2, 7);
-        r.push(1, 3, 0);
+        r.push(0, JobId(0), 5);
+        r.push(0, JobId(1), 2);
+        r.push(0, JobId(2), 7);
+        r.push(1, JobId(3), 0);
         assert!(r.has_candidate_below(0, 3) && !r.has_candidate_below(0, 2));
-        r.set_preempted(0, 1);
+        r.set_preempted(0, JobId(1));
         assert!(!r.has_candidate_below(0, 5) && r.has_candidate_below(0, 6), "a victim is no candidate");
-        r.set_priority(0, 2, 1);
+        r.set_priority(0, JobId(2), 1);
         assert!(r.has_candidate_below(0, 2));
-        r.set_priority(0, 1, 0);
+        r.set_priority(0, JobId(1), 0);
         assert!(!r.has_candidate_below(0, 1), "a job being preempted stays no candidate");
-        r.remove(0, 2);
+        r.remove(0, JobId(2));
         assert!(!r.has_candidate_below(0, 5) && r.has_candidate_below(0, 6));
-        r.set_priority(0, 4, 0);
-        assert!(!r.contains(4), "a priority change of a job not running changes nothing");
+        r.set_priority(0, JobId(4), 0);
+        assert!(!r.contains(JobId(4)), "a priority change of a job not running changes nothing");
         assert!(r.has_candidate_below(1, 1) && !r.has_candidate_below(1, 0));
     }
 
@@ -153,15 +153,15 @@ mod tests {
     fn a_job_leaves_its_list_from_any_place() {
         let mut r = Running::new(1, 4);
         for j in 0..4 {
-            r.push(0, j, 0);
+            r.push(0, JobId(j), 0);
         }
-        r.remove(0, 1);
-        assert_eq!(jobs(&r, 0), [0, 2, 3]);
-        r.remove(0, 3);
-        r.remove(0, 0);
-        assert_eq!(jobs(&r, 0), [2]);
-        assert!(r.contains(2) && !r.contains(0));
-        r.remove(0, 2);
+        r.remove(0, JobId(1));
+        assert_eq!(jobs(&r, 0), [JobId(0), JobId(2), JobId(3)]);
+        r.remove(0, JobId(3));
+        r.remove(0, JobId(0));
+        assert_eq!(jobs(&r, 0), [JobId(2)]);
+        assert!(r.contains(JobId(2)) && !r.contains(JobId(0)));
+        r.remove(0, JobId(2));
         assert!(r.list(0).is_empty());
     }
 }

@@ -19,17 +19,17 @@ impl ShareSet {
 
     #[inline]
     pub fn insert(&mut self, s: ShareId) {
-        self.0 |= 1 << s;
+        self.0 |= 1 << s.0;
     }
 
     #[inline]
     pub fn remove(&mut self, s: ShareId) {
-        self.0 &= !(1 << s);
+        self.0 &= !(1 << s.0);
     }
 
     #[inline]
     pub fn contains(self, s: ShareId) -> bool {
-        self.0 & (1 << s) != 0
+        self.0 & (1 << s.0) != 0
     }
 
     /// The set as bits, share `s` at bit `s`.
@@ -50,7 +50,7 @@ impl ShareSet {
             (bits != 0).then(|| {
                 let s = bits.trailing_zeros();
                 bits &= bits - 1;
-                s as ShareId
+                ShareId(s)
             })
         })
     }
@@ -65,12 +65,12 @@ mod tests {
     fn a_share_set_lists_its_shares_lowest_first() {
         let mut s = ShareSet::EMPTY;
         for x in [19, 3, 0, 7, 3] {
-            s.insert(x);
+            s.insert(ShareId(x));
         }
-        s.remove(7);
-        assert_eq!(s.iter().collect::<Vec<_>>(), [0, 3, 19]);
-        assert!(s.contains(19) && !s.contains(7));
-        assert_eq!(ShareSet::first(3).union(s).iter().collect::<Vec<_>>(), [0, 1, 2, 3, 19]);
+        s.remove(ShareId(7));
+        assert_eq!(s.iter().map(|s| s.0).collect::<Vec<_>>(), [0, 3, 19]);
+        assert!(s.contains(ShareId(19)) && !s.contains(ShareId(7)));
+        assert_eq!(ShareSet::first(3).union(s).iter().map(|s| s.0).collect::<Vec<_>>(), [0, 1, 2, 3, 19]);
         assert_eq!(ShareSet::first(MAX_SHARES).iter().count(), MAX_SHARES);
         assert_eq!(ShareSet::EMPTY.iter().count(), 0);
     }

@@ -15,7 +15,7 @@ use crate::model::{
     Toggle,
 };
 use crate::result::Status;
-use crate::scenario::{ShareId, TypeId};
+use crate::scenario::{JobId, ShareId, TypeId};
 
 use super::report::View;
 
@@ -37,15 +37,15 @@ impl View<'_> {
         s.workload = None;
         s.settings.start_at = self.now as i64;
         let nt = self.nt();
-        let name = |t: TypeId| self.cfg.types[t as usize].name.clone();
+        let name = |t: TypeId| self.cfg.types[t.index()].name.clone();
         // The service environment as updates left it.
-        s.service_environment.capacity_limits = (0..nt as TypeId)
+        s.service_environment.capacity_limits = TypeId::all(nt)
             .filter_map(|t| self.ledger.capacity(t).map(|c| CapacityLimit::new(&name(t), c as i64)))
             .collect();
         // The shares as updates left them.
         for (i, q) in s.quota_shares.iter_mut().enumerate() {
-            let sh = i as ShareId;
-            q.capacity_limits = (0..nt as TypeId)
+            let sh = ShareId::at(i);
+            q.capacity_limits = TypeId::all(nt)
                 .filter(|&t| self.ledger.quota(sh, t) > 0)
                 .map(|t| CapacityLimit::new(&name(t), self.ledger.quota(sh, t) as i64))
                 .collect();
@@ -58,7 +58,7 @@ impl View<'_> {
                 if self.in_share[i] { Toggle::Enabled } else { Toggle::Disabled };
             q.state = if enabled[i] { ShareState::Enabled } else { ShareState::Disabled };
             q.capacity_limit_reduced =
-                (0..nt as TypeId).filter(|&t| self.ledger.over_by_update(sh, t)).map(name).collect();
+                TypeId::all(nt).filter(|&t| self.ledger.over_by_update(sh, t)).map(name).collect();
         }
         // Jobs that have not finished, with what they did.
         let mut finished = alloc::collections::BTreeSet::new();
@@ -66,7 +66,7 @@ impl View<'_> {
         let mut history = core::mem::take(&mut s.history);
         for (k, j) in s.jobs.iter().enumerate() {
             let id = k as u32;
-            let jd = self.jobs.get(id);
+            let jd = self.jobs.get(JobId(id));
             let mut j = j.clone();
             // R23: the priority as updates left it, submitted or not.
             j.scheduling_priority = jd.priority as i64;
@@ -74,7 +74,7 @@ impl View<'_> {
                 Some(st @ (Status::Succeeded | Status::Failed)) => {
                     // What forecasts learn from: the durations of the jobs that succeeded.
                     if st == Status::Succeeded {
-                        history.push(self.observed(id, self.job_cfg(id).duration, false));
+                        history.push(self.observed(id, self.job_cfg(JobId(id)).duration, false));
                     }
                     finished.insert(j.job_name.clone());
                     continue;
@@ -90,9 +90,9 @@ impl View<'_> {
                         inexact
                             .push(format!("{} is in its grace period: it is written as queued", j.job_name));
                     } else if st.holds_capacity() {
-                        j.started_at = self.jobs.last_attempt(id).map(|a| a.started as i64);
+                        j.started_at = self.jobs.last_attempt(JobId(id)).map(|a| a.started as i64);
                         // Still running: it needs at least the work done so far (censored).
-                        let done = jd.saved + self.jobs.attempt_training(id, self.now);
+                        let done = jd.saved + self.jobs.attempt_training(JobId(id), self.now);
                         if done > 0 {
                             history.push(self.observed(id, done, true));
                         }
@@ -126,10 +126,10 @@ impl View<'_> {
 
     /// Job `j` observed to train `seconds` (at least, when `censored`).
     fn observed(&self, j: u32, seconds: u64, censored: bool) -> ObservedDuration {
-        let jc = self.job_cfg(j);
+        let jc = self.job_cfg(JobId(j));
         ObservedDuration {
-            quota_share_name: self.cfg.shares[jc.share as usize].name.clone(),
-            instance_type: self.cfg.types[jc.ty as usize].name.clone(),
+            quota_share_name: self.cfg.shares[jc.share.index()].name.clone(),
+            instance_type: self.cfg.types[jc.ty.index()].name.clone(),
             instance_count: jc.count as i64,
             duration_seconds: seconds as i64,
             censored,

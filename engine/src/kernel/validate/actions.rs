@@ -34,7 +34,7 @@ pub(super) fn actions(
                 let pr =
                     c.priority(&format!("{p}.updateServiceJob.schedulingPriority"), *scheduling_priority);
                 match job_ids.get(job_name.as_str()) {
-                    Some(j) => Some(ActionRawCfg::Priority(j, pr)),
+                    Some(j) => Some(ActionRawCfg::Priority(JobId(j), pr)),
                     None => {
                         c.err(format!("{p}.updateServiceJob.jobName"), format!("no job is named {job_name}"));
                         None
@@ -42,7 +42,7 @@ pub(super) fn actions(
                 }
             }
             ActionKind::TerminateServiceJob { job_name, reason } => match job_ids.get(job_name.as_str()) {
-                Some(j) => Some(ActionRawCfg::Terminate(j, reason.clone())),
+                Some(j) => Some(ActionRawCfg::Terminate(JobId(j), reason.clone())),
                 None => {
                     c.err(format!("{p}.terminateServiceJob.jobName"), format!("no job is named {job_name}"));
                     None

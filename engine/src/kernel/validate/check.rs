@@ -71,7 +71,7 @@ impl Checker {
         if let Some(&id) = self.type_ids.get(name) {
             return id;
         }
-        let id = self.types.len() as TypeId;
+        let id = TypeId::at(self.types.len());
         self.types.push(TypeCfg {
             name: name.to_string(),
             gpus: catalogue_gpus(name).unwrap_or(0).max(0) as u64,
@@ -186,7 +186,7 @@ impl Checker {
 pub(super) fn per_type(types: usize, limits: &[(TypeId, u64)]) -> Vec<u64> {
     let mut v = alloc::vec![0u64; types];
     for &(t, n) in limits {
-        v[t as usize] = n;
+        v[t.index()] = n;
     }
     v
 }
@@ -194,7 +194,7 @@ pub(super) fn per_type(types: usize, limits: &[(TypeId, u64)]) -> Vec<u64> {
 pub(super) fn per_type_opt(types: usize, limits: &[(TypeId, u64)]) -> Vec<Option<u64>> {
     let mut v = alloc::vec![None; types];
     for &(t, n) in limits {
-        v[t as usize] = Some(n);
+        v[t.index()] = Some(n);
     }
     v
 }

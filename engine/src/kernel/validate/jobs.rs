@@ -32,7 +32,7 @@ pub(super) fn jobs<'a>(
         let p = Idx("jobs", i);
         if !valid_name(&j.job_name) {
             c.err(format!("{p}.jobName"), format!("jobName {NAME_RULE}"));
-        } else if let Some(first) = job_ids.insert(i as JobId) {
+        } else if let Some(first) = job_ids.insert(i as u32) {
             c.err(format!("{p}.jobName"), format!("job {} is already defined at jobs[{first}]", j.job_name));
         }
         let share = match share_ids.get(&j.quota_share_name) {
@@ -46,7 +46,7 @@ pub(super) fn jobs<'a>(
                         format!("no quota share is named {}", j.quota_share_name),
                     );
                 }
-                0
+                ShareId(0)
             }
         };
         let priority = if (0..=MAX_PRIORITY).contains(&j.scheduling_priority) {
@@ -137,7 +137,7 @@ fn instance_type(c: &mut Checker, p: &Idx, j: &Job) -> TypeId {
                     "instanceType {a} disagrees with serviceRequestPayload.ResourceConfig.InstanceType {b}"
                 ),
             );
-            0
+            TypeId(0)
         }
         (Some(name), _) | (None, Some(name)) => {
             let direct = j.instance_type.is_some();
@@ -152,7 +152,7 @@ fn instance_type(c: &mut Checker, p: &Idx, j: &Job) -> TypeId {
                 if c.instance_type_name(&path, name) {
                     c.type_id(name)
                 } else {
-                    0
+                    TypeId(0)
                 }
             }
         }
@@ -161,7 +161,7 @@ fn instance_type(c: &mut Checker, p: &Idx, j: &Job) -> TypeId {
                 format!("{p}.instanceType"),
                 "a job needs an instanceType (or serviceRequestPayload.ResourceConfig.InstanceType)",
             );
-            0
+            TypeId(0)
         }
     }
 }

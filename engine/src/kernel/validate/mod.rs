@@ -213,8 +213,8 @@ fn instance_types(c: &mut Checker, types: &[InstanceTypeInfo]) {
             ok
         });
         let t = c.type_id(&it.name);
-        c.types[t as usize].gpus = g;
-        c.types[t as usize].price = price;
+        c.types[t.index()].gpus = g;
+        c.types[t.index()].price = price;
     }
 }
 
@@ -238,7 +238,7 @@ fn quota_shares(c: &mut Checker, list: &[QuotaShare]) -> (BTreeMap<String, Share
                 format!("quota share {} is already defined at quotaShares[{first}]", q.quota_share_name),
             );
         }
-        share_ids.entry(q.quota_share_name.clone()).or_insert(i as ShareId);
+        share_ids.entry(q.quota_share_name.clone()).or_insert(ShareId::at(i));
         let limits = c.share_limits(&format!("{p}.capacityLimits"), &q.capacity_limits);
         let (strategy, bl) =
             c.sharing(&format!("{p}.resourceSharingConfiguration"), &q.resource_sharing_configuration);
@@ -278,8 +278,8 @@ fn totals(c: &mut Checker, se: &[(TypeId, u64)], capacity: &[Option<u64>], share
     // R3 and R13 warnings, per type of the service environment.
     for (i, l) in se.iter().enumerate() {
         let (t, cap) = *l;
-        let total: u64 = shares.iter().map(|s| s.quota[t as usize]).sum();
-        let name = &c.types[t as usize].name;
+        let total: u64 = shares.iter().map(|s| s.quota[t.index()]).sum();
+        let name = &c.types[t.index()].name;
         let path = format!("serviceEnvironment.capacityLimits[{i}].maxCapacity");
         if total > cap {
             let msg = format!(

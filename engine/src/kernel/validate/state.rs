@@ -16,7 +16,7 @@ pub(super) fn limits_reduced(c: &mut Checker, s: &Scenario, shares: &mut [ShareC
             match c.type_ids.get(name.as_str()) {
                 Some(&t) => {
                     if let Some(sh) = shares.get_mut(i) {
-                        sh.limit_reduced[t as usize] = true;
+                        sh.limit_reduced[t.index()] = true;
                     }
                 }
                 None => c.err(
@@ -42,7 +42,7 @@ pub(super) fn usage_at_start(
     let mut usage = vec![0u64; shares.len() * nt];
     let mut any = false;
     for j in jobs.iter().filter(|j| j.started_at.is_some()) {
-        if let Some(u) = usage.get_mut(j.share as usize * nt + j.ty as usize) {
+        if let Some(u) = usage.get_mut(j.share.index() * nt + j.ty.index()) {
             *u = u.saturating_add(j.count);
             any = true;
         }

@@ -38,8 +38,8 @@ pub(super) struct Model {
 
 impl Model {
     pub fn new(m: &Resampled, v: &ValidScenario) -> Model {
-        let share_of = |n: &str| v.shares.iter().position(|s| s.name == n).map(|i| i as ShareId);
-        let type_of = |n: &str| v.types.iter().position(|t| t.name == n).map(|i| i as TypeId);
+        let share_of = |n: &str| v.shares.iter().position(|s| s.name == n).map(ShareId::at);
+        let type_of = |n: &str| v.types.iter().position(|t| t.name == n).map(TypeId::at);
         let shares = m
             .shares
             .iter()

@@ -160,7 +160,7 @@ impl Forecast {
             }
             let mut j = j.clone();
             j.submit_at = state.settings.start_at;
-            submitted = Some(s.jobs.len() as JobId);
+            submitted = Some(JobId::at(s.jobs.len()));
             s.jobs.push(j);
         }
         let written: Vec<Option<u64>> =
@@ -300,9 +300,9 @@ impl Forecast {
     pub fn replicate(&self, r: u32) -> Result<Outcome, String> {
         let (v, sources) = self.drawn(r);
         let arrived: Vec<String> = v.jobs[self.valid.jobs.len()..].iter().map(|j| j.name.clone()).collect();
-        let name = |k: JobId| match (k as usize).checked_sub(self.valid.jobs.len()) {
+        let name = |k: JobId| match k.index().checked_sub(self.valid.jobs.len()) {
             Some(i) => arrived[i].clone(),
-            None => self.valid.jobs[k as usize].name.clone(),
+            None => self.valid.jobs[k.index()].name.clone(),
         };
         let mut sim = Simulation::with_options(v, Options { record_events: false, ..Options::default() });
         sim.run();
@@ -358,7 +358,7 @@ impl Forecast {
             .iter()
             .enumerate()
             .map(|(i, &j)| {
-                let jc = &self.valid.jobs[j as usize];
+                let jc = &self.valid.jobs[j.index()];
                 let mut starts: Vec<u64> = outcomes.iter().filter_map(|o| o.starts[i]).collect();
                 starts.sort_unstable();
                 let started = starts.len();
@@ -388,7 +388,7 @@ impl Forecast {
                 let now = &self.now[i];
                 JobEta {
                     job_name: jc.name.clone(),
-                    quota_share_name: self.valid.shares[jc.share as usize].name.clone(),
+                    quota_share_name: self.valid.shares[jc.share.index()].name.clone(),
                     submitted: Some(j) == self.submitted,
                     start: start_band,
                     start_iso: iso,
@@ -443,7 +443,7 @@ impl Forecast {
                     ahead: sim
                         .queued_ahead(j)
                         .into_iter()
-                        .map(|a| self.valid.jobs[a as usize].name.clone())
+                        .map(|a| self.valid.jobs[a.index()].name.clone())
                         .collect(),
                 }
             })
@@ -469,12 +469,12 @@ fn targets(
                 format!("{name:?} started already (startedAt {at})"),
             ));
         }
-        out.push(k as JobId);
+        out.push(JobId::at(k));
     }
     if opts.jobs.is_empty() {
-        out = (0..v.jobs.len() as JobId)
+        out = JobId::all(v.jobs.len())
             .filter(|&k| {
-                let j = &v.jobs[k as usize];
+                let j = &v.jobs[k.index()];
                 j.started_at.is_none() && j.submit_at <= start
             })
             .collect();
@@ -520,7 +520,7 @@ fn curves(
         .jobs
         .iter()
         .map(|j| {
-            let key = (v.shares[j.share as usize].name.as_str(), v.types[j.ty as usize].name.as_str());
+            let key = (v.shares[j.share.index()].name.as_str(), v.types[j.ty.index()].name.as_str());
             index.get(&key).copied().unwrap_or((None, largest_all))
         })
         .collect();
@@ -528,7 +528,7 @@ fn curves(
     for (si, sh) in v.shares.iter().enumerate() {
         for (ti, ty) in v.types.iter().enumerate() {
             let e = index.get(&(sh.name.as_str(), ty.name.as_str())).copied().unwrap_or((None, largest_all));
-            by_ids.insert((si as crate::scenario::ShareId, ti as crate::scenario::TypeId), e);
+            by_ids.insert((crate::scenario::ShareId::at(si), crate::scenario::TypeId::at(ti)), e);
         }
     }
     (curves, keys, by_ids)
@@ -555,7 +555,7 @@ fn sources(
                 + j.started_at
                     .map_or(0, |a| start.saturating_sub(a.saturating_add(sched).saturating_add(starting)));
             let path =
-                if Some(k as JobId) == submitted { String::from("--submit") } else { format!("jobs[{k}]") };
+                if Some(JobId::at(k)) == submitted { String::from("--submit") } else { format!("jobs[{k}]") };
             let beyond = |d: u64| d.max(trained + 1);
             match durations {
                 Durations::Exact => Ok(Source::Fixed(j.duration, "exact")),

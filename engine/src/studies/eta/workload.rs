@@ -23,8 +23,9 @@ pub(super) struct Entry {
     pub name: String,
     /// When its jobs arrive.
     pub pace: Pace,
-    /// Instance types with their weights (those the state has).
-    types: Vec<(TypeId, i64)>,
+    /// Instance types with their weights; `None` for a type the state does not know (drawn
+    /// like the others, so the draws stay in step, but such a job never arrives).
+    types: Vec<(Option<TypeId>, i64)>,
     spec: ShareWorkload,
 }
 
@@ -58,12 +59,11 @@ impl Model {
             .iter()
             .zip(paces)
             .filter_map(|(e, pace)| {
-                let share = v.shares.iter().position(|s| s.name == e.quota_share_name)? as ShareId;
+                let share = ShareId::at(v.shares.iter().position(|s| s.name == e.quota_share_name)?);
                 let types = e
                     .instance_types
                     .iter()
-                    .map(|t| (v.types.iter().position(|x| x.name == t.name).map(|i| i as TypeId), t.weight))
-                    .map(|(ty, weight)| (ty.unwrap_or(TypeId::MAX), weight))
+                    .map(|t| (v.types.iter().position(|x| x.name == t.name).map(TypeId::at), t.weight))
                     .collect();
                 Some(Entry { share, name: e.quota_share_name.clone(), pace, types, spec: e.clone() })
             })
@@ -122,10 +122,10 @@ impl Model {
                     let checkpoint = spec.checkpoint.as_ref().and_then(|c| draw_percent(rng, c));
                     let retries = spec.preemption_retries.as_ref().and_then(|c| draw_percent(rng, c));
                     // A type the state does not know cannot arrive (validation would refuse it).
-                    if ty == TypeId::MAX {
+                    let Some(ty) = ty else {
                         return;
-                    }
-                    let quota = v.shares[entry.share as usize].quota.get(ty as usize).copied().unwrap_or(0);
+                    };
+                    let quota = v.shares[entry.share.index()].quota.get(ty.index()).copied().unwrap_or(0);
                     out.push((
                         e,
                         JobCfg {

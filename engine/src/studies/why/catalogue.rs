@@ -160,8 +160,8 @@ pub fn catalogue(
     target: Target,
 ) -> Vec<Entry> {
     let j = &v.jobs[job];
-    let sh = &v.shares[j.share as usize];
-    let ty = j.ty as usize;
+    let sh = &v.shares[j.share.index()];
+    let ty = j.ty.index();
     let share_path = format!("quotaShares[{}]", sh.name);
     let job_path = format!("jobs[{}]", j.name);
     let mut out = Vec::new();
@@ -192,7 +192,7 @@ pub fn catalogue(
     strategies(&mut out, "strategy", &share_path, sh.strategy);
 
     // 4. Quota for the job's type.
-    quotas(&mut out, "quota", v, j.share as usize, ty, j.count);
+    quotas(&mut out, "quota", v, j.share.index(), ty, j.count);
 
     // 5. In-share preemption.
     let path = format!("{share_path}.preemptionConfiguration.inSharePreemption");
@@ -239,7 +239,7 @@ fn priority(v: &ValidScenario, job: usize, job_path: &str) -> Entry {
         v.jobs.iter().enumerate().filter(|(i, _)| *i != job).map(|(_, o)| i64::from(o.priority)).collect();
     for (_, a) in &v.actions {
         if let ActionCfg::UpdatePriority { job: k, priority } = a {
-            if *k as usize != job {
+            if k.index() != job {
                 others.push(i64::from(*priority));
             }
         }
@@ -269,7 +269,7 @@ fn priority(v: &ValidScenario, job: usize, job_path: &str) -> Entry {
 /// waited for or was reclaimed for, or why there are none.
 fn lenders(out: &mut Vec<Entry>, v: &ValidScenario, job: usize, event: &WhyEvent) {
     let j = &v.jobs[job];
-    let ty = j.ty as usize;
+    let ty = j.ty.index();
     let type_name = &v.types[ty].name;
     let lender_path = String::from("quotaShares[*]");
     let kind = event.preemption.as_ref().and_then(|p| {
@@ -279,12 +279,12 @@ fn lenders(out: &mut Vec<Entry>, v: &ValidScenario, job: usize, event: &WhyEvent
     });
     let lenders: Result<Vec<usize>, String> = match (event.kind, kind) {
         (EventKind::Wait, _) => Ok((0..v.shares.len())
-            .filter(|s| *s != j.share as usize && v.shares[*s].quota.get(ty).is_some_and(|q| *q > 0))
+            .filter(|s| *s != j.share.index() && v.shares[*s].quota.get(ty).is_some_and(|q| *q > 0))
             .collect()),
         (_, Some(PreemptionKind::CrossShare)) => {
             let p = event.preemption.as_ref().and_then(|p| p.preempted_by_quota_share.as_deref());
             match p.and_then(|n| v.shares.iter().position(|s| s.name == n)) {
-                Some(s) if s != j.share as usize => Ok(alloc::vec![s]),
+                Some(s) if s != j.share.index() => Ok(alloc::vec![s]),
                 _ => Err("the preemptor's share is not known".into()),
             }
         }

@@ -214,7 +214,7 @@ impl WhyStudy {
             return Err(WhyError::Run(e.to_string()));
         }
         let records: Vec<crate::PreemptionRecord> =
-            sim.preemptions().iter().filter(|r| r.victim as usize == self.job).cloned().collect();
+            sim.preemptions().iter().filter(|r| r.victim.index() == self.job).cloned().collect();
         let baseline = result_of(sim);
         let (event, target) = report::event_of(&self.valid, &baseline, self.job, &records, &self.opts)?;
         let entries = catalogue::catalogue(&self.valid, &self.base, self.job, &event, target);

@@ -289,7 +289,7 @@ pub(crate) fn event_of(
             ));
         }
         let rec = &records[k as usize - 1];
-        let by = rec.preemptor.map(|p| &v.jobs[p as usize]);
+        let by = rec.preemptor.map(|p| &v.jobs[p.index()]);
         e.kind = EventKind::Preemption;
         e.preemption = Some(PreemptionInfo {
             number: k,
@@ -297,7 +297,7 @@ pub(crate) fn event_of(
             released_at: rec.releases_at,
             reason: rec.kind.reason().into(),
             preempted_by: by.map(|p| p.name.clone()),
-            preempted_by_quota_share: by.map(|p| v.shares[p.share as usize].name.clone()),
+            preempted_by_quota_share: by.map(|p| v.shares[p.share.index()].name.clone()),
             lost_work_seconds: rec.lost,
         });
         let finish = jr.stopped_at.filter(|_| jr.status == Some(Status::Succeeded));

@@ -37,8 +37,8 @@ pub(crate) fn attribution(ledger: &Ledger, t: TypeId) -> Attribution {
     let mut flows = Vec::new();
     let mut idle: Vec<u64> = (0..ns)
         .map(|l| {
-            if ledger.lends(l as ShareId) {
-                ledger.quota(l as ShareId, t).saturating_sub(ledger.held(l as ShareId, t))
+            if ledger.lends(ShareId::at(l)) {
+                ledger.quota(ShareId::at(l), t).saturating_sub(ledger.held(ShareId::at(l), t))
             } else {
                 0
             }
@@ -47,7 +47,7 @@ pub(crate) fn attribution(ledger: &Ledger, t: TypeId) -> Attribution {
     let mut lender = 0usize;
     let mut unattributed = 0;
     for b in 0..ns {
-        let mut x = ledger.held(b as ShareId, t).saturating_sub(ledger.quota(b as ShareId, t));
+        let mut x = ledger.held(ShareId::at(b), t).saturating_sub(ledger.quota(ShareId::at(b), t));
         per[b].borrowed = x;
         while x > 0 {
             while lender < ns && idle[lender] == 0 {
@@ -60,7 +60,7 @@ pub(crate) fn attribution(ledger: &Ledger, t: TypeId) -> Attribution {
             let k = x.min(idle[lender]);
             idle[lender] -= k;
             per[lender].lent += k;
-            flows.push(FlowOf { borrower: b as ShareId, lender: lender as ShareId, instances: k });
+            flows.push(FlowOf { borrower: ShareId::at(b), lender: ShareId::at(lender), instances: k });
             x -= k;
         }
     }

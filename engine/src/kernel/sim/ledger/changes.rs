@@ -33,17 +33,17 @@ impl TypeChanges {
 
     /// Type `t` changed.
     pub fn mark(&mut self, t: TypeId) {
-        self.since_pass[t as usize] = true;
-        self.in_pass[t as usize] = true;
+        self.since_pass[t.index()] = true;
+        self.in_pass[t.index()] = true;
         self.any = true;
-        self.since_look[t as usize] = true;
+        self.since_look[t.index()] = true;
         self.any_look = true;
     }
 
     /// Type `t`'s held free instances changed (R16): for the wait breakdown only, not the
     /// pass.
     pub fn mark_for_look(&mut self, t: TypeId) {
-        self.since_look[t as usize] = true;
+        self.since_look[t.index()] = true;
         self.any_look = true;
     }
 
@@ -51,7 +51,7 @@ impl TypeChanges {
     /// [`Self::looked`]: what the wait breakdown reads.
     #[inline]
     pub fn since_look(&self, t: TypeId) -> bool {
-        self.since_look[t as usize]
+        self.since_look[t.index()]
     }
 
     /// Whether any type changed since [`Self::looked`].
@@ -91,6 +91,6 @@ impl TypeChanges {
     /// Whether type `t` changed since the last pass or during this one.
     #[inline]
     pub fn in_pass(&self, t: TypeId) -> bool {
-        self.in_pass[t as usize]
+        self.in_pass[t.index()]
     }
 }

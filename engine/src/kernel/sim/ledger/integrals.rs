@@ -59,7 +59,7 @@ impl Integrals {
     /// Every integral brought up to `now` (before a configuration change).
     pub(crate) fn at_all(&mut self, now: u64, u: &Usage<impl Fn(usize) -> bool>) {
         for t in 0..u.nt {
-            self.at_type(now, t as TypeId, u);
+            self.at_type(now, TypeId::at(t), u);
         }
         for i in 0..self.acc.len() {
             self.at_st(now, i, u);
@@ -88,7 +88,7 @@ impl Integrals {
     /// lent instance-seconds. Lent amounts follow R15: the borrowed total fills lenders'
     /// idle quota in input order.
     fn at_type(&mut self, now: u64, t: TypeId, u: &Usage<impl Fn(usize) -> bool>) {
-        let ti = t as usize;
+        let ti = t.index();
         let dt = now - self.last_t[ti];
         if dt == 0 {
             return;
@@ -100,7 +100,7 @@ impl Integrals {
             return;
         }
         for &s in &u.type_shares[ti] {
-            let s = s as usize;
+            let s = s.index();
             if !(u.lends)(s) {
                 continue;
             }

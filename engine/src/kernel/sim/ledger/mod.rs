@@ -132,7 +132,7 @@ impl Ledger {
             allowance: vec![None; ns * nt],
             borrowed_now: vec![0; nt],
             type_shares: (0..nt)
-                .map(|t| (0..ns as ShareId).filter(|&s| scenario.shares[s as usize].quota[t] > 0).collect())
+                .map(|t| ShareId::all(ns).filter(|&s| scenario.shares[s.index()].quota[t] > 0).collect())
                 .collect(),
             integrals: Integrals {
                 acc: vec![Acc::default(); ns * nt],
@@ -149,7 +149,7 @@ impl Ledger {
 
     #[inline]
     fn st(&self, s: ShareId, t: TypeId) -> usize {
-        s as usize * self.nt + t as usize
+        s.index() * self.nt + t.index()
     }
 
     // ----- what a pass must look at -----------------------------------------------------
@@ -178,23 +178,23 @@ impl Ledger {
 
     /// A share's borrow limit now (R14, as updated by actions).
     pub fn borrow_limit(&self, s: ShareId) -> BorrowLimit {
-        self.terms[s as usize].borrow_limit
+        self.terms[s.index()].borrow_limit
     }
 
     #[inline]
     pub fn strategy(&self, s: ShareId) -> Strategy {
-        self.terms[s as usize].strategy
+        self.terms[s.index()].strategy
     }
 
     /// Whether share `s` lends its idle quota to the pool (R13).
     #[inline]
     pub fn lends(&self, s: ShareId) -> bool {
-        self.terms[s as usize].strategy.lends()
+        self.terms[s.index()].strategy.lends()
     }
 
     #[inline]
     pub fn capacity(&self, t: TypeId) -> Option<u64> {
-        self.cap[t as usize]
+        self.cap[t.index()]
     }
 
     #[inline]
@@ -209,17 +209,17 @@ impl Ledger {
     }
 
     pub fn committed_total(&self, t: TypeId) -> u64 {
-        self.committed_total[t as usize]
+        self.committed_total[t.index()]
     }
 
     pub fn pool_capacity(&self, t: TypeId) -> u64 {
-        self.pool_cap[t as usize]
+        self.pool_cap[t.index()]
     }
 
     /// Free instances held by jobs for themselves (R16), of type `t`.
     #[inline]
     pub fn withheld(&self, t: TypeId) -> u64 {
-        self.withheld[t as usize]
+        self.withheld[t.index()]
     }
 
     /// Whether a share's usage of a type is over quota because of an update (R22).
@@ -230,7 +230,7 @@ impl Ledger {
 
     /// The shares that have (or had) quota or usage of type `t`, in input order.
     pub fn type_shares(&self, t: TypeId) -> &[ShareId] {
-        &self.type_shares[t as usize]
+        &self.type_shares[t.index()]
     }
 
     /// R14: instances of share `s` counted against its own quota: everything its jobs hold
@@ -259,10 +259,10 @@ impl Ledger {
     /// negative without a service environment limit.
     #[inline(always)]
     pub fn free(&self, t: TypeId, own_hold: impl FnOnce() -> u64) -> i64 {
-        match self.cap[t as usize] {
+        match self.cap[t.index()] {
             None => i64::MIN / 4,
             Some(c) => {
-                c as i64 - self.committed_total[t as usize] as i64 - self.withheld[t as usize] as i64
+                c as i64 - self.committed_total[t.index()] as i64 - self.withheld[t.index()] as i64
                     + own_hold() as i64
             }
         }
@@ -271,7 +271,7 @@ impl Ledger {
     /// What the lending pool has left for type `t` (R13).
     #[inline(always)]
     pub fn pool_available(&self, t: TypeId) -> i64 {
-        self.pool_cap[t as usize] as i64 - self.pool_committed[t as usize] as i64 - self.pool_adj[t as usize]
+        self.pool_cap[t.index()] as i64 - self.pool_committed[t.index()] as i64 - self.pool_adj[t.index()]
     }
 
     /// R14: a request checked against its share's quota and allowance, the lending pool and
@@ -289,7 +289,7 @@ impl Ledger {
             quota: self.quota(s, t),
             allowance: self.allowance(s, t),
             strategy,
-            has_capacity: self.cap[t as usize].is_some(),
+            has_capacity: self.cap[t.index()].is_some(),
             free: self.free(t, own_hold) + own_release as i64,
             pool: self.pool_available(t) + if lends { own_release as i64 } else { 0 },
         }
@@ -320,7 +320,7 @@ impl Ledger {
         if !self.never_runnable(s, t, n) {
             return None;
         }
-        match self.cap[t as usize] {
+        match self.cap[t.index()] {
             None => return Some(Misconfiguration::ServiceEnvironment),
             Some(c) if n > c => return Some(Misconfiguration::ServiceEnvironment),
             _ => {}
@@ -338,7 +338,7 @@ impl Ledger {
                         return Some(Misconfiguration::BorrowLimit);
                     }
                 }
-                if n > self.pool_cap[t as usize] {
+                if n > self.pool_cap[t.index()] {
                     return Some(Misconfiguration::Pool);
                 }
             }
@@ -352,9 +352,9 @@ impl Ledger {
         self.changes.mark(t);
         let i = self.st(s, t);
         self.committed[i] += n;
-        self.committed_total[t as usize] += n;
+        self.committed_total[t.index()] += n;
         if self.lends(s) {
-            self.pool_committed[t as usize] += n;
+            self.pool_committed[t.index()] += n;
         }
     }
 
@@ -363,9 +363,9 @@ impl Ledger {
         let i = self.st(s, t);
         debug_assert!(self.committed[i] >= n, "committed usage below zero");
         self.committed[i] -= n;
-        self.committed_total[t as usize] -= n;
+        self.committed_total[t.index()] -= n;
         if self.lends(s) {
-            self.pool_committed[t as usize] -= n;
+            self.pool_committed[t.index()] -= n;
         }
         // R22: a share is over quota because of an update until it is back within quota.
         if self.over_by_update[i] && self.committed[i] <= self.quota[i] {
@@ -383,7 +383,7 @@ impl Ledger {
         let q = self.quota[i];
         let before = self.held[i].saturating_sub(q);
         self.held[i] = self.held[i] + add - sub;
-        let bt = &mut self.borrowed_now[t as usize];
+        let bt = &mut self.borrowed_now[t.index()];
         *bt = *bt - before + self.held[i].saturating_sub(q);
     }
 
@@ -404,7 +404,7 @@ impl Ledger {
     /// Free instances held by jobs for themselves (R16) change; no type is marked for the
     /// pass (only for the wait breakdown).
     pub fn change_withheld(&mut self, t: TypeId, add: u64, sub: u64) {
-        let w = &mut self.withheld[t as usize];
+        let w = &mut self.withheld[t.index()];
         *w = *w + add - sub;
         if add != sub {
             self.changes.mark_for_look(t);
@@ -412,7 +412,7 @@ impl Ledger {
     }
 
     fn note_type_share(&mut self, s: ShareId, t: TypeId) {
-        let list = &mut self.type_shares[t as usize];
+        let list = &mut self.type_shares[t.index()];
         if let Err(p) = list.binary_search(&s) {
             list.insert(p, s);
         }
@@ -432,11 +432,11 @@ impl Ledger {
         if add {
             self.credited[vi] += c;
             self.covered[pi] += c;
-            self.pool_adj[t as usize] += delta;
+            self.pool_adj[t.index()] += delta;
         } else {
             self.credited[vi] -= c;
             self.covered[pi] -= c;
-            self.pool_adj[t as usize] -= delta;
+            self.pool_adj[t.index()] -= delta;
         }
         self.changes.mark(t);
     }
@@ -504,7 +504,7 @@ impl Ledger {
         for i in 0..self.pending.len() {
             let r = self.pending[i];
             if r > 0 {
-                self.sub_committed((i / self.nt) as ShareId, (i % self.nt) as TypeId, r);
+                self.sub_committed(ShareId::at(i / self.nt), TypeId::at(i % self.nt), r);
             }
         }
         self.credited.iter_mut().for_each(|x| *x = 0);
@@ -524,16 +524,16 @@ impl Ledger {
     ) {
         self.integrate_all(now);
         if let Some(q) = quota {
-            let i = self.st(s, 0);
+            let i = self.st(s, TypeId(0));
             self.quota[i..i + self.nt].copy_from_slice(q);
             for t in 0..self.nt {
                 if q[t] > 0 {
-                    self.note_type_share(s, t as TypeId);
+                    self.note_type_share(s, TypeId::at(t));
                 }
             }
         }
         if let Some((strategy, borrow_limit)) = terms {
-            self.terms[s as usize] = Terms { strategy, borrow_limit };
+            self.terms[s.index()] = Terms { strategy, borrow_limit };
         }
         self.recompute_borrowed();
         self.recompute_pool();
@@ -561,7 +561,7 @@ impl Ledger {
         for s in 0..self.terms.len() {
             for t in 0..self.nt {
                 let i = s * self.nt + t;
-                self.allowance[i] = self.compute_allowance(s as ShareId, t as TypeId);
+                self.allowance[i] = self.compute_allowance(ShareId::at(s), TypeId::at(t));
                 let q = self.quota[i];
                 let own = match self.terms[s].strategy {
                     Strategy::Reserve | Strategy::Lend => q,
@@ -576,7 +576,7 @@ impl Ledger {
     }
 
     fn compute_allowance(&self, s: ShareId, t: TypeId) -> Option<u64> {
-        self.terms[s as usize].borrow_limit.allowance(self.quota(s, t))
+        self.terms[s.index()].borrow_limit.allowance(self.quota(s, t))
     }
 
     fn recompute_pool(&mut self) {

@@ -77,7 +77,7 @@ pub(crate) struct Planner<'a> {
 
 impl<'a> Planner<'a> {
     fn job(&self, j: JobId) -> &'a JobCfg {
-        &self.cfg.jobs[j as usize]
+        &self.cfg.jobs[j.index()]
     }
 
     fn cfg_need(&self, j: JobId) -> Need {
@@ -91,7 +91,7 @@ impl<'a> Planner<'a> {
 
     #[inline]
     fn st(&self, s: ShareId, t: crate::scenario::TypeId) -> usize {
-        s as usize * self.cfg.types.len() + t as usize
+        s.index() * self.cfg.types.len() + t.index()
     }
 }
 
@@ -123,9 +123,9 @@ impl Planner<'_> {
                 .ledger
                 .type_shares(t)
                 .iter()
-                .any(|&b| b != s && self.ledger.over_quota(b as ShareId, t) > 0);
+                .any(|&b| b != s && self.ledger.over_quota(ShareId::at(b.index()), t) > 0);
         let in_share_possible =
-            self.in_share[s as usize] && self.running.has_candidate_below(self.st(s, t), prio);
+            self.in_share[s.index()] && self.running.has_candidate_below(self.st(s, t), prio);
         if !reclaim_possible && !in_share_possible {
             return None;
         }

@@ -128,28 +128,44 @@ mod tests {
     const CASES: &[Case] = &[
         Case {
             name: "lowest priority first, whatever else",
-            candidates: &[(0, 5, 0, 0, COVERS_0), (1, 1, 9, 9, SHORT_1), (2, 3, 0, 0, COVERS_0)],
-            order: &[1, 2, 0],
+            candidates: &[
+                (JobId(0), 5, 0, 0, COVERS_0),
+                (JobId(1), 1, 9, 9, SHORT_1),
+                (JobId(2), 3, 0, 0, COVERS_0),
+            ],
+            order: &[JobId(1), JobId(2), JobId(0)],
         },
         Case {
             name: "same priority: smallest step 2 first (aws: latest start; leastLostWork: least lost)",
-            candidates: &[(0, 1, 30, 0, COVERS_0), (1, 1, 10, 0, SHORT_1), (2, 1, 20, 0, COVERS_0)],
-            order: &[1, 2, 0],
+            candidates: &[
+                (JobId(0), 1, 30, 0, COVERS_0),
+                (JobId(1), 1, 10, 0, SHORT_1),
+                (JobId(2), 1, 20, 0, COVERS_0),
+            ],
+            order: &[JobId(1), JobId(2), JobId(0)],
         },
         Case {
             name: "then a candidate that covers the shortfall alone, least excess first",
-            candidates: &[(0, 1, 0, 0, SHORT_3), (1, 1, 0, 0, COVERS_2), (2, 1, 0, 0, COVERS_0)],
-            order: &[2, 1, 0],
+            candidates: &[
+                (JobId(0), 1, 0, 0, SHORT_3),
+                (JobId(1), 1, 0, 0, COVERS_2),
+                (JobId(2), 1, 0, 0, COVERS_0),
+            ],
+            order: &[JobId(2), JobId(1), JobId(0)],
         },
         Case {
             name: "candidates that do not cover, most returned first",
-            candidates: &[(0, 1, 0, 0, SHORT_1), (1, 1, 0, 0, SHORT_3)],
-            order: &[1, 0],
+            candidates: &[(JobId(0), 1, 0, 0, SHORT_1), (JobId(1), 1, 0, 0, SHORT_3)],
+            order: &[JobId(1), JobId(0)],
         },
         Case {
             name: "then latest submission first, then latest in input order",
-            candidates: &[(0, 1, 0, 5, COVERS_0), (1, 1, 0, 9, COVERS_0), (2, 1, 0, 5, COVERS_0)],
-            order: &[1, 2, 0],
+            candidates: &[
+                (JobId(0), 1, 0, 5, COVERS_0),
+                (JobId(1), 1, 0, 9, COVERS_0),
+                (JobId(2), 1, 0, 5, COVERS_0),
+            ],
+            order: &[JobId(1), JobId(2), JobId(0)],
         },
     ];
 
@@ -183,17 +199,18 @@ mod tests {
 
     #[test]
     fn r19_step_3_is_asked_only_of_the_best_by_steps_1_and_2() {
-        let cands = [(0, 1, 0, 0, COVERS_0), (1, 2, 0, 0, COVERS_0), (2, 1, 0, 0, SHORT_1)];
+        let cands =
+            [(JobId(0), 1, 0, 0, COVERS_0), (JobId(1), 2, 0, 0, COVERS_0), (JobId(2), 1, 0, 0, SHORT_1)];
         let mut asked = Vec::new();
         let first = first_victim(
-            &[0, 1, 2],
-            |j| candidate(&cands[j as usize]),
+            &[JobId(0), JobId(1), JobId(2)],
+            |j| candidate(&cands[j.index()]),
             |j| {
                 asked.push(j);
-                cands[j as usize].4
+                cands[j.index()].4
             },
         );
-        assert_eq!(first, Some(0));
-        assert_eq!(asked, [0, 2]);
+        assert_eq!(first, Some(0), "the index of job 0 in the list");
+        assert_eq!(asked, [JobId(0), JobId(2)]);
     }
 }

@@ -43,11 +43,11 @@ impl Planner<'_> {
         {
             let (mut all_f, mut all_p) = (0i64, 0i64);
             for b in 0..ns {
-                if b == s as usize {
+                if b == s.index() {
                     continue;
                 }
-                let over_b = self.ledger.over_quota(b as ShareId, t);
-                let lb = self.ledger.lends(b as ShareId);
+                let over_b = self.ledger.over_quota(ShareId::at(b), t);
+                let lb = self.ledger.lends(ShareId::at(b));
                 if over_b > 0 && (fs > 0 || lb) {
                     all_f += over_b as i64;
                     if lb {
@@ -60,16 +60,16 @@ impl Planner<'_> {
             }
         }
         // Over quota per share, in committed terms; victims being preempted are excluded.
-        let mut over: Vec<u64> = (0..ns).map(|b| self.ledger.over_quota(b as ShareId, t)).collect();
+        let mut over: Vec<u64> = (0..ns).map(|b| self.ledger.over_quota(ShareId::at(b), t)).collect();
         // Short of free: over-quota jobs of any share; short of the pool only: of lenders.
         let free_short = fs > 0;
-        let eligible = |b: usize| b != s as usize && (free_short || self.ledger.lends(b as ShareId));
+        let eligible = |b: usize| b != s.index() && (free_short || self.ledger.lends(ShareId::at(b)));
         let mut cands: Vec<JobId> = Vec::new();
         for b in 0..ns {
             if eligible(b) && over[b] > 0 {
                 cands.extend(
                     self.running
-                        .list(self.st(b as ShareId, t))
+                        .list(self.st(ShareId::at(b), t))
                         .iter()
                         .filter(|e| e.is_candidate())
                         .map(|e| e.job),
@@ -79,15 +79,15 @@ impl Planner<'_> {
         let mut taken: Vec<JobId> = Vec::new();
         while fs > 0 || ps > 0 {
             let idx = self.pick_victim(&cands, |c| {
-                let b = self.job(c).share as usize;
+                let b = self.job(c).share.index();
                 let ret = self.job(c).count.min(over[b]) as i64;
-                let lend_b = self.ledger.lends(b as ShareId);
+                let lend_b = self.ledger.lends(ShareId::at(b));
                 let need = fs.max(if lend_b { ps } else { 0 });
                 let covers = ret >= fs && (!lend_b && ps == 0 || lend_b && ret >= ps);
                 Step3::new(covers, ret as u64, (ret - need).max(0) as u64)
             })?;
             let c = cands.swap_remove(idx);
-            let b = self.job(c).share as usize;
+            let b = self.job(c).share.index();
             let ret = self.job(c).count.min(over[b]);
             if ret == 0 {
                 continue;
@@ -95,24 +95,24 @@ impl Planner<'_> {
             considered.push(c);
             over[b] -= ret;
             fs = (fs - ret as i64).max(0);
-            if self.ledger.lends(b as ShareId) {
+            if self.ledger.lends(ShareId::at(b)) {
                 ps = (ps - ret as i64).max(0);
             }
             taken.push(c);
             // Drop candidates of shares no longer over quota.
-            cands.retain(|&x| over[self.job(x).share as usize] > 0);
+            cands.retain(|&x| over[self.job(x).share.index()] > 0);
         }
         // Minimal set: from the last taken back, drop every victim not needed.
         let returns_ok = |set: &[JobId]| -> bool {
             let mut per: Vec<u64> = vec![0; ns];
             for &v in set {
-                per[self.job(v).share as usize] += self.job(v).count;
+                per[self.job(v).share.index()] += self.job(v).count;
             }
             let (mut f, mut p) = (0i64, 0i64);
             for b in 0..ns {
-                let r = per[b].min(self.ledger.over_quota(b as ShareId, t)) as i64;
+                let r = per[b].min(self.ledger.over_quota(ShareId::at(b), t)) as i64;
                 f += r;
-                if self.ledger.lends(b as ShareId) {
+                if self.ledger.lends(ShareId::at(b)) {
                     p += r;
                 }
             }
@@ -120,12 +120,12 @@ impl Planner<'_> {
         };
         minimize(&mut taken, returns_ok);
         // What each victim returns, in pick order.
-        let mut over2: Vec<u64> = (0..ns).map(|b| self.ledger.over_quota(b as ShareId, t)).collect();
+        let mut over2: Vec<u64> = (0..ns).map(|b| self.ledger.over_quota(ShareId::at(b), t)).collect();
         Some(
             taken
                 .into_iter()
                 .map(|v| {
-                    let b = self.job(v).share as usize;
+                    let b = self.job(v).share.index();
                     let r = self.job(v).count.min(over2[b]);
                     over2[b] -= r;
                     Returned { job: v, instances: r }

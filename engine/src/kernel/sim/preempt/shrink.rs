@@ -19,7 +19,7 @@ impl Planner<'_> {
         let cap = self.ledger.capacity(t).unwrap_or(0);
         let ns = self.cfg.shares.len();
         let running =
-            |b: usize| self.running.list(self.st(b as ShareId, t)).iter().filter(|e| e.is_candidate());
+            |b: usize| self.running.list(self.st(ShareId::at(b), t)).iter().filter(|e| e.is_candidate());
         // In use: jobs already being preempted count as released.
         let in_use: Vec<u64> = (0..ns).map(|b| running(b).map(|e| self.job(e.job).count).sum()).collect();
         let total: u64 = in_use.iter().sum();
@@ -28,7 +28,7 @@ impl Planner<'_> {
         }
         let mut short = (total - cap) as i64;
         let mut over: Vec<u64> =
-            (0..ns).map(|b| in_use[b].saturating_sub(self.ledger.quota(b as ShareId, t))).collect();
+            (0..ns).map(|b| in_use[b].saturating_sub(self.ledger.quota(ShareId::at(b), t))).collect();
         let mut taken: Vec<JobId> = Vec::new();
         let mut considered = Considered::default();
         for over_quota_only in [true, false] {
@@ -47,14 +47,14 @@ impl Planner<'_> {
                     break;
                 };
                 let c = cands.swap_remove(idx);
-                let b = self.job(c).share as usize;
+                let b = self.job(c).share.index();
                 let r = self.job(c).count;
                 short -= r as i64;
                 over[b] = over[b].saturating_sub(r);
                 considered.push(c);
                 taken.push(c);
                 if over_quota_only {
-                    cands.retain(|&x| over[self.job(x).share as usize] > 0);
+                    cands.retain(|&x| over[self.job(x).share.index()] > 0);
                 }
             }
         }

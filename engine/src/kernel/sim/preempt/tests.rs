@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 
 use crate::model::{CapacityLimit, Job, QuotaShare, Scenario, Strategy, Toggle};
 use crate::result::{PreemptionKind, Status};
-use crate::scenario::{JobId, ValidScenario};
+use crate::scenario::{JobId, ShareId, TypeId, ValidScenario};
 use crate::sim::holds::Holds;
 use crate::sim::jobs::Jobs;
 use crate::sim::ledger::{Ledger, Need};
@@ -140,9 +140,9 @@ fn state(c: &Case) -> (ValidScenario, Ledger, Running, Jobs) {
     let mut running = Running::new(v.shares.len() * v.types.len(), v.jobs.len());
     let mut js = Jobs::new(&v.jobs);
     for (k, &(share, prio, n, at)) in c.running.iter().enumerate() {
-        let j = k as JobId;
-        ledger.add_committed(share as u32, 0, n as u64);
-        ledger.change_held(0, share as u32, 0, n as u64, 0);
+        let j = JobId::at(k);
+        ledger.add_committed(ShareId::at(share), TypeId(0), n as u64);
+        ledger.change_held(0, ShareId::at(share), TypeId(0), n as u64, 0);
         running.push(share * v.types.len(), j, prio as u32);
         js.start_attempt(j, at, 0);
         js.set_status(j, Status::Running);
@@ -166,11 +166,12 @@ fn r18_r19_r20_victims_table() {
             in_share: &in_share,
             now: 100,
         };
-        let front = c.running.len() as JobId;
-        let need = Need { job: front, share: c.front.0 as u32, ty: 0, count: c.front.2 as u64 };
+        let front = JobId::at(c.running.len());
+        let need =
+            Need { job: front, share: ShareId(c.front.0 as u32), ty: TypeId(0), count: c.front.2 as u64 };
         let got: Vec<(usize, PreemptionKind)> = p
             .plan_preemption(need, c.front.1 as u32)
-            .map(|plan| plan.victims.iter().map(|x| (x.job as usize, x.kind)).collect())
+            .map(|plan| plan.victims.iter().map(|x| (x.job.index(), x.kind)).collect())
             .unwrap_or_default();
         let names = |v: &[(usize, PreemptionKind)]| -> Vec<String> {
             v.iter().map(|(j, k)| alloc::format!("j{j} {k:?}")).collect()
