@@ -663,6 +663,24 @@ fn check_withheld(h: &H, returns: &[u64]) -> Result<(), String> {
 struct Watch {
     job: u32,
     since: u64,
+    /// By when it must be dispatched: a grace period after `since`, or after the other jobs'
+    /// preemptions in progress then (of its instance type) release, since their victims'
+    /// instances count as held until released, even those no earmark covers (R18, R21).
+    until: u64,
+}
+
+fn watch_from(h: &H, job: u32, since: u64, grace: u64) -> Watch {
+    let sc = h.scenario();
+    let ty = sc.jobs[job as usize].ty;
+    let releases = h
+        .preemptions()
+        .iter()
+        .filter(|p| p.releases_at > since && p.preemptor != Some(JobId(job)))
+        .filter(|p| sc.jobs[p.victim.index()].ty == ty)
+        .map(|p| p.releases_at)
+        .max()
+        .unwrap_or(since);
+    Watch { job, since, until: releases + grace }
 }
 
 fn front_fits_and_unblocked(h: &H, s: u32) -> Option<u32> {
@@ -784,10 +802,11 @@ fn run_checked(w: &World, strict_capacity: bool) -> Result<(H, usize), TestCaseE
                     if st.is_some_and(|x| x.holds_capacity()) {
                         watched_dispatches += 1;
                         prop_assert!(
-                            t <= wt.since + grace,
-                            "share {s}: front job {} fitting its quota since {} dispatched only at {t} (grace {grace})",
+                            t <= wt.until,
+                            "share {s}: front job {} fitting its quota since {} dispatched only at {t} (grace {grace}, due by {})",
                             wt.job,
-                            wt.since
+                            wt.since,
+                            wt.until
                         );
                     }
                     watch[s as usize] = None;
@@ -796,16 +815,17 @@ fn run_checked(w: &World, strict_capacity: bool) -> Result<(H, usize), TestCaseE
             let now_ok = if lowered { None } else { front_fits_and_unblocked(&h, s) };
             match (&watch[s as usize], now_ok) {
                 (Some(wt), Some(j)) if wt.job == j && progressed[s as usize] => {
-                    watch[s as usize] = Some(Watch { job: j, since: t });
+                    watch[s as usize] = Some(watch_from(&h, j, t, grace));
                 }
                 (Some(wt), Some(j)) if wt.job == j => {
                     prop_assert!(
-                        t <= wt.since + grace,
-                        "share {s}: front job {j} fitting its quota since {} still waits at {t} (grace {grace})",
-                        wt.since
+                        t <= wt.until,
+                        "share {s}: front job {j} fitting its quota since {} still waits at {t} (grace {grace}, due by {})",
+                        wt.since,
+                        wt.until
                     );
                 }
-                (_, Some(j)) => watch[s as usize] = Some(Watch { job: j, since: t }),
+                (_, Some(j)) => watch[s as usize] = Some(watch_from(&h, j, t, grace)),
                 (_, None) => watch[s as usize] = None,
             }
         }

@@ -109,6 +109,29 @@ fn r21_waiting_preemptor_triggers_no_further_preemption() {
 }
 
 #[test]
+fn r18_r21_a_victims_instances_count_as_held_until_released_even_those_no_earmark_covers() {
+    // b_hi preempts b_v in its own share at 100 (R20); b_v returns 2, b_hi's earmark takes
+    // 1. l arrives at 110 within its quota, short 2 of the pool: b_v's instances still count
+    // in B's usage and are left out of B's over-quota usage, so no candidate returns anything
+    // and nobody is preempted for l (R19: all candidates together would not do). At 160 b_v
+    // releases, b_hi is dispatched on its earmark, and l, now short 1, reclaims b_old, so it
+    // starts at 220: 110 s after it arrived, more than one grace period.
+    let h = Sc::new()
+        .capacity(G5, 3)
+        .share(lend("L", G5, 2))
+        .share(lab("B", G5, 1).in_share(true))
+        .job(job("b_old", "B").dur(100_000))
+        .job(job("b_v", "B").count(2).at(10).dur(100_000))
+        .job(job("b_hi", "B").prio(1).at(100).dur(100_000))
+        .job(job("l", "L").count(2).at(110).dur(1000))
+        .grace(60)
+        .run_until(400);
+    assert_eq!(h.preemptions_started(), vec![(100, "b_v".to_string()), (160, "b_old".to_string())]);
+    assert_eq!(h.first_started("b_hi"), Some(160));
+    assert_eq!(h.first_started("l"), Some(220));
+}
+
+#[test]
 fn r21_waiting_preemptor_blocks_its_share_even_with_backfill() {
     let sc = |with_preemptor: bool| {
         let mut sc = Sc::new()
