@@ -27,10 +27,10 @@ use alloc::vec::Vec;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::model::{Action, InstanceTypeInfo, Job, ObservedDuration, QuotaShare, Scenario};
-use crate::path::{check_fields, key_field, segments, Segment, SECTIONS};
+use crate::path::{check_fields, key_field, segments, set_at, set_in_entries, Segment, SECTIONS};
 use crate::strict::Strict;
 use crate::validate::Problem;
 
@@ -175,9 +175,9 @@ fn edit<T: Serialize + DeserializeOwned>(
 ) -> Result<T, String> {
     let mut v = serde_json::to_value(section).map_err(|e| e.to_string())?;
     match first.entry {
-        Some(entry) => edit_entries(&mut v, first.field, entry, rest, value)?,
+        Some(entry) => set_in_entries(&mut v, first.field, entry, rest, value)?,
         None if rest.is_empty() => v = value.clone(),
-        None => set(&mut v, rest, value)?,
+        None => set_at(&mut v, rest, value)?,
     }
     T::deserialize(Strict(v)).map_err(describe)
 }
@@ -198,7 +198,7 @@ fn edit_list<T: Serialize + DeserializeOwned>(
     };
     let one = |item: &T| -> Result<T, String> {
         let mut v = serde_json::to_value(item).map_err(|e| e.to_string())?;
-        set(&mut v, rest, value)?;
+        set_at(&mut v, rest, value)?;
         T::deserialize(Strict(v)).map_err(describe)
     };
     if entry == "*" {
@@ -234,76 +234,6 @@ fn describe(e: serde_json::Error) -> String {
     match m.find(" at line ") {
         Some(i) => m[..i].to_string(),
         None => m,
-    }
-}
-
-/// Sets `value` at `path` inside `v`, creating objects on the way. The path has been checked
-/// against [`crate::path::FORMAT`], so it is at most as deep as the format.
-fn set(v: &mut Value, path: &[Segment], value: &Value) -> Result<(), String> {
-    let Some((seg, rest)) = path.split_first() else {
-        *v = value.clone();
-        return Ok(());
-    };
-    if v.is_null() {
-        *v = Value::Object(Map::new());
-    }
-    let Value::Object(map) = v else {
-        return Err(format!("`{}` is inside a value that is not an object", seg.field));
-    };
-    let child = map.entry(seg.field.to_string()).or_insert(Value::Null);
-    match seg.entry {
-        Some(entry) => edit_entries(child, seg.field, entry, rest, value),
-        None => set(child, rest, value),
-    }
-}
-
-/// Applies the rest of the path to the entries of list `field` that `entry` names.
-fn edit_entries(
-    list: &mut Value,
-    field: &str,
-    entry: &str,
-    rest: &[Segment],
-    value: &Value,
-) -> Result<(), String> {
-    if list.is_null() {
-        *list = Value::Array(Vec::new());
-    }
-    let Value::Array(items) = list else {
-        return Err(format!("`{field}` is not a list"));
-    };
-    if entry == "*" {
-        if items.is_empty() {
-            return Err(format!("`{field}` has no entries: `{field}[*]` would change nothing"));
-        }
-        for item in items.iter_mut() {
-            set(item, rest, value)?;
-        }
-        return Ok(());
-    }
-    let Some(key) = key_field(field) else {
-        let i: usize =
-            entry.parse().map_err(|_| format!("`{field}` entries are named by position, not `{entry}`"))?;
-        let n = items.len();
-        let item =
-            items.get_mut(i).ok_or_else(|| format!("`{field}` has {n} entries, none at position {i}"))?;
-        return set(item, rest, value);
-    };
-    let found = items.iter().position(|x| x.get(key).and_then(Value::as_str) == Some(entry));
-    match found {
-        Some(i) => set(&mut items[i], rest, value),
-        // A share's quota (or the service environment's limit) for a new type.
-        None if field == "capacityLimits" => {
-            let mut m = Map::new();
-            m.insert(key.to_string(), Value::String(entry.to_string()));
-            let mut item = Value::Object(m);
-            set(&mut item, rest, value)?;
-            items.push(item);
-            Ok(())
-        }
-        None => {
-            let names: Vec<&str> = items.iter().filter_map(|x| x.get(key).and_then(Value::as_str)).collect();
-            Err(format!("no entry of `{field}` has {key} `{entry}` (there are: {})", names.join(", ")))
-        }
     }
 }
 

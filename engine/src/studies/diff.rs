@@ -19,7 +19,7 @@ use serde_json::Value;
 
 use crate::model::{Job, Scenario};
 use crate::names::NameIndex;
-use crate::path::{self, key_field};
+use crate::path::{self, entry_name, entry_position, key_field};
 use crate::problem::Problem;
 use crate::strict::Strict;
 
@@ -135,10 +135,6 @@ fn diff(segs: &[(String, Option<String>)], a: Option<Value>, b: Option<Value>) -
     Difference { path: path_text(segs), a, b, segs: segs.to_vec() }
 }
 
-fn key_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
-    v.get(key).and_then(Value::as_str)
-}
-
 fn descend(
     segs: &mut Vec<(String, Option<String>)>,
     k: &str,
@@ -147,24 +143,24 @@ fn descend(
     out: &mut Vec<Difference>,
 ) {
     segs.push((k.to_string(), None));
-    match (vb, key_field(k), va) {
-        (None, _, _) => out.push(diff(segs, Some(va.clone()), None)),
-        (Some(Value::Array(lb)), Some(key), Value::Array(la))
-            if la.iter().chain(lb).all(|v| key_of(v, key).is_some()) =>
+    match (vb, va) {
+        (None, _) => out.push(diff(segs, Some(va.clone()), None)),
+        (Some(Value::Array(lb)), Value::Array(la))
+            if la.iter().chain(lb).all(|v| entry_name(v, k).is_some()) =>
         {
             segs.pop();
             for ea in la {
-                let name = key_of(ea, key).unwrap_or_default();
+                let name = entry_name(ea, k).unwrap_or_default();
                 segs.push((k.to_string(), Some(name.to_string())));
-                match lb.iter().find(|eb| key_of(eb, key) == Some(name)) {
-                    Some(eb) => walk(segs, ea, eb, out),
+                match entry_position(lb, k, name) {
+                    Some(i) => walk(segs, ea, &lb[i], out),
                     None => out.push(diff(segs, Some(ea.clone()), None)),
                 }
                 segs.pop();
             }
             for eb in lb {
-                let name = key_of(eb, key).unwrap_or_default();
-                if !la.iter().any(|ea| key_of(ea, key) == Some(name)) {
+                let name = entry_name(eb, k).unwrap_or_default();
+                if entry_position(la, k, name).is_none() {
                     segs.push((k.to_string(), Some(name.to_string())));
                     out.push(diff(segs, None, Some(eb.clone())));
                     segs.pop();
@@ -172,7 +168,7 @@ fn descend(
             }
             return;
         }
-        (Some(vb), _, _) => walk(segs, va, vb, out),
+        (Some(vb), _) => walk(segs, va, vb, out),
     }
     segs.pop();
 }
@@ -284,15 +280,8 @@ fn job_differences(
 
 /// The parent container of the last segment, walking `segs[..n-1]` (entries by key).
 fn parent<'v>(root: &'v mut Value, segs: &[(String, Option<String>)]) -> Option<&'v mut Value> {
-    let mut cur = root;
-    for (f, e) in &segs[..segs.len().saturating_sub(1)] {
-        cur = cur.get_mut(f.as_str())?;
-        if let Some(e) = e {
-            let key = key_field(f)?;
-            cur = cur.as_array_mut()?.iter_mut().find(|x| key_of(x, key) == Some(e.as_str()))?;
-        }
-    }
-    Some(cur)
+    let steps = &segs[..segs.len().saturating_sub(1)];
+    path::value_at_mut(root, steps.iter().map(|(f, e)| (f.as_str(), e.as_deref())))
 }
 
 /// `b` with difference `d` undone: A's value back (a changed value), B's entry or field
@@ -382,11 +371,11 @@ fn undo_in(
     let container = parent(root, segs).ok_or_else(|| fail("B no longer has it"))?;
     match entry {
         Some(name) => {
-            let key = key_field(&field).ok_or_else(|| fail("not a named list"))?;
+            key_field(&field).ok_or_else(|| fail("not a named list"))?;
             let obj = container.as_object_mut().ok_or_else(|| fail("not an object"))?;
             let list = obj.entry(field.clone()).or_insert_with(|| Value::Array(Vec::new()));
             let items = list.as_array_mut().ok_or_else(|| fail("not a list"))?;
-            let at = items.iter().position(|x| key_of(x, key) == Some(name.as_str()));
+            let at = entry_position(items, &field, &name);
             match (&d.a, at) {
                 (Some(va), Some(i)) => items[i] = va.clone(),
                 (Some(va), None) => {
@@ -395,7 +384,7 @@ fn undo_in(
                     let pos = parent(&mut sa, segs)
                         .and_then(|p| p.get(field.as_str()))
                         .and_then(Value::as_array)
-                        .and_then(|la| la.iter().position(|x| key_of(x, key) == Some(name.as_str())))
+                        .and_then(|la| entry_position(la, &field, &name))
                         .unwrap_or(items.len());
                     items.insert(pos.min(items.len()), va.clone());
                 }

@@ -69,11 +69,7 @@ pub fn resolve(summary: &Value, path: &str) -> Result<Vec<MetricValue>, String> 
 /// The number at `segs` under `v`: `Some(None)` for a `null` there, `None` when the path
 /// names no number.
 fn leaf(v: &Value, segs: &[&str]) -> Option<Option<f64>> {
-    let mut cur = v;
-    for s in segs {
-        cur = cur.get(*s)?;
-    }
-    match cur {
+    match crate::path::metric_value(v, segs)? {
         Value::Number(n) => Some(n.as_f64()),
         Value::Null => Some(None),
         _ => None,

@@ -11,8 +11,10 @@
 //! share: what objectives, goals and comparisons read ([`crate::metric`]).
 
 use alloc::format;
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
+
+use serde_json::{Map, Value};
 
 /// One step of a path: a field, and an entry of it when it is a list.
 #[derive(Clone, Debug, PartialEq)]
@@ -266,6 +268,113 @@ pub fn key_field(list: &str) -> Option<&'static str> {
     }
 }
 
+/// The name of `entry`, an entry of list `list` in a scenario as JSON: its [`key_field`]'s
+/// value, `None` when the list has no key field or the entry no name.
+pub fn entry_name<'v>(entry: &'v Value, list: &str) -> Option<&'v str> {
+    entry.get(key_field(list)?).and_then(Value::as_str)
+}
+
+/// Where the entry named `name` is among `items`, the entries of list `list`.
+pub fn entry_position(items: &[Value], list: &str, name: &str) -> Option<usize> {
+    items.iter().position(|x| entry_name(x, list) == Some(name))
+}
+
+/// The value a scenario path's steps name inside `root` (a scenario, or part of one, as
+/// JSON), list entries by name; `None` when it is not there.
+pub fn value_at_mut<'v, 's>(
+    root: &'v mut Value,
+    steps: impl IntoIterator<Item = (&'s str, Option<&'s str>)>,
+) -> Option<&'v mut Value> {
+    let mut cur = root;
+    for (field, entry) in steps {
+        cur = cur.get_mut(field)?;
+        if let Some(name) = entry {
+            let items = cur.as_array_mut()?;
+            let i = entry_position(items, field, name)?;
+            cur = &mut items[i];
+        }
+    }
+    Some(cur)
+}
+
+/// The value a metric path's steps name inside `v` (a summary result as JSON, where shares
+/// are fields named after them); `None` when it is not there.
+pub fn metric_value<'v>(v: &'v Value, steps: &[&str]) -> Option<&'v Value> {
+    steps.iter().try_fold(v, |cur, s| cur.get(*s))
+}
+
+/// Sets `value` at `path` inside `v` (part of a scenario as JSON), creating objects on the
+/// way: what a change ([`crate::change`]) writes. The path has been checked against
+/// [`FORMAT`], so it is at most as deep as the format.
+pub fn set_at(v: &mut Value, path: &[Segment], value: &Value) -> Result<(), String> {
+    let Some((seg, rest)) = path.split_first() else {
+        *v = value.clone();
+        return Ok(());
+    };
+    if v.is_null() {
+        *v = Value::Object(Map::new());
+    }
+    let Value::Object(map) = v else {
+        return Err(format!("`{}` is inside a value that is not an object", seg.field));
+    };
+    let child = map.entry(seg.field.to_string()).or_insert(Value::Null);
+    match seg.entry {
+        Some(entry) => set_in_entries(child, seg.field, entry, rest, value),
+        None => set_at(child, rest, value),
+    }
+}
+
+/// Applies the rest of the path to the entries of list `field` that `entry` names (`*`: every
+/// entry; a name, or a position for a list without a key field); a share's or the service
+/// environment's limit for a new instance type is added.
+pub fn set_in_entries(
+    list: &mut Value,
+    field: &str,
+    entry: &str,
+    rest: &[Segment],
+    value: &Value,
+) -> Result<(), String> {
+    if list.is_null() {
+        *list = Value::Array(Vec::new());
+    }
+    let Value::Array(items) = list else {
+        return Err(format!("`{field}` is not a list"));
+    };
+    if entry == "*" {
+        if items.is_empty() {
+            return Err(format!("`{field}` has no entries: `{field}[*]` would change nothing"));
+        }
+        for item in items.iter_mut() {
+            set_at(item, rest, value)?;
+        }
+        return Ok(());
+    }
+    let Some(key) = key_field(field) else {
+        let i: usize =
+            entry.parse().map_err(|_| format!("`{field}` entries are named by position, not `{entry}`"))?;
+        let n = items.len();
+        let item =
+            items.get_mut(i).ok_or_else(|| format!("`{field}` has {n} entries, none at position {i}"))?;
+        return set_at(item, rest, value);
+    };
+    match entry_position(items, field, entry) {
+        Some(i) => set_at(&mut items[i], rest, value),
+        // A share's quota (or the service environment's limit) for a new type.
+        None if field == "capacityLimits" => {
+            let mut m = Map::new();
+            m.insert(key.to_string(), Value::String(entry.to_string()));
+            let mut item = Value::Object(m);
+            set_at(&mut item, rest, value)?;
+            items.push(item);
+            Ok(())
+        }
+        None => {
+            let names: Vec<&str> = items.iter().filter_map(|x| entry_name(x, field)).collect();
+            Err(format!("no entry of `{field}` has {key} `{entry}` (there are: {})", names.join(", ")))
+        }
+    }
+}
+
 /// A scenario path from its steps (each a field and, for a list entry, its key).
 pub fn text<'a>(steps: impl IntoIterator<Item = (&'a str, Option<&'a str>)>) -> String {
     let mut s = String::new();
@@ -296,4 +405,56 @@ pub fn metric_steps(path: &str) -> Result<Vec<&str>, String> {
         }
     }
     Ok(segs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn scenario() -> Value {
+        json!({
+            "quotaShares": [
+                { "quotaShareName": "a", "capacityLimits": [{ "capacityUnit": "g5", "maxCapacity": 1 }] },
+                { "quotaShareName": "b", "capacityLimits": [{ "capacityUnit": "g5", "maxCapacity": 2 }] }
+            ],
+            "actions": [{ "at": 5 }]
+        })
+    }
+
+    #[test]
+    fn entries_are_found_by_their_key_field_and_only_in_keyed_lists() {
+        let s = scenario();
+        let shares = s["quotaShares"].as_array().unwrap();
+        assert_eq!(entry_name(&shares[1], "quotaShares"), Some("b"));
+        assert_eq!(entry_position(shares, "quotaShares", "b"), Some(1));
+        assert_eq!(entry_position(shares, "quotaShares", "c"), None);
+        assert_eq!(entry_name(&s["actions"][0], "actions"), None, "actions have no key field");
+    }
+
+    #[test]
+    fn a_value_is_reached_through_named_entries_and_written_creating_what_is_missing() {
+        let mut s = scenario();
+        let at = value_at_mut(&mut s, [("quotaShares", Some("b")), ("capacityLimits", Some("g5"))]);
+        assert_eq!(at.map(|v| v["maxCapacity"].clone()), Some(json!(2)));
+        assert!(value_at_mut(&mut s, [("quotaShares", Some("c"))]).is_none());
+        let path = segments("quotaShares[a].resourceSharingConfiguration.strategy").unwrap();
+        set_at(&mut s, &path, &json!("LEND")).unwrap();
+        assert_eq!(s["quotaShares"][0]["resourceSharingConfiguration"]["strategy"], json!("LEND"));
+        let path = segments("quotaShares[b].capacityLimits[p5].maxCapacity").unwrap();
+        set_at(&mut s, &path, &json!(4)).unwrap();
+        assert_eq!(
+            s["quotaShares"][1]["capacityLimits"][1],
+            json!({ "capacityUnit": "p5", "maxCapacity": 4 })
+        );
+        let path = segments("quotaShares[c].preemptionConfiguration").unwrap();
+        assert!(set_at(&mut s, &path, &json!({})).unwrap_err().contains("there are: a, b"));
+    }
+
+    #[test]
+    fn a_metric_path_reads_fields_only() {
+        let v = json!({ "overall": { "waitSeconds": { "p95": 7 } } });
+        assert_eq!(metric_value(&v, &["overall", "waitSeconds", "p95"]), Some(&json!(7)));
+        assert_eq!(metric_value(&v, &["overall", "nothing"]), None);
+    }
 }
