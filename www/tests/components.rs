@@ -495,6 +495,38 @@ async fn every_edit_undoes_and_redoes_with_the_buttons_and_the_keyboard() {
 }
 
 #[wasm_bindgen_test]
+async fn a_change_that_does_not_say_where_rows_went_keeps_row_ids_colours_and_undo_in_step_at_once() {
+    // A mounted page sets up the executor the state's effects run on.
+    let _page = mount(notebook());
+    let owner = Owner::new();
+    owner.with(|| {
+        let app = quotasim_playground::ui::state::AppState::provide(notebook(), None);
+        let shares = app.doc.scenario.with_untracked(|s| s.quota_shares.len());
+        app.doc.update(|s| {
+            let mut q = s.quota_shares[0].clone();
+            q.quota_share_name = "new-team".into();
+            s.quota_shares.push(q);
+        });
+        // In the same task as the change, before any effect or render could run.
+        let fits = app.doc.scenario.with_untracked(|s| app.doc.rows.with_untracked(|r| r.fits(s)));
+        assert!(fits, "every row of the changed lists has an id");
+        let ids = app.doc.rows.with_untracked(|r| r.ids(quotasim_playground::rows::List::Shares).to_vec());
+        assert_eq!(ids.len(), shares + 1);
+        assert!(
+            app.doc.colors.with_untracked(|c| c.iter().any(|(n, _)| n == "new-team")),
+            "the new share has its colour"
+        );
+        assert!(app.doc.can_undo.get_untracked(), "the change is an undo step");
+        app.doc.undo_redo(false);
+        assert_eq!(app.doc.scenario.with_untracked(|s| s.quota_shares.len()), shares);
+        let back = app.doc.scenario.with_untracked(|s| app.doc.rows.with_untracked(|r| r.fits(s)));
+        assert!(back, "undo puts row ids back in step too");
+        assert!(app.doc.can_redo.get_untracked() && !app.doc.can_undo.get_untracked());
+    });
+    owner.cleanup();
+}
+
+#[wasm_bindgen_test]
 async fn overlapping_markers_open_a_list_and_each_entry_explains_its_preemption() {
     let json = r#"{"serviceEnvironment":{"capacityLimits":[{"capacityUnit":"ml.g5.xlarge","maxCapacity":2}]},
       "quotaShares":[

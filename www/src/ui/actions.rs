@@ -79,7 +79,7 @@ fn action_card(id: u64) -> impl IntoView {
         action_path(pos, ".at"),
         move || app.doc.scenario.with(|s| s.actions.get(pos.now()).map(|a| a.at)),
         move |v| {
-            app.doc.scenario.update(|s| {
+            app.doc.update(|s| {
                 if let (Some(a), Some(v)) = (s.actions.get_mut(pos.at()), v) {
                     a.at = v
                 }
@@ -94,7 +94,7 @@ fn action_card(id: u64) -> impl IntoView {
         || KINDS.iter().map(|(v, t)| (v.to_string(), t.to_string())).collect(),
         move || kind.get().to_string(),
         move |v| {
-            app.doc.scenario.update(|s| {
+            app.doc.update(|s| {
                 let i = pos.at();
                 let at = s.actions.get(i).map_or(0, |a| a.at);
                 let a = default_action(&v, s, at);
@@ -138,7 +138,7 @@ fn job_fields(pos: Pos, priority: bool) -> impl IntoView {
             })
         },
         move |v| {
-            app.doc.scenario.update(|s| match s.actions.get_mut(pos.at()).map(|a| &mut a.kind) {
+            app.doc.update(|s| match s.actions.get_mut(pos.at()).map(|a| &mut a.kind) {
                 Some(ActionKind::UpdateServiceJob { job_name, .. })
                 | Some(ActionKind::TerminateServiceJob { job_name, .. }) => *job_name = v,
                 _ => {}
@@ -158,7 +158,7 @@ fn job_fields(pos: Pos, priority: bool) -> impl IntoView {
                 })
             },
             move |v| {
-                app.doc.scenario.update(|s| {
+                app.doc.update(|s| {
                     if let (Some(ActionKind::UpdateServiceJob { scheduling_priority, .. }), Some(v)) =
                         (s.actions.get_mut(pos.at()).map(|a| &mut a.kind), v)
                     {
@@ -181,7 +181,7 @@ fn job_fields(pos: Pos, priority: bool) -> impl IntoView {
                 })
             },
             move |v| {
-                app.doc.scenario.update(|s| {
+                app.doc.update(|s| {
                     if let Some(ActionKind::TerminateServiceJob { reason, .. }) =
                         s.actions.get_mut(pos.at()).map(|a| &mut a.kind)
                     {
@@ -230,7 +230,7 @@ fn share_update_fields(pos: Pos) -> impl IntoView {
                 .scenario
                 .with(|s| with_update(s, pos.now(), |u| u.quota_share_name.clone()).unwrap_or_default())
         },
-        move |v| app.doc.scenario.update(|s| update_mut(s, pos.at(), |u| u.quota_share_name = v)),
+        move |v| app.doc.update(|s| update_mut(s, pos.at(), |u| u.quota_share_name = v)),
     );
     let strategy = select_field(
         "Strategy",
@@ -251,7 +251,7 @@ fn share_update_fields(pos: Pos) -> impl IntoView {
             })
         },
         move |v| {
-            app.doc.scenario.update(|s| {
+            app.doc.update(|s| {
                 update_mut(s, pos.at(), |u| {
                     u.resource_sharing_configuration = match v.as_str() {
                         "RESERVE" => Some(ResourceSharing::new(Strategy::Reserve, None)),
@@ -275,7 +275,7 @@ fn share_update_fields(pos: Pos) -> impl IntoView {
             })
         },
         move |v| {
-            app.doc.scenario.update(|s| {
+            app.doc.update(|s| {
                 update_mut(s, pos.at(), |u| {
                     if let Some(r) = u.resource_sharing_configuration.as_mut() {
                         r.borrow_limit = v
@@ -303,7 +303,7 @@ fn share_update_fields(pos: Pos) -> impl IntoView {
             })
         },
         move |v| {
-            app.doc.scenario.update(|s| {
+            app.doc.update(|s| {
                 update_mut(s, pos.at(), |u| {
                     u.preemption_configuration = match v.as_str() {
                         "ENABLED" => Some(SharePreemption { in_share_preemption: Toggle::Enabled }),
@@ -328,7 +328,7 @@ fn share_update_fields(pos: Pos) -> impl IntoView {
             })
         },
         move |v| {
-            app.doc.scenario.update(|s| {
+            app.doc.update(|s| {
                 update_mut(s, pos.at(), |u| {
                     u.state = match v.as_str() {
                         "ENABLED" => Some(ShareState::Enabled),
@@ -366,7 +366,7 @@ fn share_update_fields(pos: Pos) -> impl IntoView {
                 prop:checked=move || has_limits.get()
                 on:change=move |ev| {
                     let on = event_target_checked(&ev);
-                    app.doc.scenario.update(|s| {
+                    app.doc.update(|s| {
                         let cur = with_update(s, pos.at(), |u| u.quota_share_name.clone()).unwrap_or_default();
                         let lim = s.quota_shares.iter().find(|q| q.quota_share_name == cur).map(|q| q.capacity_limits.clone()).unwrap_or_default();
                         update_mut(s, pos.at(), |u| u.capacity_limits = if on { Some(lim) } else { None })

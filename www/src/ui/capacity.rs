@@ -37,7 +37,7 @@ pub fn CapacityEditor() -> impl IntoView {
                 .with(|s| s.service_environment.service_environment_name.clone().unwrap_or_default())
         },
         move |v| {
-            app.doc.scenario.update(|s| {
+            app.doc.update(|s| {
                 s.service_environment.service_environment_name = if v.is_empty() { None } else { Some(v) }
             })
         },
@@ -129,7 +129,7 @@ fn type_row(id: u64) -> impl IntoView {
                     prop:value=name
                     on:change=move |ev| {
                         let v = event_target_value(&ev);
-                        app.doc.scenario.update(|s| {
+                        app.doc.update(|s| {
                             let old = s.service_environment.capacity_limits.get(at()).map(|l| l.capacity_unit.clone());
                             if let Some(old) = old {
                                 rename_type(s, &old, &v);
@@ -151,7 +151,7 @@ fn type_row(id: u64) -> impl IntoView {
                     on:input=move |ev| {
                         if let Ok(g) = event_target_value(&ev).trim().parse::<i64>() {
                             let n = name();
-                            app.doc.scenario.update(|s| set_gpus(s, &n, g));
+                            app.doc.update(|s| set_gpus(s, &n, g));
                         }
                     }
                 />
@@ -170,7 +170,7 @@ fn type_row(id: u64) -> impl IntoView {
                     }
                     on:input=move |ev| {
                         if let Ok(n) = event_target_value(&ev).trim().parse::<i64>() {
-                            app.doc.scenario.update(|s| {
+                            app.doc.update(|s| {
                                 if let Some(l) = s.service_environment.capacity_limits.get_mut(at()) {
                                     l.max_capacity = n;
                                 }

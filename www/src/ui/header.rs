@@ -88,7 +88,7 @@ pub fn Header() -> impl IntoView {
                 aria-label="scenario name"
                 placeholder="untitled scenario"
                 prop:value=move || app.doc.scenario.with(|s| s.name.clone().unwrap_or_default())
-                on:input=move |ev| { let v = event_target_value(&ev); app.doc.scenario.update(|s| s.name = if v.is_empty() { None } else { Some(v) }) }
+                on:input=move |ev| { let v = event_target_value(&ev); app.doc.update(|s| s.name = if v.is_empty() { None } else { Some(v) }) }
             />
             <span class=move || status().0 role="status" data-run-ms=move || format!("{:.1}", app.run.ms.get())>{move || status().1}</span>
             {move || app.run.progress.get().map(|p| view! {
@@ -101,9 +101,9 @@ pub fn Header() -> impl IntoView {
             <div class="top-actions">
                 <div class="undo-redo" role="group" aria-label="undo and redo">
                     <button class="icon-btn" aria-label="undo" title="Undo (Ctrl+Z)" disabled=move || !app.doc.can_undo.get()
-                        on:click=move |_| app.undo_redo(false)>"↶"</button>
+                        on:click=move |_| app.doc.undo_redo(false)>"↶"</button>
                     <button class="icon-btn" aria-label="redo" title="Redo (Ctrl+Shift+Z)" disabled=move || !app.doc.can_redo.get()
-                        on:click=move |_| app.undo_redo(true)>"↷"</button>
+                        on:click=move |_| app.doc.undo_redo(true)>"↷"</button>
                 </div>
                 <button class="icon-btn theme-btn" aria-pressed=move || light.get().to_string() aria-label="light theme"
                     title=move || if light.get() { "Switch to the dark theme" } else { "Switch to the light theme" }

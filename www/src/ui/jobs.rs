@@ -90,7 +90,7 @@ pub fn JobsEditor() -> impl IntoView {
     let clear = move |_| {
         confirming.set(false);
         let f = filter.get_untracked();
-        app.remember(&app.current());
+        app.doc.remember(&app.current());
         app.doc.edit(|s, r| {
             let keep: Vec<bool> = s.jobs.iter().map(|j| !f.is_empty() && j.quota_share_name != f).collect();
             s.jobs.retain(|j| !f.is_empty() && j.quota_share_name != f);
@@ -196,7 +196,7 @@ fn job_row(id: u64, shares: Memo<Vec<String>>, types: Memo<Vec<String>>) -> impl
     let get = move |f: fn(&quotasim::model::Job) -> Option<i64>| move || job.with(|j| j.as_ref().and_then(f));
     let upd = move |f: fn(&mut quotasim::model::Job, Option<i64>)| {
         move |v: Option<i64>| {
-            app.doc.scenario.update(|s| {
+            app.doc.update(|s| {
                 if let Some(j) = s.jobs.get_mut(at()) {
                     f(j, v)
                 }
@@ -238,12 +238,12 @@ fn job_row(id: u64, shares: Memo<Vec<String>>, types: Memo<Vec<String>>) -> impl
             <td class="muted num">{n}</td>
             <td class="cell wide" class:invalid=move || e_name.get().is_some()>
                 <input type="text" spellcheck="false" aria-label=label("name") data-path=path("jobName")
-                    prop:value=name on:input=move |ev| { let v = event_target_value(&ev); app.doc.scenario.update(|s| rename_job(s, at(), &v)) } />
+                    prop:value=name on:input=move |ev| { let v = event_target_value(&ev); app.doc.update(|s| rename_job(s, at(), &v)) } />
                 <span class="cell-error">{move || e_name.get()}</span>
             </td>
             <td class="cell" class:invalid=move || e_share.get().is_some()>
                 <select aria-label=label("quota share") data-path=path("quotaShareName")
-                    on:change=move |ev| { let v = event_target_value(&ev); app.doc.scenario.update(|s| if let Some(j) = s.jobs.get_mut(at()) { j.quota_share_name = v }) }>
+                    on:change=move |ev| { let v = event_target_value(&ev); app.doc.update(|s| if let Some(j) = s.jobs.get_mut(at()) { j.quota_share_name = v }) }>
                     {move || {
                         let cur = share();
                         let mut opts = shares.get();
@@ -256,7 +256,7 @@ fn job_row(id: u64, shares: Memo<Vec<String>>, types: Memo<Vec<String>>) -> impl
             {num_cell(label("priority"), path("schedulingPriority"), get(|j| Some(j.scheduling_priority)), upd(|j, v| if let Some(v) = v { j.scheduling_priority = v }), false)}
             <td class="cell" class:invalid=move || e_type.get().is_some()>
                 <select aria-label=label("instance type") data-path=path("instanceType")
-                    on:change=move |ev| { let v = event_target_value(&ev); app.doc.scenario.update(|s| if let Some(j) = s.jobs.get_mut(at()) { set_type(j, v) }) }>
+                    on:change=move |ev| { let v = event_target_value(&ev); app.doc.update(|s| if let Some(j) = s.jobs.get_mut(at()) { set_type(j, v) }) }>
                     {move || {
                         let cur = ty();
                         let mut opts = types.get();

@@ -55,7 +55,7 @@ pub fn limits_editor(
     let add = {
         let (read, write) = (read.clone(), write.clone());
         move |_| {
-            app.doc.scenario.update(|s| {
+            app.doc.update(|s| {
                 let mut v = read(s);
                 let used: Vec<String> = v.iter().map(|l| l.capacity_unit.clone()).collect();
                 let ty = type_options(s).into_iter().find(|t| !used.contains(t)).unwrap_or_default();
@@ -108,7 +108,7 @@ fn limit_row(row: Row, read: Read, write: Write, min_capacity: i64) -> impl Into
                 class:invalid=move || e_unit.get().is_some()
                 on:change=move |ev| {
                     let v = event_target_value(&ev);
-                    app.doc.scenario.update(|s| {
+                    app.doc.update(|s| {
                         let mut l = r2(s);
                         if let Some(x) = l.get_mut(at()) {
                             x.capacity_unit = v;
@@ -144,7 +144,7 @@ fn limit_row(row: Row, read: Read, write: Write, min_capacity: i64) -> impl Into
                     let read = read.clone();
                     move |ev| {
                         if let Ok(n) = event_target_value(&ev).trim().parse::<i64>() {
-                            app.doc.scenario.update(|s| {
+                            app.doc.update(|s| {
                                 let mut l = read(s);
                                 if let Some(x) = l.get_mut(at()) {
                                     x.max_capacity = n;
@@ -160,7 +160,7 @@ fn limit_row(row: Row, read: Read, write: Write, min_capacity: i64) -> impl Into
                 aria-label=move || format!("remove capacity limit {}", pos.number())
                 title="remove"
                 on:click=move |_| {
-                    app.doc.scenario.update(|s| {
+                    app.doc.update(|s| {
                         let mut l = read(s);
                         let i = at();
                         if i < l.len() {

@@ -97,7 +97,7 @@ pub fn App(
             return;
         }
         ev.prevent_default();
-        app.undo_redo(key == "y" || ev.shift_key());
+        app.doc.undo_redo(key == "y" || ev.shift_key());
     });
     on_cleanup(move || keys.remove());
     on_cleanup(move || resize.remove());

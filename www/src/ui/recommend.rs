@@ -393,7 +393,7 @@ pub fn RecommendPanel() -> impl IntoView {
                     match parsed {
                         Ok(p) => {
                             problems.update(|ps| ps.retain(|x| x.field != key2));
-                            app.doc.scenario.update(|s| set_price(s, &t2, p));
+                            app.doc.update(|s| set_price(s, &t2, p));
                         }
                         Err(m) => problems.update(|ps| {
                             ps.retain(|x| x.field != key2);
@@ -417,7 +417,7 @@ pub fn RecommendPanel() -> impl IntoView {
     let billing = move || {
         let on_change = move |ev| {
             let v = event_target_value(&ev);
-            app.doc.scenario.update(|s| {
+            app.doc.update(|s| {
                 s.settings.billing = if v == "committed" { Billing::Committed } else { Billing::OnDemand }
             })
         };

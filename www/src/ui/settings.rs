@@ -17,7 +17,7 @@ pub fn SettingsEditor() -> impl IntoView {
                 move || app.doc.scenario.with(|s| Some(s.settings.$field)),
                 move |v| {
                     if let Some(v) = v {
-                        app.doc.scenario.update(|s| s.settings.$field = v)
+                        app.doc.update(|s| s.settings.$field = v)
                     }
                 },
                 false,
@@ -37,7 +37,7 @@ pub fn SettingsEditor() -> impl IntoView {
                     prop:value=move || app.doc.scenario.with(|s| s.description.clone().unwrap_or_default())
                     on:input=move |ev| {
                         let v = event_target_value(&ev);
-                        app.doc.scenario.update(|s| s.description = if v.trim().is_empty() { None } else { Some(v) })
+                        app.doc.update(|s| s.description = if v.trim().is_empty() { None } else { Some(v) })
                     }
                 ></textarea>
             </label>
@@ -50,7 +50,7 @@ pub fn SettingsEditor() -> impl IntoView {
                     "Horizon (s, empty = run to the end)",
                     String::from("settings.horizonSeconds"),
                     move || app.doc.scenario.with(|s| s.settings.horizon_seconds),
-                    move |v| app.doc.scenario.update(|s| s.settings.horizon_seconds = v),
+                    move |v| app.doc.update(|s| s.settings.horizon_seconds = v),
                     true,
                     "until done",
                 )}
@@ -59,12 +59,12 @@ pub fn SettingsEditor() -> impl IntoView {
                     String::from("settings.victimOrder"),
                     || vec![("aws".into(), "most recently dispatched first".into()), ("leastLostWork".into(), "least lost work first".into())],
                     move || app.doc.scenario.with(|s| if s.settings.victim_order == VictimOrder::Aws { "aws" } else { "leastLostWork" }.to_string()),
-                    move |v| app.doc.scenario.update(|s| s.settings.victim_order = if v == "aws" { VictimOrder::Aws } else { VictimOrder::LeastLostWork }),
+                    move |v| app.doc.update(|s| s.settings.victim_order = if v == "aws" { VictimOrder::Aws } else { VictimOrder::LeastLostWork }),
                 )}
             </div>
             <div class="checks">
-                {check_field("Backfill: later jobs may pass a blocked front job (R12)", move || app.doc.scenario.with(|s| s.settings.backfill), move |on| app.doc.scenario.update(|s| s.settings.backfill = on))}
-                {check_field("Checkpoint on stop, if the grace period allows (R8)", move || app.doc.scenario.with(|s| s.settings.checkpoint_on_stop), move |on| app.doc.scenario.update(|s| s.settings.checkpoint_on_stop = on))}
+                {check_field("Backfill: later jobs may pass a blocked front job (R12)", move || app.doc.scenario.with(|s| s.settings.backfill), move |on| app.doc.update(|s| s.settings.backfill = on))}
+                {check_field("Checkpoint on stop, if the grace period allows (R8)", move || app.doc.scenario.with(|s| s.settings.checkpoint_on_stop), move |on| app.doc.update(|s| s.settings.checkpoint_on_stop = on))}
             </div>
         </section>
     }

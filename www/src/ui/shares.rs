@@ -70,7 +70,7 @@ fn share_card(id: u64) -> impl IntoView {
     let name_f = text_field("Name", path("quotaShareName"), name, move |v| {
         let old =
             app.doc.scenario.with_untracked(|s| s.quota_shares.get(at()).map(|q| q.quota_share_name.clone()));
-        app.doc.scenario.update(|s| rename_share(s, at(), &v));
+        app.doc.update(|s| rename_share(s, at(), &v));
         if let Some(old) = old {
             app.doc.colors.update(|c| {
                 for (n, _) in c.iter_mut() {
@@ -92,7 +92,7 @@ fn share_card(id: u64) -> impl IntoView {
                 "LEND" => Strategy::Lend,
                 _ => Strategy::LendAndBorrow,
             };
-            app.doc.scenario.update(|s| {
+            app.doc.update(|s| {
                 if let Some(q) = s.quota_shares.get_mut(at()) {
                     q.resource_sharing_configuration.strategy = st;
                     if st != Strategy::LendAndBorrow {
@@ -117,7 +117,7 @@ fn share_card(id: u64) -> impl IntoView {
                     <span class="field-label">"Borrow limit (% of quota)"</span>
                     <div class="inline-row">
                         {check_field("unlimited", unlimited, move |on| {
-                            app.doc.scenario.update(|s| {
+                            app.doc.update(|s| {
                                 if let Some(q) = s.quota_shares.get_mut(at()) {
                                     q.resource_sharing_configuration.borrow_limit = if on { None } else { Some(100) };
                                 }
@@ -132,7 +132,7 @@ fn share_card(id: u64) -> impl IntoView {
                             prop:value=move || if unlimited() { String::from("unlimited") } else { borrow().map(|b| b.to_string()).unwrap_or_default() }
                             on:input=move |ev| {
                                 if let Ok(n) = event_target_value(&ev).trim().parse::<i64>() {
-                                    app.doc.scenario.update(|s| {
+                                    app.doc.update(|s| {
                                         if let Some(q) = s.quota_shares.get_mut(at()) {
                                             q.resource_sharing_configuration.borrow_limit = Some(n);
                                         }
@@ -156,7 +156,7 @@ fn share_card(id: u64) -> impl IntoView {
             })
         },
         move |on| {
-            app.doc.scenario.update(|s| {
+            app.doc.update(|s| {
                 if let Some(q) = s.quota_shares.get_mut(at()) {
                     q.preemption_configuration.in_share_preemption =
                         if on { Toggle::Enabled } else { Toggle::Disabled };
@@ -172,7 +172,7 @@ fn share_card(id: u64) -> impl IntoView {
                 .with(|s| s.quota_shares.get(ix()).is_some_and(|q| q.state == ShareState::Enabled))
         },
         move |on| {
-            app.doc.scenario.update(|s| {
+            app.doc.update(|s| {
                 if let Some(q) = s.quota_shares.get_mut(at()) {
                     q.state = if on { ShareState::Enabled } else { ShareState::Disabled };
                 }
@@ -206,7 +206,7 @@ fn share_card(id: u64) -> impl IntoView {
     let confirming = RwSignal::new(false);
     let delete = move |_| {
         confirming.set(false);
-        app.remember(&app.current());
+        app.doc.remember(&app.current());
         app.doc.edit(|s, r| {
             let i = at();
             if i < s.quota_shares.len() {
