@@ -75,7 +75,6 @@ impl AppState {
         on_cleanup(move || {
             hide.remove();
             hidden.remove();
-            self.run.tasks.cancel();
             self.saves.writing.cancel();
             let _ = self.saves.timer.try_set_value(None);
         });

@@ -82,6 +82,10 @@ impl AppState {
                 },
             }
         });
+        // A run in progress stops with the page.
+        on_cleanup(move || {
+            self.run.tasks.cancel();
+        });
     }
 
     /// Starts computing a run of `v` in slices, dropping any run in progress.
