@@ -216,6 +216,14 @@ test("recommend at 10,000 jobs: runs in slices with its progress, and Cancel sto
   assert.equal(await panel.locator(".rec-progress, .rec-result").count(), 0, "the study is gone");
   assert.equal(await panel.getByRole("button", { name: "Recommend", exact: true }).isEnabled(), true);
   assert.equal(await page.locator(".top-actions").getByRole("button", { name: "Leave compare" }).count(), 0, "nothing opened as B");
+  // An edit of the scenario while a study runs stops it, and the panel says why.
+  await panel.getByRole("button", { name: "Recommend", exact: true }).click();
+  await progress.waitFor();
+  await page.getByLabel("scenario name").fill("edited while the study ran");
+  await panel.locator(".rec-stopped").waitFor();
+  assert.equal(await panel.locator(".rec-stopped").innerText(), "Stopped: the scenario changed while the study ran. Press Recommend to start again.");
+  await page.waitForTimeout(500);
+  assert.equal(await panel.locator(".rec-progress, .rec-result").count(), 0, "nothing finishes behind the user's back");
   // Measured and reported: a wall-clock figure at this size depends on the machine's load.
   assert.deepEqual(errors, [], "no console errors");
   await context.close();

@@ -1146,6 +1146,32 @@ async fn the_generator_makes_work_for_every_share_in_one_click_and_reseeds_in_an
     settle().await;
     assert!(m.text(".gen-status").contains("No generated jobs"), "{}", m.text(".gen-status"));
     assert!(m.text("#jobs-h").contains("94"), "4 listed + 90 generated: {}", m.text("#jobs-h"));
+    // What is typed in the form stays through edits that keep the shares...
+    let weight = |m: &Mounted, share: &str| -> Option<String> {
+        let el: web_sys::HtmlInputElement =
+            m.q(&format!("input[aria-label='{share} weight']"))?.dyn_into().unwrap();
+        Some(el.value())
+    };
+    m.type_into("input[aria-label='qs2 weight']", "7");
+    settle().await;
+    m.click_text("button[role='tab']", "Settings");
+    settle().await;
+    m.type_into("input[data-path='settings.preemptionGraceSeconds']", "61");
+    settle().await;
+    m.click_text("[role='tab']", "Jobs");
+    settle().await;
+    assert_eq!(weight(&m, "qs2").as_deref(), Some("7"), "typed, kept through an edit of the settings");
+    // ...and a renamed share gets its row, the form made afresh from the scenario.
+    m.click_text("button[role='tab']", "Shares");
+    settle().await;
+    m.type_into("input[data-path='quotaShares[2].quotaShareName']", "qs9");
+    settle().await;
+    m.click_text("[role='tab']", "Jobs");
+    settle().await;
+    assert_eq!(m.all("table.gen-table tbody tr"), 3);
+    assert!(weight(&m, "qs3").is_none(), "the old name's row is gone");
+    assert!(weight(&m, "qs9").is_some(), "the renamed share has its row");
+    assert_ne!(weight(&m, "qs2").as_deref(), Some("7"), "the form is the scenario's again");
 }
 
 #[wasm_bindgen_test]

@@ -40,7 +40,7 @@ pub fn CompareButton() -> impl IntoView {
     let app = use_app();
     let toggle = move |_| {
         if app.cmp.baseline.with_untracked(Option::is_some) {
-            app.cmp.baseline.set(None);
+            app.cmp.set_baseline(None);
             app.chrome
                 .notice
                 .set(Some(Notice::text("Left compare mode; the scenario you edited (B) is kept.")));

@@ -55,10 +55,11 @@ pub fn ExplainPanel() -> impl IntoView {
     };
     let close = move || app.chrome.selection.set(None);
     // The rule whose statement is open under the chips (one at a time).
-    let open_rule = RwSignal::new(None::<&'static str>);
-    Effect::new(move |_| {
-        app.chrome.selection.track();
-        open_rule.set(None);
+    // Kept with the selection it was opened in: another selection shows none open.
+    let opened = RwSignal::new(None::<(Option<Selection>, &'static str)>);
+    let open_rule = Memo::new(move |_| {
+        let sel = app.chrome.selection.get();
+        opened.with(|o| o.filter(|(at, _)| *at == sel).map(|(_, r)| r))
     });
     let close_ref = NodeRef::<leptos::html::Button>::new();
     // What had focus when the panel opened (a chart marker, a lane label, a search result):
@@ -139,7 +140,10 @@ pub fn ExplainPanel() -> impl IntoView {
                             view! {
                                 <button class="rule" title=title aria-controls="rule-text"
                                     aria-expanded=move || (open_rule.get() == Some(r)).to_string()
-                                    on:click=move |_| open_rule.update(|o| *o = if *o == Some(r) { None } else { Some(r) })>{r}</button>
+                                    on:click=move |_| {
+                                        let sel = app.chrome.selection.get_untracked();
+                                        opened.set((open_rule.get_untracked() != Some(r)).then_some((sel, r)));
+                                    }>{r}</button>
                             }
                         }).collect_view()}
                     </div>

@@ -16,7 +16,7 @@ use crate::forecast::{
 };
 use crate::geometry::format_time;
 use crate::ui::dom;
-use crate::ui::state::{use_app, AppState};
+use crate::ui::state::{use_app, AppState, Keyed};
 use crate::ui::task::Tasks;
 
 /// The width of the band's strip in the explanation (narrower screens scale it down).
@@ -46,10 +46,13 @@ impl EtaView {
 /// slices of its own.
 #[derive(Clone, Copy)]
 pub struct EtaState {
-    pub job: RwSignal<Option<EtaView>>,
-    pub submit: RwSignal<Option<EtaView>>,
-    /// The job whose lane the timeline shows when its forecast is asked for.
-    pub reveal: RwSignal<Option<usize>>,
+    /// Both belong to the revision of the scenario they were asked at: an edit (a load too)
+    /// puts them out of date.
+    pub job: Keyed<u64, EtaView>,
+    pub submit: Keyed<u64, EtaView>,
+    /// Brings the lane of a job into view when its forecast is asked for (set by the timeline
+    /// while it is on the page).
+    reveal: StoredValue<Option<Callback<usize>>>,
     job_tasks: Tasks,
     submit_tasks: Tasks,
 }
@@ -61,19 +64,22 @@ pub fn use_eta() -> EtaState {
 impl EtaState {
     /// Creates the forecasts' state and provides it as context.
     pub fn provide(app: AppState) -> EtaState {
+        let revision = Signal::from(app.doc.revision);
         let eta = EtaState {
-            job: RwSignal::new(None),
-            submit: RwSignal::new(None),
-            reveal: RwSignal::new(None),
+            job: Keyed::new(revision),
+            submit: Keyed::new(revision),
+            reveal: StoredValue::new(None),
             job_tasks: Tasks::new(),
             submit_tasks: Tasks::new(),
         };
         provide_context(eta);
-        // An edit (any change of the scenario, a load too) stops both and clears them.
+        // An edit (any change of the scenario, a load too) stops both: their work is of a
+        // scenario gone (what they showed reads as absent by itself).
         Effect::new(move |seen: Option<()>| {
-            app.doc.scenario.track();
+            app.doc.revision.track();
             if seen.is_some() {
-                eta.clear();
+                eta.job_tasks.cancel();
+                eta.submit_tasks.cancel();
             }
         });
         on_cleanup(move || {
@@ -83,12 +89,10 @@ impl EtaState {
         eta
     }
 
-    /// Stops the forecasts in progress and removes them from the page.
-    pub fn clear(self) {
-        self.job_tasks.cancel();
-        self.submit_tasks.cancel();
-        let _ = self.job.try_set(None);
-        let _ = self.submit.try_set(None);
+    /// Lets the timeline bring a job's lane into view when its forecast is asked for
+    /// (`None`: the timeline has left the page).
+    pub fn on_reveal(self, reveal: Option<Callback<usize>>) {
+        let _ = self.reveal.try_set_value(reveal);
     }
 
     /// The finished forecast of a job of the run, as its lane draws it.
@@ -101,12 +105,13 @@ impl EtaState {
 }
 
 /// Starts a forecast of `ask` at the playhead, into `slot`, with `tasks`.
-fn start(app: AppState, ask: Ask, slot: RwSignal<Option<EtaView>>, tasks: Tasks) {
+fn start(app: AppState, ask: Ask, slot: Keyed<u64, EtaView>, tasks: Tasks) {
     let name = ask.name().to_string();
     let now = app.play.now.get_untracked();
+    let revision = slot.key_untracked();
     let fail = |error: &str| {
         tasks.cancel();
-        slot.set(Some(EtaView::Failed { name: name.clone(), at: now, error: error.to_string() }));
+        slot.set(EtaView::Failed { name: name.clone(), at: now, error: error.to_string() });
     };
     if app.run.stale.get_untracked() {
         fail("the run is not of the scenario as it is now: wait for it to finish");
@@ -130,14 +135,14 @@ fn start(app: AppState, ask: Ask, slot: RwSignal<Option<EtaView>>, tasks: Tasks)
         return;
     };
     dom::perf_mark("quotasim:forecast");
-    slot.set(Some(EtaView::Running { name: name.clone(), at: now, progress: 0.0 }));
+    slot.set(EtaView::Running { name: name.clone(), at: now, progress: 0.0 });
     tasks.start(
         move |out_of_time| {
             let out = app.doc.scenario.with_untracked(|s| b.advance(s, out_of_time));
             if out.is_none() {
                 let p = b.progress();
                 slot.update(|v| {
-                    if let Some(EtaView::Running { progress, .. }) = v {
+                    if let EtaView::Running { progress, .. } = v {
                         *progress = p;
                     }
                 });
@@ -145,10 +150,13 @@ fn start(app: AppState, ask: Ask, slot: RwSignal<Option<EtaView>>, tasks: Tasks)
             out
         },
         move |res, ms| {
-            let _ = slot.try_set(Some(match res {
-                Ok(f) => EtaView::Done { f: Arc::new(f), ms },
-                Err(error) => EtaView::Failed { name, at: now, error },
-            }));
+            slot.set_at(
+                revision,
+                match res {
+                    Ok(f) => EtaView::Done { f: Arc::new(f), ms },
+                    Err(error) => EtaView::Failed { name, at: now, error },
+                },
+            );
             // From the request to the forecast drawn, for the page's measures.
             dom::after_next_paint(|| dom::perf_measure("quotasim:forecast-to-render", "quotasim:forecast"));
         },
@@ -162,7 +170,9 @@ pub fn forecast_job(app: AppState, eta: EtaState, j: usize) {
     }) else {
         return;
     };
-    eta.reveal.set(Some(j));
+    if let Some(reveal) = eta.reveal.try_get_value().flatten() {
+        reveal.run(j);
+    }
     start(app, Ask::Job { index: j, name }, eta.job, eta.job_tasks);
 }
 
@@ -223,7 +233,7 @@ pub fn JobForecast(j: usize) -> impl IntoView {
     let mine = move || eta.job.get().filter(|v| name.with(|n| n.as_deref() == Some(v.name())));
     let cancel = move || {
         eta.job_tasks.cancel();
-        eta.job.set(None);
+        eta.job.clear();
     };
     view! {
         <div class="eta" aria-label="start-time forecast">
@@ -297,17 +307,17 @@ pub fn SubmitPreview() -> impl IntoView {
             Ok(j) => start(app, Ask::Submit(Box::new(j)), eta.submit, eta.submit_tasks),
             Err(e) => {
                 eta.submit_tasks.cancel();
-                eta.submit.set(Some(EtaView::Failed {
+                eta.submit.set(EtaView::Failed {
                     name: String::from("preview"),
                     at: app.play.now.get_untracked(),
                     error: e,
-                }))
+                })
             }
         }
     };
     let cancel = move || {
         eta.submit_tasks.cancel();
-        eta.submit.set(None);
+        eta.submit.clear();
     };
     let disabled = move || app.run.handle.with(Option::is_none) || app.run.stale.get();
     view! {

@@ -5,12 +5,68 @@
 use leptos::prelude::*;
 use quotasim::workload::Distribution;
 
-use crate::ui::state::use_app;
+use crate::ui::state::{use_app, AppState, Keyed};
 use crate::workload_form::{describe, form_of, type_choices, workload_of, Form, ShareRow};
+
+/// The form as typed, for the shares it was made for: the rows follow the shares (a share
+/// added or renamed gets its row, the form made afresh from the scenario), nothing typed is
+/// lost while they stay. Provided once by the page, so that it outlives the Jobs tab.
+#[derive(Clone, Copy)]
+pub struct FormState {
+    typed: Keyed<Vec<String>, Form>,
+    /// The form of the scenario, made again when its shares change.
+    fresh: Memo<Form>,
+}
+
+impl FormState {
+    /// Creates the form's state and provides it as context.
+    pub fn provide(app: AppState) -> FormState {
+        let form = FormState::new(app);
+        provide_context(form);
+        form
+    }
+
+    fn new(app: AppState) -> FormState {
+        let names = Memo::new(move |_| {
+            app.doc
+                .scenario
+                .with(|s| s.quota_shares.iter().map(|q| q.quota_share_name.clone()).collect::<Vec<_>>())
+        });
+        let fresh = Memo::new(move |_| {
+            names.track();
+            app.doc.scenario.with_untracked(form_of)
+        });
+        FormState { typed: Keyed::new(names.into()), fresh }
+    }
+
+    fn with<R>(&self, f: impl FnOnce(&Form) -> R) -> R {
+        self.typed.with(|t| match t {
+            Some(t) => f(t),
+            None => self.fresh.with(f),
+        })
+    }
+
+    fn with_untracked<R>(&self, f: impl FnOnce(&Form) -> R) -> R {
+        self.typed.with_untracked(|t| match t {
+            Some(t) => f(t),
+            None => self.fresh.with_untracked(f),
+        })
+    }
+
+    fn update(&self, f: impl FnOnce(&mut Form)) {
+        let mut next = self.with_untracked(Form::clone);
+        f(&mut next);
+        self.typed.set(next);
+    }
+
+    fn set(&self, next: Form) {
+        self.typed.set(next);
+    }
+}
 
 /// A text input bound to one field of the form.
 fn form_input(
-    form: RwSignal<Form>,
+    form: FormState,
     label: String,
     class: &'static str,
     get: impl Fn(&Form) -> String + Send + Sync + 'static,
@@ -32,7 +88,7 @@ fn form_input(
 
 /// A text field of row `i`.
 fn row_input(
-    form: RwSignal<Form>,
+    form: FormState,
     i: usize,
     label: &'static str,
     field: fn(&mut ShareRow) -> &mut String,
@@ -58,17 +114,8 @@ fn row_input(
 #[component]
 pub fn Generator() -> impl IntoView {
     let app = use_app();
-    let form = RwSignal::new(app.doc.scenario.with_untracked(form_of));
+    let form = expect_context::<FormState>();
     let message = RwSignal::new(None::<String>);
-    // The rows follow the shares: a share added or renamed gets its row.
-    Effect::new(move |_| {
-        let names: Vec<String> =
-            app.doc.scenario.with(|s| s.quota_shares.iter().map(|q| q.quota_share_name.clone()).collect());
-        let same = form.with_untracked(|f| f.rows.iter().map(|r| &r.share).eq(names.iter()));
-        if !same {
-            form.set(app.doc.scenario.with_untracked(form_of));
-        }
-    });
     let summary = Memo::new(move |_| app.doc.scenario.with(|s| s.workload.as_ref().map(|_| describe(s))));
     let write = move |next_seed: bool| {
         if next_seed {

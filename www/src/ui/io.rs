@@ -147,11 +147,12 @@ pub fn IoDialog() -> impl IntoView {
         app.doc.scenario.with(|s| crate::replace::default_mode(preset.as_deref(), s))
     });
     let mode = Signal::derive(move || picked.get().unwrap_or_else(|| default_mode.get()));
-    Effect::new(move |_| {
-        if app.chrome.dialog.get() {
-            picked.set(None);
-        }
-    });
+    // Each opening of the dialog starts from what suits the scenario: the pick goes with the
+    // dialog's closing (the only ways it closes are below).
+    let close = move || {
+        picked.set(None);
+        app.chrome.dialog.set(false);
+    };
     let report = RwSignal::new(Vec::<String>::new());
     let columns = RwSignal::new(String::new());
     let gpus = RwSignal::new(8i64);
@@ -323,12 +324,12 @@ pub fn IoDialog() -> impl IntoView {
     let no_run = move || app.run.handle.with(|r| r.is_none()) || app.run.stale.get();
     view! {
         <Show when=move || app.chrome.dialog.get()>
-            <div class="modal-backdrop" on:click=move |_| app.chrome.dialog.set(false)></div>
+            <div class="modal-backdrop" on:click=move |_| close()></div>
             <div class="modal" role="dialog" aria-modal="true" aria-labelledby="io-h"
-                on:keydown=move |ev: leptos::ev::KeyboardEvent| { crate::ui::dom::keep_tab_inside(&ev); if ev.key() == "Escape" { ev.prevent_default(); app.chrome.dialog.set(false) } }>
+                on:keydown=move |ev: leptos::ev::KeyboardEvent| { crate::ui::dom::keep_tab_inside(&ev); if ev.key() == "Escape" { ev.prevent_default(); close() } }>
                 <div class="drawer-head">
                     <h3 id="io-h">"Import / Export"</h3>
-                    <button class="icon-btn" aria-label="close" node_ref=close_ref on:click=move |_| app.chrome.dialog.set(false)>"×"</button>
+                    <button class="icon-btn" aria-label="close" node_ref=close_ref on:click=move |_| close()>"×"</button>
                 </div>
                 <div class="modal-body">
                     <h4>"Export"</h4>

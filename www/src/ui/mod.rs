@@ -57,6 +57,7 @@ pub fn App(
     forecast::EtaState::provide(app);
     why::WhyState::provide(app);
     recommend::RecommendState::provide(app);
+    generator::FormState::provide(app);
     if restore {
         app.restore_large_save();
     }

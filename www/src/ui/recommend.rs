@@ -24,9 +24,28 @@ use crate::ui::task::Tasks;
 /// What the panel shows below its form.
 #[derive(Clone)]
 enum RecView {
-    Running,
-    Done { rec: Arc<Recommended>, ms: f64 },
+    /// In progress, on the scenario at revision `at` (once the scenario has changed it reads
+    /// as stopped: see [`RecommendState::shown`]).
+    Running {
+        at: u64,
+    },
+    Done {
+        rec: Arc<Recommended>,
+        ms: f64,
+    },
     Stopped(String),
+}
+
+/// Equal when it draws the same: the same answer (by identity), the same words.
+impl PartialEq for RecView {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (RecView::Running { at: a }, RecView::Running { at: b }) => a == b,
+            (RecView::Done { rec: a, ms: x }, RecView::Done { rec: b, ms: y }) => Arc::ptr_eq(a, b) && x == y,
+            (RecView::Stopped(a), RecView::Stopped(b)) => a == b,
+            _ => false,
+        }
+    }
 }
 
 /// The panel's state, provided once by the page so that it outlives the panel's renders.
@@ -52,19 +71,29 @@ impl RecommendState {
             tasks: Tasks::new(),
         };
         provide_context(st);
+        // Its work stops with an edit; the view says so by itself (see `shown`).
         Effect::new(move |seen: Option<()>| {
-            app.doc.scenario.track();
-            if seen.is_some() && st.tasks.cancel() {
-                let _ = st.view.try_set(Some(RecView::Stopped(
-                    "Stopped: the scenario changed while the study ran. Press Recommend to start again."
-                        .into(),
-                )));
+            app.doc.revision.track();
+            if seen.is_some() {
+                st.tasks.cancel();
             }
         });
         on_cleanup(move || {
             st.tasks.cancel();
         });
         st
+    }
+
+    /// What the panel shows: a study started on a scenario that has changed since was stopped
+    /// by the change.
+    fn shown(self, app: AppState) -> Option<RecView> {
+        let now = app.doc.revision.get();
+        self.view.get().map(|v| match v {
+            RecView::Running { at } if at != now => RecView::Stopped(
+                "Stopped: the scenario changed while the study ran. Press Recommend to start again.".into(),
+            ),
+            v => v,
+        })
     }
 }
 
@@ -113,7 +142,7 @@ fn start(app: AppState, st: RecommendState) {
     st.problems.set(Vec::new());
     crate::ui::dom::perf_mark("quotasim:recommend");
     st.progress.set(b.progress());
-    st.view.set(Some(RecView::Running));
+    st.view.set(Some(RecView::Running { at: app.doc.revision.get_untracked() }));
     let (view, progress) = (st.view, st.progress);
     st.tasks.start(
         move |out_of_time| {
@@ -320,7 +349,9 @@ pub fn RecommendPanel() -> impl IntoView {
         })
     });
     let bad = move |key: String| problems.with(|p| p.iter().any(|x| x.field == key));
-    let running = move || matches!(st.view.get(), Some(RecView::Running));
+    // Drawn again only when what it shows changes, not at every edit.
+    let shown = Memo::new(move |_| st.shown(app));
+    let running = move || matches!(shown.get(), Some(RecView::Running { .. }));
 
     let goal_rows = move || {
         shares
@@ -558,8 +589,8 @@ pub fn RecommendPanel() -> impl IntoView {
         }
     };
     let results = move || {
-        st.view.get().map(|v| match v {
-            RecView::Running => view! {
+        shown.get().map(|v| match v {
+            RecView::Running { .. } => view! {
                 <div class="row-actions rec-progress">
                     <progress class="run-progress" max=move || st.progress.get().1.to_string() value=move || st.progress.get().0.to_string() aria-label="recommend progress"></progress>
                     <span role="status" class="rec-progress-text">{move || progress_text(st.progress.get())}</span>

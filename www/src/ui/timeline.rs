@@ -137,20 +137,20 @@ pub fn Timeline() -> impl IntoView {
         }
         app.chrome.selection.set(Some(Selection::Job(j)));
     };
-    // The lane of a job whose start is being forecast comes into view.
-    Effect::new(move |_| {
-        if let Some(j) = eta.reveal.get() {
-            if !lanes.with_untracked(|l| l.contains(&j)) {
-                only_pre.set(Some(false));
-            }
-            let w = window.get_untracked();
-            if let Some(pos) = lanes.with_untracked(|l| l.iter().position(|&x| x == j)) {
-                if pos < w.first || pos >= w.first + w.count {
-                    offset.set(pos);
-                }
+    // The lane of a job whose start is being forecast comes into view (asked by the forecast,
+    // while the timeline is on the page).
+    eta.on_reveal(Some(Callback::new(move |j: usize| {
+        if !lanes.with_untracked(|l| l.contains(&j)) {
+            only_pre.set(Some(false));
+        }
+        let w = window.get_untracked();
+        if let Some(pos) = lanes.with_untracked(|l| l.iter().position(|&x| x == j)) {
+            if pos < w.first || pos >= w.first + w.count {
+                offset.set(pos);
             }
         }
-    });
+    })));
+    on_cleanup(move || eta.on_reveal(None));
     view! {
         <section class="card" aria-labelledby="tl-h" data-export-scope="">
             <header class="card-head">

@@ -33,11 +33,9 @@ pub fn Transport() -> impl IntoView {
     let end = Memo::new(move |_| app.end());
     // A live state (R28) begins at its startAt: the player's start.
     let start = Memo::new(move |_| app.start());
+    // The ticks while playing (the timer is the world outside; its ticks move the playhead).
     Effect::new(move |_| {
         if app.play.playing.get() {
-            if app.play.now.get_untracked() >= end.get_untracked() {
-                app.play.now.set(start.get_untracked());
-            }
             let iv = Interval::new(TICK_MS, move || {
                 let e = end.get_untracked();
                 let per_sec = match app.play.speed.get_untracked() {
@@ -92,7 +90,14 @@ pub fn Transport() -> impl IntoView {
                 class="icon-btn big play"
                 aria-label=move || if app.play.playing.get() { "pause" } else { "play" }
                 title=move || if app.play.playing.get() { "pause" } else { "play" }
-                on:click=move |_| app.play.playing.update(|p| *p = !*p)
+                on:click=move |_| {
+                    let play = !app.play.playing.get_untracked();
+                    // Play at the end starts again from the start.
+                    if play && app.play.now.get_untracked() >= end.get_untracked() {
+                        app.play.now.set(start.get_untracked());
+                    }
+                    app.play.playing.set(play);
+                }
                 disabled=disabled
             >
                 {move || if app.play.playing.get() { icon("M4 3h3v10H4zM9 3h3v10H9z") } else { icon("M4 2.5v11L13.5 8z") }}

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use quotasim::why::WhyReport;
 
-use crate::ui::state::{use_app, AppState, Notice};
+use crate::ui::state::{use_app, AppState, Keyed, Notice, Selection};
 use crate::ui::task::Tasks;
 use crate::why::{changes, headline, not_found, progress_text, WhyAsk, WhyBuilder, RUNS};
 
@@ -31,7 +31,9 @@ impl WhyView {
 /// The page's study (one at a time).
 #[derive(Clone, Copy)]
 pub struct WhyState {
-    view: RwSignal<Option<WhyView>>,
+    /// The study, with the revision of the scenario and the selection it was asked at: a
+    /// change of either puts it out of date.
+    view: Keyed<(u64, Option<Selection>), WhyView>,
     tasks: Tasks,
 }
 
@@ -41,15 +43,16 @@ pub fn use_why() -> WhyState {
 
 impl WhyState {
     /// Creates the study's state and provides it as context: a change of the scenario (a load
-    /// too) or of the selection stops and clears it.
+    /// too) or of the selection stops it and puts it out of date.
     pub fn provide(app: AppState) -> WhyState {
-        let why = WhyState { view: RwSignal::new(None), tasks: Tasks::new() };
+        let key = Memo::new(move |_| (app.doc.revision.get(), app.chrome.selection.get()));
+        let why = WhyState { view: Keyed::new(key.into()), tasks: Tasks::new() };
         provide_context(why);
+        // Its work stops with them (what it showed reads as absent by itself).
         Effect::new(move |seen: Option<()>| {
-            app.doc.scenario.track();
-            app.chrome.selection.track();
+            key.track();
             if seen.is_some() {
-                why.clear();
+                why.tasks.cancel();
             }
         });
         on_cleanup(move || {
@@ -60,7 +63,7 @@ impl WhyState {
 
     fn clear(self) {
         self.tasks.cancel();
-        let _ = self.view.try_set(None);
+        self.view.clear();
     }
 }
 
@@ -68,7 +71,7 @@ impl WhyState {
 fn start(app: AppState, why: WhyState, ask: WhyAsk) {
     let fail = |error: String| {
         why.tasks.cancel();
-        why.view.set(Some(WhyView::Failed { ask: ask.clone(), error }));
+        why.view.set(WhyView::Failed { ask: ask.clone(), error });
     };
     if app.run.stale.get_untracked() {
         fail("the run is not of the scenario as it is now: wait for it to finish".into());
@@ -80,15 +83,16 @@ fn start(app: AppState, why: WhyState, ask: WhyAsk) {
     };
     crate::ui::dom::perf_mark("quotasim:why");
     let text = progress_text(b.progress(), None);
-    why.view.set(Some(WhyView::Running { ask: ask.clone(), text }));
+    why.view.set(WhyView::Running { ask: ask.clone(), text });
     let view = why.view;
+    let at = view.key_untracked();
     why.tasks.start(
         move |out_of_time| {
             let out = b.advance(out_of_time);
             if out.is_none() {
                 let text = progress_text(b.progress(), b.running().as_deref());
                 view.update(|v| {
-                    if let Some(WhyView::Running { text: t, .. }) = v {
+                    if let WhyView::Running { text: t, .. } = v {
                         *t = text;
                     }
                 });
@@ -96,10 +100,13 @@ fn start(app: AppState, why: WhyState, ask: WhyAsk) {
             out
         },
         move |res, ms| {
-            let _ = view.try_set(Some(match res {
-                Ok(r) => WhyView::Done { ask, report: Arc::new(r), ms },
-                Err(error) => WhyView::Failed { ask, error },
-            }));
+            view.set_at(
+                at,
+                match res {
+                    Ok(r) => WhyView::Done { ask, report: Arc::new(r), ms },
+                    Err(error) => WhyView::Failed { ask, error },
+                },
+            );
             crate::ui::dom::after_next_paint(|| {
                 crate::ui::dom::perf_measure("quotasim:why-to-render", "quotasim:why")
             });

@@ -44,6 +44,10 @@ pub struct Document {
     last: StoredValue<Option<Kept>>,
     pub can_undo: RwSignal<bool>,
     pub can_redo: RwSignal<bool>,
+    /// A new number for every change of the scenario (an edit, a load, an undo): what answers
+    /// computed from it belong to (see [`super::Keyed`]).
+    pub revision: ReadSignal<u64>,
+    revision_rw: RwSignal<u64>,
 }
 
 impl Document {
@@ -71,6 +75,7 @@ impl Document {
             })
         });
         let rows = RwSignal::new(scenario_rw.with_untracked(RowIds::new));
+        let revision_rw = RwSignal::new(0);
         let positions = move |l: List| {
             Memo::new(move |_| {
                 rows.with(|r| r.ids(l).iter().enumerate().map(|(i, &id)| (id, i)).collect::<HashMap<_, _>>())
@@ -94,6 +99,8 @@ impl Document {
             last: StoredValue::new(Some(last)),
             can_undo: RwSignal::new(false),
             can_redo: RwSignal::new(false),
+            revision: revision_rw.read_only(),
+            revision_rw,
         };
         doc.color_new_shares();
         doc
@@ -131,9 +138,11 @@ impl Document {
         self.changed(load);
     }
 
-    /// After every change: new shares get a colour, and an edit is recorded for undo with the
-    /// scenario before it (`restoring`: the change is an undo, a redo or a load).
+    /// After every change: the revision moves on, new shares get a colour, and an edit is
+    /// recorded for undo with the scenario before it (`restoring`: the change is an undo, a
+    /// redo or a load).
     fn changed(&self, restoring: bool) {
+        self.revision_rw.update(|r| *r += 1);
         self.color_new_shares();
         let prev = self.last.get_value();
         let changed = self.scenario_rw.with_untracked(|s| prev.as_ref().is_none_or(|p| !p.is(s)));

@@ -2,13 +2,16 @@
 //! edited ([`document`]), its run ([`run`]), where the run is watched ([`playback`]), compare
 //! mode ([`compare`]) and the autosave ([`autosave`]); the page's chrome is here. Derived
 //! state is memos; the effects only hand work outward: a new version to the run's slicing
-//! task runner, the baseline and the comparison to theirs, the state to storage. Changes of
+//! task runner, the baseline and the comparison to theirs, the state to storage, a stop to a
+//! study of a scenario gone. An answer computed from the scenario is [`Keyed`] by the
+//! revision it was asked at, so it goes out of date by itself, not by an effect. Changes of
 //! the scenario keep its row ids, colours and undo history with it in the same task (see
 //! [`Document`]). A sweep keeps its state in its own panel.
 
 mod autosave;
 mod compare;
 mod document;
+mod keyed_value;
 mod playback;
 mod run;
 
@@ -18,6 +21,7 @@ use quotasim::model::Scenario;
 pub use autosave::Saves;
 pub use compare::{CompareState, Prepared};
 pub use document::Document;
+pub use keyed_value::Keyed;
 pub use playback::Playback;
 pub use run::{RunHandle, RunState};
 
@@ -175,9 +179,10 @@ pub fn default_saved() -> Saved {
 impl AppState {
     /// Creates the state, provides it as context and starts its effects.
     pub fn provide(saved: Saved, notice: Option<Notice>) -> AppState {
-        let run = RunState::new();
+        let doc = Document::new(saved.scenario, saved.colors, saved.preset, stored_history());
+        let run = RunState::new(doc.valid);
         let app = AppState {
-            doc: Document::new(saved.scenario, saved.colors, saved.preset, stored_history()),
+            doc,
             play: Playback::new(saved.now, run.handle),
             run,
             chrome: Chrome {
@@ -189,7 +194,7 @@ impl AppState {
                 history_open: RwSignal::new(false),
                 wide_editor: RwSignal::new(false),
             },
-            cmp: CompareState::new(saved.baseline, saved.objectives),
+            cmp: CompareState::new(saved.baseline, saved.objectives, run.handle),
             saves: Saves::new(),
         };
         provide_context(app);
@@ -281,7 +286,7 @@ impl AppState {
         // A load is not an edit: the history keeps what it replaced, and undo starts afresh.
         self.doc.forget_undo();
         self.doc.put(next.scenario, true);
-        self.cmp.baseline.set(next.baseline);
+        self.cmp.set_baseline(next.baseline);
         self.cmp.objectives.set(next.objectives);
     }
 }

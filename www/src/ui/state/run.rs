@@ -1,10 +1,10 @@
 //! The run of the scenario being edited: a valid scenario is run in slices as soon as it
 //! changes (a newer version replaces a run in progress), and a finished run goes on screen.
 
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use leptos::prelude::*;
-use quotasim::ValidScenario;
+use quotasim::{Problem, ValidScenario};
 
 use super::{AppState, Notice, Selection};
 use crate::run::{RunBuilder, RunData};
@@ -17,39 +17,79 @@ pub struct RunHandle {
     pub data: Arc<RunData>,
 }
 
+/// One validation of the scenario, by identity, held weakly (it keeps nothing alive): what a
+/// run's progress or its cancellation belongs to. An edit makes them stop applying; nothing
+/// has to clear them.
+#[derive(Clone)]
+struct Version(Weak<ValidScenario>);
+
+impl Version {
+    fn of(v: &Arc<ValidScenario>) -> Version {
+        Version(Arc::downgrade(v))
+    }
+
+    fn is(&self, v: &Arc<ValidScenario>) -> bool {
+        core::ptr::eq(self.0.as_ptr(), Arc::as_ptr(v))
+    }
+}
+
 /// The last run of a valid scenario.
 #[derive(Clone, Copy)]
 pub struct RunState {
     pub handle: RwSignal<Option<RunHandle>>,
     /// The last run is not of the scenario as it is now (invalid or still running).
-    pub stale: RwSignal<bool>,
+    pub stale: Memo<bool>,
     /// How long the last run took, in milliseconds of computing (its slices added up).
     pub ms: RwSignal<f64>,
-    /// How far the run in progress is (0 to 1), once it has taken more than one slice.
-    pub progress: RwSignal<Option<f64>>,
-    /// The user cancelled the run in progress; the results on screen are of an earlier version.
-    pub cancelled: RwSignal<bool>,
+    /// How far the run of the scenario as it is now is (0 to 1), once it has taken more than
+    /// one slice.
+    pub progress: Memo<Option<f64>>,
+    /// The user cancelled the run of the scenario as it is now; the results on screen are of
+    /// an earlier version.
+    pub cancelled: Memo<bool>,
+    progress_of: RwSignal<Option<(Version, f64)>>,
+    cancelled_of: RwSignal<Option<Version>>,
     /// The generation of the last run (a new number for every run).
     pub(super) gen: StoredValue<u64>,
     /// The run in progress, in slices; a newer scenario replaces it, and with it its work.
     pub(super) tasks: Tasks,
-    /// The run of the scenario about to be set, when it is known (see [`super::Prepared`]).
-    pub(super) prepared: StoredValue<Option<Arc<RunData>>>,
     /// What the next results to be drawn answer, for the page's performance measures.
     pub(super) measure: StoredValue<Vec<&'static str>>,
 }
 
 impl RunState {
-    pub(super) fn new() -> RunState {
+    /// The run state of the scenario whose validation is `valid`.
+    pub(super) fn new(valid: Memo<Result<Arc<ValidScenario>, Vec<Problem>>>) -> RunState {
+        let handle = RwSignal::new(None::<RunHandle>);
+        let progress_of = RwSignal::new(None::<(Version, f64)>);
+        let cancelled_of = RwSignal::new(None::<Version>);
+        let stale = Memo::new(move |_| {
+            valid.with(|v| match v {
+                Ok(v) => !handle.with(|h| h.as_ref().is_some_and(|h| h.data.is_run_of(v))),
+                Err(_) => true,
+            })
+        });
+        let progress = Memo::new(move |_| {
+            valid.with(|v| {
+                let v = v.as_ref().ok()?;
+                progress_of.with(|p| p.as_ref().filter(|(of, _)| of.is(v)).map(|p| p.1))
+            })
+        });
+        let cancelled = Memo::new(move |_| {
+            valid.with(|v| {
+                v.as_ref().is_ok_and(|v| cancelled_of.with(|c| c.as_ref().is_some_and(|c| c.is(v))))
+            })
+        });
         RunState {
-            handle: RwSignal::new(None),
-            stale: RwSignal::new(true),
+            handle,
+            stale,
             ms: RwSignal::new(0.0),
-            progress: RwSignal::new(None),
-            cancelled: RwSignal::new(false),
+            progress,
+            cancelled,
+            progress_of,
+            cancelled_of,
             gen: StoredValue::new(0),
             tasks: Tasks::new(),
-            prepared: StoredValue::new(None),
             measure: StoredValue::new(Vec::new()),
         }
     }
@@ -57,29 +97,31 @@ impl RunState {
 
 impl AppState {
     /// Starts running every valid version of the scenario: the effect hands each new version
-    /// to the slicing task runner, which replaces a run in progress.
+    /// to the slicing task runner, which replaces a run in progress. It writes no state: what
+    /// is stale, in progress or cancelled follows from the version and the run on screen.
     pub(super) fn start_runs(self) {
         // Run every valid scenario, a slice at a time; a newer version replaces a run in progress.
         Effect::new(move |_| {
             let v = self.doc.valid.get();
-            self.run.stale.set(true);
-            self.run.cancelled.set(false);
-            self.note_edit();
-            let prepared = self.run.prepared.try_update_value(Option::take).flatten();
             match v {
                 Err(_) => {
                     // Nothing will be drawn for this version: no measure ends here.
                     self.run.measure.set_value(Vec::new());
-                    self.cancel_pending();
+                    self.run.tasks.cancel();
                 }
-                // The run of a scenario handed on from the baseline is that one's run.
-                Ok(v) => match prepared.filter(|d| d.is_run_of(&v)) {
-                    Some(data) => {
-                        self.cancel_pending();
-                        self.finish_run(data, None);
-                    }
-                    None => self.start_run(v),
-                },
+                // A scenario handed on from the baseline came with its run (see `swap_a_b`).
+                Ok(v)
+                    if self
+                        .run
+                        .handle
+                        .with_untracked(|h| h.as_ref().is_some_and(|h| h.data.is_run_of(&v))) =>
+                {
+                    self.run.tasks.cancel();
+                }
+                Ok(v) => {
+                    self.note_edit();
+                    self.start_run(v);
+                }
             }
         });
         // A run in progress stops with the page.
@@ -90,17 +132,18 @@ impl AppState {
 
     /// Starts computing a run of `v` in slices, dropping any run in progress.
     pub(super) fn start_run(self, v: Arc<ValidScenario>) {
+        let of = Version::of(&v);
         let mut b = RunBuilder::new(v);
         self.run.tasks.start(
             move |out_of_time| {
                 let done = b.advance(out_of_time);
                 if done.is_none() {
-                    self.run.progress.set(Some(b.progress()));
+                    self.run.progress_of.set(Some((of.clone(), b.progress())));
                 }
                 done
             },
             move |data, ms| {
-                self.run.progress.set(None);
+                self.run.progress_of.set(None);
                 self.finish_run(Arc::new(data), Some(ms));
             },
         );
@@ -109,22 +152,18 @@ impl AppState {
     /// Runs the scenario again (after a cancelled run).
     pub fn rerun(self) {
         if let Ok(v) = self.doc.valid.get_untracked() {
-            self.run.cancelled.set(false);
+            self.run.cancelled_of.set(None);
             self.start_run(v);
         }
     }
 
     /// Stops the run in progress, if any (the results on screen stay, marked stale).
     pub fn cancel_run(self) {
-        if self.run.tasks.busy() {
-            self.cancel_pending();
-            self.run.cancelled.set(true);
+        if self.run.tasks.cancel() {
+            self.run.progress_of.set(None);
+            let v = self.doc.valid.with_untracked(|v| v.as_ref().ok().map(Version::of));
+            self.run.cancelled_of.set(v);
         }
-    }
-
-    pub(super) fn cancel_pending(self) {
-        self.run.tasks.cancel();
-        self.run.progress.set(None);
     }
 
     /// Marks the start of what the next results answer: an edit, unless an import is waiting
@@ -164,7 +203,6 @@ impl AppState {
         if let Some(ms) = ms {
             self.run.ms.set(ms);
         }
-        self.run.stale.set(false);
         if self.play.now.get_untracked() > end {
             self.play.now.set(end);
         }
