@@ -95,7 +95,11 @@ run_tests() {
   step cargo fmt --all --check
   step python3 scripts/layers.py
   step cargo clippy --workspace --all-targets -- -D warnings
-  step cargo clippy -p quotasim-wasm -p quotasim-playground --all-targets --target wasm32-unknown-unknown -- -D warnings
+  step cargo clippy -p quotasim-wasm -p quotasim-playground -p quotasim-playground-bridges --all-targets --target wasm32-unknown-unknown -- -D warnings
+  # The page as Trunk builds it (its bridges a module of their own, not the tests' inline
+  # ones), and that module with its exports.
+  step cargo clippy -p quotasim-playground --target wasm32-unknown-unknown -- -D warnings
+  step cargo clippy -p quotasim-playground-bridges --features module --target wasm32-unknown-unknown -- -D warnings
   step cargo test --workspace
   # The engine's no_std check: it builds for wasm32 without its std feature.
   step cargo build -p quotasim --no-default-features --target wasm32-unknown-unknown

@@ -175,3 +175,31 @@ test("on a scenario with jobs of its own, Merge is the default and keeps every s
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("the bridges are a second module: the first load does not fetch them, opening Import / Export does, once", async () => {
+  const context = await browser.newContext({ colorScheme: "dark", viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const errors = watchConsole(page);
+  const fetched = [];
+  page.on("request", (r) => fetched.push(new URL(r.url()).pathname));
+  const bridges = () => fetched.filter((p) => p.startsWith("/bridges/"));
+  await page.goto(base);
+  await ready(page);
+  // The page's own module and nothing of the importers, the YAML reader or the exports.
+  assert.ok(fetched.some((p) => /\.wasm$/.test(p) && !p.startsWith("/bridges/")), fetched.join(" "));
+  assert.deepEqual(bridges(), [], "the first load fetches no bridge");
+  await openDialog(page);
+  await page.waitForFunction(() => performance.getEntriesByType("resource").some((e) => /\/bridges\/bridges_bg\.wasm$/.test(e.name)));
+  // The playground's own JSON is read without them; a Kueue export and an import use them.
+  const yaml = await kueueOfNotebook(page);
+  await dialog(page).locator("textarea").fill(yaml);
+  await dialog(page).getByRole("button", { name: "Load pasted text" }).click();
+  await dialog(page).locator(".msg.ok").waitFor();
+  // The notebook's own configuration, read by the module's Kueue importer: nothing to replace.
+  assert.match(await dialog(page).locator(".msg.ok").innerText(), /^Nothing to replace: the scenario already has exactly these shares/);
+  await page.keyboard.press("Escape");
+  await openDialog(page);
+  assert.deepEqual(bridges().sort(), ["/bridges/bridges.js", "/bridges/bridges_bg.wasm"], "fetched once, when first needed");
+  assert.deepEqual(errors, [], "no console errors");
+  await context.close();
+});

@@ -16,7 +16,6 @@ pub mod edit;
 pub mod explain;
 pub mod forecast;
 pub mod geometry;
-pub mod importer;
 pub mod palette;
 pub mod persist;
 pub mod presets;

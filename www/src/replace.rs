@@ -526,9 +526,10 @@ mod tests {
     #[test]
     fn replacing_with_a_kueue_export_of_a_preset_gives_that_presets_configuration() {
         let p = crate::presets::scenario(&crate::presets::PRESETS[1]).unwrap();
-        let yaml = quotasim::yaml::to_yaml_documents(&quotasim::kueue::export(&p).0);
-        let Ok(Some(crate::importer::Outcome::Configuration { configuration, .. })) =
-            crate::importer::import(&[("k.yaml".into(), yaml)], &crate::importer::TraceSettings::default())
+        use quotasim_playground_bridges::importer::{import, Outcome, TraceSettings};
+        let yaml = quotasim_playground_bridges::ExportFormat::Kueue.write(&p);
+        let Ok(Some(Outcome::Configuration { configuration, .. })) =
+            import(&[("k.yaml".into(), yaml)], &TraceSettings::default())
         else {
             panic!("not configuration")
         };

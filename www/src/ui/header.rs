@@ -117,7 +117,7 @@ pub fn Header() -> impl IntoView {
                     on:click=move |_| app.load(crate::edit::new_scenario(), Vec::new(), None)>"New"</button>
                 <crate::ui::compare::CompareButton />
                 <button class="btn" on:click=move |_| app.chrome.history_open.set(true)>"History"</button>
-                <button class="btn" on:click=move |_| app.chrome.dialog.set(true)>"Import / Export"</button>
+                <button class="btn" on:click=move |_| { app.chrome.dialog.set(true); crate::ui::bridges::preload(); }>"Import / Export"</button>
                 <button class="btn primary" on:click=share>{move || if copied.get() { "Link copied ✓" } else { "Copy share link" }}</button>
             </div>
         </header>

@@ -7,9 +7,9 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::csv::jobs_csv;
-use crate::importer::{Outcome, TraceSettings};
 use crate::replace::Mode;
 use crate::text::truncate;
+use crate::ui::bridges::{self, ExportFormat, Outcome, TraceSettings};
 use crate::ui::dom;
 use crate::ui::state::use_app;
 
@@ -46,26 +46,29 @@ pub fn download_scenario(app: &crate::ui::state::AppState) {
     dom::download(&format!("{}.json", file_stem(app)), "application/json", &json);
 }
 
-/// Downloads what CloudFormation deploys for `s` (a valid scenario) as `{stem}-cloudformation.json`.
-fn download_cloudformation(stem: &str, s: &quotasim::model::Scenario) {
-    dom::download(
-        &format!("{stem}-cloudformation.json"),
-        "application/json",
-        &quotasim::json::to_json_pretty(&quotasim::export::cloudformation(s)),
-    );
+/// Downloads `s` (a valid scenario) in another tool's format as `{stem}-{format}...`, written
+/// by the bridges module (loaded first if it is not yet).
+async fn download_export(
+    format: ExportFormat,
+    stem: &str,
+    s: &quotasim::model::Scenario,
+) -> Result<(), String> {
+    let text = bridges::export(format, s).await?;
+    let (name, media) = format.file(stem);
+    dom::download(&name, media, &text);
+    Ok(())
 }
 
 /// Downloads the CloudFormation template of scenario `s`, named after it with `suffix`
 /// (the Recommend panel's recommended scenario), or says why not.
-pub fn download_cloudformation_of(s: &quotasim::model::Scenario, suffix: &str) -> Result<(), String> {
+pub async fn download_cloudformation_of(s: &quotasim::model::Scenario, suffix: &str) -> Result<(), String> {
     quotasim::validate(s).map_err(|ps| {
         format!(
             "only a valid scenario is exported: {}",
             ps.iter().find(|p| p.is_error()).map_or_else(String::new, |p| p.to_string())
         )
     })?;
-    download_cloudformation(&format!("{}{suffix}", stem_of(s.name.as_deref())), s);
-    Ok(())
+    download_export(ExportFormat::CloudFormation, &format!("{}{suffix}", stem_of(s.name.as_deref())), s).await
 }
 
 #[component]
@@ -156,68 +159,90 @@ pub fn IoDialog() -> impl IntoView {
     let report = RwSignal::new(Vec::<String>::new());
     let columns = RwSignal::new(String::new());
     let gpus = RwSignal::new(8i64);
+    let imported_files =
+        move |files: Vec<(String, String)>, imported: Result<Option<Outcome>, Vec<quotasim::Problem>>| {
+            let lines = |recognised: Vec<String>, warnings: &[quotasim::Problem]| {
+                let mut v: Vec<String> = recognised.into_iter().map(|r| format!("Recognised {r}")).collect();
+                v.extend(warnings.iter().take(30).map(|w| truncate(&w.to_string(), 300)));
+                if warnings.len() > 30 {
+                    v.push(format!("… and {} more", warnings.len() - 30));
+                }
+                v
+            };
+            match imported {
+                Ok(None) => {
+                    if let Some((_, t)) = files.into_iter().next() {
+                        import(t)
+                    }
+                }
+                Ok(Some(Outcome::Configuration { configuration, recognised, warnings }))
+                    if mode.get_untracked() == Mode::Replace =>
+                {
+                    let (next, r) =
+                        app.doc.scenario.with_untracked(|s| crate::replace::replace(s, &configuration));
+                    if app.doc.scenario.with_untracked(|s| *s == next) {
+                        message.set(Some((true, crate::replace::UNCHANGED.into())));
+                    } else {
+                        let kept = app.replace_scenario(next);
+                        message.set(Some((true, r.describe(kept))));
+                    }
+                    report.set(lines(recognised, &warnings));
+                }
+                Ok(Some(Outcome::Configuration { configuration, recognised, warnings })) => {
+                    let mut changes = Vec::new();
+                    app.doc.edit(|sc, _| changes = quotasim::merge::merge(sc, &configuration));
+                    message.set(Some((
+                        true,
+                        if changes.is_empty() {
+                            "Merged into the current scenario: nothing changed.".into()
+                        } else {
+                            format!("Merged into the current scenario: {}.", changes.join("; "))
+                        },
+                    )));
+                    report.set(lines(recognised, &warnings));
+                }
+                Ok(Some(Outcome::New { scenario, recognised, warnings })) => {
+                    let n = scenario.jobs.len();
+                    app.load(*scenario, Vec::new(), None);
+                    message.set(Some((
+                        true,
+                        format!(
+                            "Imported a new scenario with {n} jobs; the previous one is in Recent scenarios."
+                        ),
+                    )));
+                    report.set(lines(recognised, &warnings));
+                }
+                Err(p) => {
+                    message.set(Some((false, "Not imported.".into())));
+                    report.set(lines(Vec::new(), &p));
+                }
+            }
+        };
     // Every file at once: AWS outputs, Kueue YAML and job logs go through the engine's
-    // importers; the playground's own JSON (one file) through `import`.
+    // importers (in the bridges module); the playground's own JSON (one file) through `import`,
+    // without them.
     let import_files = move |files: Vec<(String, String)>| {
         report.set(Vec::new());
-        let settings =
-            TraceSettings { columns: columns.get_untracked(), gpus_per_instance: gpus.get_untracked() };
-        let lines = |recognised: Vec<String>, warnings: &[quotasim::Problem]| {
-            let mut v: Vec<String> = recognised.into_iter().map(|r| format!("Recognised {r}")).collect();
-            v.extend(warnings.iter().take(30).map(|w| truncate(&w.to_string(), 300)));
-            if warnings.len() > 30 {
-                v.push(format!("… and {} more", warnings.len() - 30));
-            }
-            v
-        };
-        match crate::importer::import(&files, &settings) {
-            Ok(None) => {
+        if let [(_, t)] = files.as_slice() {
+            if bridges::is_own(t) {
                 if let Some((_, t)) = files.into_iter().next() {
                     import(t)
                 }
-            }
-            Ok(Some(Outcome::Configuration { configuration, recognised, warnings }))
-                if mode.get_untracked() == Mode::Replace =>
-            {
-                let (next, r) =
-                    app.doc.scenario.with_untracked(|s| crate::replace::replace(s, &configuration));
-                if app.doc.scenario.with_untracked(|s| *s == next) {
-                    message.set(Some((true, crate::replace::UNCHANGED.into())));
-                } else {
-                    let kept = app.replace_scenario(next);
-                    message.set(Some((true, r.describe(kept))));
-                }
-                report.set(lines(recognised, &warnings));
-            }
-            Ok(Some(Outcome::Configuration { configuration, recognised, warnings })) => {
-                let mut changes = Vec::new();
-                app.doc.edit(|sc, _| changes = quotasim::merge::merge(sc, &configuration));
-                message.set(Some((
-                    true,
-                    if changes.is_empty() {
-                        "Merged into the current scenario: nothing changed.".into()
-                    } else {
-                        format!("Merged into the current scenario: {}.", changes.join("; "))
-                    },
-                )));
-                report.set(lines(recognised, &warnings));
-            }
-            Ok(Some(Outcome::New { scenario, recognised, warnings })) => {
-                let n = scenario.jobs.len();
-                app.load(*scenario, Vec::new(), None);
-                message.set(Some((
-                    true,
-                    format!(
-                        "Imported a new scenario with {n} jobs; the previous one is in Recent scenarios."
-                    ),
-                )));
-                report.set(lines(recognised, &warnings));
-            }
-            Err(p) => {
-                message.set(Some((false, "Not imported.".into())));
-                report.set(lines(Vec::new(), &p));
+                return;
             }
         }
+        let settings =
+            TraceSettings { columns: columns.get_untracked(), gpus_per_instance: gpus.get_untracked() };
+        leptos::task::spawn_local(async move {
+            let imported = match bridges::import(&files, &settings).await {
+                Ok(r) => r,
+                Err(e) => {
+                    message.set(Some((false, format!("Not imported: {e}."))));
+                    return;
+                }
+            };
+            imported_files(files, imported);
+        });
     };
     let read_all = move |list: web_sys::FileList| {
         let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
@@ -261,7 +286,7 @@ pub fn IoDialog() -> impl IntoView {
         }
     };
     let valid = move || app.doc.scenario.with_untracked(|s| quotasim::validate(s).is_ok());
-    let deploy = move |format: &'static str| {
+    let deploy = move |format: ExportFormat| {
         if !valid() {
             message.set(Some((
                 false,
@@ -270,18 +295,11 @@ pub fn IoDialog() -> impl IntoView {
             return;
         }
         let stem = file_stem(&app);
-        app.doc.scenario.with_untracked(|s| match format {
-            "cloudformation" => download_cloudformation(&stem, s),
-            "aws-cli" => dom::download(
-                &format!("{stem}-aws-cli.sh"),
-                "text/x-shellscript",
-                &quotasim::export::aws_cli(s),
-            ),
-            _ => dom::download(
-                &format!("{stem}-kueue.yaml"),
-                "application/yaml",
-                &quotasim::yaml::to_yaml_documents(&quotasim::kueue::export(s).0),
-            ),
+        let s = app.doc.scenario.get_untracked();
+        leptos::task::spawn_local(async move {
+            if let Err(e) = download_export(format, &stem, &s).await {
+                message.set(Some((false, format!("Not exported: {e}."))));
+            }
         });
     };
     let export_scenario = move |_| download_scenario(&app);
@@ -344,9 +362,9 @@ pub fn IoDialog() -> impl IntoView {
                         </Show>
                     </div>
                     <div class="row-actions" role="group" aria-label="deploy the quota shares">
-                        <button class="btn" on:click=move |_| deploy("cloudformation")>"CloudFormation template"</button>
-                        <button class="btn" on:click=move |_| deploy("aws-cli")>"aws-cli script"</button>
-                        <button class="btn" on:click=move |_| deploy("kueue")>"Kueue YAML"</button>
+                        <button class="btn" on:click=move |_| deploy(ExportFormat::CloudFormation)>"CloudFormation template"</button>
+                        <button class="btn" on:click=move |_| deploy(ExportFormat::AwsCli)>"aws-cli script"</button>
+                        <button class="btn" on:click=move |_| deploy(ExportFormat::Kueue)>"Kueue YAML"</button>
                     </div>
                     <p class="muted small">"Exported scenarios are plain scenario-format JSON (share colours stay in the playground)."</p>
                     <h4>"Import"</h4>

@@ -3,6 +3,7 @@
 
 pub mod actions;
 pub mod breakdown;
+pub mod bridges;
 pub mod capacity;
 pub mod compare;
 pub mod dom;

@@ -268,14 +268,20 @@ fn result_view(app: AppState, rec: Arc<Recommended>, ms: f64) -> AnyView {
     let rec_cf = rec.clone();
     let cf_error = RwSignal::new(None::<String>);
     let download = move |_| {
-        let out = match &rec_cf.scenario {
-            Ok(s) => crate::ui::io::download_cloudformation_of(
-                s,
-                if feasible { "-recommended" } else { "-closest" },
-            ),
-            Err(e) => Err(e.clone()),
-        };
-        cf_error.set(out.err());
+        let rec = rec_cf.clone();
+        leptos::task::spawn_local(async move {
+            let out = match &rec.scenario {
+                Ok(s) => {
+                    crate::ui::io::download_cloudformation_of(
+                        s,
+                        if feasible { "-recommended" } else { "-closest" },
+                    )
+                    .await
+                }
+                Err(e) => Err(e.clone()),
+            };
+            let _ = cf_error.try_set(out.err());
+        });
     };
     view! {
         <div class="rec-result" data-feasible=feasible.to_string()>

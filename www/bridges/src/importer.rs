@@ -2,7 +2,8 @@
 //! playground's own JSON: AWS Batch output and EventBridge lines, Kueue YAML and CSV job logs,
 //! each recognised from its content and read by the engine's importers (the command line's
 //! `quotasim import`). Configuration alone replaces the current scenario's shares and service
-//! environment or merges into it ([`crate::replace`]); anything with jobs becomes a new scenario.
+//! environment or merges into it (the page's `replace`); anything with jobs becomes a new
+//! scenario.
 
 use quotasim::merge::Configuration;
 use quotasim::model::Scenario;
@@ -38,7 +39,7 @@ impl Default for TraceSettings {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
     /// Configuration alone, to replace the current scenario's shares and service environment
-    /// or to merge into it ([`crate::replace::Mode`]).
+    /// or to merge into it (the page's `replace::Mode`).
     Configuration { configuration: Configuration, recognised: Vec<String>, warnings: Vec<Problem> },
     /// A new scenario (it has jobs): the current one goes to the history.
     New { scenario: Box<Scenario>, recognised: Vec<String>, warnings: Vec<Problem> },
@@ -172,6 +173,12 @@ fn describe(k: FileKind) -> &'static str {
 mod tests {
     use super::*;
 
+    const NOTEBOOK: &str = include_str!("../../presets/notebook.json");
+
+    fn notebook() -> Scenario {
+        quotasim::json::parse_scenario(NOTEBOOK).unwrap()
+    }
+
     fn one(name: &str, text: &str) -> Vec<(String, String)> {
         vec![(name.into(), text.into())]
     }
@@ -189,7 +196,7 @@ mod tests {
             panic!("not a merge");
         };
         assert_eq!(recognised, vec!["pasted: 1 describe-quota-share".to_string()]);
-        let mut s = crate::presets::scenario(&crate::presets::PRESETS[0]).unwrap();
+        let mut s = notebook();
         let before = s.quota_shares.len();
         let changes = quotasim::merge::merge(&mut s, &configuration);
         assert_eq!(changes, vec!["quota share team-x added".to_string()]);
@@ -222,14 +229,14 @@ mod tests {
             panic!("not new");
         };
         assert_eq!(scenario.jobs.len(), 1);
-        let own = crate::presets::PRESETS[0].json;
+        let own = NOTEBOOK;
         assert_eq!(import(&one("s.json", own), &TraceSettings::default()), Ok(None));
         assert_eq!(kind_of("{ not json"), FileKind::Own, "broken JSON is the scenario reader's to explain");
     }
 
     #[test]
     fn kueue_yaml_merges_and_csv_logs_become_scenarios() {
-        let s = crate::presets::scenario(&crate::presets::PRESETS[0]).unwrap();
+        let s = notebook();
         let yaml = quotasim::yaml::to_yaml_documents(&quotasim::kueue::export(&s).0);
         assert_eq!(kind_of(&yaml), FileKind::Kueue);
         let Ok(Some(Outcome::Configuration { configuration, .. })) =
