@@ -370,7 +370,11 @@ async fn a_pasted_describe_quota_share_merges_into_the_current_scenario_and_says
     area.set_value(share);
     area.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
     m.click_text(".modal button", "Load pasted text");
+    // Said at once, while the importers (a module of their own in the page) read it.
+    leptos::task::tick().await;
+    assert_eq!(m.text(".modal .msg[role='status']"), "Reading 1 file…");
     settle().await;
+    assert!(m.q(".modal .msg[role='status']").is_none(), "gone once read");
     let msg = m.text(".modal .msg");
     assert!(msg.contains("Merged into the current scenario: quota share team-x added"), "{msg}");
     assert!(

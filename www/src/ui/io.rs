@@ -157,6 +157,8 @@ pub fn IoDialog() -> impl IntoView {
         app.chrome.dialog.set(false);
     };
     let report = RwSignal::new(Vec::<String>::new());
+    // Files being read by the importers (their module may still be on its way).
+    let reading = RwSignal::new(None::<String>);
     let columns = RwSignal::new(String::new());
     let gpus = RwSignal::new(8i64);
     let imported_files =
@@ -233,8 +235,16 @@ pub fn IoDialog() -> impl IntoView {
         }
         let settings =
             TraceSettings { columns: columns.get_untracked(), gpus_per_instance: gpus.get_untracked() };
+        // Said at once: the first import waits for the importers' module to arrive.
+        let n = files.len();
+        message.set(None);
+        reading.set(Some(format!("Reading {n} file{}…", if n == 1 { "" } else { "s" })));
         leptos::task::spawn_local(async move {
-            let imported = match bridges::import(&files, &settings).await {
+            // A frame to draw the words before an import that may take a while.
+            gloo_timers::future::TimeoutFuture::new(0).await;
+            let imported = bridges::import(&files, &settings).await;
+            let _ = reading.try_set(None);
+            let imported = match imported {
                 Ok(r) => r,
                 Err(e) => {
                     message.set(Some((false, format!("Not imported: {e}."))));
@@ -429,6 +439,7 @@ pub fn IoDialog() -> impl IntoView {
                     </label>
                     <div class="row-actions">
                         <button class="btn primary" on:click=move |_| { app.note_import(); import_files(vec![("pasted".into(), text.get_untracked())]) }>"Load pasted text"</button>
+                        {move || reading.get().map(|m| view! { <span class="msg" role="status">{m}</span> })}
                         {move || message.get().map(|(ok, m)| view! { <span class=if ok { "msg ok" } else { "msg err" } role="alert">{m}</span> })}
                     </div>
                     <Show when=move || report.with(|r| !r.is_empty())>
