@@ -75,17 +75,9 @@ impl EtaState {
         provide_context(eta);
         // An edit (any change of the scenario, a load too) stops both: their work is of a
         // scenario gone (what they showed reads as absent by itself).
-        Effect::new(move |seen: Option<()>| {
-            app.doc.revision.track();
-            if seen.is_some() {
-                eta.job_tasks.cancel();
-                eta.submit_tasks.cancel();
-            }
-        });
-        on_cleanup(move || {
-            eta.job_tasks.cancel();
-            eta.submit_tasks.cancel();
-        });
+        for tasks in [eta.job_tasks, eta.submit_tasks] {
+            tasks.cancel_on_change(move || app.doc.revision.track());
+        }
         eta
     }
 

@@ -72,15 +72,7 @@ impl RecommendState {
         };
         provide_context(st);
         // Its work stops with an edit; the view says so by itself (see `shown`).
-        Effect::new(move |seen: Option<()>| {
-            app.doc.revision.track();
-            if seen.is_some() {
-                st.tasks.cancel();
-            }
-        });
-        on_cleanup(move || {
-            st.tasks.cancel();
-        });
+        st.tasks.cancel_on_change(move || app.doc.revision.track());
         st
     }
 

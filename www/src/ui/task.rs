@@ -45,6 +45,21 @@ impl Tasks {
             .unwrap_or(false)
     }
 
+    /// Stops the computation in progress whenever what `track` reads changes (its work is of a
+    /// state gone; what it showed is keyed to that state, see [`crate::ui::state::Keyed`]),
+    /// and when the page goes.
+    pub fn cancel_on_change(self, track: impl Fn() + 'static) {
+        Effect::new(move |seen: Option<()>| {
+            track();
+            if seen.is_some() {
+                self.cancel();
+            }
+        });
+        on_cleanup(move || {
+            self.cancel();
+        });
+    }
+
     /// Starts a computation, replacing the one in progress: `step` is given slices of time
     /// (it works until its argument says the slice is over, and returns the result once it has
     /// one); `done` gets the result and the computing time it took, in milliseconds. The first

@@ -49,15 +49,7 @@ impl WhyState {
         let why = WhyState { view: Keyed::new(key.into()), tasks: Tasks::new() };
         provide_context(why);
         // Its work stops with them (what it showed reads as absent by itself).
-        Effect::new(move |seen: Option<()>| {
-            key.track();
-            if seen.is_some() {
-                why.tasks.cancel();
-            }
-        });
-        on_cleanup(move || {
-            why.tasks.cancel();
-        });
+        why.tasks.cancel_on_change(move || key.track());
         why
     }
 
