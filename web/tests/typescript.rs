@@ -547,7 +547,7 @@ impl Gen<'_> {
                 let name = seg.ident.to_string();
                 let args = generic_args(seg);
                 match name.as_str() {
-                    "String" | "str" => "string".into(),
+                    "String" | "str" | "CompactString" => "string".into(),
                     "bool" => "boolean".into(),
                     "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" | "isize"
                     | "f32" | "f64" => "number".into(),
@@ -576,6 +576,7 @@ impl Gen<'_> {
                         }
                     }
                     "Vec" => format!("Array<{}>", self.ty(args[0], input, false)),
+                    "Box" => self.ty(args[0], input, strip_option),
                     other => {
                         if let Some((_, raw, string_too)) = WRITTEN_AS.iter().find(|(t, _, _)| *t == other) {
                             self.want(raw, input);

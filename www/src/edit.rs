@@ -107,7 +107,7 @@ pub fn new_job(s: &Scenario, share: Option<&str>) -> Job {
 pub fn duplicate_job(s: &mut Scenario, i: usize) {
     if let Some(j) = s.jobs.get(i).cloned() {
         let mut c = j;
-        c.job_name = unique_job_name(s, &c.job_name);
+        c.job_name = unique_job_name(s, &c.job_name).into();
         s.jobs.insert(i + 1, c);
     }
 }
@@ -123,7 +123,7 @@ pub fn rename_share(s: &mut Scenario, i: usize, new: &str) {
     }
     for j in &mut s.jobs {
         if j.quota_share_name == old {
-            j.quota_share_name = new.to_string();
+            j.quota_share_name = new.into();
         }
     }
     for a in &mut s.actions {
@@ -139,7 +139,7 @@ pub fn rename_share(s: &mut Scenario, i: usize, new: &str) {
 pub fn rename_job(s: &mut Scenario, i: usize, new: &str) {
     let Some(old) = s.jobs.get(i).map(|j| j.job_name.clone()) else { return };
     let taken = s.jobs.iter().enumerate().any(|(k, j)| k != i && j.job_name == new);
-    s.jobs[i].job_name = new.to_string();
+    s.jobs[i].job_name = new.into();
     if taken {
         return;
     }
@@ -189,7 +189,7 @@ pub fn rename_type(s: &mut Scenario, old: &str, new: &str) {
     }
     for j in &mut s.jobs {
         if j.instance_type.as_deref() == Some(old) {
-            j.instance_type = Some(new.to_string());
+            j.instance_type = Some(new.into());
         }
     }
 }
@@ -202,8 +202,8 @@ pub fn job_order(s: &Scenario, filter: Option<&str>, sort: SortKey, descending: 
         let j = &s.jobs[*i];
         match sort {
             SortKey::Index => (*i as i64, String::new()),
-            SortKey::Name => (0, j.job_name.clone()),
-            SortKey::Share => (0, j.quota_share_name.clone()),
+            SortKey::Name => (0, String::from(j.job_name.as_str())),
+            SortKey::Share => (0, String::from(j.quota_share_name.as_str())),
             SortKey::Priority => (j.scheduling_priority, String::new()),
             SortKey::Submit => (j.submit_at, String::new()),
             SortKey::Duration => (j.duration_seconds.unwrap_or(-1), String::new()),

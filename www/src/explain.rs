@@ -184,7 +184,7 @@ pub fn preemption(
         let r = at.job_result(c);
         ex.candidates.push(Candidate {
             rank: k + 1,
-            job: cj.name.clone(),
+            job: String::from(cj.name.as_str()),
             share: sc.shares[cj.share.index()].name.clone(),
             priority: r.scheduling_priority,
             instances: cj.count,
@@ -214,7 +214,7 @@ fn restarted_at_once(rec: &PreemptionRecord, end: &Simulation) -> Option<String>
         let mut groups: Vec<(ShareId, Vec<String>)> = Vec::new();
         for &j in jobs {
             let jc = &sc.jobs[j.index()];
-            let mut name = jc.name.clone();
+            let mut name = String::from(jc.name.as_str());
             if Some(j) == rec.preemptor {
                 name.push_str(" (its preemptor)");
             }

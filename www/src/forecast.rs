@@ -144,11 +144,11 @@ impl ForecastBuilder {
         match &mut self.ask {
             Ask::Job { name, .. } => opts.jobs = vec![name.clone()],
             Ask::Submit(job) => {
-                job.job_name = free_name(&state.scenario, &job.job_name);
+                job.job_name = free_name(&state.scenario, &job.job_name).into();
                 job.submit_at = state.scenario.settings.start_at;
                 opts.submit = Some((**job).clone());
                 // Only the submitted job (whom it preempts is in its own forecast).
-                opts.jobs = vec![job.job_name.clone()];
+                opts.jobs = vec![String::from(job.job_name.as_str())];
             }
         }
         self.inexact = state.inexact;

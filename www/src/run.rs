@@ -221,7 +221,7 @@ impl RunBuilder {
                     let cfg = r.sampling.full.scenario();
                     for j in done..(done + RESULTS_PER_LOOK).min(n) {
                         r.jobs.push(r.sampling.full.job_result_lost(JobId::at(j), r.lost[j]));
-                        r.job_ids.insert(cfg.jobs[j].name.clone(), j);
+                        r.job_ids.insert(String::from(cfg.jobs[j].name.as_str()), j);
                     }
                     if out_of_time() {
                         return None;

@@ -304,7 +304,7 @@ mod tests {
         s.jobs = (0..60)
             .map(|k| {
                 let mut j = template.clone();
-                j.job_name = format!("h-{k}");
+                j.job_name = format!("h-{k}").into();
                 j.submit_at = k * 6000;
                 j.duration_seconds = Some(600 + 60 * k);
                 j

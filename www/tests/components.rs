@@ -285,13 +285,13 @@ async fn text_that_is_not_a_whole_number_stays_in_the_field_with_its_problem() {
 async fn a_job_typed_only_by_its_payload_shows_and_edits_the_payload() {
     let mut saved = notebook();
     let j = &mut saved.scenario.jobs[0];
-    let ty = j.instance_type.take();
+    let ty = j.instance_type.take().map(String::from);
     j.instance_count = None;
-    j.service_request_payload = Some(quotasim::model::ServiceRequestPayload {
+    j.service_request_payload = Some(Box::new(quotasim::model::ServiceRequestPayload {
         instance_type: ty.clone(),
         instance_count: Some(1),
         ..Default::default()
-    });
+    }));
     let m = mount(saved);
     settle().await;
     let select: web_sys::HtmlSelectElement =

@@ -5,7 +5,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::model::{Strategy, VictimOrder};
+use crate::model::{CompactString, Strategy, VictimOrder};
 use crate::problem::Problem;
 
 /// AWS: at most 20 quota shares per job queue.
@@ -137,7 +137,7 @@ pub struct ShareCfg {
 #[derive(Clone, Debug, PartialEq)]
 pub struct JobCfg {
     /// `jobName`.
-    pub name: String,
+    pub name: CompactString,
     /// Its quota share.
     pub share: ShareId,
     /// `schedulingPriority` as submitted (actions may change it, R23).

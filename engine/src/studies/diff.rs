@@ -257,7 +257,7 @@ fn job_differences(
         if jb == Some(ja) {
             continue;
         }
-        segs.push(("jobs".to_string(), Some(ja.job_name.clone())));
+        segs.push(("jobs".to_string(), Some(String::from(ja.job_name.as_str()))));
         let va = job_value(ja, w);
         match jb {
             Some(jb) => walk(segs, &va, &job_value(jb, w), out),
@@ -266,8 +266,8 @@ fn job_differences(
         segs.pop();
     }
     for jb in lb {
-        if ia.get(&jb.job_name).is_none() {
-            segs.push(("jobs".to_string(), Some(jb.job_name.clone())));
+        if ia.get(jb.job_name.as_str()).is_none() {
+            segs.push(("jobs".to_string(), Some(String::from(jb.job_name.as_str()))));
             out.push(diff(segs, None, Some(job_value(jb, w))));
             segs.pop();
         }
@@ -437,6 +437,7 @@ mod tests {
     use super::*;
     use crate::change::{apply_changes, Change};
     use crate::json::parse_scenario;
+    use alloc::boxed::Box;
 
     const NOTEBOOK: &str = include_str!("../../../tests/fixtures/notebook.json");
 
@@ -505,7 +506,7 @@ mod tests {
                     }
                     4 => {
                         let mut x = s.jobs[j].clone();
-                        x.job_name = format!("new-{k}");
+                        x.job_name = format!("new-{k}").into();
                         let at = rng.below(n + 1) as usize;
                         s.jobs.insert(at, x);
                     }
@@ -518,18 +519,18 @@ mod tests {
                         let i = rng.below(n) as usize;
                         s.jobs[i].job_name = s.jobs[j].job_name.clone();
                     }
-                    7 => s.jobs[j].job_name = format!("renamed-{k}"),
+                    7 => s.jobs[j].job_name = format!("renamed-{k}").into(),
                     8 => {
                         s.jobs[j].job_arn = Some(serde::de::IgnoredAny);
                         s.jobs[j].tags = Some(serde::de::IgnoredAny);
                     }
                     9 => {
-                        s.jobs[j].service_request_payload = Some(ServiceRequestPayload {
-                            instance_type: s.jobs[j].instance_type.clone(),
+                        s.jobs[j].service_request_payload = Some(Box::new(ServiceRequestPayload {
+                            instance_type: s.jobs[j].instance_type.as_deref().map(String::from),
                             instance_count: Some(2),
                             max_runtime_in_seconds: Some(3600),
                             has_checkpoint_config: true,
-                        })
+                        }))
                     }
                     10 => {
                         let i = rng.below(s.quota_shares.len() as u64) as usize;
@@ -560,7 +561,7 @@ mod tests {
                     14 => s.actions.push(Action {
                         at: 60,
                         kind: ActionKind::TerminateServiceJob {
-                            job_name: s.jobs[j].job_name.clone(),
+                            job_name: String::from(s.jobs[j].job_name.as_str()),
                             reason: "x".into(),
                         },
                     }),

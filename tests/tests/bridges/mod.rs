@@ -567,8 +567,8 @@ fn a_real_openb_excerpt_imports_every_pod_that_ran_with_its_gpus_times_and_qos()
         .iter()
         .map(|j| {
             (
-                j.job_name.clone(),
-                j.quota_share_name.clone(),
+                String::from(j.job_name.as_str()),
+                String::from(j.quota_share_name.as_str()),
                 j.instance_count.unwrap(),
                 j.submit_at,
                 j.duration_seconds.unwrap_or(-1),

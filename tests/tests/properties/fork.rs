@@ -57,8 +57,9 @@ fn fork_matches(w: &World, pick: prop::sample::Index) -> Result<bool, TestCaseEr
     };
     let mut fork = Simulation::new(v);
     fork.run();
-    let names =
-        |s: &Simulation| -> Vec<String> { s.scenario().jobs.iter().map(|j| j.name.clone()).collect() };
+    let names = |s: &Simulation| -> Vec<String> {
+        s.scenario().jobs.iter().map(|j| String::from(j.name.as_str())).collect()
+    };
     let full_names = names(&full);
     for (k, name) in names(&fork).iter().enumerate() {
         let i = full_names.iter().position(|n| n == name).expect("the fork's jobs are the run's");

@@ -137,7 +137,7 @@ fn fork_adds_up(w: &World, pick: prop::sample::Index) -> Result<(), TestCaseErro
     // may have been the run's last instants.
     let mut fork = fork;
     fork.run_until(full.now());
-    let names: Vec<String> = full.scenario().jobs.iter().map(|j| j.name.clone()).collect();
+    let names: Vec<String> = full.scenario().jobs.iter().map(|j| String::from(j.name.as_str())).collect();
     for (k, jc) in fork.scenario().jobs.iter().enumerate() {
         let i = names.iter().position(|n| *n == jc.name).expect("the fork's jobs are the run's") as u32;
         let (whole, before, after) = (

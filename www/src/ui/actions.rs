@@ -27,7 +27,7 @@ const KINDS: [(&str, &str); 4] = [
 ];
 
 fn default_action(kind: &str, s: &quotasim::model::Scenario, at: i64) -> Action {
-    let job = s.jobs.first().map(|j| j.job_name.clone()).unwrap_or_default();
+    let job = s.jobs.first().map(|j| j.job_name.as_str().to_owned()).unwrap_or_default();
     let share = s.quota_shares.first().map(|q| q.quota_share_name.clone()).unwrap_or_default();
     let kind = match kind {
         "terminateServiceJob" => {

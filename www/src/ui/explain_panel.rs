@@ -45,11 +45,11 @@ pub fn ExplainPanel() -> impl IntoView {
                 Selection::Preemption(p) => {
                     let rec = r.data.preemptions.get(p)?;
                     WhyAsk {
-                        job: jobs.get(rec.victim.index())?.name.clone(),
+                        job: jobs.get(rec.victim.index())?.name.as_str().to_owned(),
                         preemption: preemption_number(&r.data.preemptions, p),
                     }
                 }
-                Selection::Job(j) => WhyAsk { job: jobs.get(j)?.name.clone(), preemption: None },
+                Selection::Job(j) => WhyAsk { job: jobs.get(j)?.name.as_str().to_owned(), preemption: None },
             })
         })
     };

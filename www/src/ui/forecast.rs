@@ -158,7 +158,7 @@ fn start(app: AppState, ask: Ask, slot: Keyed<u64, EtaView>, tasks: Tasks) {
 /// Asks when job `j` of the run, waiting at the playhead, starts.
 pub fn forecast_job(app: AppState, eta: EtaState, j: usize) {
     let Some(name) = app.run.handle.with_untracked(|h| {
-        h.as_ref().and_then(|h| h.data.full().scenario().jobs.get(j).map(|x| x.name.clone()))
+        h.as_ref().and_then(|h| h.data.full().scenario().jobs.get(j).map(|x| x.name.as_str().to_owned()))
     }) else {
         return;
     };

@@ -203,18 +203,20 @@ fn job_row(id: u64, shares: Memo<Vec<String>>, types: Memo<Vec<String>>) -> impl
             })
         }
     };
-    let name = move || job.with(|j| j.as_ref().map(|j| j.job_name.clone()).unwrap_or_default());
-    let share = move || job.with(|j| j.as_ref().map(|j| j.quota_share_name.clone()).unwrap_or_default());
+    let name = move || job.with(|j| j.as_ref().map(|j| j.job_name.as_str().to_owned()).unwrap_or_default());
+    let share =
+        move || job.with(|j| j.as_ref().map(|j| j.quota_share_name.as_str().to_owned()).unwrap_or_default());
     // A job may give its type and count only in its serviceRequestPayload (R5); the cells show
     // those and edits keep both places in step.
     let ty = move || {
         job.with(|j| {
             j.as_ref()
                 .and_then(|j| {
-                    j.instance_type
-                        .clone()
-                        .or_else(|| j.service_request_payload.as_ref().and_then(|x| x.instance_type.clone()))
+                    j.instance_type.as_deref().or_else(|| {
+                        j.service_request_payload.as_ref().and_then(|x| x.instance_type.as_deref())
+                    })
                 })
+                .map(str::to_owned)
                 .unwrap_or_default()
         })
     };
@@ -243,7 +245,7 @@ fn job_row(id: u64, shares: Memo<Vec<String>>, types: Memo<Vec<String>>) -> impl
             </td>
             <td class="cell" class:invalid=move || e_share.get().is_some()>
                 <select aria-label=label("quota share") data-path=path("quotaShareName")
-                    on:change=move |ev| { let v = event_target_value(&ev); app.doc.update(|s| if let Some(j) = s.jobs.get_mut(at()) { j.quota_share_name = v }) }>
+                    on:change=move |ev| { let v = event_target_value(&ev); app.doc.update(|s| if let Some(j) = s.jobs.get_mut(at()) { j.quota_share_name = v.into() }) }>
                     {move || {
                         let cur = share();
                         let mut opts = shares.get();
@@ -292,7 +294,7 @@ fn set_type(j: &mut quotasim::model::Job, v: String) {
     if let Some(x) = j.service_request_payload.as_mut().filter(|x| x.instance_type.is_some()) {
         x.instance_type = Some(v.clone());
     }
-    j.instance_type = Some(v);
+    j.instance_type = Some(v.into());
 }
 
 /// Sets a job's instance count, in its serviceRequestPayload too when that gives one.

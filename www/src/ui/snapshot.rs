@@ -24,7 +24,7 @@ pub fn SnapshotPanel() -> impl IntoView {
                     let front = *q.first()?;
                     Some((
                         front.index(),
-                        sc.jobs[front.index()].name.clone(),
+                        sc.jobs[front.index()].name.as_str().to_owned(),
                         sc.shares[s.index()].name.clone(),
                         sim.status_reason(front).unwrap_or_default(),
                         q.len(),

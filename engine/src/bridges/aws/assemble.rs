@@ -104,7 +104,7 @@ pub(super) fn assemble(
 fn implied_shares(g: &mut Gathered, m: &Mapped, problems: &mut Capped) {
     let mut edges: BTreeMap<&str, Vec<(u64, i64)>> = BTreeMap::new();
     for (j, o, _) in &m.jobs {
-        if g.share_index.contains_key(&j.quota_share_name) {
+        if g.share_index.contains_key(j.quota_share_name.as_str()) {
             continue;
         }
         if let Some(t) = o.first_started_at {

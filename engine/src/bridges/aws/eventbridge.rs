@@ -4,7 +4,7 @@
 
 use alloc::collections::BTreeMap;
 use alloc::format;
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use serde_json::{json, Map, Value};
@@ -138,7 +138,7 @@ impl Context {
             d.insert("statusReason".into(), sr.clone().into());
         }
         d.insert("createdAt".into(), ms(jr.submit_at).into());
-        d.insert("quotaShareName".into(), j.quota_share_name.clone().into());
+        d.insert("quotaShareName".into(), j.quota_share_name.as_str().into());
         // The priority the job was submitted with: an importer reads the job's own priority
         // from it (later updates are actions, R22, not job fields).
         d.insert("schedulingPriority".into(), j.scheduling_priority.into());
@@ -193,9 +193,10 @@ impl Context {
 fn request(j: &Job) -> (String, i64, Value) {
     let ty = j
         .instance_type
-        .clone()
-        .or_else(|| j.service_request_payload.as_ref().and_then(|p| p.instance_type.clone()))
-        .unwrap_or_default();
+        .as_deref()
+        .or_else(|| j.service_request_payload.as_ref().and_then(|p| p.instance_type.as_deref()))
+        .unwrap_or_default()
+        .to_string();
     let count = j
         .instance_count
         .or_else(|| j.service_request_payload.as_ref().and_then(|p| p.instance_count))

@@ -4,7 +4,7 @@
 
 use alloc::collections::BTreeMap;
 use alloc::format;
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::attempts::{self, Attempt, Startup};
@@ -98,9 +98,9 @@ pub(super) fn map(
     for id in &g.order {
         let Some(mapped) = job(&cx, id, &g.jobs[id], &mut names, &mut live, problems) else { continue };
         let (share, ty) = (&mapped.0.quota_share_name, &mapped.0.instance_type);
-        if !used_shares.contains_key(share) {
-            used_shares.insert(share.clone(), ty.clone().unwrap_or_default());
-            used_order.push(share.clone());
+        if !used_shares.contains_key(share.as_str()) {
+            used_shares.insert(String::from(share.as_str()), ty.as_deref().unwrap_or_default().to_string());
+            used_order.push(String::from(share.as_str()));
         }
         jobs.push(mapped);
     }

@@ -7,7 +7,7 @@
 
 use alloc::collections::BTreeSet;
 use alloc::format;
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::attempts::Attempt;
@@ -153,8 +153,8 @@ impl Tally {
                 trained_by_now = secs(ms).saturating_sub(secs(dispatched));
                 observed.status = Some(Status::Running);
                 self.history.push(ObservedDuration {
-                    quota_share_name: job.quota_share_name.clone(),
-                    instance_type: job.instance_type.clone().unwrap_or_default(),
+                    quota_share_name: String::from(job.quota_share_name.as_str()),
+                    instance_type: job.instance_type.as_deref().unwrap_or_default().to_string(),
                     instance_count: job.instance_count.unwrap_or(1),
                     duration_seconds: (s.completed_work + trained).max(1) as i64,
                     censored: true,
@@ -163,7 +163,7 @@ impl Tally {
             _ => observed.status = Some(Status::Runnable),
         }
         job.duration_seconds = Some((s.completed_work + trained_by_now).saturating_add(1) as i64);
-        self.unknown.push(job.job_name.clone());
+        self.unknown.push(String::from(job.job_name.as_str()));
     }
 
     /// Makes `s` the state at `ms`: `startAt` and the origin, the durations not known yet

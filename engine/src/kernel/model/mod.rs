@@ -6,8 +6,11 @@
 //! a negative or out-of-range value with its path; [`crate::validate()`] turns a `Scenario` into
 //! a checked [`crate::ValidScenario`].
 
+use alloc::boxed::Box;
 use alloc::string::String;
+
 use alloc::vec::Vec;
+pub use compact_str::CompactString;
 
 use workload::Workload;
 
@@ -428,16 +431,16 @@ pub struct JobPreemption {
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase", deny_unknown_fields))]
 pub struct Job {
     /// `jobName`: 1 to 128 letters, digits, `-` and `_`; unique.
-    pub job_name: String,
+    pub job_name: CompactString,
     /// `quotaShareName`: the share the job is submitted to; it must exist.
-    pub quota_share_name: String,
+    pub quota_share_name: CompactString,
     /// `schedulingPriority`: 0 to 9999, default 0; higher runs first within a share (R11).
     #[cfg_attr(feature = "serde", serde(default))]
     pub scheduling_priority: i64,
     /// `instanceType`: given directly, or through
     /// `serviceRequestPayload.ResourceConfig.InstanceType`.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
-    pub instance_type: Option<String>,
+    pub instance_type: Option<CompactString>,
     /// `instanceCount`: instances the job holds while dispatched (default 1); or given as
     /// `serviceRequestPayload.ResourceConfig.InstanceCount`.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
@@ -475,7 +478,7 @@ pub struct Job {
     /// `serviceRequestPayload`: the AWS `SubmitServiceJob` payload, as an object or a JSON
     /// string.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
-    pub service_request_payload: Option<ServiceRequestPayload>,
+    pub service_request_payload: Option<Box<ServiceRequestPayload>>,
     /// `jobArn`: accepted from AWS output and ignored.
     #[cfg(feature = "serde")]
     #[serde(default, skip_serializing)]

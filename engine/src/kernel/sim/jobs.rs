@@ -339,13 +339,12 @@ impl Jobs {
 mod tests {
     use super::*;
     use crate::scenario::{ShareId, TypeId};
-    use alloc::string::String;
 
     fn cfgs(priorities: &[u32]) -> Vec<JobCfg> {
         priorities
             .iter()
             .map(|&priority| JobCfg {
-                name: String::new(),
+                name: Default::default(),
                 share: ShareId(0),
                 priority,
                 ty: TypeId(0),

@@ -501,10 +501,16 @@ impl Simulation {
     /// running and report it instead of results.
     pub fn run_error(&self) -> Option<RunError> {
         if let Some(j) = self.overflow {
-            return Some(RunError::TimeOverflow { job: self.cfg.jobs[j.index()].name.clone(), at: self.now });
+            return Some(RunError::TimeOverflow {
+                job: String::from(self.cfg.jobs[j.index()].name.as_str()),
+                at: self.now,
+            });
         }
         if let Some((j, at)) = self.dispatch_loop {
-            return Some(RunError::DispatchLoop { job: self.cfg.jobs[j.index()].name.clone(), at });
+            return Some(RunError::DispatchLoop {
+                job: String::from(self.cfg.jobs[j.index()].name.as_str()),
+                at,
+            });
         }
         self.view().sums_error().map(|metric| RunError::SumOverflow { metric })
     }

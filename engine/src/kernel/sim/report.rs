@@ -123,7 +123,7 @@ impl<'a> View<'a> {
             .or_else(|| self.queues.head(s))
             .map(|h| h.job);
         if let Some(f) = front.filter(|&f| f != j) {
-            return WaitReason::Behind(self.job_cfg(f).name.clone());
+            return WaitReason::Behind(String::from(self.job_cfg(f).name.as_str()));
         }
         if em.is_some() {
             return WaitReason::Preemption;
@@ -390,7 +390,7 @@ impl<'a> View<'a> {
             })
             .collect();
         JobResult {
-            job_name: jc.name.clone(),
+            job_name: String::from(jc.name.as_str()),
             quota_share_name: self.cfg.shares[jc.share.index()].name.clone(),
             status: jd.status,
             status_reason: self.status_reason(j),
@@ -438,7 +438,7 @@ impl<'a> View<'a> {
         let reason = self.events.reason(idx, e);
         let mut ev = Event {
             at,
-            job_name: jc.name.clone(),
+            job_name: String::from(jc.name.as_str()),
             quota_share_name: self.cfg.shares[jc.share.index()].name.clone(),
             event_type: e.etype(),
             status: e.status(),
@@ -451,7 +451,7 @@ impl<'a> View<'a> {
         if e.etype() != EventType::StateChange {
             if let Reason::Preempted(l) | Reason::RetryLimit(l) = reason {
                 let p = self.grace.record(l);
-                ev.preempted_by = Some(p.preemptor.map(|x| self.job_cfg(x).name.clone()));
+                ev.preempted_by = Some(p.preemptor.map(|x| String::from(self.job_cfg(x).name.as_str())));
                 ev.reason = Some(String::from(p.kind.reason()));
                 ev.preempted_attempt_count = Some(p.count);
                 ev.lost_work_seconds = Some(p.lost);

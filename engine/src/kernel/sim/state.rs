@@ -76,7 +76,7 @@ impl View<'_> {
                     if st == Status::Succeeded {
                         history.push(self.observed(id, self.job_cfg(JobId(id)).duration, false));
                     }
-                    finished.insert(j.job_name.clone());
+                    finished.insert(String::from(j.job_name.as_str()));
                     continue;
                 }
                 None => {}

@@ -35,7 +35,7 @@ pub(super) fn jobs<'a>(
         } else if let Some(first) = job_ids.insert(i as u32) {
             c.err(format!("{p}.jobName"), format!("job {} is already defined at jobs[{first}]", j.job_name));
         }
-        let share = match share_ids.get(&j.quota_share_name) {
+        let share = match share_ids.get(j.quota_share_name.as_str()) {
             Some(&id) => id,
             None => {
                 if j.quota_share_name.is_empty() {
@@ -129,7 +129,7 @@ pub(super) fn jobs<'a>(
 #[inline]
 fn instance_type(c: &mut Checker, p: &Idx, j: &Job) -> TypeId {
     let payload = j.service_request_payload.as_ref();
-    match (&j.instance_type, payload.and_then(|x| x.instance_type.as_ref())) {
+    match (j.instance_type.as_deref(), payload.and_then(|x| x.instance_type.as_deref())) {
         (Some(a), Some(b)) if a != b => {
             c.err(
                 format!("{p}.instanceType"),
@@ -141,7 +141,7 @@ fn instance_type(c: &mut Checker, p: &Idx, j: &Job) -> TypeId {
         }
         (Some(name), _) | (None, Some(name)) => {
             let direct = j.instance_type.is_some();
-            if let Some(&t) = c.type_ids.get(name.as_str()) {
+            if let Some(&t) = c.type_ids.get(name) {
                 t
             } else {
                 let path = if direct {

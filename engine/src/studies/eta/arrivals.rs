@@ -7,7 +7,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::model::Job;
+use crate::model::{CompactString, Job};
 use crate::rng::Rng;
 use crate::scenario::{JobCfg, ShareId, TypeId, ValidScenario};
 
@@ -63,7 +63,7 @@ impl Model {
                                 .map(|_| crate::validate::DEFAULT_PAYLOAD_CHECKPOINT as i64)
                         });
                         Some(JobCfg {
-                            name: String::new(),
+                            name: CompactString::default(),
                             share: id,
                             priority: u32::try_from(j.scheduling_priority).ok()?,
                             ty: type_of(ty)?,
@@ -100,7 +100,7 @@ impl Model {
             let next = |rng: &mut Rng, t: f64| Some(t + rng.exp(1.0 / rate));
             share_arrivals(seed, r, name, 0xA771_7A15, (start, start, horizon), next, |rng, job, at| {
                 let mut j = templates[rng.below(templates.len() as u64) as usize].clone();
-                j.name = job;
+                j.name = job.into();
                 j.submit_at = at;
                 out.push(j);
             });

@@ -299,10 +299,11 @@ impl Forecast {
     /// Runs replicate `r` (any order, any thread: the outcome depends on `r` alone).
     pub fn replicate(&self, r: u32) -> Result<Outcome, String> {
         let (v, sources) = self.drawn(r);
-        let arrived: Vec<String> = v.jobs[self.valid.jobs.len()..].iter().map(|j| j.name.clone()).collect();
+        let arrived: Vec<String> =
+            v.jobs[self.valid.jobs.len()..].iter().map(|j| String::from(j.name.as_str())).collect();
         let name = |k: JobId| match k.index().checked_sub(self.valid.jobs.len()) {
             Some(i) => arrived[i].clone(),
-            None => self.valid.jobs[k.index()].name.clone(),
+            None => String::from(self.valid.jobs[k.index()].name.as_str()),
         };
         let mut sim = Simulation::with_options(v, Options { record_events: false, ..Options::default() });
         sim.run();
@@ -387,7 +388,7 @@ impl Forecast {
                 }
                 let now = &self.now[i];
                 JobEta {
-                    job_name: jc.name.clone(),
+                    job_name: String::from(jc.name.as_str()),
                     quota_share_name: self.valid.shares[jc.share.index()].name.clone(),
                     submitted: Some(j) == self.submitted,
                     start: start_band,
@@ -443,7 +444,7 @@ impl Forecast {
                     ahead: sim
                         .queued_ahead(j)
                         .into_iter()
-                        .map(|a| self.valid.jobs[a.index()].name.clone())
+                        .map(|a| String::from(self.valid.jobs[a.index()].name.as_str()))
                         .collect(),
                 }
             })
@@ -460,7 +461,7 @@ fn targets(
     let start = v.settings.start_at;
     let mut out = Vec::new();
     for (i, name) in opts.jobs.iter().enumerate() {
-        let Some(k) = v.jobs.iter().position(|j| &j.name == name) else {
+        let Some(k) = v.jobs.iter().position(|j| j.name == name) else {
             return Err(problem(&format!("--job[{i}]"), format!("no job named {name:?} in the state")));
         };
         if let Some(at) = v.jobs[k].started_at {

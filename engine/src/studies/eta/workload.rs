@@ -129,7 +129,7 @@ impl Model {
                     out.push((
                         e,
                         JobCfg {
-                            name,
+                            name: name.into(),
                             share: entry.share,
                             priority: priority.clamp(0, i64::from(u32::MAX)) as u32,
                             ty,

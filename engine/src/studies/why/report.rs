@@ -296,7 +296,7 @@ pub(crate) fn event_of(
             at: rec.decided_at,
             released_at: rec.releases_at,
             reason: rec.kind.reason().into(),
-            preempted_by: by.map(|p| p.name.clone()),
+            preempted_by: by.map(|p| String::from(p.name.as_str())),
             preempted_by_quota_share: by.map(|p| v.shares[p.share.index()].name.clone()),
             lost_work_seconds: rec.lost,
         });
