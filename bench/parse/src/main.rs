@@ -1,8 +1,9 @@
 //! Times the ways of reading a scenario file into the engine's types, the best of `ROUNDS`
 //! (default 5) each: `quotasim-parse-bench FILE`.
 //!
-//! - `parse_scenario`: what every front end uses (serde_json from a `&str`, the strict
-//!   wrapper, no intermediate value).
+//! - `parse_scenario`: what every front end uses (the engine's fast reader for job lists of
+//!   the usual shape, serde_json from a `&str` with the strict wrapper for the rest).
+//! - `parse_scenario_serde`: the same by serde alone (what `parse_scenario` falls back to).
 //! - serde_json from the bytes (`from_slice`), with and without the strict wrapper.
 //! - simd-json's serde reader (`simd_json::serde::from_slice`) into the same types, and its
 //!   tape alone (the lower bound of any reader built on it).
@@ -46,8 +47,12 @@ fn main() {
     };
     let rows: Vec<(&str, Duration)> = vec![
         (
-            "parse_scenario (serde_json, &str, strict)",
+            "parse_scenario (fast job list, serde_json for the rest)",
             best(rounds, || time(|| quotasim::json::parse_scenario(text).expect("a scenario"))),
+        ),
+        (
+            "parse_scenario_serde (serde_json, &str, strict)",
+            best(rounds, || time(|| quotasim::json::parse_scenario_serde(text).expect("a scenario"))),
         ),
         ("serde_json from bytes, strict", best(rounds, || time(strict_slice))),
         ("serde_json from bytes, not strict", best(rounds, || time(plain_slice))),

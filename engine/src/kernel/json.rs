@@ -14,13 +14,33 @@ use crate::validate::{validate, Problem, ValidScenario};
 /// included), an unknown field or data after the scenario is one problem with the field's path
 /// and the line and column where the parser stopped.
 pub fn parse_scenario(text: &str) -> Result<Scenario, Problem> {
-    // Tracking the path costs a third of the parse; it is needed only to describe an error,
-    // so a file is parsed again with it only when the plain parse fails.
-    let mut de = serde_json::Deserializer::from_str(text);
-    if let Ok(s) = Scenario::deserialize(Strict(&mut de)) {
-        if de.end().is_ok() {
+    // A job list of the usual shape is read by the fast reader and the rest of the file, with
+    // `[]` in its place, by serde; anything else, errors included, by serde alone.
+    if let Some((jobs, at)) = crate::kernel::fast_jobs::split(text) {
+        let outline = [&text[..at.start], "[]", &text[at.end..]].concat();
+        if let Some(mut s) = plain(&outline) {
+            s.jobs = jobs;
             return Ok(s);
         }
+    }
+    parse_scenario_serde(text)
+}
+
+/// The scenario if `text` is one, read without tracking paths.
+fn plain(text: &str) -> Option<Scenario> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let s = Scenario::deserialize(Strict(&mut de)).ok()?;
+    de.end().is_ok().then_some(s)
+}
+
+/// [`parse_scenario`] by serde alone, without the fast reader of job lists: what it falls
+/// back to, public so that tests can hold the two to the same result.
+#[doc(hidden)]
+pub fn parse_scenario_serde(text: &str) -> Result<Scenario, Problem> {
+    // Tracking the path costs a third of the parse; it is needed only to describe an error,
+    // so a file is parsed again with it only when the plain parse fails.
+    if let Some(s) = plain(text) {
+        return Ok(s);
     }
     let mut de = serde_json::Deserializer::from_str(text);
     match serde_path_to_error::deserialize::<_, Scenario>(Strict(&mut de)) {

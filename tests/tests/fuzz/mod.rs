@@ -9,6 +9,7 @@
 //! The test command runs a short, fixed set of cases; hunt longer with another seed, e.g.
 //! `PROPTEST_CASES=100000 PROPTEST_RNG_SEED=7 cargo test --release -p quotasim-tests --test main fuzz::`.
 
+mod fast_reader;
 mod surfaces;
 
 use proptest::prelude::*;

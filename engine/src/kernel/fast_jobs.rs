@@ -1,0 +1,441 @@
+//! A fast reader for the usual shape of a scenario's job list (behind the `serde` feature).
+//!
+//! Generated workloads, traces and the playground write every job as a flat object of plain
+//! names and whole numbers. [`split`] reads such a `jobs` list without serde's per-field
+//! machinery and says where it lies in the text; [`crate::json::parse_scenario`] then reads the
+//! rest of the file, with `[]` in the list's place, through serde as always. It only ever reads
+//! text serde reads to the very same jobs: anything else (an escape or a control character
+//! in a string, a field it does not read, `null`, a fraction, an exponent, `-0`, a number of 19
+//! digits, a duplicate or missing field, any syntax error, more than
+//! [`crate::limits::MAX_JOBS`] jobs) makes it decline, and the whole file is read by serde as
+//! before, so every error, with its path and position, is serde's. The differential fuzz
+//! tests (`fuzz::fast_reader`) hold the two readers to the same result on every input.
+
+use alloc::vec::Vec;
+
+use crate::limits::MAX_JOBS;
+use crate::model::{Job, JobPreemption};
+
+/// The top-level `jobs` list of a scenario text read fast: its jobs and the byte range of
+/// its value; `None` when it is absent or not of the shape read here.
+pub(crate) fn split(text: &str) -> Option<(Vec<Job>, core::ops::Range<usize>)> {
+    let mut r = Reader { text, b: text.as_bytes(), i: 0, next: [NONE; 14] };
+    let start = r.find_jobs()?;
+    let jobs = r.jobs()?;
+    Some((jobs, start..r.i))
+}
+
+struct Reader<'a> {
+    text: &'a str,
+    b: &'a [u8],
+    i: usize,
+    /// Per field (and [`NONE`], the start of a job): the field that followed it last.
+    next: [u8; 14],
+}
+
+/// The place of "no field yet" in [`Reader::next`].
+const NONE: u8 = 13;
+
+/// The bytes that end a plain string: its closing quote, or what serde must read (an escape,
+/// a control character).
+static ENDS_PLAIN: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = true;
+        c += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
+/// The length of the plain text at the start of `b`: the offset of its first byte that
+/// [`ENDS_PLAIN`] marks, eight bytes at a time (SWAR: for each byte, whether it is a quote, a
+/// backslash or below 0x20; the lowest marked byte of a word is exact, as borrows only carry
+/// upwards), then byte by byte for the last few.
+#[inline]
+fn plain_len(b: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    while let Some(w) = b.get(i..i + 8) {
+        let x = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+        let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+        let hit = zero(x ^ (ONES * u64::from(b'"')))
+            | zero(x ^ (ONES * u64::from(b'\\')))
+            | x.wrapping_sub(ONES * 0x20) & !x & HIGH;
+        if hit != 0 {
+            return Some(i + (hit.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    b[i..].iter().position(|&c| ENDS_PLAIN[c as usize]).map(|k| i + k)
+}
+
+/// The fields read here, by index (the bit that records each).
+const NAMES: [&str; 13] = [
+    "jobName",
+    "quotaShareName",
+    "schedulingPriority",
+    "instanceType",
+    "instanceCount",
+    "submitAt",
+    "durationSeconds",
+    "startedAt",
+    "previousAttempts",
+    "completedWorkSeconds",
+    "checkpointIntervalSeconds",
+    "timeoutSeconds",
+    "preemptionConfiguration",
+];
+
+/// The index of a field read here, or `None`.
+fn field(key: &str) -> Option<u32> {
+    NAMES.iter().position(|&n| n == key).map(|i| i as u32)
+}
+
+impl<'a> Reader<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    /// JSON whitespace (RFC 8259: space, tab, line feed, carriage return).
+    #[inline]
+    fn ws(&mut self) {
+        while let Some(b' ' | b'\n' | b'\t' | b'\r') = self.peek() {
+            self.i += 1;
+        }
+    }
+
+    #[inline]
+    fn eat(&mut self, c: u8) -> Option<()> {
+        (self.peek() == Some(c)).then(|| self.i += 1)
+    }
+
+    /// A string with neither escapes nor control characters: its text between the quotes.
+    #[inline]
+    fn plain_str(&mut self) -> Option<&'a str> {
+        self.eat(b'"')?;
+        let start = self.i;
+        let len = plain_len(&self.b[start..])?;
+        self.i = start + len;
+        self.eat(b'"')?;
+        // Both ends are ASCII quotes of a `str`, so this is a whole UTF-8 string.
+        Some(&self.text[start..start + len])
+    }
+
+    /// A whole number as serde_json reads one into an `i64`: an optional minus, then `0` or
+    /// digits without a leading zero; at most 18 digits (so it cannot overflow), never `-0`
+    /// (serde_json reads that as a float). A fraction or exponent after it is refused by the
+    /// caller, which expects `,` or `}`.
+    #[inline]
+    fn int(&mut self) -> Option<i64> {
+        let neg = self.eat(b'-').is_some();
+        let start = self.i;
+        let mut v: i64 = 0;
+        while let Some(c @ b'0'..=b'9') = self.peek() {
+            if self.i - start == 18 {
+                return None;
+            }
+            v = v * 10 + i64::from(c - b'0');
+            self.i += 1;
+        }
+        let digits = self.i - start;
+        if digits == 0 || digits > 1 && self.b[start] == b'0' || neg && v == 0 {
+            return None;
+        }
+        Some(if neg { -v } else { v })
+    }
+
+    /// One job object of the fields [`field`] knows, each at most once, with `jobName` and
+    /// `quotaShareName`.
+    fn job(&mut self) -> Option<Job> {
+        self.eat(b'{')?;
+        self.ws();
+        let mut job = Job::default();
+        let mut seen = 0u16;
+        let mut prev = NONE;
+        loop {
+            let field = self.key(prev)?;
+            self.ws();
+            self.eat(b':')?;
+            self.ws();
+            if seen & 1 << field != 0 {
+                return None;
+            }
+            seen |= 1 << field;
+            self.next[prev as usize] = field as u8;
+            prev = field as u8;
+            match field {
+                0 => job.job_name = self.plain_str()?.into(),
+                1 => job.quota_share_name = self.plain_str()?.into(),
+                2 => job.scheduling_priority = self.int()?,
+                3 => job.instance_type = Some(self.plain_str()?.into()),
+                4 => job.instance_count = Some(self.int()?),
+                5 => job.submit_at = self.int()?,
+                6 => job.duration_seconds = Some(self.int()?),
+                7 => job.started_at = Some(self.int()?),
+                8 => job.previous_attempts = self.int()?,
+                9 => job.completed_work_seconds = self.int()?,
+                10 => job.checkpoint_interval_seconds = Some(self.int()?),
+                11 => job.timeout_seconds = Some(self.int()?),
+                _ => job.preemption_configuration = Some(self.preemption()?),
+            }
+            self.ws();
+            match self.peek()? {
+                b',' => {
+                    self.i += 1;
+                    self.ws();
+                }
+                b'}' => {
+                    self.i += 1;
+                    return (seen & 0b11 == 0b11).then_some(job);
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// A key: the field that followed `prev` in the jobs read so far if the text holds its
+    /// name there (files write every job's fields in one order), else whichever field it
+    /// names.
+    #[inline]
+    fn key(&mut self, prev: u8) -> Option<u32> {
+        let guess = self.next[prev as usize];
+        if let Some(name) = NAMES.get(guess as usize) {
+            let at = self.i + 1;
+            let end = at + name.len();
+            if self.b.get(self.i) == Some(&b'"')
+                && self.b.get(at..end) == Some(name.as_bytes())
+                && self.b.get(end) == Some(&b'"')
+            {
+                self.i = end + 1;
+                return Some(u32::from(guess));
+            }
+        }
+        field(self.plain_str()?)
+    }
+
+    /// `preemptionConfiguration`: `{}` or `{"preemptionRetriesBeforeTermination": N}`.
+    fn preemption(&mut self) -> Option<JobPreemption> {
+        self.eat(b'{')?;
+        self.ws();
+        let mut p = JobPreemption::default();
+        if self.eat(b'}').is_none() {
+            if self.plain_str()? != "preemptionRetriesBeforeTermination" {
+                return None;
+            }
+            self.ws();
+            self.eat(b':')?;
+            self.ws();
+            p.preemption_retries_before_termination = Some(self.int()?);
+            self.ws();
+            self.eat(b'}')?;
+        }
+        Some(p)
+    }
+
+    /// The job list: `[`, jobs separated by commas, `]`.
+    fn jobs(&mut self) -> Option<Vec<Job>> {
+        self.eat(b'[')?;
+        self.ws();
+        let mut jobs = Vec::new();
+        if self.eat(b']').is_some() {
+            return Some(jobs);
+        }
+        loop {
+            if jobs.len() == MAX_JOBS {
+                return None;
+            }
+            jobs.push(self.job()?);
+            self.ws();
+            match self.peek()? {
+                b',' => {
+                    self.i += 1;
+                    self.ws();
+                }
+                b']' => {
+                    self.i += 1;
+                    return Some(jobs);
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// Any string, escapes skipped: its raw bytes between the quotes.
+    fn any_str(&mut self) -> Option<&'a [u8]> {
+        self.eat(b'"')?;
+        let start = self.i;
+        loop {
+            match self.peek()? {
+                b'"' => break,
+                b'\\' => self.i += 2,
+                _ => self.i += 1,
+            }
+        }
+        let s = self.b.get(start..self.i)?;
+        self.i += 1;
+        Some(s)
+    }
+
+    /// Skips one value, nested ones included. Exact on valid JSON, which is all that matters:
+    /// the text before the list is read by serde again, unchanged.
+    fn skip_value(&mut self) -> Option<()> {
+        let mut depth = 0usize;
+        loop {
+            match self.peek()? {
+                b'"' => {
+                    self.any_str()?;
+                }
+                b'{' | b'[' => {
+                    depth += 1;
+                    self.i += 1;
+                }
+                b'}' | b']' if depth > 0 => {
+                    depth -= 1;
+                    self.i += 1;
+                }
+                b',' | b'}' | b']' | b' ' | b'\n' | b'\t' | b'\r' if depth == 0 => return Some(()),
+                _ => self.i += 1,
+            }
+            if depth == 0 && matches!(self.b.get(self.i.wrapping_sub(1)), Some(b'"' | b'}' | b']')) {
+                return Some(());
+            }
+        }
+    }
+
+    /// The offset of the value of the top-level key `jobs`, written without escapes (an
+    /// escaped spelling of it is left to serde, which then finds the key twice and says so, or
+    /// reads the file itself when it is the only one).
+    fn find_jobs(&mut self) -> Option<usize> {
+        self.ws();
+        self.eat(b'{')?;
+        self.ws();
+        loop {
+            let key = self.any_str()?;
+            self.ws();
+            self.eat(b':')?;
+            self.ws();
+            if key == b"jobs" {
+                return Some(self.i);
+            }
+            self.skip_value()?;
+            self.ws();
+            self.eat(b',')?;
+            self.ws();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::{parse_scenario, parse_scenario_serde};
+    use alloc::format;
+    use alloc::string::String;
+
+    fn scenario(jobs: &str) -> String {
+        format!(
+            r#"{{"serviceEnvironment": {{"serviceEnvironmentName": "se", "capacityLimits": [{{"capacityUnit": "ml.p5.48xlarge", "maxCapacity": 8}}]}},
+               "quotaShares": [{{"quotaShareName": "a", "capacityLimits": [{{"capacityUnit": "ml.p5.48xlarge", "maxCapacity": 8}}],
+                                 "resourceSharingConfiguration": {{"strategy": "RESERVE"}}}}],
+               "jobs": {jobs}}}"#
+        )
+    }
+
+    /// Whether the fast reader reads `text`, after checking that `parse_scenario` gives what
+    /// serde alone gives.
+    fn fast(text: &str) -> bool {
+        assert_eq!(parse_scenario(text), parse_scenario_serde(text), "{text}");
+        split(text).is_some()
+    }
+
+    #[test]
+    fn the_usual_shape_is_read_fast_and_exactly() {
+        for jobs in [
+            "[]",
+            r#"[{"jobName": "j1", "quotaShareName": "a", "instanceType": "ml.p5.48xlarge", "durationSeconds": 60}]"#,
+            "[ {\"quotaShareName\":\"a\",\"jobName\":\"j\u{e9}\",\"schedulingPriority\":-5,\"instanceCount\":2,\
+             \"submitAt\":0,\"durationSeconds\":999999999999999999,\"startedAt\":3,\"previousAttempts\":1,\
+             \"completedWorkSeconds\":0,\"checkpointIntervalSeconds\":600,\"timeoutSeconds\":7,\
+             \"preemptionConfiguration\":{\"preemptionRetriesBeforeTermination\":2}}\r\n,\t{\"jobName\":\"k\",\
+             \"quotaShareName\":\"a\",\"preemptionConfiguration\":{ }} ]",
+        ] {
+            assert!(fast(&scenario(jobs)), "{jobs}");
+            assert!(parse_scenario(&scenario(jobs)).is_ok(), "{jobs}");
+        }
+        let s =
+            parse_scenario(&scenario(r#"[{"jobName": "j1", "quotaShareName": "a", "durationSeconds": 60}]"#));
+        assert_eq!(s.unwrap().jobs[0].duration_seconds, Some(60));
+    }
+
+    #[test]
+    fn anything_else_is_left_to_serde() {
+        for jobs in [
+            r#"[{"jobName": "j\u0031", "quotaShareName": "a"}]"#,
+            r#"[{"jobName": "j\n", "quotaShareName": "a"}]"#,
+            "[{\"jobName\": \"j\u{1}\", \"quotaShareName\": \"a\"}]",
+            r#"[{"jobName": "j", "quotaShareName": "a", "submitAt": -0}]"#,
+            r#"[{"jobName": "j", "quotaShareName": "a", "submitAt": 01}]"#,
+            r#"[{"jobName": "j", "quotaShareName": "a", "submitAt": 1.0}]"#,
+            r#"[{"jobName": "j", "quotaShareName": "a", "submitAt": 1e3}]"#,
+            r#"[{"jobName": "j", "quotaShareName": "a", "submitAt": 9223372036854775807}]"#,
+            r#"[{"jobName": "j", "quotaShareName": "a", "submitAt": 1000000000000000000}]"#,
+            r#"[{"jobName": "j", "quotaShareName": "a", "submitAt": -}]"#,
+            r#"[{"jobName": "j", "quotaShareName": "a", "durationSeconds": null}]"#,
+            r#"[{"jobName": "j", "quotaShareName": "a", "jobName": "k"}]"#,
+            r#"[{"jobName": "j"}]"#,
+            r#"[{}]"#,
+            r#"[{"jobName": "j", "quotaShareName": "a", "jobArn": "x"}]"#,
+            r#"[{"jobName": "j", "quotaShareName": "a", "preemptionConfiguration": {"x": 1}}]"#,
+            r#"[{"jobName": "j", "quotaShareName": "a", "preemptionConfiguration": null}]"#,
+            r#"[{"jobName": "j", "quotaShareName": "a"},]"#,
+            r#"[{"jobName": "j", "quotaShareName": "a",}]"#,
+            r#"[{"jobName": "j", "quotaShareName": "a"}"#,
+            r#"[{"jobName": "j", "quotaShareName": 5}]"#,
+            r#"[{"jobName": "j", "quotaShareName": "a", "serviceRequestPayload": "{}"}]"#,
+            r#"{"jobName": "j", "quotaShareName": "a"}"#,
+            "null",
+        ] {
+            assert!(!fast(&scenario(jobs)), "{jobs}");
+        }
+    }
+
+    #[test]
+    fn only_the_top_level_list_written_plainly_is_read_fast() {
+        let job = r#"[{"jobName": "j", "quotaShareName": "a"}]"#;
+        // A `jobs` key inside another value, and keys with quotes and braces in their strings.
+        let nested = format!(
+            r#"{{"name": "{{\"jobs\": []}}", "description": "x\\", "settings": {{}}, "jobs": {job}}}"#
+        );
+        assert!(fast(&nested));
+        // The list twice, or spelled with an escape: serde reads it, or says it is there twice.
+        let twice = format!(r#"{{"jobs": {job}, "jobs": {job}}}"#);
+        assert!(fast(&twice) && parse_scenario(&twice).unwrap_err().message.contains("duplicate field"));
+        assert!(!fast(&format!(r#"{{"jo\u0062s": {job}}}"#)));
+        let both = format!(r#"{{"jo\u0062s": {job}, "jobs": {job}}}"#);
+        assert!(fast(&both) && parse_scenario(&both).unwrap_err().message.contains("duplicate field"));
+        // Data after the scenario: the fast reader reads the list, serde refuses the rest.
+        let after = format!("{} []", scenario(job));
+        assert!(fast(&after) && parse_scenario(&after).is_err());
+        assert!(!fast(&format!(r#"[{{"jobs": {job}}}]"#)));
+    }
+
+    #[test]
+    fn plain_strings_end_at_the_first_quote_backslash_or_control_character() {
+        for (text, len) in [
+            ("", None),
+            ("abc", None),
+            ("abc\"", Some(3)),
+            ("abcdefghijklmnop\"", Some(16)),
+            ("abcdefgh\\ijklmnop\"", Some(8)),
+            ("ab\u{1f}cdefghij\"", Some(2)),
+            ("\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\"", Some(10)),
+            ("abcdefg\u{7f}\"", Some(8)),
+        ] {
+            assert_eq!(plain_len(text.as_bytes()), len, "{text:?}");
+        }
+    }
+}
