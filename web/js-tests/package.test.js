@@ -16,6 +16,9 @@ const quotasim = require(pkgDir);
 const { Simulation, validate, generate, generateJson, BenchWorkload, memoryBytes } = quotasim;
 
 const fixture = path.join(root, 'tests', 'fixtures', 'notebook.json');
+// Every file these tests write goes into one scratch directory, removed when they end.
+const scratch = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'quotasim-js-'));
+test.after(() => fs.rmSync(scratch, { recursive: true, force: true }));
 const notebookText = fs.readFileSync(fixture, 'utf8');
 const notebook = () => JSON.parse(notebookText);
 
@@ -228,7 +231,7 @@ test('the wait breakdown is the same in the package as in quotasim run, and chec
     { metric: 'perQuotaShare.qs1.runnableSecondsByCause.pool', max: 3600 },
     { metric: 'perQuotaShare.*.runnableSecondsByCause.behind', max: 100000 },
   ] };
-  const oFile = path.join(require('node:os').tmpdir(), `quotasim-wb-${process.pid}.json`);
+  const oFile = path.join(scratch, 'wb.json');
   fs.writeFileSync(oFile, JSON.stringify(objectives));
   const r = spawnSync(cliPath(), ['check', fixture, '--objectives', oFile, '--format', 'json']);
   assert.equal(quotasim.checkJson(notebook(), objectives), r.stdout.toString('utf8').replace(/\n$/, ''));
@@ -283,7 +286,7 @@ const IN_SHARE_OFF = 'quotaShares[qs1].preemptionConfiguration.inSharePreemption
 test('compareJson gives the bytes of quotasim compare, for changes and for a second scenario', () => {
   assert.equal(quotasim.compareJson(notebookText, null, [IN_SHARE_OFF]), cli(['compare', fixture, '--set', IN_SHARE_OFF]).toString('utf8'));
   const b = quotasim.applyChanges(notebook(), [IN_SHARE_OFF]);
-  const bFile = path.join(require('node:os').tmpdir(), `quotasim-b-${process.pid}.json`);
+  const bFile = path.join(scratch, 'b.json');
   fs.writeFileSync(bFile, JSON.stringify(b));
   assert.equal(quotasim.compareJson(notebook(), b), cli(['compare', fixture, bFile]).toString('utf8'));
   const c = quotasim.compare(notebook(), null, [IN_SHARE_OFF]);
@@ -298,7 +301,7 @@ test('check gives the bytes of quotasim check --format json, and met is false on
     { metric: 'perQuotaShare.*.preemptions.total', max: 1 },
     { metric: 'overall.utilization', min: 0.5 },
   ] };
-  const oFile = path.join(require('node:os').tmpdir(), `quotasim-o-${process.pid}.json`);
+  const oFile = path.join(scratch, 'o.json');
   fs.writeFileSync(oFile, JSON.stringify(objectives));
   const r = spawnSync(cliPath(), ['check', fixture, '--objectives', oFile, '--baseline', fixture, '--format', 'json']);
   assert.equal(r.status, 3, 'a violated objective: exit 3');
@@ -323,7 +326,7 @@ const longSweep = (rows) => ({ formatVersion: 1, base: generate({ jobs: 400, sha
 
 /** The JSON lines `quotasim sweep` prints for the sweep file (one thread, in index order). */
 function cliSweep(file) {
-  const sFile = path.join(require('node:os').tmpdir(), `quotasim-sweep-${process.pid}.json`);
+  const sFile = path.join(scratch, 'sweep.json');
   fs.writeFileSync(sFile, JSON.stringify(file));
   return cli(['sweep', sFile, '--threads', '1']).toString('utf8');
 }
@@ -348,7 +351,7 @@ test('sweepJsonl gives the bytes of quotasim sweep, with the front; a file path 
   assert.ok(validate(fixed.base).some((p) => p.severity === 'error'));
   assert.equal(quotasim.sweepJsonl(fixed), cliSweep(fixed));
   const typo = { ...fixed, frontier: ['overall.utilisation:max'] };
-  const sFile = path.join(require('node:os').tmpdir(), `quotasim-sweep-typo-${process.pid}.json`);
+  const sFile = path.join(scratch, 'sweep-typo.json');
   fs.writeFileSync(sFile, JSON.stringify(typo));
   const r = spawnSync(cliPath(), ['sweep', sFile]);
   assert.equal(r.status, 1);
@@ -368,7 +371,7 @@ test('a replicated sweep gives the bytes of quotasim sweep --replicates: seeds, 
   const file = { formatVersion: 1, base,
     axes: [{ path: 'settings.preemptionGraceSeconds', values: [60, 600] }],
     frontier: [`perQuotaShare.${share}.waitSeconds.p95:min`, 'overall.utilization:max'] };
-  const sFile = path.join(require('node:os').tmpdir(), `quotasim-rsweep-${process.pid}.json`);
+  const sFile = path.join(scratch, 'rsweep.json');
   fs.writeFileSync(sFile, JSON.stringify(file));
   const cliRows = cli(['sweep', sFile, '--threads', '1', '--replicates', '3']).toString('utf8');
   assert.equal(quotasim.sweepJsonl(file, { replicates: 3 }), cliRows);
@@ -482,7 +485,7 @@ test('bad sweep options reject (and sweepJsonl throws) naming the option; what o
 
 test('a workload section: expandWorkload is run --print-scenario, compareReplicatesJson is compare --replicates', () => {
   const gen = JSON.parse(cli(['generate', '--jobs', '300', '--shares', '3', '--seed', '5', '--workload']).toString('utf8'));
-  const gFile = path.join(require('node:os').tmpdir(), `quotasim-wl-${process.pid}.json`);
+  const gFile = path.join(scratch, 'wl.json');
   fs.writeFileSync(gFile, JSON.stringify(gen));
   assert.equal(JSON.stringify(quotasim.expandWorkload(gen)), cli(['run', gFile, '--print-scenario']).toString('utf8'));
   const change = 'quotaShares[team-01].resourceSharingConfiguration.strategy=RESERVE';
@@ -514,7 +517,7 @@ test('eventbridgeJsonl gives the bytes of run --events-format eventbridge; impor
   assert.ok(back.recognised.some((r) => /EventBridge events/.test(r)), back.recognised.join('; '));
   assert.equal(back.observed.jobs.length, notebook().jobs.length);
   const cal = quotasim.calibrate(back.scenario, back.observed);
-  const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'quotasim-cal-'));
+  const dir = fs.mkdtempSync(path.join(scratch, 'cal-'));
   fs.writeFileSync(path.join(dir, 's.json'), JSON.stringify(back.scenario));
   fs.writeFileSync(path.join(dir, 'o.json'), JSON.stringify(back.observed));
   assert.deepEqual(cal, JSON.parse(cli(['calibrate', '--format', 'json', path.join(dir, 's.json'), path.join(dir, 'o.json')]).toString('utf8')));
@@ -528,7 +531,7 @@ test('importAws with stateAtMillis is import aws --state-at: the live queue at a
   const nb = notebook();
   nb.settings = { ...nb.settings, scheduledSeconds: 60, startingSeconds: 30 };
   const lines = quotasim.eventbridgeJsonl(nb);
-  const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'quotasim-state-'));
+  const dir = fs.mkdtempSync(path.join(scratch, 'state-'));
   const events = path.join(dir, 'events.jsonl');
   fs.writeFileSync(events, lines);
   const at = 1767225600000 + 600 * 1000;
@@ -559,7 +562,7 @@ test('applyChanges addresses lists by name and names a path that names nothing',
 });
 
 // Start-time forecasts: a live state (R28) made by the CLI from a generated scenario.
-const etaDir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'quotasim-eta-'));
+const etaDir = fs.mkdtempSync(path.join(scratch, 'eta-'));
 test.after(() => fs.rmSync(etaDir, { recursive: true, force: true }));
 const etaFiles = (() => {
   const scenario = cli(['generate', '--jobs', '300', '--shares', '3', '--seed', '5']);
@@ -785,7 +788,7 @@ test('bad why options throw naming the option', () => {
 
 // Job logs: the openb excerpt the CLI's tests read, and a small CSV log in the Helios layout.
 const openb = path.join(root, 'tests', 'fixtures', 'openb-excerpt.csv');
-const traceDir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'quotasim-trace-'));
+const traceDir = fs.mkdtempSync(path.join(scratch, 'trace-'));
 test.after(() => fs.rmSync(traceDir, { recursive: true, force: true }));
 const helios = path.join(traceDir, 'helios.csv');
 const capacity = path.join(traceDir, 'capacity.csv');
@@ -878,7 +881,7 @@ test('the built package.json names no repository unless the publisher sets QUOTA
   // What build.sh writes with the variable set, and a bad value refused.
   const script = path.join(__dirname, '..', 'entries', 'package-json.cjs');
   const write = (repo) => {
-    const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'quotasim-pkg-'));
+    const dir = fs.mkdtempSync(path.join(scratch, 'pkg-'));
     fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ version: '1.2.3', description: 'd', license: 'Apache-2.0' }));
     const env = { ...process.env };
     delete env.QUOTASIM_REPOSITORY;
@@ -913,7 +916,7 @@ test("package.json's engines allow no Node older than the one these tests run", 
 });
 
 // recommend: the CLI's bytes, a Promise that yields, aborts and names what is wrong.
-const recDir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'quotasim-recommend-'));
+const recDir = fs.mkdtempSync(path.join(scratch, 'recommend-'));
 
 /** One team, 1-instance 1-hour jobs every 15 minutes for `days` days, 10 instances. */
 const oneTeam = (days) => ({ formatVersion: 1,

@@ -14,7 +14,8 @@ const SHARES: &str = r#"{"quotaShares":[{"quotaShareName":"a","capacityLimits":[
 #[test]
 fn a_file_that_is_not_utf8_is_named_and_skipped_and_the_others_imported() {
     let good = temp("utf8-good.json", SHARES);
-    let bad = std::env::temp_dir().join(format!("quotasim-bridges-{}-latin1.json", std::process::id()));
+    let bad = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("quotasim-bridges-{}-latin1.json", std::process::id()));
     let latin1 = b"{\"quotaShares\":[{\"quotaShareName\":\"caf\xe9\"}]}";
     let at = latin1.iter().position(|b| *b == 0xe9).unwrap();
     std::fs::write(&bad, latin1).unwrap();
@@ -51,7 +52,7 @@ fn observed_may_not_overwrite_an_input() {
     for out in [
         input.clone(),
         link,
-        format!("{}/../{}", std::env::temp_dir().display(), {
+        format!("{}/../{}", std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).display(), {
             let p = std::path::Path::new(&input);
             format!(
                 "{}/{}",

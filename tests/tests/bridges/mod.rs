@@ -17,7 +17,8 @@ mod aws_state;
 mod hostile;
 
 fn temp(name: &str, text: &str) -> String {
-    let p = std::env::temp_dir().join(format!("quotasim-bridges-{}-{name}", std::process::id()));
+    let p = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("quotasim-bridges-{}-{name}", std::process::id()));
     std::fs::write(&p, text).unwrap();
     p.display().to_string()
 }
@@ -310,7 +311,8 @@ fn the_aws_cli_script_parses_and_passes_hostile_names_as_plain_words() {
     let script = temp("create.sh", &stdout(&out));
     assert!(Command::new("sh").arg("-n").arg(&script).status().unwrap().success(), "the script parses");
     // A stand-in `aws` records each call's arguments, one per line.
-    let bin = std::env::temp_dir().join(format!("quotasim-fake-aws-{}", std::process::id()));
+    let bin = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("quotasim-fake-aws-{}", std::process::id()));
     std::fs::create_dir_all(&bin).unwrap();
     let log = bin.join("calls");
     let fake = bin.join("aws");
@@ -339,8 +341,8 @@ fn aws_round_trip(s: &Scenario, name: &str) -> (Value, Value, String) {
     let ev = quotasim(&["run", &f, "--events-format", "eventbridge"]);
     assert_eq!(ev.status.code(), Some(0), "{}", stderr(&ev));
     let events = temp(&format!("{name}.jsonl"), &stdout(&ev));
-    let obs =
-        std::env::temp_dir().join(format!("quotasim-bridges-{}-{name}-observed.json", std::process::id()));
+    let obs = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("quotasim-bridges-{}-{name}-observed.json", std::process::id()));
     let imp = quotasim(&["import", "aws", &events, "--observed", obs.to_str().unwrap()]);
     assert_eq!(imp.status.code(), Some(0), "{}", stderr(&imp));
     let scenario: Value = serde_json::from_slice(&imp.stdout).unwrap();

@@ -82,7 +82,8 @@ fn eta_backtest_replays_every_job_against_its_actual_start_and_beats_slurm() {
 #[test]
 fn eta_backtest_cli_prints_the_three_methods_and_refuses_a_state_with_it() {
     let (_, _, text) = history(40, 3, 5, 90);
-    let dir = std::env::temp_dir().join(format!("quotasim-backtest-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("quotasim-backtest-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let f = dir.join("history.jsonl");
     std::fs::write(&f, text).unwrap();

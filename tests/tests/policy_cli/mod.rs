@@ -15,7 +15,8 @@ fn json(o: &std::process::Output) -> Value {
 }
 
 fn temp(name: &str, text: &str) -> String {
-    let p = std::env::temp_dir().join(format!("quotasim-policy-{}-{name}", std::process::id()));
+    let p = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("quotasim-policy-{}-{name}", std::process::id()));
     std::fs::write(&p, text).unwrap();
     p.display().to_string()
 }

@@ -6,7 +6,8 @@ use quotasim_tests::cli::{quotasim, stderr, stdout};
 use serde_json::{json, Value};
 
 fn dir() -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("quotasim-recommend-{}", std::process::id()));
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("quotasim-recommend-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     d
 }

@@ -37,7 +37,8 @@ use serde_json::Value;
 
 #[test]
 fn a_base_that_is_not_a_regular_file_is_refused_without_reading_it() {
-    let fifo = std::env::temp_dir().join(format!("quotasim-sweep-{}-fifo", std::process::id()));
+    let fifo = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("quotasim-sweep-{}-fifo", std::process::id()));
     let _ = std::fs::remove_file(&fifo);
     assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
     for base in ["/dev/zero", fifo.to_str().unwrap(), "/tmp"] {

@@ -14,7 +14,8 @@ mod replicates;
 
 /// A folder with the notebook scenario and a sweep file over it.
 fn setup(name: &str, sweep: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("quotasim-sweep-{}-{name}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("quotasim-sweep-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::copy(fixture("notebook.json"), dir.join("nb.json")).unwrap();
     std::fs::write(dir.join("sweep.json"), sweep).unwrap();

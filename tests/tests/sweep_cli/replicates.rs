@@ -12,7 +12,8 @@ const SWEEP: &str = r#"{"base":"base.json",
   "frontier":["perQuotaShare.alpha.waitSeconds.p95:min","perQuotaShare.beta.waitSeconds.p95:min"]}"#;
 
 fn setup(name: &str, sweep: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("quotasim-rsweep-{}-{name}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("quotasim-rsweep-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     // Alpha borrows from beta; both submit a generated workload (seed 11).
     std::fs::copy(fixture("two-teams-workload.json"), dir.join("base.json")).unwrap();

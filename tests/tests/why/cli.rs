@@ -31,7 +31,8 @@ fn why_cli_bad_options_are_usage_errors_naming_the_option() {
     refused(&["why", &nb], "--job");
     // A scenario that is not there is a usage error too; an invalid one exits 1.
     refused(&["why", "no-such-file.json", "--job", "x"], "no-such-file.json");
-    let dir = std::env::temp_dir().join(format!("quotasim-why-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("quotasim-why-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.json");
     std::fs::write(&bad, r#"{"formatVersion":1,"jobs":[{"jobName":"a"}]}"#).unwrap();

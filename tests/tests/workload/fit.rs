@@ -138,7 +138,8 @@ fn fit_workload_rates_give_the_count_over_the_span_and_hours_add_up() {
 #[test]
 fn fit_workload_cli_writes_the_fitted_scenario_and_refuses_what_it_cannot_fit() {
     let gen = quotasim(&["generate", "--jobs", "200", "--shares", "2", "--seed", "4"]);
-    let dir = std::env::temp_dir().join(format!("quotasim-fit-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("quotasim-fit-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("history.json");
     std::fs::write(&file, &gen.stdout).unwrap();

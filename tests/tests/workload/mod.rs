@@ -12,7 +12,8 @@ use quotasim_tests::cli::{quotasim, stderr, stdout};
 use serde_json::Value;
 
 fn temp(name: &str, text: &str) -> String {
-    let p = std::env::temp_dir().join(format!("quotasim-workload-{}-{name}", std::process::id()));
+    let p = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("quotasim-workload-{}-{name}", std::process::id()));
     std::fs::write(&p, text).unwrap();
     p.display().to_string()
 }
