@@ -182,18 +182,24 @@ impl<'a> Reader<'a> {
                 11 => job.timeout_seconds = Some(self.int()?),
                 _ => job.preemption_configuration = Some(self.preemption()?),
             }
-            self.ws();
-            match self.peek()? {
-                b',' => {
-                    self.i += 1;
-                    self.ws();
-                }
-                b'}' => {
-                    self.i += 1;
-                    return (seen & 0b11 == 0b11).then_some(job);
-                }
-                _ => return None,
+            if !self.more(b'}')? {
+                return (seen & 0b11 == 0b11).then_some(job);
             }
+        }
+    }
+
+    /// After an entry of an object or list closed by `close`: `true` after a comma (another
+    /// entry follows), `false` after `close`, `None` after anything else.
+    #[inline]
+    fn more(&mut self, close: u8) -> Option<bool> {
+        self.ws();
+        let c = self.peek()?;
+        self.i += 1;
+        if c == b',' {
+            self.ws();
+            Some(true)
+        } else {
+            (c == close).then_some(false)
         }
     }
 
@@ -249,17 +255,8 @@ impl<'a> Reader<'a> {
                 return None;
             }
             jobs.push(self.job()?);
-            self.ws();
-            match self.peek()? {
-                b',' => {
-                    self.i += 1;
-                    self.ws();
-                }
-                b']' => {
-                    self.i += 1;
-                    return Some(jobs);
-                }
-                _ => return None,
+            if !self.more(b']')? {
+                return Some(jobs);
             }
         }
     }
@@ -280,30 +277,39 @@ impl<'a> Reader<'a> {
         Some(s)
     }
 
-    /// Skips one value, nested ones included. Exact on valid JSON, which is all that matters:
-    /// the text before the list is read by serde again, unchanged.
+    /// Skips one value: a string, an object or list with everything nested in it, or a
+    /// scalar up to the byte that ends it. Exact on valid JSON, which is all that matters: the
+    /// text before the list is read by serde again, unchanged.
     fn skip_value(&mut self) -> Option<()> {
-        let mut depth = 0usize;
-        loop {
-            match self.peek()? {
-                b'"' => {
-                    self.any_str()?;
-                }
-                b'{' | b'[' => {
-                    depth += 1;
-                    self.i += 1;
-                }
-                b'}' | b']' if depth > 0 => {
-                    depth -= 1;
-                    self.i += 1;
-                }
-                b',' | b'}' | b']' | b' ' | b'\n' | b'\t' | b'\r' if depth == 0 => return Some(()),
-                _ => self.i += 1,
+        match self.peek()? {
+            b'"' => {
+                self.any_str()?;
             }
-            if depth == 0 && matches!(self.b.get(self.i.wrapping_sub(1)), Some(b'"' | b'}' | b']')) {
-                return Some(());
+            b'{' | b'[' => {
+                let mut depth = 0usize;
+                loop {
+                    match self.peek()? {
+                        b'"' => {
+                            self.any_str()?;
+                            continue;
+                        }
+                        b'{' | b'[' => depth += 1,
+                        b'}' | b']' => depth -= 1,
+                        _ => {}
+                    }
+                    self.i += 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+            }
+            _ => {
+                while !matches!(self.peek()?, b',' | b'}' | b']' | b' ' | b'\n' | b'\t' | b'\r') {
+                    self.i += 1;
+                }
             }
         }
+        Some(())
     }
 
     /// The offset of the value of the top-level key `jobs`, written without escapes (an

@@ -1,8 +1,8 @@
 //! The kernel: a scenario as written ([`model`]), its validation ([`validate`]) into what the
 //! simulation reads ([`scenario`]), the simulation itself ([`sim`]) and what it reports
 //! ([`result`], [`reasons`], [`problem`]); the workload expansion and the scenario generator,
-//! and the reader and writer of the scenario format ([`json`], [`strict`], `fast_jobs`). It depends only on
-//! the leaves [`crate::limits`] and [`crate::rng`].
+//! and the reader and writer of the scenario format ([`json`], [`strict`], `fast_jobs`). It
+//! depends only on the leaves [`crate::limits`] and [`crate::rng`].
 
 pub(crate) mod chunked;
 #[cfg(feature = "serde")]
