@@ -2,6 +2,7 @@
 """Compares the speed of two builds of `quotasim`, side by side in the same minutes.
 
     scripts/bench-compare.py OLD_BINARY NEW_BINARY [--jobs 1000000] [--rounds 5] [--at-once 10000]
+                             [--file SCENARIO.json]
 
 1. The simulation alone (`quotasim bench --jobs N --repeat 1`, both modes: events recorded
    and counted), the two binaries alternating, `--rounds` times each; the best of the rounds
@@ -10,6 +11,10 @@
    are dispatched one per pass): the benchmark workload of `--at-once` jobs with every
    `submitAt` set to 0, run whole by `quotasim run --summary FILE` (parse, simulate, print),
    alternating, best of the rounds.
+3. With `--file` (the 1,000,000-job benchmark file: `quotasim generate --jobs 1000000
+   --shares 20 --instance-types 5 --seed 7`): the whole process, `run --summary FILE` and
+   `validate FILE`, alternating, best of the rounds for the time and for the peak resident
+   memory (the kernel's maximum resident set of the process, in kB as GNU time prints it).
 
 Prints a Markdown table with the ratio new / old. Benchmarks measure; nothing here fails
 on a figure. Run it on a quiet machine.
@@ -40,6 +45,17 @@ def timed_run(binary, path):
     return (time.perf_counter() - t0) * 1e3
 
 
+def process(binary, args):
+    """Wall milliseconds and peak resident kB of one run of `binary args`."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen([binary, *args], stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(p.pid, 0)
+    ms = (time.perf_counter() - t0) * 1e3
+    if status != 0:
+        sys.exit(f"{binary} {' '.join(args)} failed ({status})")
+    return ms, usage.ru_maxrss
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("old")
@@ -47,6 +63,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=1_000_000)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--at-once", type=int, default=10_000)
+    ap.add_argument("--file")
     a = ap.parse_args()
     best = {}
     for _ in range(a.rounds):
@@ -71,6 +88,13 @@ def main():
                 best[key] = min(best.get(key, ms), ms)
     finally:
         os.unlink(path)
+    whole = [(["run", "--summary"], "run"), (["validate"], "validate")] if a.file else []
+    for _ in range(a.rounds):
+        for name, binary in (("old", a.old), ("new", a.new)):
+            for args, mode in whole:
+                ms, kb = process(binary, [*args, a.file])
+                for key, v in (((name, mode), ms), ((name, mode + "-kB"), kb)):
+                    best[key] = min(best.get(key, v), v)
     print(f"| measure (best of {a.rounds}) | old ms | new ms | new / old |")
     print("|---|---|---|---|")
     rows = [
@@ -78,6 +102,9 @@ def main():
         ("counted", f"`bench --jobs {a.jobs}`, events counted"),
         ("at-once", f"`run --summary`, {a.at_once} jobs at t = 0"),
     ]
+    for _, mode in whole:
+        rows.append((mode, f"`{mode}` of {os.path.basename(a.file)}, whole process"))
+        rows.append((mode + "-kB", f"`{mode}` of {os.path.basename(a.file)}, peak resident kB"))
     for mode, label in rows:
         o, n = best[("old", mode)], best[("new", mode)]
         print(f"| {label} | {o:.1f} | {n:.1f} | {n / o:.3f} |")

@@ -6,6 +6,8 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::process::ExitCode;
 
+use quotasim::json::{parse_scenario, parse_scenario_pieces};
+use quotasim::model::Scenario;
 use quotasim::Problem;
 
 use crate::{print_problems, say};
@@ -76,6 +78,34 @@ pub fn read_text(path: &str) -> Result<String, ReadError> {
 /// Reads an input file (or standard input for `-`); prints why not and gives the exit code.
 pub fn read_input(path: &str) -> Result<String, ExitCode> {
     read_text(path).map_err(|e| report(&e))
+}
+
+/// A scenario file read and parsed. A regular file is read in pieces
+/// ([`parse_scenario_pieces`]), so a file of a million jobs is not held as text and as jobs at
+/// once; standard input, anything but a regular file, and a file not of the usual shape (or
+/// one that cannot be read that way) are read whole, as [`read_input`] reads them. `Err`: the
+/// file could not be read (said already; the exit code); `Ok(Err)`: what is wrong with it.
+pub fn read_scenario(path: &str) -> Result<Result<Scenario, Problem>, ExitCode> {
+    if path != "-" {
+        let small = |f: &File| f.metadata().is_ok_and(|m| m.len() <= MAX_INPUT_BYTES);
+        if let Ok(Some(mut f)) = open_regular(path).map(|f| f.filter(small)) {
+            let mut total = 0u64;
+            let read = |b: &mut [u8]| loop {
+                match f.read(b) {
+                    Ok(n) => {
+                        total += n as u64;
+                        return if total > MAX_INPUT_BYTES { Err(()) } else { Ok(n) };
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(_) => return Err(()),
+                }
+            };
+            if let Ok(Some(parsed)) = parse_scenario_pieces(read) {
+                return Ok(parsed);
+            }
+        }
+    }
+    read_input(path).map(|text| parse_scenario(&text))
 }
 
 /// Prints why an input could not be read; the exit code.

@@ -7,8 +7,8 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use input::read_input;
-use quotasim::json::{load_scenario, parse_scenario, to_json};
+use input::{read_input, read_scenario};
+use quotasim::json::to_json;
 use quotasim::{generate, validate, GenerateOptions, Options, Problem, Simulation};
 
 /// Writes one message line to standard error through [`say`]: `say!("quotasim: {x}")`.
@@ -392,11 +392,11 @@ fn print_state(path: &str, set: &[String], t: u64, pretty: bool) -> ExitCode {
         Ok(c) => c,
         Err(policy::Stop(code)) => return code,
     };
-    let text = match read_input(path) {
-        Ok(t) => t,
+    let parsed = match read_scenario(path) {
+        Ok(p) => p,
         Err(code) => return code,
     };
-    let loaded = parse_scenario(&text)
+    let loaded = parsed
         .and_then(|s| quotasim::change::apply_changes(&s, &changes))
         .map_err(|p| vec![p])
         .and_then(|s| quotasim::workload::expanded(&s))
@@ -471,18 +471,14 @@ fn main() -> ExitCode {
                 Ok(c) => c,
                 Err(policy::Stop(code)) => return code,
             };
-            let text = match read_input(&scenario) {
-                Ok(t) => t,
-                Err(code) => return code,
-            };
-            let scenario = match parse_scenario(&text) {
-                Ok(s) => s,
-                Err(problem) => {
+            let scenario = match read_scenario(&scenario) {
+                Ok(Ok(s)) => s,
+                Ok(Err(problem)) => {
                     print_problems(&[problem]);
                     return ExitCode::from(1);
                 }
+                Err(code) => return code,
             };
-            drop(text);
             // Only a changed scenario is copied: a million jobs cost a third of a gigabyte.
             let scenario = match changes.is_empty() {
                 true => scenario,
@@ -557,11 +553,11 @@ fn main() -> ExitCode {
             code
         }
         Command::Validate { scenario } => {
-            let text = match read_input(&scenario) {
-                Ok(t) => t,
+            let parsed = match read_scenario(&scenario) {
+                Ok(p) => p,
                 Err(code) => return code,
             };
-            match load_scenario(&text) {
+            match parsed.map_err(|p| vec![p]).and_then(|s| validate(&s)) {
                 Ok(v) => {
                     // Problems (warnings here) go to standard error, the verdict to standard
                     // output.

@@ -6,12 +6,12 @@ use std::process::ExitCode;
 
 use quotasim::change::{apply_changes, Change};
 use quotasim::compare::{compare, weight, Comparison};
-use quotasim::json::parse_scenario;
 use quotasim::metric::summary_value;
 use quotasim::objective::{check, load_objectives, verdict_line};
 use quotasim::replicates::Failure;
 use quotasim::{validate, SimResult, ValidScenario};
 
+use crate::input::read_scenario;
 use crate::text::csv_text;
 use crate::{print_problems, read_input, write_out};
 
@@ -32,12 +32,10 @@ pub fn parse_changes(args: &[String]) -> Result<Vec<Change>, Stop> {
 
 /// Reads, parses and changes a scenario (not validated), printing every problem.
 pub fn load_changed(path: &str, changes: &[Change]) -> Result<quotasim::model::Scenario, Stop> {
-    let text = read_input(path).map_err(Stop)?;
-    let scenario = parse_scenario(&text).map_err(|p| {
+    let scenario = read_scenario(path).map_err(Stop)?.map_err(|p| {
         print_problems(&[p]);
         Stop(ExitCode::from(1))
     })?;
-    drop(text);
     if changes.is_empty() {
         return Ok(scenario);
     }
@@ -50,12 +48,10 @@ pub fn load_changed(path: &str, changes: &[Change]) -> Result<quotasim::model::S
 /// Reads, parses, changes and validates a scenario, printing every problem; warnings go to
 /// standard error too.
 pub fn load(path: &str, changes: &[Change]) -> Result<ValidScenario, Stop> {
-    let text = read_input(path).map_err(Stop)?;
-    let scenario = parse_scenario(&text).map_err(|p| {
+    let scenario = read_scenario(path).map_err(Stop)?.map_err(|p| {
         print_problems(&[p]);
         Stop(ExitCode::from(1))
     })?;
-    drop(text);
     let scenario = if changes.is_empty() {
         scenario
     } else {

@@ -3,7 +3,9 @@
 //! Generated workloads, traces and the playground write every job as a flat object of plain
 //! names and whole numbers. [`split`] reads such a `jobs` list without serde's per-field
 //! machinery and says where it lies in the text; [`crate::json::parse_scenario`] then reads the
-//! rest of the file, with `[]` in the list's place, through serde as always. It only ever reads
+//! rest of the file, with `[]` in the list's place, through serde as always. [`stream`] does
+//! the same for a text that arrives in pieces (the command line reading a file), holding only
+//! the jobs read and about a piece of text, not the whole text as well. It only ever reads
 //! text serde reads to the very same jobs: anything else (an escape or a control character
 //! in a string, a field it does not read, `null`, a fraction, an exponent, `-0`, a number of 19
 //! digits, a duplicate or missing field, any syntax error, more than
@@ -11,6 +13,7 @@
 //! before, so every error, with its path and position, is serde's. The differential fuzz
 //! tests (`fuzz::fast_reader`) hold the two readers to the same result on every input.
 
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::limits::MAX_JOBS;
@@ -23,6 +26,161 @@ pub(crate) fn split(text: &str) -> Option<(Vec<Job>, core::ops::Range<usize>)> {
     let start = r.find_jobs()?;
     let jobs = r.jobs()?;
     Some((jobs, start..r.i))
+}
+
+/// What [`stream`] read of a scenario text given in pieces.
+#[derive(Debug)]
+pub(crate) enum Streamed {
+    /// The job list read fast: the text before it, its jobs, the text after it.
+    Split { head: String, jobs: Vec<Job>, tail: String },
+    /// The whole text: its top-level `jobs` list is absent or not found by the time the text
+    /// ended, and all of it is still here.
+    Whole(String),
+    /// Not of the shape read here (or not UTF-8) after part of the text was let go: it has to
+    /// be read again, whole.
+    Again,
+}
+
+/// The bytes read from the source at a time.
+const PIECE: usize = 1 << 20;
+
+/// A step of the job list that fails within this many bytes of the end of the text read so
+/// far is tried again with the next piece (it may have been cut there); one that fails
+/// further in is not of the shape read here. A job longer than this is left to serde.
+const SLACK: usize = 1 << 16;
+
+/// [`split`] of a text that arrives in pieces from `read` (which fills the buffer it is given
+/// and says how many bytes it wrote, 0 at the end): only the jobs read and about a piece of
+/// text are held at a time. The jobs are those [`split`] reads from the whole text, by the
+/// same steps: a step is taken only on text that holds all of it, as each ends on a byte
+/// it checks (a closing quote, `,`, `}` or `]`).
+pub(crate) fn stream<E>(read: impl FnMut(&mut [u8]) -> Result<usize, E>) -> Result<Streamed, E> {
+    let mut p = Pieces { read, buf: Vec::new(), filled: 0, eof: false };
+    // The text before the list, read again from its start each time it has doubled.
+    let mut tried = 0;
+    let start = loop {
+        p.more()?;
+        if p.filled < 2 * tried && !p.eof {
+            continue;
+        }
+        tried = p.filled;
+        let Some(text) = p.text() else { return Ok(Streamed::Again) };
+        let mut r = Reader { text, b: text.as_bytes(), i: 0, next: [NONE; 14] };
+        match r.find_jobs() {
+            // Where the list starts, unless the space before it may go on in the next piece.
+            Some(start) if start < text.len() || p.eof => break start,
+            Some(_) => {}
+            None if p.eof => return Ok(Streamed::Whole(text.into())),
+            None => {}
+        }
+    };
+    let head = String::from(p.text().map_or("", |t| &t[..start]));
+    p.consume(start);
+    let mut jobs = Vec::new();
+    let mut next = [NONE; 14];
+    let mut at = Step::Open;
+    loop {
+        let Some(text) = p.text() else { return Ok(Streamed::Again) };
+        let mut r = Reader { text, b: text.as_bytes(), i: 0, next };
+        // The end of the last step taken.
+        let mut done = 0;
+        let ended = loop {
+            let took = match at {
+                Step::Open => r.eat(b'[').and_then(|()| {
+                    r.ws();
+                    match r.peek()? {
+                        b']' => {
+                            r.i += 1;
+                            Some(Step::Closed)
+                        }
+                        _ => Some(Step::Job),
+                    }
+                }),
+                Step::Job if jobs.len() == MAX_JOBS => return Ok(Streamed::Again),
+                Step::Job => r.job_after_space().map(|j| {
+                    jobs.push(j);
+                    Step::After
+                }),
+                Step::After => r.more(b']').map(|more| if more { Step::Job } else { Step::Closed }),
+                Step::Closed => break true,
+            };
+            match took {
+                Some(step) => {
+                    at = step;
+                    done = r.i;
+                }
+                None if !p.eof && text.len() - done < SLACK => break false,
+                None => return Ok(Streamed::Again),
+            }
+        };
+        next = r.next;
+        p.consume(done);
+        if ended {
+            break;
+        }
+        p.more()?;
+    }
+    while !p.eof {
+        p.more()?;
+    }
+    p.buf.truncate(p.filled);
+    match String::from_utf8(p.buf) {
+        Ok(tail) => Ok(Streamed::Split { head, jobs, tail }),
+        Err(_) => Ok(Streamed::Again),
+    }
+}
+
+/// The next step in a job list read in pieces.
+#[derive(Clone, Copy)]
+enum Step {
+    /// Its `[`, and `]` if it is empty.
+    Open,
+    /// A job.
+    Job,
+    /// `,` or `]` after a job.
+    After,
+    /// Done: the text after the list follows.
+    Closed,
+}
+
+/// The text of a source read so far and not yet let go: `buf[..filled]`.
+struct Pieces<F> {
+    read: F,
+    buf: Vec<u8>,
+    filled: usize,
+    eof: bool,
+}
+
+impl<E, F: FnMut(&mut [u8]) -> Result<usize, E>> Pieces<F> {
+    /// Reads at most a piece more.
+    fn more(&mut self) -> Result<(), E> {
+        if self.buf.len() < self.filled + PIECE {
+            self.buf.resize(self.filled + PIECE, 0);
+        }
+        let n = (self.read)(&mut self.buf[self.filled..self.filled + PIECE])?;
+        self.filled += n.min(PIECE);
+        self.eof = n == 0;
+        Ok(())
+    }
+
+    /// The text held up to its last whole character, or `None` when it is not UTF-8.
+    fn text(&self) -> Option<&str> {
+        let b = &self.buf[..self.filled];
+        match core::str::from_utf8(b) {
+            Ok(t) => Some(t),
+            // A character cut at the end of the text held: complete with the next piece.
+            Err(e) if e.error_len().is_none() && !self.eof => {
+                core::str::from_utf8(&b[..e.valid_up_to()]).ok()
+            }
+            Err(_) => None,
+        }
+    }
+
+    /// Lets the first `n` bytes go.
+    fn consume(&mut self, n: usize) {
+        self.buf.copy_within(n..self.filled, 0);
+        self.filled -= n;
+    }
 }
 
 struct Reader<'a> {
@@ -188,6 +346,13 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// A job after any space (which a piece of text may start with: the space after a comma
+    /// read up to the end of the piece before).
+    fn job_after_space(&mut self) -> Option<Job> {
+        self.ws();
+        self.job()
+    }
+
     /// After an entry of an object or list closed by `close`: `true` after a comma (another
     /// entry follows), `false` after `close`, `None` after anything else.
     #[inline]
@@ -351,11 +516,41 @@ mod tests {
         )
     }
 
+    /// [`stream`] of `text` given at most `size` bytes at a time, and how many it took.
+    fn in_pieces(text: &[u8], size: usize) -> (Streamed, usize) {
+        let mut at = 0;
+        let read = |buf: &mut [u8]| -> Result<usize, ()> {
+            let n = size.min(buf.len()).min(text.len() - at);
+            buf[..n].copy_from_slice(&text[at..at + n]);
+            at += n;
+            Ok(n)
+        };
+        let s = stream(read).unwrap();
+        (s, at)
+    }
+
     /// Whether the fast reader reads `text`, after checking that `parse_scenario` gives what
-    /// serde alone gives.
+    /// serde alone gives, and that the text read in pieces of any size gives what it gives
+    /// whole: the same jobs and the text around them when it reads the list, else the whole
+    /// text (no list found) or "read it again".
     fn fast(text: &str) -> bool {
         assert_eq!(parse_scenario(text), parse_scenario_serde(text), "{text}");
-        split(text).is_some()
+        let whole = split(text);
+        for size in [1, 2, 3, 7, 64, PIECE] {
+            match (&whole, in_pieces(text.as_bytes(), size).0) {
+                (Some((jobs, at)), Streamed::Split { head, jobs: read, tail }) => {
+                    assert_eq!(
+                        (head.as_str(), &read, tail.as_str()),
+                        (&text[..at.start], jobs, &text[at.end..]),
+                        "{text}"
+                    );
+                }
+                (None, Streamed::Whole(t)) => assert_eq!(t, text),
+                (None, Streamed::Again) => {}
+                (whole, pieces) => panic!("{size}-byte pieces of {text}: {pieces:?}, whole: {whole:?}"),
+            }
+        }
+        whole.is_some()
     }
 
     #[test]
@@ -442,6 +637,50 @@ mod tests {
             ("abcdefg\u{7f}\"", Some(8)),
         ] {
             assert_eq!(plain_len(text.as_bytes()), len, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn text_that_is_not_utf8_is_read_again_whole() {
+        let text = scenario("[{\"jobName\": \"j\u{e9}\", \"quotaShareName\": \"a\"}]");
+        let bytes = text.as_bytes();
+        let e9 = bytes.iter().position(|&c| c == 0xc3).unwrap();
+        // A byte that starts no character, in a job, before the list and after it.
+        for at in [e9, 10, bytes.len() - 1] {
+            let mut bad = bytes.to_vec();
+            bad.insert(at, 0xff);
+            for size in [1, 5, PIECE] {
+                assert!(matches!(in_pieces(&bad, size).0, Streamed::Again), "{at} {size}");
+            }
+        }
+        // A character cut at the end of the text.
+        let mut cut = bytes.to_vec();
+        cut.push(0xc3);
+        assert!(matches!(in_pieces(&cut, 3).0, Streamed::Again));
+    }
+
+    #[test]
+    fn a_list_read_in_pieces_stops_at_a_job_it_does_not_read_far_from_where_the_text_ends() {
+        let job = r#"{"jobName": "j", "quotaShareName": "a", "durationSeconds": 60}"#;
+        let jobs = |bad: usize| {
+            let mut v: Vec<&str> = alloc::vec![job; 40_000];
+            v[bad] = r#"{"jobName": "j\u0031", "quotaShareName": "a"}"#;
+            format!("[{}]", v.join(","))
+        };
+        let text = scenario(&jobs(100));
+        let (s, taken) = in_pieces(text.as_bytes(), PIECE);
+        assert!(matches!(s, Streamed::Again));
+        assert!(taken < text.len(), "read {taken} of {} bytes", text.len());
+        // Near the end of a piece, the job is tried again with the next one first.
+        let bad = (PIECE - 200) / (job.len() + 1);
+        let text = scenario(&jobs(bad));
+        assert!(text.len() > PIECE + SLACK);
+        assert!(matches!(in_pieces(text.as_bytes(), PIECE).0, Streamed::Again));
+        // Many pieces, every job read.
+        let text = scenario(&format!("[{}]", [job; 40_000].join(",\n")));
+        match in_pieces(text.as_bytes(), PIECE).0 {
+            Streamed::Split { jobs, .. } => assert_eq!(jobs, split(&text).unwrap().0),
+            s => panic!("{s:?}"),
         }
     }
 }

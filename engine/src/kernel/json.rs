@@ -26,6 +26,26 @@ pub fn parse_scenario(text: &str) -> Result<Scenario, Problem> {
     parse_scenario_serde(text)
 }
 
+/// [`parse_scenario`] of a text read in pieces from `read`, which fills the buffer it is given
+/// and says how many bytes it wrote, 0 at the end (as `std::io::Read::read` does). A job list
+/// of the usual shape is read as the text arrives, so a file of a million jobs is not held as
+/// text and as jobs at once. `Ok(None)`: the text is not of that shape (or not UTF-8), found
+/// after part of it was let go; read it whole and give it to [`parse_scenario`], which reads
+/// it or says what is wrong and where. `Err`: what `read` failed with.
+pub fn parse_scenario_pieces<E>(
+    read: impl FnMut(&mut [u8]) -> Result<usize, E>,
+) -> Result<Option<Result<Scenario, Problem>>, E> {
+    use crate::kernel::fast_jobs::{stream, Streamed};
+    Ok(match stream(read)? {
+        Streamed::Whole(text) => Some(parse_scenario(&text)),
+        Streamed::Again => None,
+        Streamed::Split { head, jobs, tail } => plain(&[&head, "[]", &tail].concat()).map(|mut s| {
+            s.jobs = jobs;
+            Ok(s)
+        }),
+    })
+}
+
 /// The scenario if `text` is one, read without tracking paths.
 fn plain(text: &str) -> Option<Scenario> {
     let mut de = serde_json::Deserializer::from_str(text);

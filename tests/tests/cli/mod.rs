@@ -450,3 +450,82 @@ fn bench_reports_both_modes_with_the_same_event_count() {
     let bytes = |r: &Vec<&str>| r[7].parse::<f64>().unwrap();
     assert!(bytes(&rows[1]) > 0.0 && bytes(&rows[0]) > bytes(&rows[1]), "{text}");
 }
+
+/// `args` with `bytes` on standard input.
+fn run_stdin_bytes(args: &[&str], bytes: &[u8]) -> Output {
+    let mut child = Command::new(bin())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("quotasim runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let bytes = bytes.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&bytes));
+    let o = child.wait_with_output().unwrap();
+    let _ = writer.join();
+    o
+}
+
+#[test]
+fn a_large_file_read_in_pieces_gives_what_its_whole_text_gives() {
+    // A file is read a megabyte at a time (its job list as it arrives), standard input whole:
+    // both give the same output, or the same problem at the same position, wherever it is.
+    let opts = quotasim::GenerateOptions::new(15_000, 4, 2, 3);
+    let text = to_json(&quotasim::generate(&opts));
+    assert!(text.len() > 2 << 20, "{} bytes", text.len());
+    let last = text.rfind("\"durationSeconds\":").unwrap();
+    let edited = |at: usize, what: &str| {
+        let mut t = text.clone();
+        t.insert_str(at, what);
+        t.into_bytes()
+    };
+    let cases: [(&str, Vec<u8>, i32); 9] = [
+        ("as generated", text.clone().into_bytes(), 0),
+        ("a fraction in the last job", edited(last + 18, "1.5e0,\"x\":"), 1),
+        ("an unknown field in the last job", edited(last, "\"bogus\":1,"), 1),
+        (
+            "a byte that is not UTF-8 far in",
+            {
+                let mut b = text.clone().into_bytes();
+                b.insert(text.len() / 2, 0xff);
+                b
+            },
+            1,
+        ),
+        ("cut short", text.as_bytes()[..text.len() - 100].to_vec(), 1),
+        (
+            "an escape in a name far in",
+            text.replacen("\"jobName\":\"", "\"jobName\":\"\\u0041", 9_000).into_bytes(),
+            0,
+        ),
+        (
+            "space around the list",
+            text.replace("\"jobs\":[", "\"jobs\" :\n [ ").replace("}]}", "} ]\n}\n").into_bytes(),
+            0,
+        ),
+        ("a field after the list", [&text.as_bytes()[..text.len() - 1], b",\"actions\":[]}"].concat(), 0),
+        ("data after the scenario", [text.as_bytes(), b" {}"].concat(), 1),
+    ];
+    for (what, bytes, code) in &cases {
+        let file = scratch("pieces.json", "");
+        std::fs::write(&file, bytes).unwrap();
+        // Every problem is the parser's, so `validate` shows them; one run shows the same.
+        let runs: &[&[&str]] =
+            if *what == "as generated" { &[&["run", "--summary"], &["validate"]] } else { &[&["validate"]] };
+        for &cmd in runs {
+            let from_file = run(&[cmd, &[file.to_str().unwrap()]].concat());
+            let from_stdin = run_stdin_bytes(&[cmd, &["-"]].concat(), bytes);
+            no_panic(&from_file);
+            assert_eq!(from_file.status.code(), Some(*code), "{what} {cmd:?}: {}", err(&from_file));
+            assert_eq!(from_stdin.status.code(), Some(*code), "{what} {cmd:?}");
+            assert_eq!(out(&from_file), out(&from_stdin), "{what} {cmd:?}");
+            assert_eq!(
+                err(&from_file).replace(file.to_str().unwrap(), "-"),
+                err(&from_stdin).replace("standard input", "-"),
+                "{what} {cmd:?}"
+            );
+        }
+    }
+}

@@ -2,10 +2,13 @@
 //! for the rest) and `parse_scenario_serde` (serde alone) must give the same scenario or the
 //! same problem, path and position included, for job lists of any field order, spacing and
 //! value (escapes, `null`, fractions, exponents, `-0`, leading zeros, 19 digits, duplicate,
-//! missing and unknown fields), cut or spliced anywhere.
+//! missing and unknown fields), cut or spliced anywhere. Read in pieces of any size
+//! (`parse_scenario_pieces`), a text gives the same, or "read it again whole".
 
 use proptest::prelude::*;
-use quotasim::json::{parse_scenario, parse_scenario_serde};
+use quotasim::json::{parse_scenario, parse_scenario_pieces, parse_scenario_serde};
+use quotasim::model::Scenario;
+use quotasim::Problem;
 
 use super::cases;
 
@@ -118,16 +121,40 @@ fn mutated() -> impl Strategy<Value = String> {
     )
 }
 
+/// `parse_scenario_pieces` of `text` given `sizes[k]` bytes at the `k`-th read (cycling).
+fn in_pieces(text: &str, sizes: &[usize]) -> Option<Result<Scenario, Problem>> {
+    let (mut at, mut k) = (0, 0);
+    let read = |buf: &mut [u8]| -> Result<usize, ()> {
+        let n = sizes[k % sizes.len()].min(buf.len()).min(text.len() - at);
+        buf[..n].copy_from_slice(&text.as_bytes()[at..at + n]);
+        (at, k) = (at + n, k + 1);
+        Ok(n)
+    };
+    parse_scenario_pieces(read).unwrap()
+}
+
+fn sizes() -> impl Strategy<Value = Vec<usize>> {
+    prop::collection::vec(1..40usize, 1..6)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases(2048), ..ProptestConfig::default() })]
 
     #[test]
-    fn the_fast_reader_gives_what_serde_gives(text in scenario()) {
-        prop_assert_eq!(parse_scenario(&text), parse_scenario_serde(&text), "{}", text);
+    fn the_fast_reader_gives_what_serde_gives(text in scenario(), sizes in sizes()) {
+        let serde = parse_scenario_serde(&text);
+        prop_assert_eq!(&parse_scenario(&text), &serde, "{}", text);
+        if let Some(read) = in_pieces(&text, &sizes) {
+            prop_assert_eq!(read, serde, "{} in pieces of {:?}", text, sizes);
+        }
     }
 
     #[test]
-    fn the_fast_reader_gives_what_serde_gives_on_cut_and_spliced_text(text in mutated()) {
-        prop_assert_eq!(parse_scenario(&text), parse_scenario_serde(&text), "{}", text);
+    fn the_fast_reader_gives_what_serde_gives_on_cut_and_spliced_text(text in mutated(), sizes in sizes()) {
+        let serde = parse_scenario_serde(&text);
+        prop_assert_eq!(&parse_scenario(&text), &serde, "{}", text);
+        if let Some(read) = in_pieces(&text, &sizes) {
+            prop_assert_eq!(read, serde, "{} in pieces of {:?}", text, sizes);
+        }
     }
 }
