@@ -46,10 +46,22 @@ pub(super) fn job_name(j: &Job) -> &str {
 }
 
 pub(super) fn valid_name(s: &str) -> bool {
-    !s.is_empty()
-        && s.chars().count() <= MAX_NAME
-        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    // Every character allowed is one byte, so a valid name has as many characters as bytes
+    // (a name with any other character is invalid however long it is).
+    !s.is_empty() && s.len() <= MAX_NAME && s.bytes().all(|b| NAME_BYTES[b as usize])
 }
+
+/// The bytes of a valid name: ASCII letters and digits, `-` and `_`.
+static NAME_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'-' || c == b'_';
+        b += 1;
+    }
+    t
+};
 
 pub(super) const NAME_RULE: &str = "must be 1 to 128 characters of letters, digits, '-' and '_'";
 
@@ -197,4 +209,41 @@ pub(super) fn per_type_opt(types: usize, limits: &[(TypeId, u64)]) -> Vec<Option
         v[t.index()] = Some(n);
     }
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::String;
+
+    #[test]
+    fn a_valid_name_is_1_to_128_letters_digits_dashes_and_underscores() {
+        let long = |n: usize, c: char| core::iter::repeat_n(c, n).collect::<String>();
+        for (name, ok) in [
+            ("", false),
+            ("a", true),
+            ("team-00_job-7", true),
+            (&long(128, 'x'), true),
+            (&long(129, 'x'), false),
+            // Characters, not bytes: 64 two-byte letters are still not allowed.
+            (&long(64, '\u{e9}'), false),
+            ("caf\u{e9}", false),
+            ("a b", false),
+            ("a.b", false),
+            ("a/b", false),
+            ("\u{0}", false),
+            ("\u{7f}", false),
+            ("Z9", true),
+        ] {
+            let chars = name.chars().count() <= MAX_NAME
+                && !name.is_empty()
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+            assert_eq!((valid_name(name), chars), (ok, ok), "{name:?}");
+        }
+        for b in 0..=255u8 {
+            let c = char::from(b);
+            let expected = c.is_ascii_alphanumeric() || c == '-' || c == '_';
+            assert_eq!(valid_name(&String::from(c)), expected, "{b}");
+        }
+    }
 }
