@@ -97,10 +97,7 @@ pub(crate) fn stream<E>(read: impl FnMut(&mut [u8]) -> Result<usize, E>) -> Resu
                     }
                 }),
                 Step::Job if jobs.len() == MAX_JOBS => return Ok(Streamed::Again),
-                Step::Job => r.job_after_space().map(|j| {
-                    jobs.push(j);
-                    Step::After
-                }),
+                Step::Job => r.job_after_space(&mut jobs).map(|()| Step::After),
                 Step::After => r.more(b']').map(|more| if more { Step::Job } else { Step::Closed }),
                 Step::Closed => break true,
             };
@@ -231,26 +228,52 @@ fn plain_len(b: &[u8]) -> Option<usize> {
     b[i..].iter().position(|&c| ENDS_PLAIN[c as usize]).map(|k| i + k)
 }
 
-/// The fields read here, by index (the bit that records each).
-const NAMES: [&str; 13] = [
-    "jobName",
-    "quotaShareName",
-    "schedulingPriority",
-    "instanceType",
-    "instanceCount",
-    "submitAt",
-    "durationSeconds",
-    "startedAt",
-    "previousAttempts",
-    "completedWorkSeconds",
-    "checkpointIntervalSeconds",
-    "timeoutSeconds",
-    "preemptionConfiguration",
+/// The fields read here, by index (the bit that records each), as keys are written: in
+/// quotes (at least nine bytes each, see [`same`]).
+const KEYS: [&str; 13] = [
+    "\"jobName\"",
+    "\"quotaShareName\"",
+    "\"schedulingPriority\"",
+    "\"instanceType\"",
+    "\"instanceCount\"",
+    "\"submitAt\"",
+    "\"durationSeconds\"",
+    "\"startedAt\"",
+    "\"previousAttempts\"",
+    "\"completedWorkSeconds\"",
+    "\"checkpointIntervalSeconds\"",
+    "\"timeoutSeconds\"",
+    "\"preemptionConfiguration\"",
 ];
 
 /// The index of a field read here, or `None`.
 fn field(key: &str) -> Option<u32> {
-    NAMES.iter().position(|&n| n == key).map(|i| i as u32)
+    KEYS.iter().position(|&k| &k[1..k.len() - 1] == key).map(|i| i as u32)
+}
+
+/// The eight bytes of `b` from `i`, as one number.
+#[inline(always)]
+fn word(b: &[u8], i: usize) -> u64 {
+    let mut w = [0; 8];
+    w.copy_from_slice(&b[i..i + 8]);
+    u64::from_le_bytes(w)
+}
+
+/// Whether `text` starts with `key`, of at least eight bytes, compared eight bytes at a time
+/// (the last word overlapping the one before): a call to `memcmp` for each key of each job
+/// cost more than the comparison itself.
+#[inline]
+fn same(text: &[u8], key: &[u8]) -> bool {
+    let n = key.len();
+    let Some(text) = text.get(..n) else { return false };
+    let mut i = 0;
+    while i + 8 < n {
+        if word(text, i) != word(key, i) {
+            return false;
+        }
+        i += 8;
+    }
+    word(text, n - 8) == word(key, n - 8)
 }
 
 impl<'a> Reader<'a> {
@@ -307,11 +330,21 @@ impl<'a> Reader<'a> {
     }
 
     /// One job object of the fields [`field`] knows, each at most once, with `jobName` and
-    /// `quotaShareName`.
-    fn job(&mut self) -> Option<Job> {
+    /// `quotaShareName`, read onto the end of `jobs` (built where it stays: a job is 208
+    /// bytes, and moving it into the list cost more than reading its numbers).
+    fn job(&mut self, jobs: &mut Vec<Job>) -> Option<()> {
+        jobs.push(Job::default());
+        let read = jobs.last_mut().and_then(|job| self.fields(job));
+        if read.is_none() {
+            jobs.pop();
+        }
+        read
+    }
+
+    /// The object of [`Self::job`], into `job`.
+    fn fields(&mut self, job: &mut Job) -> Option<()> {
         self.eat(b'{')?;
         self.ws();
-        let mut job = Job::default();
         let mut seen = 0u16;
         let mut prev = NONE;
         loop {
@@ -341,16 +374,16 @@ impl<'a> Reader<'a> {
                 _ => job.preemption_configuration = Some(self.preemption()?),
             }
             if !self.more(b'}')? {
-                return (seen & 0b11 == 0b11).then_some(job);
+                return (seen & 0b11 == 0b11).then_some(());
             }
         }
     }
 
     /// A job after any space (which a piece of text may start with: the space after a comma
     /// read up to the end of the piece before).
-    fn job_after_space(&mut self) -> Option<Job> {
+    fn job_after_space(&mut self, jobs: &mut Vec<Job>) -> Option<()> {
         self.ws();
-        self.job()
+        self.job(jobs)
     }
 
     /// After an entry of an object or list closed by `close`: `true` after a comma (another
@@ -374,14 +407,9 @@ impl<'a> Reader<'a> {
     #[inline]
     fn key(&mut self, prev: u8) -> Option<u32> {
         let guess = self.next[prev as usize];
-        if let Some(name) = NAMES.get(guess as usize) {
-            let at = self.i + 1;
-            let end = at + name.len();
-            if self.b.get(self.i) == Some(&b'"')
-                && self.b.get(at..end) == Some(name.as_bytes())
-                && self.b.get(end) == Some(&b'"')
-            {
-                self.i = end + 1;
+        if let Some(key) = KEYS.get(guess as usize) {
+            if self.b.get(self.i..).is_some_and(|t| same(t, key.as_bytes())) {
+                self.i += key.len();
                 return Some(u32::from(guess));
             }
         }
@@ -419,7 +447,7 @@ impl<'a> Reader<'a> {
             if jobs.len() == MAX_JOBS {
                 return None;
             }
-            jobs.push(self.job()?);
+            self.job(&mut jobs)?;
             if !self.more(b']')? {
                 return Some(jobs);
             }
@@ -681,6 +709,25 @@ mod tests {
         match in_pieces(text.as_bytes(), PIECE).0 {
             Streamed::Split { jobs, .. } => assert_eq!(jobs, split(&text).unwrap().0),
             s => panic!("{s:?}"),
+        }
+    }
+
+    #[test]
+    fn keys_are_compared_exactly_at_every_length_and_position() {
+        let text = b"\"abcdefghijklmnopqrstuvwxyz0123456789\", ";
+        for n in 8..=30 {
+            let key = &text[..n];
+            assert!(same(text, key), "{n}");
+            assert!(same(key, key), "{n}");
+            assert!(!same(&key[..n - 1], key), "shorter text, {n}");
+            for k in 0..n {
+                let mut other = text.to_vec();
+                other[k] ^= 0x20;
+                assert!(!same(&other, key), "{n} {k}");
+            }
+        }
+        for k in KEYS {
+            assert!(k.len() >= 9 && k.starts_with('"') && k.ends_with('"'), "{k}");
         }
     }
 }
