@@ -35,7 +35,7 @@ pub fn parse_scenario(text: &str) -> Result<Scenario, Problem> {
 pub fn parse_scenario_pieces<E>(
     read: impl FnMut(&mut [u8]) -> Result<usize, E>,
 ) -> Result<Option<Result<Scenario, Problem>>, E> {
-    use crate::kernel::fast_jobs::{stream, Streamed};
+    use crate::kernel::fast_jobs::pieces::{stream, Streamed};
     Ok(match stream(read)? {
         Streamed::Whole(text) => Some(parse_scenario(&text)),
         Streamed::Again => None,
