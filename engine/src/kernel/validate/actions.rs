@@ -1,7 +1,6 @@
 //! The actions section: each timed action resolved to the job, share or capacity it
 //! changes, then sorted by time (file order within an instant).
 
-use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -15,7 +14,7 @@ pub(super) fn actions(
     c: &mut Checker,
     s: &Scenario,
     job_ids: &NameIndex<'_>,
-    share_ids: &BTreeMap<String, ShareId>,
+    share_ids: &ShareIndex<'_>,
     start_at: u64,
 ) -> Vec<(u64, usize, ActionRawCfg)> {
     // Actions.
@@ -50,7 +49,7 @@ pub(super) fn actions(
             },
             ActionKind::UpdateQuotaShare(u) => {
                 let pq = format!("{p}.updateQuotaShare");
-                let share = share_ids.get(&u.quota_share_name).copied();
+                let share = share_ids.get(&u.quota_share_name).map(|i| ShareId::at(i as usize));
                 if share.is_none() {
                     c.err(
                         format!("{pq}.quotaShareName"),

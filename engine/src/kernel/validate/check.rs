@@ -45,6 +45,14 @@ pub(super) fn job_name(j: &Job) -> &str {
     &j.job_name
 }
 
+/// Quota share name -> first index (each job's share is looked up in it).
+pub(super) type ShareIndex<'a> = crate::names::NameIndex<'a, QuotaShare>;
+
+/// A share's name, what [`ShareIndex`] knows it by.
+pub(super) fn share_name(q: &QuotaShare) -> &str {
+    &q.quota_share_name
+}
+
 pub(super) fn valid_name(s: &str) -> bool {
     // Every character allowed is one byte, so a valid name has as many characters as bytes
     // (a name with any other character is invalid however long it is).

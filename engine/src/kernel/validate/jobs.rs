@@ -1,9 +1,7 @@
 //! The jobs section: each job's share, type, count, times, checkpoints and retries, with
 //! paths formatted only when there is a problem (a scenario may hold millions of jobs).
 
-use alloc::collections::BTreeMap;
 use alloc::format;
-use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::check::*;
@@ -17,7 +15,7 @@ pub(super) fn jobs<'a>(
     c: &mut Checker,
     s: &'a Scenario,
     settings: &SettingsCfg,
-    share_ids: &BTreeMap<String, ShareId>,
+    share_ids: &ShareIndex<'_>,
 ) -> Option<(Vec<JobCfg>, NameIndex<'a>)> {
     // Jobs. Paths are formatted only when there is a problem to report: a scenario may hold
     // a million jobs.
@@ -27,12 +25,6 @@ pub(super) fn jobs<'a>(
         return None;
     }
     let mut job_ids = NameIndex::new(&s.jobs, job_name);
-    // Each job's share by a hash of its name (`share_ids` holds each name at its first
-    // position too): a tree of names costs a string comparison per level for every job.
-    let shares = crate::names::NameIndex::of(&s.quota_shares, |q: &QuotaShare| q.quota_share_name.as_str());
-    debug_assert!(share_ids
-        .iter()
-        .all(|(n, id)| shares.get(n).map(|i| ShareId::at(i as usize)) == Some(*id)));
     let mut jobs_raw: Vec<JobCfg> = Vec::with_capacity(s.jobs.len());
     for (i, j) in s.jobs.iter().enumerate() {
         let p = Idx("jobs", i);
@@ -41,7 +33,7 @@ pub(super) fn jobs<'a>(
         } else if let Some(first) = job_ids.insert(i as u32) {
             c.err(format!("{p}.jobName"), format!("job {} is already defined at jobs[{first}]", j.job_name));
         }
-        let share = match shares.get(&j.quota_share_name) {
+        let share = match share_ids.get(&j.quota_share_name) {
             Some(i) => ShareId::at(i as usize),
             None => {
                 if j.quota_share_name.is_empty() {

@@ -220,25 +220,26 @@ fn instance_types(c: &mut Checker, types: &[InstanceTypeInfo]) {
 
 /// `quotaShares`: at least one, at most [`MAX_SHARES`], each named once, with its limits and
 /// sharing; by name, and as checked before the per-type tables exist.
-fn quota_shares(c: &mut Checker, list: &[QuotaShare]) -> (BTreeMap<String, ShareId>, Vec<ShareRaw>) {
+fn quota_shares<'a>(c: &mut Checker, list: &'a [QuotaShare]) -> (ShareIndex<'a>, Vec<ShareRaw>) {
     if list.is_empty() {
         c.err("quotaShares", "a scenario needs at least one quota share");
     } else if list.len() > MAX_SHARES {
         c.err("quotaShares", format!("at most 20 quota shares are allowed, not {}", list.len()));
     }
-    let mut share_ids: BTreeMap<String, ShareId> = BTreeMap::new();
+    // Every name is indexed, a valid one or not, so that jobs naming it find it.
+    let mut share_ids = ShareIndex::new(list, share_name);
     let mut shares_raw: Vec<ShareRaw> = Vec::new();
     for (i, q) in list.iter().enumerate() {
         let p = format!("quotaShares[{i}]");
+        let first = share_ids.insert(i as u32);
         if !valid_name(&q.quota_share_name) {
             c.err(format!("{p}.quotaShareName"), format!("quotaShareName {NAME_RULE}"));
-        } else if let Some(first) = share_ids.get(&q.quota_share_name) {
+        } else if let Some(first) = first {
             c.err(
                 format!("{p}.quotaShareName"),
                 format!("quota share {} is already defined at quotaShares[{first}]", q.quota_share_name),
             );
         }
-        share_ids.entry(q.quota_share_name.clone()).or_insert(ShareId::at(i));
         let limits = c.share_limits(&format!("{p}.capacityLimits"), &q.capacity_limits);
         let (strategy, bl) =
             c.sharing(&format!("{p}.resourceSharingConfiguration"), &q.resource_sharing_configuration);
