@@ -17,9 +17,7 @@ pub fn parse_scenario(text: &str) -> Result<Scenario, Problem> {
     // A job list of the usual shape is read by the fast reader and the rest of the file, with
     // `[]` in its place, by serde; anything else, errors included, by serde alone.
     if let Some((jobs, at)) = crate::kernel::fast_jobs::split(text) {
-        let outline = [&text[..at.start], "[]", &text[at.end..]].concat();
-        if let Some(mut s) = plain(&outline) {
-            s.jobs = jobs;
+        if let Some(s) = outlined(&text[..at.start], jobs, &text[at.end..]) {
             return Ok(s);
         }
     }
@@ -39,11 +37,16 @@ pub fn parse_scenario_pieces<E>(
     Ok(match stream(read)? {
         Streamed::Whole(text) => Some(parse_scenario(&text)),
         Streamed::Again => None,
-        Streamed::Split { head, jobs, tail } => plain(&[&head, "[]", &tail].concat()).map(|mut s| {
-            s.jobs = jobs;
-            Ok(s)
-        }),
+        Streamed::Split { head, jobs, tail } => outlined(&head, jobs, &tail).map(Ok),
     })
+}
+
+/// The scenario whose text is `head`, an empty job list and `tail` (read by serde), with
+/// `jobs` (read fast) as its job list; `None` when that text is not a scenario.
+fn outlined(head: &str, jobs: Vec<crate::model::Job>, tail: &str) -> Option<Scenario> {
+    let mut s = plain(&[head, "[]", tail].concat())?;
+    s.jobs = jobs;
+    Some(s)
 }
 
 /// The scenario if `text` is one, read without tracking paths.

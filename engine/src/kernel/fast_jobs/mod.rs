@@ -23,7 +23,7 @@ pub(crate) mod pieces;
 /// The top-level `jobs` list of a scenario text read fast: its jobs and the byte range of
 /// its value; `None` when it is absent or not of the shape read here.
 pub(crate) fn split(text: &str) -> Option<(Vec<Job>, core::ops::Range<usize>)> {
-    let mut r = Reader { text, b: text.as_bytes(), i: 0, next: [NONE; 14] };
+    let mut r = Reader::new(text, [NONE; 14]);
     let start = r.find_jobs()?;
     let jobs = r.jobs()?;
     Some((jobs, start..r.i))
@@ -39,6 +39,19 @@ struct Reader<'a> {
 
 /// The place of "no field yet" in [`Reader::next`].
 const NONE: u8 = 13;
+
+/// The next step in a job list, as [`Reader::step`] takes them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Step {
+    /// Its `[`, and `]` if it is empty.
+    Open,
+    /// A job.
+    Job,
+    /// `,` or `]` after a job.
+    After,
+    /// Done: the text after the list follows.
+    Closed,
+}
 
 /// The bytes that end a plain string: its closing quote, or what serde must read (an escape,
 /// a control character).
@@ -63,8 +76,8 @@ fn plain_len(b: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let mut i = 0;
-    while let Some(w) = b.get(i..i + 8) {
-        let x = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+    while i + 8 <= b.len() {
+        let x = word(b, i);
         let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
         let hit = zero(x ^ (ONES * u64::from(b'"')))
             | zero(x ^ (ONES * u64::from(b'\\')))
@@ -126,6 +139,11 @@ fn same(text: &[u8], key: &[u8]) -> bool {
 }
 
 impl<'a> Reader<'a> {
+    /// A reader at the start of `text`, with the field order `next` seen so far.
+    fn new(text: &'a str, next: [u8; 14]) -> Self {
+        Reader { text, b: text.as_bytes(), i: 0, next }
+    }
+
     fn peek(&self) -> Option<u8> {
         self.b.get(self.i).copied()
     }
@@ -179,9 +197,11 @@ impl<'a> Reader<'a> {
     }
 
     /// One job object of the fields [`field`] knows, each at most once, with `jobName` and
-    /// `quotaShareName`, read onto the end of `jobs` (built where it stays: a job is 208
-    /// bytes, and moving it into the list cost more than reading its numbers).
+    /// `quotaShareName`, after any space (a piece of text may start with the space after a
+    /// comma), read onto the end of `jobs` (built where it stays: a job is 208 bytes, and
+    /// moving it into the list cost more than reading its numbers).
     fn job(&mut self, jobs: &mut Vec<Job>) -> Option<()> {
+        self.ws();
         jobs.push(Job::default());
         let read = jobs.last_mut().and_then(|job| self.fields(job));
         if read.is_none() {
@@ -226,13 +246,6 @@ impl<'a> Reader<'a> {
                 return (seen & 0b11 == 0b11).then_some(());
             }
         }
-    }
-
-    /// A job after any space (which a piece of text may start with: the space after a comma
-    /// read up to the end of the piece before).
-    fn job_after_space(&mut self, jobs: &mut Vec<Job>) -> Option<()> {
-        self.ws();
-        self.job(jobs)
     }
 
     /// After an entry of an object or list closed by `close`: `true` after a comma (another
@@ -284,23 +297,47 @@ impl<'a> Reader<'a> {
         Some(p)
     }
 
+    /// Step `at` of a job list from here (a job read onto `jobs`): the step after it, or
+    /// `None` where the text is not of the shape read here or ends. Each step ends on a byte
+    /// it checks (a closing quote, `,`, `}` or `]`), so it is taken only on text that holds
+    /// all of it: [`pieces::stream`] takes the same steps on a text cut anywhere.
+    #[inline]
+    fn step(&mut self, at: Step, jobs: &mut Vec<Job>) -> Option<Step> {
+        Some(match at {
+            Step::Open => {
+                self.eat(b'[')?;
+                self.ws();
+                if self.peek()? == b']' {
+                    self.i += 1;
+                    Step::Closed
+                } else {
+                    Step::Job
+                }
+            }
+            Step::Job if jobs.len() == MAX_JOBS => return None,
+            Step::Job => {
+                self.job(jobs)?;
+                Step::After
+            }
+            Step::After => {
+                if self.more(b']')? {
+                    Step::Job
+                } else {
+                    Step::Closed
+                }
+            }
+            Step::Closed => Step::Closed,
+        })
+    }
+
     /// The job list: `[`, jobs separated by commas, `]`.
     fn jobs(&mut self) -> Option<Vec<Job>> {
-        self.eat(b'[')?;
-        self.ws();
         let mut jobs = Vec::new();
-        if self.eat(b']').is_some() {
-            return Some(jobs);
+        let mut at = Step::Open;
+        while at != Step::Closed {
+            at = self.step(at, &mut jobs)?;
         }
-        loop {
-            if jobs.len() == MAX_JOBS {
-                return None;
-            }
-            self.job(&mut jobs)?;
-            if !self.more(b']')? {
-                return Some(jobs);
-            }
-        }
+        Some(jobs)
     }
 
     /// Any string, escapes skipped: its raw bytes between the quotes.

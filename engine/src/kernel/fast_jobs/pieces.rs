@@ -5,7 +5,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{Reader, MAX_JOBS, NONE};
+use super::{Reader, Step, NONE};
 use crate::model::Job;
 
 /// What [`stream`] read of a scenario text given in pieces.
@@ -29,59 +29,46 @@ pub(super) const PIECE: usize = 1 << 20;
 /// further in is not of the shape read here. A job longer than this is left to serde.
 pub(super) const SLACK: usize = 1 << 16;
 
-/// [`super::split`] of a text that arrives in pieces from `read` (which fills the buffer it is given
-/// and says how many bytes it wrote, 0 at the end): only the jobs read and about a piece of
-/// text are held at a time. The jobs are those [`super::split`] reads from the whole text, by the
-/// same steps: a step is taken only on text that holds all of it, as each ends on a byte
-/// it checks (a closing quote, `,`, `}` or `]`).
+/// [`super::split`] of a text that arrives in pieces from `read` (which fills the buffer it is
+/// given and says how many bytes it wrote, 0 at the end): only the jobs read and about a piece
+/// of text are held at a time. The jobs are those [`super::split`] reads from the whole text,
+/// by the same steps ([`Reader::step`]). A step that fails near the end of the text held is
+/// tried again with the next piece; past the most jobs allowed, that reads one piece more
+/// before giving up.
 pub(crate) fn stream<E>(read: impl FnMut(&mut [u8]) -> Result<usize, E>) -> Result<Streamed, E> {
     let mut p = Pieces { read, buf: Vec::new(), filled: 0, eof: false };
     // The text before the list, read again from its start each time it has doubled.
     let mut tried = 0;
-    let start = loop {
+    let (start, head) = loop {
         p.more()?;
         if p.filled < 2 * tried && !p.eof {
             continue;
         }
         tried = p.filled;
         let Some(text) = p.text() else { return Ok(Streamed::Again) };
-        let mut r = Reader { text, b: text.as_bytes(), i: 0, next: [NONE; 14] };
+        let mut r = Reader::new(text, [NONE; 14]);
         match r.find_jobs() {
             // Where the list starts, unless the space before it may go on in the next piece.
-            Some(start) if start < text.len() || p.eof => break start,
+            Some(start) if start < text.len() || p.eof => break (start, String::from(&text[..start])),
             Some(_) => {}
             None if p.eof => return Ok(Streamed::Whole(text.into())),
             None => {}
         }
     };
-    let head = String::from(p.text().map_or("", |t| &t[..start]));
     p.consume(start);
     let mut jobs = Vec::new();
     let mut next = [NONE; 14];
     let mut at = Step::Open;
     loop {
         let Some(text) = p.text() else { return Ok(Streamed::Again) };
-        let mut r = Reader { text, b: text.as_bytes(), i: 0, next };
+        let mut r = Reader::new(text, next);
         // The end of the last step taken.
         let mut done = 0;
         let ended = loop {
-            let took = match at {
-                Step::Open => r.eat(b'[').and_then(|()| {
-                    r.ws();
-                    match r.peek()? {
-                        b']' => {
-                            r.i += 1;
-                            Some(Step::Closed)
-                        }
-                        _ => Some(Step::Job),
-                    }
-                }),
-                Step::Job if jobs.len() == MAX_JOBS => return Ok(Streamed::Again),
-                Step::Job => r.job_after_space(&mut jobs).map(|()| Step::After),
-                Step::After => r.more(b']').map(|more| if more { Step::Job } else { Step::Closed }),
-                Step::Closed => break true,
-            };
-            match took {
+            if at == Step::Closed {
+                break true;
+            }
+            match r.step(at, &mut jobs) {
                 Some(step) => {
                     at = step;
                     done = r.i;
@@ -105,19 +92,6 @@ pub(crate) fn stream<E>(read: impl FnMut(&mut [u8]) -> Result<usize, E>) -> Resu
         Ok(tail) => Ok(Streamed::Split { head, jobs, tail }),
         Err(_) => Ok(Streamed::Again),
     }
-}
-
-/// The next step in a job list read in pieces.
-#[derive(Clone, Copy)]
-enum Step {
-    /// Its `[`, and `]` if it is empty.
-    Open,
-    /// A job.
-    Job,
-    /// `,` or `]` after a job.
-    After,
-    /// Done: the text after the list follows.
-    Closed,
 }
 
 /// The text of a source read so far and not yet let go: `buf[..filled]`.
