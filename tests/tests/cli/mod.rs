@@ -19,6 +19,12 @@ fn run(args: &[&str]) -> Output {
 }
 
 fn run_stdin(args: &[&str], input: &str) -> Output {
+    run_stdin_bytes(args, input.as_bytes())
+}
+
+/// `args` with `bytes` on standard input, written from another thread so that a large input
+/// and a large output cannot wait on each other.
+fn run_stdin_bytes(args: &[&str], bytes: &[u8]) -> Output {
     let mut child = Command::new(bin())
         .args(args)
         .stdin(Stdio::piped())
@@ -26,8 +32,12 @@ fn run_stdin(args: &[&str], input: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("quotasim runs");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
+    let mut stdin = child.stdin.take().unwrap();
+    let bytes = bytes.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&bytes));
+    let o = child.wait_with_output().unwrap();
+    let _ = writer.join();
+    o
 }
 
 fn out(o: &Output) -> String {
@@ -449,23 +459,6 @@ fn bench_reports_both_modes_with_the_same_event_count() {
     // Memory per job is measured; keeping the event list costs more than counting it.
     let bytes = |r: &Vec<&str>| r[7].parse::<f64>().unwrap();
     assert!(bytes(&rows[1]) > 0.0 && bytes(&rows[0]) > bytes(&rows[1]), "{text}");
-}
-
-/// `args` with `bytes` on standard input.
-fn run_stdin_bytes(args: &[&str], bytes: &[u8]) -> Output {
-    let mut child = Command::new(bin())
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("quotasim runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let bytes = bytes.to_vec();
-    let writer = std::thread::spawn(move || stdin.write_all(&bytes));
-    let o = child.wait_with_output().unwrap();
-    let _ = writer.join();
-    o
 }
 
 #[test]

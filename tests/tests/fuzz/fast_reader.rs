@@ -137,24 +137,26 @@ fn sizes() -> impl Strategy<Value = Vec<usize>> {
     prop::collection::vec(1..40usize, 1..6)
 }
 
+/// The fast reader, whole and in pieces of `sizes`, against serde alone.
+fn same_as_serde(text: &str, sizes: &[usize]) -> Result<(), TestCaseError> {
+    let serde = parse_scenario_serde(text);
+    prop_assert_eq!(&parse_scenario(text), &serde, "{}", text);
+    if let Some(read) = in_pieces(text, sizes) {
+        prop_assert_eq!(read, serde, "{} in pieces of {:?}", text, sizes);
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases(2048), ..ProptestConfig::default() })]
 
     #[test]
     fn the_fast_reader_gives_what_serde_gives(text in scenario(), sizes in sizes()) {
-        let serde = parse_scenario_serde(&text);
-        prop_assert_eq!(&parse_scenario(&text), &serde, "{}", text);
-        if let Some(read) = in_pieces(&text, &sizes) {
-            prop_assert_eq!(read, serde, "{} in pieces of {:?}", text, sizes);
-        }
+        same_as_serde(&text, &sizes)?;
     }
 
     #[test]
     fn the_fast_reader_gives_what_serde_gives_on_cut_and_spliced_text(text in mutated(), sizes in sizes()) {
-        let serde = parse_scenario_serde(&text);
-        prop_assert_eq!(&parse_scenario(&text), &serde, "{}", text);
-        if let Some(read) = in_pieces(&text, &sizes) {
-            prop_assert_eq!(read, serde, "{} in pieces of {:?}", text, sizes);
-        }
+        same_as_serde(&text, &sizes)?;
     }
 }
