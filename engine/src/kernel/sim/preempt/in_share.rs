@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 
 use crate::scenario::JobId;
 
-use super::order::Step3;
+use super::order::{first_victim, Candidate, Step3};
 use super::{minimize, Considered, Planner, Returned};
 
 impl Planner<'_> {
@@ -20,23 +20,23 @@ impl Planner<'_> {
     ) -> Option<(Vec<Returned>, Vec<Returned>)> {
         let jc = self.job(j);
         let (s, t) = (jc.share, jc.ty);
-        let mut cands: Vec<JobId> = self
+        let mut cands: Vec<Candidate> = self
             .running
             .list(self.st(s, t))
             .iter()
             .filter(|e| e.is_candidate_below(prio))
-            .map(|e| e.job)
+            .map(|e| self.candidate(e.job))
             .collect();
         let count = |v: JobId| self.job(v).count;
         let mut chosen: Vec<JobId> = Vec::new();
         let mut released = 0u64;
         let mut cross = loop {
-            let idx = self.pick_victim(&cands, |c| {
+            let idx = first_victim(&cands, |c| {
                 let ret = count(c);
                 let covers = self.plan_reclaim(j, released + ret, &mut Considered::default()).is_some();
                 Step3::new(covers, ret, ret)
             })?;
-            let c = cands.swap_remove(idx);
+            let c = cands.swap_remove(idx).job;
             considered.push(c);
             released += count(c);
             chosen.push(c);

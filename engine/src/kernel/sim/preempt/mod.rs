@@ -97,14 +97,16 @@ impl<'a> Planner<'a> {
 
 /// "Made minimal" (R18-R20, R23): from the last victim back, drops every victim without
 /// which the rest are still `enough`.
-fn minimize<T: Clone>(victims: &mut Vec<T>, mut enough: impl FnMut(&[T]) -> bool) {
+fn minimize<T: Copy>(victims: &mut Vec<T>, mut enough: impl FnMut(&[T]) -> bool) {
+    let mut trial = Vec::with_capacity(victims.len());
     let mut k = victims.len();
     while k > 0 {
         k -= 1;
-        let mut trial = victims.clone();
-        trial.remove(k);
+        trial.clear();
+        trial.extend_from_slice(&victims[..k]);
+        trial.extend_from_slice(&victims[k + 1..]);
         if enough(&trial) {
-            *victims = trial;
+            victims.remove(k);
         }
     }
 }

@@ -64,19 +64,14 @@ impl Candidate {
 
 /// R19: the index in `cands` of the first victim. `step3` is asked only for the candidates
 /// that steps 1 and 2 leave in the running (it may be costly).
-pub(crate) fn first_victim(
-    cands: &[JobId],
-    candidate: impl Fn(JobId) -> Candidate,
-    mut step3: impl FnMut(JobId) -> Step3,
-) -> Option<usize> {
-    let best12 = cands.iter().map(|&c| candidate(c)).map(|c| (c.priority, c.step2)).min()?;
+pub(crate) fn first_victim(cands: &[Candidate], mut step3: impl FnMut(JobId) -> Step3) -> Option<usize> {
+    let best12 = cands.iter().map(|c| (c.priority, c.step2)).min()?;
     let mut best: Option<(usize, VictimKey)> = None;
-    for (i, &c) in cands.iter().enumerate() {
-        let cand = candidate(c);
-        if (cand.priority, cand.step2) != best12 {
+    for (i, c) in cands.iter().enumerate() {
+        if (c.priority, c.step2) != best12 {
             continue;
         }
-        let key = cand.key(step3(c));
+        let key = c.key(step3(c.job));
         if best.is_none_or(|(_, b)| key < b) {
             best = Some((i, key));
         }
@@ -85,7 +80,8 @@ pub(crate) fn first_victim(
 }
 
 impl Planner<'_> {
-    /// Running job `v` as an R19 candidate.
+    /// Running job `v` as an R19 candidate. Planning reads a state that does not change
+    /// while it plans, so each candidate is built once per plan, not once per victim taken.
     pub(crate) fn candidate(&self, v: JobId) -> Candidate {
         let step2 = match self.cfg.settings.victim_order {
             // Most recently dispatched first: larger start time sorts first.
@@ -100,11 +96,6 @@ impl Planner<'_> {
         };
         let jc = self.job(v);
         Candidate { job: v, priority: self.jobs.priority(v), step2, submit_at: jc.submit_at }
-    }
-
-    /// R19: the index in `cands` of the first victim, `step3` giving step 3 for a candidate.
-    pub(crate) fn pick_victim(&self, cands: &[JobId], step3: impl FnMut(JobId) -> Step3) -> Option<usize> {
-        first_victim(cands, |c| self.candidate(c), step3)
     }
 }
 
@@ -187,11 +178,11 @@ mod tests {
     #[test]
     fn r19_picking_one_victim_at_a_time_follows_the_same_order() {
         for case in CASES {
-            let mut left: Vec<JobId> = case.candidates.iter().map(|c| c.0).collect();
+            let mut left: Vec<Candidate> = case.candidates.iter().map(candidate).collect();
             let find = |j: JobId| case.candidates.iter().find(|c| c.0 == j).unwrap();
             let mut order = Vec::new();
-            while let Some(i) = first_victim(&left, |j| candidate(find(j)), |j| find(j).4) {
-                order.push(left.swap_remove(i));
+            while let Some(i) = first_victim(&left, |j| find(j).4) {
+                order.push(left.swap_remove(i).job);
             }
             assert_eq!(order, case.order, "{}", case.name);
         }
@@ -202,14 +193,10 @@ mod tests {
         let cands =
             [(JobId(0), 1, 0, 0, COVERS_0), (JobId(1), 2, 0, 0, COVERS_0), (JobId(2), 1, 0, 0, SHORT_1)];
         let mut asked = Vec::new();
-        let first = first_victim(
-            &[JobId(0), JobId(1), JobId(2)],
-            |j| candidate(&cands[j.index()]),
-            |j| {
-                asked.push(j);
-                cands[j.index()].4
-            },
-        );
+        let first = first_victim(&[candidate(&cands[0]), candidate(&cands[1]), candidate(&cands[2])], |j| {
+            asked.push(j);
+            cands[j.index()].4
+        });
         assert_eq!(first, Some(0), "the index of job 0 in the list");
         assert_eq!(asked, [JobId(0), JobId(2)]);
     }

@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 
 use crate::scenario::{JobId, ShareId};
 
-use super::order::Step3;
+use super::order::{first_victim, Candidate, Step3};
 use super::{minimize, Considered, Planner, Returned};
 
 impl Planner<'_> {
@@ -64,7 +64,7 @@ impl Planner<'_> {
         // Short of free: over-quota jobs of any share; short of the pool only: of lenders.
         let free_short = fs > 0;
         let eligible = |b: usize| b != s.index() && (free_short || self.ledger.lends(ShareId::at(b)));
-        let mut cands: Vec<JobId> = Vec::new();
+        let mut cands: Vec<Candidate> = Vec::new();
         for b in 0..ns {
             if eligible(b) && over[b] > 0 {
                 cands.extend(
@@ -72,13 +72,13 @@ impl Planner<'_> {
                         .list(self.st(ShareId::at(b), t))
                         .iter()
                         .filter(|e| e.is_candidate())
-                        .map(|e| e.job),
+                        .map(|e| self.candidate(e.job)),
                 );
             }
         }
         let mut taken: Vec<JobId> = Vec::new();
         while fs > 0 || ps > 0 {
-            let idx = self.pick_victim(&cands, |c| {
+            let idx = first_victim(&cands, |c| {
                 let b = self.job(c).share.index();
                 let ret = self.job(c).count.min(over[b]) as i64;
                 let lend_b = self.ledger.lends(ShareId::at(b));
@@ -86,7 +86,7 @@ impl Planner<'_> {
                 let covers = ret >= fs && (!lend_b && ps == 0 || lend_b && ret >= ps);
                 Step3::new(covers, ret as u64, (ret - need).max(0) as u64)
             })?;
-            let c = cands.swap_remove(idx);
+            let c = cands.swap_remove(idx).job;
             let b = self.job(c).share.index();
             let ret = self.job(c).count.min(over[b]);
             if ret == 0 {
@@ -100,11 +100,12 @@ impl Planner<'_> {
             }
             taken.push(c);
             // Drop candidates of shares no longer over quota.
-            cands.retain(|&x| over[self.job(x).share.index()] > 0);
+            cands.retain(|x| over[self.job(x.job).share.index()] > 0);
         }
         // Minimal set: from the last taken back, drop every victim not needed.
+        let mut per: Vec<u64> = vec![0; ns];
         let returns_ok = |set: &[JobId]| -> bool {
-            let mut per: Vec<u64> = vec![0; ns];
+            per.fill(0);
             for &v in set {
                 per[self.job(v).share.index()] += self.job(v).count;
             }

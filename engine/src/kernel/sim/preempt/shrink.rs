@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 use crate::result::PreemptionKind;
 use crate::scenario::{JobId, ShareId, TypeId};
 
-use super::order::Step3;
+use super::order::{first_victim, Candidate, Step3};
 use super::{minimize, Considered, Plan, Planner, Victim};
 
 impl Planner<'_> {
@@ -32,21 +32,23 @@ impl Planner<'_> {
         let mut taken: Vec<JobId> = Vec::new();
         let mut considered = Considered::default();
         for over_quota_only in [true, false] {
-            let mut cands: Vec<JobId> = Vec::new();
+            let mut cands: Vec<Candidate> = Vec::new();
             for b in 0..ns {
                 if over_quota_only && over[b] == 0 {
                     continue;
                 }
-                cands.extend(running(b).map(|e| e.job).filter(|j| !taken.contains(j)));
+                cands.extend(
+                    running(b).map(|e| e.job).filter(|j| !taken.contains(j)).map(|j| self.candidate(j)),
+                );
             }
             while short > 0 {
-                let Some(idx) = self.pick_victim(&cands, |c| {
+                let Some(idx) = first_victim(&cands, |c| {
                     let r = self.job(c).count as i64;
                     Step3::new(r >= short, r as u64, (r - short).max(0) as u64)
                 }) else {
                     break;
                 };
-                let c = cands.swap_remove(idx);
+                let c = cands.swap_remove(idx).job;
                 let b = self.job(c).share.index();
                 let r = self.job(c).count;
                 short -= r as i64;
@@ -54,7 +56,7 @@ impl Planner<'_> {
                 considered.push(c);
                 taken.push(c);
                 if over_quota_only {
-                    cands.retain(|&x| over[self.job(x).share.index()] > 0);
+                    cands.retain(|x| over[self.job(x.job).share.index()] > 0);
                 }
             }
         }
