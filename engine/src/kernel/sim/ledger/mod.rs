@@ -296,10 +296,24 @@ impl Ledger {
     }
 
     /// R14 with `own_release` instances of the job's own share counted as released (in-share
-    /// victims, R20). `within` asks for a fit within quota (R16 phase 1).
+    /// victims, R20). `within` asks for a fit within quota (R16 phase 1). The same answer as
+    /// [`Self::check`]'s [`FitCheck::fits`] (a unit test holds them together), read lazily:
+    /// most checks a pass makes fail, and what comes after the part that fails is not read.
     #[inline(always)]
     pub fn fits(&self, need: Need, own_hold: impl FnOnce() -> u64, own_release: u64, within: bool) -> bool {
-        self.check(need, own_hold, own_release).fits(within)
+        let Need { share: s, ty: t, count: n, .. } = need;
+        if self.cap[t.index()].is_none() || self.free(t, own_hold) + (own_release as i64) < n as i64 {
+            return false;
+        }
+        let i = self.st(s, t);
+        let usage = (self.committed[i] + self.credited[i] - self.covered[i]).saturating_sub(own_release);
+        let quota = self.quota[i];
+        let strategy = self.terms[s.index()].strategy;
+        let quota_ok = usage + n <= quota
+            || !within
+                && strategy == Strategy::LendAndBorrow
+                && self.allowance[i].is_none_or(|a| usage + n <= quota + a);
+        quota_ok && (!strategy.lends() || self.pool_available(t) + own_release as i64 >= n as i64)
     }
 
     /// R16: a job may hold free instances while it fits its quota and (for a lender) the pool.

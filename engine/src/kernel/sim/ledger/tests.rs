@@ -128,3 +128,57 @@ fn r26_held_usage_is_integrated_as_it_changes() {
     assert_eq!(ig.acc[l.st(ShareId(0), T)].lent, 10);
     assert_eq!(ig.cap[T.index()], 300);
 }
+
+#[test]
+fn r14_the_lazy_fit_answers_as_the_full_check_does() {
+    // Every share of every strategy (a borrow limit and none), every use of capacity 10 up to
+    // over it, held free instances, own holds and releases, credits of a preemption under
+    // way, and both phases: `fits` reads lazily what `check` reads at once.
+    let mut s = Scenario::default();
+    s.service_environment.capacity_limits = vec![CapacityLimit::new(G5, 10)];
+    let mut b = QuotaShare::new("b", Strategy::LendAndBorrow, vec![CapacityLimit::new(G5, 2)]);
+    b.resource_sharing_configuration = ResourceSharing::new(Strategy::LendAndBorrow, Some(100));
+    s.quota_shares = vec![
+        QuotaShare::new("a", Strategy::Lend, vec![CapacityLimit::new(G5, 4)]),
+        b,
+        QuotaShare::new("c", Strategy::Reserve, vec![CapacityLimit::new(G5, 3)]),
+        QuotaShare::new("d", Strategy::LendAndBorrow, vec![CapacityLimit::new(G5, 1)]),
+    ];
+    let base = Ledger::new(&crate::validate(&s).unwrap());
+    let mut checked = 0;
+    let mut fitted = 0;
+    for used in 0..81u64 {
+        for credit in [false, true] {
+            let mut l = base.clone();
+            for (share, units) in
+                [(0, used % 3 * 2), (1, used / 3 % 3 * 2), (2, used / 9 % 3), (3, used / 27 % 3 * 2)]
+            {
+                l.add_committed(ShareId(share), T, units);
+            }
+            if credit {
+                l.add_committed(ShareId(1), T, 3);
+                l.start_preemption(ShareId(1), T, 3, 2, Some(ShareId(3)));
+                l.add_committed(ShareId(3), T, 2);
+            }
+            for withheld in 0..3 {
+                let mut l = l.clone();
+                l.change_withheld(T, withheld, 0);
+                for share in 0..4 {
+                    for count in 1..7 {
+                        for (hold, release, within) in
+                            (0..2).flat_map(|h| (0..3).flat_map(move |r| [(h, r, true), (h, r, false)]))
+                        {
+                            let n = need(ShareId(share), count);
+                            let lazy = l.fits(n, || hold.min(withheld), release, within);
+                            let full = l.check(n, || hold.min(withheld), release).fits(within);
+                            assert_eq!(lazy, full, "{n:?} hold {hold} release {release} within {within}");
+                            checked += 1;
+                            fitted += usize::from(lazy);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(fitted > checked / 10 && fitted < checked * 9 / 10, "{fitted} of {checked} fit");
+}
