@@ -18,6 +18,7 @@ use alloc::vec::Vec;
 use crate::limits::MAX_JOBS;
 use crate::model::{Job, JobPreemption};
 
+mod digits;
 pub(crate) mod pieces;
 
 /// The top-level `jobs` list of a scenario text read fast: its jobs and the byte range of
@@ -182,15 +183,21 @@ impl<'a> Reader<'a> {
         let neg = self.eat(b'-').is_some();
         let start = self.i;
         let mut v: i64 = 0;
-        while let Some(c @ b'0'..=b'9') = self.peek() {
-            if self.i - start == 18 {
-                return None;
+        if let Some((n, short)) = digits::short_run(&self.b[start..]) {
+            v = short as i64;
+            self.i += n;
+        } else {
+            while let Some(c @ b'0'..=b'9') = self.peek() {
+                if self.i - start == 18 {
+                    return None;
+                }
+                v = v * 10 + i64::from(c - b'0');
+                self.i += 1;
             }
-            v = v * 10 + i64::from(c - b'0');
-            self.i += 1;
         }
         let digits = self.i - start;
-        if digits == 0 || digits > 1 && self.b[start] == b'0' || neg && v == 0 {
+        // One test of all three (`|`, `&`: no branch on how long the number was).
+        if (digits == 0) | (digits > 1) & (self.b.get(start) == Some(&b'0')) | neg & (v == 0) {
             return None;
         }
         Some(if neg { -v } else { v })
