@@ -32,20 +32,28 @@ pub(crate) struct FitCheck {
     pub pool: i64,
 }
 
-impl FitCheck {
-    /// Within its share's quota.
-    #[inline(always)]
-    pub fn within(&self) -> bool {
-        self.usage + self.need <= self.quota
-    }
+/// R14's quota part: `need` more instances on `usage` stay within `quota`, or (`within` not
+/// asked, for a share that borrows) within quota plus `allowance` (`None`: no limit).
+#[inline(always)]
+pub(crate) fn quota_ok(
+    usage: u64,
+    need: u64,
+    quota: u64,
+    allowance: Option<u64>,
+    strategy: Strategy,
+    within: bool,
+) -> bool {
+    usage + need <= quota
+        || !within
+            && strategy == Strategy::LendAndBorrow
+            && allowance.is_none_or(|a| usage + need <= quota + a)
+}
 
+impl FitCheck {
     /// Within its quota, or (`within` not asked) within quota plus allowance by borrowing.
     #[inline(always)]
     pub fn quota_ok(&self, within: bool) -> bool {
-        self.within()
-            || !within
-                && self.strategy == Strategy::LendAndBorrow
-                && self.allowance.is_none_or(|a| self.usage + self.need <= self.quota + a)
+        quota_ok(self.usage, self.need, self.quota, self.allowance, self.strategy, within)
     }
 
     /// The pool has room, when its share lends (R13).

@@ -305,15 +305,10 @@ impl Ledger {
         if self.cap[t.index()].is_none() || self.free(t, own_hold) + (own_release as i64) < n as i64 {
             return false;
         }
-        let i = self.st(s, t);
-        let usage = (self.committed[i] + self.credited[i] - self.covered[i]).saturating_sub(own_release);
-        let quota = self.quota[i];
-        let strategy = self.terms[s.index()].strategy;
-        let quota_ok = usage + n <= quota
-            || !within
-                && strategy == Strategy::LendAndBorrow
-                && self.allowance[i].is_none_or(|a| usage + n <= quota + a);
-        quota_ok && (!strategy.lends() || self.pool_available(t) + own_release as i64 >= n as i64)
+        let usage = self.quota_usage(s, t).saturating_sub(own_release);
+        let strategy = self.strategy(s);
+        fit::quota_ok(usage, n, self.quota(s, t), self.allowance(s, t), strategy, within)
+            && (!strategy.lends() || self.pool_available(t) + own_release as i64 >= n as i64)
     }
 
     /// R16: a job may hold free instances while it fits its quota and (for a lender) the pool.
