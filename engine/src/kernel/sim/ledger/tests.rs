@@ -10,7 +10,7 @@ const G5: &str = "ml.g5.xlarge";
 
 /// Capacity 10; share 0 `LEND` with quota 4, share 1 `LEND_AND_BORROW` with quota 2 and
 /// borrow limit 100 %, share 2 `RESERVE` with quota 3.
-fn ledger() -> Ledger {
+fn scenario() -> Scenario {
     let mut s = Scenario::default();
     s.service_environment.capacity_limits = vec![CapacityLimit::new(G5, 10)];
     let mut b = QuotaShare::new("b", Strategy::LendAndBorrow, vec![CapacityLimit::new(G5, 2)]);
@@ -20,7 +20,12 @@ fn ledger() -> Ledger {
         b,
         QuotaShare::new("c", Strategy::Reserve, vec![CapacityLimit::new(G5, 3)]),
     ];
-    Ledger::new(&crate::validate(&s).unwrap())
+    s
+}
+
+/// The ledger of [`scenario`].
+fn ledger() -> Ledger {
+    Ledger::new(&crate::validate(&scenario()).unwrap())
 }
 
 fn need(share: ShareId, count: u64) -> Need {
@@ -134,16 +139,9 @@ fn r14_the_lazy_fit_answers_as_the_full_check_does() {
     // Every share of every strategy (a borrow limit and none), every use of capacity 10 up to
     // over it, held free instances, own holds and releases, credits of a preemption under
     // way, and both phases: `fits` reads lazily what `check` reads at once.
-    let mut s = Scenario::default();
-    s.service_environment.capacity_limits = vec![CapacityLimit::new(G5, 10)];
-    let mut b = QuotaShare::new("b", Strategy::LendAndBorrow, vec![CapacityLimit::new(G5, 2)]);
-    b.resource_sharing_configuration = ResourceSharing::new(Strategy::LendAndBorrow, Some(100));
-    s.quota_shares = vec![
-        QuotaShare::new("a", Strategy::Lend, vec![CapacityLimit::new(G5, 4)]),
-        b,
-        QuotaShare::new("c", Strategy::Reserve, vec![CapacityLimit::new(G5, 3)]),
-        QuotaShare::new("d", Strategy::LendAndBorrow, vec![CapacityLimit::new(G5, 1)]),
-    ];
+    // The shares of [`scenario`] and a fourth that borrows without a limit.
+    let mut s = scenario();
+    s.quota_shares.push(QuotaShare::new("d", Strategy::LendAndBorrow, vec![CapacityLimit::new(G5, 1)]));
     let base = Ledger::new(&crate::validate(&s).unwrap());
     let mut checked = 0;
     let mut fitted = 0;
