@@ -25,12 +25,14 @@ pub(super) fn jobs<'a>(
         return None;
     }
     let mut job_ids = NameIndex::new(&s.jobs, job_name);
+    // Every valid name indexed at once; the names taken come back in list order.
+    let mut taken = job_ids.insert_all(|j| valid_name(&j.job_name)).into_iter().peekable();
     let mut jobs_raw: Vec<JobCfg> = Vec::with_capacity(s.jobs.len());
     for (i, j) in s.jobs.iter().enumerate() {
         let p = Idx("jobs", i);
         if !valid_name(&j.job_name) {
             c.err(format!("{p}.jobName"), format!("jobName {NAME_RULE}"));
-        } else if let Some(first) = job_ids.insert(i as u32) {
+        } else if let Some((_, first)) = taken.next_if(|&(at, _)| at as usize == i) {
             c.err(format!("{p}.jobName"), format!("job {} is already defined at jobs[{first}]", j.job_name));
         }
         let share = match share_ids.get(&j.quota_share_name) {
