@@ -305,6 +305,37 @@ impl Jobs {
         false
     }
 
+    /// [`Self::started_at`] for each of `queries` (job, time), in their order, with each
+    /// job's attempts walked once for all its queries: a job preempted a thousand times has a
+    /// thousand attempts and as many queries.
+    pub fn started_at_each(&self, queries: &[(JobId, u64)]) -> Vec<bool> {
+        let mut order: Vec<u32> = (0..queries.len() as u32).collect();
+        // By job, latest time first: the walk back through a job's attempts never turns.
+        order.sort_unstable_by_key(|&q| {
+            let (j, t) = queries[q as usize];
+            (j, core::cmp::Reverse(t))
+        });
+        let mut out = alloc::vec![false; queries.len()];
+        let mut at: Option<(JobId, Link)> = None;
+        for q in order {
+            let (j, t) = queries[q as usize];
+            let mut a = match at {
+                Some((k, a)) if k == j => a,
+                _ => self.table[j.index()].last_attempt,
+            };
+            while let Some(i) = a.get() {
+                let att = self.attempts.get(i as usize);
+                if att.started <= t {
+                    out[q as usize] = att.started == t;
+                    break;
+                }
+                a = att.prev;
+            }
+            at = Some((j, a));
+        }
+        out
+    }
+
     /// Whether one of job `j`'s attempts released its instances at `t`.
     pub fn stopped_at(&self, j: JobId, t: u64) -> bool {
         let mut a = self.table[j.index()].last_attempt;
@@ -393,5 +424,25 @@ mod tests {
             jobs.attempts_of(JobId(0)).iter().map(|a| (a.started, a.stopped.get())).collect();
         assert_eq!(spans, [(10, Some(160)), (160, None), (160, None)]);
         assert_eq!(jobs.training(JobId(0), 180), 35);
+    }
+
+    #[test]
+    fn r8_attempts_started_at_answer_together_as_one_by_one() {
+        let mut jobs = Jobs::new(&cfgs(&[0, 0, 0]));
+        for (j, t) in [(0, 10), (1, 10), (0, 20), (0, 20), (2, 5), (0, 45), (1, 50)] {
+            jobs.start_attempt(JobId(j), t, 0);
+        }
+        let mut queries = Vec::new();
+        for j in 0..3 {
+            for t in [0, 5, 10, 15, 20, 30, 45, 50, 60, 20, 10] {
+                queries.push((JobId(j), t));
+            }
+        }
+        // Out of order, as a preemption log is by job.
+        queries.reverse();
+        queries.swap(3, 17);
+        let one_by_one: Vec<bool> = queries.iter().map(|&(j, t)| jobs.started_at(j, t)).collect();
+        assert_eq!(one_by_one.iter().filter(|&&b| b).count(), 9, "the test asks both ways");
+        assert_eq!(jobs.started_at_each(&queries), one_by_one);
     }
 }

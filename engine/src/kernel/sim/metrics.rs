@@ -177,7 +177,9 @@ impl MetricsView<'_> {
     fn preemptions(&self, per: &mut [Metrics], lost_gpu: &mut [u64], lost_cost: &mut [f64]) {
         let sim = &self.v;
         let price = |t: usize| sim.cfg.types[t].price.unwrap_or(0.0);
-        for p in sim.grace.log() {
+        let queries: Vec<(JobId, u64)> = sim.grace.log().iter().map(|p| (p.victim, p.releases_at)).collect();
+        let restarted = sim.jobs.started_at_each(&queries);
+        for (p, restarted) in sim.grace.log().iter().zip(restarted) {
             let jc = &sim.cfg.jobs[p.victim.index()];
             let s = jc.share.index();
             // R8: each preemption's lost work, per instance and GPU of the victim.
@@ -195,7 +197,7 @@ impl MetricsView<'_> {
             }
             pc.total += 1;
             // The victim dispatched again the instant its grace ended.
-            if sim.jobs.started_at(p.victim, p.releases_at) {
+            if restarted {
                 pc.restarted_at_once += 1;
             }
             if let Some(x) = p.preemptor {
