@@ -5,15 +5,13 @@
 //! the owners: the jobs' bookkeeping, the queues, the running lists, the ledger, the holds, the
 //! timers and the event log, each of which only keeps its own state.
 
-use core::cmp::Reverse;
-
 use crate::model::Strategy;
 use crate::reasons::Reason;
 use crate::result::{EventType, Status};
 use crate::scenario::{JobCfg, JobId, ShareId, TypeId};
 
 use super::clock::{Timer, TimerKind};
-use super::queue::QKey;
+use super::queue::{QKey, Want};
 use super::share_set::ShareSet;
 use super::Simulation;
 use crate::limits::MAX_SAFE_INTEGER;
@@ -321,22 +319,16 @@ impl Simulation {
 
     /// Job `j`'s R11 queue key.
     pub(super) fn qkey(&self, j: JobId) -> QKey {
-        let jc = self.job_cfg(j);
-        QKey {
-            priority: Reverse(self.jobs.priority(j)),
-            submit_at: jc.submit_at,
-            job: j,
-            ty: jc.ty,
-            count: jc.count,
-        }
+        QKey::new(self.jobs.priority(j), self.job_cfg(j).submit_at, j)
     }
 
     pub(super) fn enqueue(&mut self, j: JobId) {
         let k = self.qkey(j);
-        let s = self.job_cfg(j).share;
-        let (len, head_changed) = self.queues.insert(s, k);
+        let jc = self.job_cfg(j);
+        let (s, w) = (jc.share, Want { ty: jc.ty, count: jc.count });
+        let (len, head_changed) = self.queues.insert(s, k, w);
         self.stats.max_queued = self.stats.max_queued.max(len as u64);
-        let never = self.ledger.never_runnable(s, k.ty, k.count);
+        let never = self.ledger.never_runnable(s, w.ty, w.count);
         self.waits.enqueued(j, s, self.now, never, head_changed || self.cfg.settings.backfill);
         self.count_queued(j, true);
         // Without backfill a pass reads only a share's front job (with backfill every share
