@@ -218,9 +218,20 @@ impl Simulation {
     pub fn with_shared(scenario: Arc<ValidScenario>, opts: Options) -> Self {
         let nt = scenario.types.len();
         let ns = scenario.shares.len();
+        // One pass over the jobs for what the run needs to know of them all (a million jobs
+        // are 136 MB, read from main memory on each pass): whether they are in submission
+        // order, whether one has no work, whether one is in progress (R28).
+        let (mut sorted, mut zero_work, mut in_progress) = (true, false, false);
+        let mut last = 0;
+        for j in &scenario.jobs {
+            sorted &= j.submit_at >= last;
+            last = j.submit_at;
+            zero_work |= j.duration == 0;
+            in_progress |= j.started_at.is_some();
+        }
         // Most files list jobs in submission order already; then none is kept.
         let mut order: Vec<JobId> = Vec::new();
-        if !scenario.jobs.is_sorted_by_key(|j| j.submit_at) {
+        if !sorted {
             order = JobId::all(scenario.jobs.len()).collect();
             order.sort_by_key(|&j| (scenario.jobs[j.index()].submit_at, j));
         }
@@ -242,7 +253,7 @@ impl Simulation {
             next_action: 0,
             marks: Marks::new(),
             order_buf: Vec::with_capacity(ns),
-            zero_work: scenario.jobs.iter().any(|j| j.duration == 0),
+            zero_work,
             stats: Stats::default(),
             events: EventLog::default(),
             terminate_reasons: Vec::new(),
@@ -253,7 +264,7 @@ impl Simulation {
             // R28: `startAt` is visited whatever happens there; a run from 0 with nothing
             // in progress starts at its first event, as it always did (a pass with nothing
             // to look at does nothing).
-            begun: scenario.settings.start_at == 0 && scenario.jobs.iter().all(|j| j.started_at.is_none()),
+            begun: scenario.settings.start_at == 0 && !in_progress,
             waits: Breakdown::new(scenario.jobs.len(), ns, scenario.settings.start_at),
             cfg: scenario,
         };
