@@ -557,7 +557,11 @@ fn main() -> ExitCode {
                 Ok(p) => p,
                 Err(code) => return code,
             };
-            match parsed.map_err(|p| vec![p]).and_then(|s| validate(&s)) {
+            // The process ends after the verdict: freeing a million jobs one by one would only
+            // delay the exit, so the scenario and its validated form are not freed.
+            let checked =
+                parsed.map_err(|p| vec![p]).and_then(|s| validate(&s).inspect(|_| std::mem::forget(s)));
+            match checked {
                 Ok(v) => {
                     // Problems (warnings here) go to standard error, the verdict to standard
                     // output.
@@ -574,6 +578,7 @@ fn main() -> ExitCode {
                             _ => format!(", {w} warnings"),
                         }
                     );
+                    std::mem::forget(v);
                     ExitCode::SUCCESS
                 }
                 Err(problems) => {
