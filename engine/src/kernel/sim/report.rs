@@ -133,21 +133,35 @@ impl<'a> View<'a> {
 
     /// R14: the check of job `j`'s request now, its own hold counted (R16).
     fn check(&self, j: JobId, own_release: u64) -> FitCheck {
+        self.check_need(self.need(j), own_release)
+    }
+
+    /// Job `j`'s request.
+    fn need(&self, j: JobId) -> Need {
         let jc = self.job_cfg(j);
-        let need = Need { job: j, share: jc.share, ty: jc.ty, count: jc.count };
+        Need { job: j, share: jc.share, ty: jc.ty, count: jc.count }
+    }
+
+    /// [`Self::check`] for a request at hand (a queue's front job, whose type and count the
+    /// queue keeps: a million jobs' settings are not read again at random).
+    fn check_need(&self, need: Need, own_release: u64) -> FitCheck {
         let fit = Fit { ledger: self.ledger, holds: self.holds };
-        self.ledger.check(need, || fit.hold_of(j, jc.ty), own_release)
+        self.ledger.check(need, || fit.hold_of(need.job, need.ty), own_release)
     }
 
     /// R17 for a front job short of capacity, and what binds: the quota reason split into
     /// a lowered limit (R22), the borrow allowance, a strategy that cannot borrow while the
     /// pool has room, or the share's own quota in use.
     pub(crate) fn capacity_wait(&self, j: JobId) -> (WaitReason, WaitCause, FitCheck) {
-        let jc = self.job_cfg(j);
-        let c = self.check(j, 0);
+        self.capacity_wait_of(self.need(j))
+    }
+
+    /// [`Self::capacity_wait`] for a request at hand.
+    fn capacity_wait_of(&self, need: Need) -> (WaitReason, WaitCause, FitCheck) {
+        let c = self.check_need(need, 0);
         let n = c.need as i64;
         if !c.quota_ok(false) {
-            let cause = if self.ledger.over_by_update(jc.share, jc.ty) {
+            let cause = if self.ledger.over_by_update(need.share, need.ty) {
                 WaitCause::LimitLowered
             } else if c.strategy == Strategy::LendAndBorrow {
                 WaitCause::BorrowLimit
@@ -182,8 +196,11 @@ impl<'a> View<'a> {
         }
         let front = front_of(self.queues, self.ledger, self.cfg.settings.backfill, s);
         if let Some(h) = front.filter(|h| Some(h.job) != preemptor) {
-            let cause =
-                if em.is_some() { WaitCause::PreemptionInProgress } else { self.capacity_wait(h.job).1 };
+            let cause = if em.is_some() {
+                WaitCause::PreemptionInProgress
+            } else {
+                self.capacity_wait_of(Need { job: h.job, share: s, ty: h.ty, count: h.count }).1
+            };
             out[1] = Some((h.job, cause));
         }
         out
