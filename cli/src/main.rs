@@ -515,10 +515,11 @@ fn main() -> ExitCode {
             // The events name jobs and shares as the scenario (its workload expanded) has them.
             let keep = eventbridge
                 .then(|| quotasim::workload::expanded(&scenario).unwrap_or_else(|_| scenario.clone()));
-            // The parsed file is not needed any more: freeing its millions of strings one by
-            // one takes a tenth of a second, so another thread does it while this one runs
-            // the simulation, which then reuses the memory (a million jobs: about 370 MB).
-            // Its end is not waited for; the process may end first.
+            // The parsed file is not needed any more: freeing a million jobs one by one takes
+            // a tenth of a second, so another thread does it while this one runs the
+            // simulation (the job list, one block of about 200 MB for a million jobs, goes
+            // back to the system; smaller blocks are reused by the simulation). Its end is not
+            // waited for; the process may end first.
             drop(std::thread::spawn(move || drop(scenario)));
             print_problems(&valid.warnings);
             let record = (!summary && format == Format::Json) || eventbridge;
