@@ -294,15 +294,21 @@ impl Jobs {
     /// Whether one of job `j`'s attempts started at `t` (attempts are walked from the last
     /// back, stopping at the first that started earlier).
     pub fn started_at(&self, j: JobId, t: u64) -> bool {
-        let mut a = self.table[j.index()].last_attempt;
+        self.started_from(self.table[j.index()].last_attempt, t).0
+    }
+
+    /// [`Self::started_at`] walking back from attempt `a`: the answer, and the attempt where
+    /// the walk stopped (the latest that started at `t` or earlier), where a walk for an
+    /// earlier time can go on from.
+    fn started_from(&self, mut a: Link, t: u64) -> (bool, Link) {
         while let Some(i) = a.get() {
             let at = self.attempts.get(i as usize);
             if at.started <= t {
-                return at.started == t;
+                return (at.started == t, a);
             }
             a = at.prev;
         }
-        false
+        (false, a)
     }
 
     /// [`Self::started_at`] for each of `queries` (job, time), in their order, with each
@@ -319,19 +325,13 @@ impl Jobs {
         let mut at: Option<(JobId, Link)> = None;
         for q in order {
             let (j, t) = queries[q as usize];
-            let mut a = match at {
+            let from = match at {
                 Some((k, a)) if k == j => a,
                 _ => self.table[j.index()].last_attempt,
             };
-            while let Some(i) = a.get() {
-                let att = self.attempts.get(i as usize);
-                if att.started <= t {
-                    out[q as usize] = att.started == t;
-                    break;
-                }
-                a = att.prev;
-            }
-            at = Some((j, a));
+            let (started, stopped) = self.started_from(from, t);
+            out[q as usize] = started;
+            at = Some((j, stopped));
         }
         out
     }
