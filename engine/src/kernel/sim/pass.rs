@@ -80,13 +80,7 @@ impl Simulation {
 
     /// Job `j`'s request.
     pub(crate) fn need(&self, j: JobId) -> Need {
-        let jc = self.job_cfg(j);
-        Need { job: j, share: jc.share, ty: jc.ty, count: jc.count }
-    }
-
-    /// The front job of share `s` as a [`Need`].
-    pub(crate) fn head_need(s: ShareId, h: Head) -> Need {
-        Need { job: h.job, share: s, ty: h.ty, count: h.count }
+        Need::of(j, self.job_cfg(j))
     }
 
     /// R14 for a request at hand, with `own_release` instances of its own share counted as
@@ -139,10 +133,7 @@ impl Simulation {
         let cfg = &self.cfg;
         let moved = self.holds.revalidate(
             &mut self.ledger,
-            |j| {
-                let jc = &cfg.jobs[j.index()];
-                Need { job: j, share: jc.share, ty: jc.ty, count: jc.count }
-            },
+            |j| Need::of(j, &cfg.jobs[j.index()]),
             |ledger, s| report::front_of(queues, ledger, backfill, s).map(|h| h.job),
         );
         for s in moved.iter() {
@@ -258,7 +249,7 @@ impl Simulation {
                     break;
                 }
                 let f = h.job;
-                let need = Self::head_need(s, h);
+                let need = h.need(s);
                 if self.fits_need(need, 0, true) {
                     self.dispatch(f);
                     continue;
@@ -292,7 +283,7 @@ impl Simulation {
                 continue;
             }
             let Some(h) = self.front_of(s) else { continue };
-            let need = Self::head_need(s, h);
+            let need = h.need(s);
             if !self.relevant(s, h.ty) || !unfit.contains(s) && self.fits_need(need, 0, false) {
                 continue;
             }
@@ -334,7 +325,7 @@ impl Simulation {
             } else {
                 match self.front_of(s) {
                     Some(h) if carried.contains(s) || self.relevant(s, h.ty) => {
-                        self.fits_need(Self::head_need(s, h), 0, false).then_some((h.submit_at, h.job))
+                        self.fits_need(h.need(s), 0, false).then_some((h.submit_at, h.job))
                     }
                     _ => None,
                 }

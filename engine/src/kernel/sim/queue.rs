@@ -8,6 +8,7 @@ use alloc::vec::Vec;
 
 use crate::scenario::{JobId, ShareId, TypeId};
 
+use super::ledger::Need;
 use super::share_set::ShareSet;
 
 /// Queue key, R11: highest priority, then earliest `submitAt`, then input order, packed into
@@ -57,6 +58,12 @@ impl Head {
     /// The head a queue entry describes.
     pub fn of(k: &QKey, w: &Want) -> Head {
         Head { job: k.job(), ty: w.ty, priority: k.priority(), count: w.count, submit_at: k.submit_at() }
+    }
+
+    /// The request of this front job of share `s`'s queue, read from the queue itself.
+    #[inline]
+    pub fn need(&self, s: ShareId) -> Need {
+        Need { job: self.job, share: s, ty: self.ty, count: self.count }
     }
 }
 

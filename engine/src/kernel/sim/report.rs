@@ -138,8 +138,7 @@ impl<'a> View<'a> {
 
     /// Job `j`'s request.
     fn need(&self, j: JobId) -> Need {
-        let jc = self.job_cfg(j);
-        Need { job: j, share: jc.share, ty: jc.ty, count: jc.count }
+        Need::of(j, self.job_cfg(j))
     }
 
     /// [`Self::check`] for a request at hand (a queue's front job, whose type and count the
@@ -199,7 +198,7 @@ impl<'a> View<'a> {
             let cause = if em.is_some() {
                 WaitCause::PreemptionInProgress
             } else {
-                self.capacity_wait_of(Need { job: h.job, share: s, ty: h.ty, count: h.count }).1
+                self.capacity_wait_of(h.need(s)).1
             };
             out[1] = Some((h.job, cause));
         }

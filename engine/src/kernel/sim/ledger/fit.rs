@@ -2,7 +2,7 @@
 //! share's quota, by borrowing, in the lending pool and in free capacity.
 
 use crate::model::Strategy;
-use crate::scenario::{JobId, ShareId, TypeId};
+use crate::scenario::{JobCfg, JobId, ShareId, TypeId};
 
 /// A job's request, as fit checks (R14) read it.
 #[derive(Clone, Copy, Debug)]
@@ -11,6 +11,14 @@ pub(crate) struct Need {
     pub share: ShareId,
     pub ty: TypeId,
     pub count: u64,
+}
+
+impl Need {
+    /// Job `j`'s request, from its settings `jc`.
+    #[inline]
+    pub fn of(j: JobId, jc: &JobCfg) -> Need {
+        Need { job: j, share: jc.share, ty: jc.ty, count: jc.count }
+    }
 }
 
 /// R14: what a request is checked against (see `Ledger::check`).

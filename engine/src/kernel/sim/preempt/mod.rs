@@ -81,8 +81,7 @@ impl<'a> Planner<'a> {
     }
 
     fn cfg_need(&self, j: JobId) -> Need {
-        let jc = self.job(j);
-        Need { job: j, share: jc.share, ty: jc.ty, count: jc.count }
+        Need::of(j, self.job(j))
     }
 
     fn fit(&self) -> Fit<'a> {
